@@ -1,0 +1,42 @@
+"""The one retriever seam.
+
+A :class:`Retriever` reads the goal (and optionally recent actions) and a numbered
+:class:`~pagelens.types.Rendering`, and returns the line numbers to keep. Everything else
+— ancestors, always-kept lines, placeholders, failure fallback, defense — is done once, for
+every retriever, by :func:`pagelens.focus.apply.focus`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Protocol, runtime_checkable
+
+from pagelens.types import Rendering
+
+
+@dataclass(frozen=True, slots=True)
+class FocusQuery:
+    goal: str
+    history: tuple[str, ...] = ()  # recent actions, newest last; retrievers may ignore it
+
+
+@dataclass(frozen=True, slots=True)
+class Selection:
+    """What a retriever chose: line numbers of the full rendering to keep."""
+
+    keep: frozenset[int]
+    #: Free-form, JSON-serialisable details for traces: LLM calls, scores, chunking ...
+    info: Mapping[str, Any] = field(default_factory=dict)
+
+
+@runtime_checkable
+class Retriever(Protocol):
+    """Select the lines of ``rendering`` that the goal needs.
+
+    May raise anything: :func:`pagelens.focus.apply.focus` turns every failure into the
+    full tree plus a recorded reason, so a retriever never needs to guard itself.
+    """
+
+    name: str
+
+    def select(self, query: FocusQuery, rendering: Rendering) -> Selection: ...

@@ -1,0 +1,88 @@
+"""Shared frozen values: what an observation is, once parsed from CDP.
+
+Everything past the browser shell works on these values only; raw CDP dictionaries never
+travel further than :mod:`pagelens.observe.extract`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping, NewType
+
+#: Short element id shown to the model as ``[12]``; stable across re-observations of the
+#: same DOM element within one episode (see :mod:`pagelens.observe.ids`).
+ElementId = NewType("ElementId", str)
+
+#: A property value as CDP reports it after parsing (booleans, numbers, tokens, strings).
+PropValue = bool | int | float | str
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    """One accessibility node, in document order (pre-order over all frames)."""
+
+    index: int  # position in Observation.nodes
+    parent: int | None  # index of the parent node, None for the root
+    depth: int  # tree depth in the merged tree (frames nest under their iframe node)
+    eid: ElementId | None  # None for text-only nodes (StaticText) and the document root of iframes
+    role: str  # Chromium role: button, link, StaticText, RootWebArea ...
+    name: str
+    value: str | None = None
+    description: str = ""
+    properties: tuple[tuple[str, PropValue], ...] = ()
+    frame: str = "main"  # frame key; "main" for the top document
+    backend_id: int | None = None  # CDP backendDOMNodeId (per frame process)
+    visible: bool = True  # has a rendered box of non-zero size
+    clickable: bool = False  # Chromium's own hit-testable/clickable judgement
+    ignored: bool = False  # present for structure only (ignored AX nodes keeping children)
+
+    def prop(self, key: str, default: PropValue | None = None) -> PropValue | None:
+        for k, v in self.properties:
+            if k == key:
+                return v
+        return default
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """The page as the accessibility tree saw it at one moment."""
+
+    url: str
+    title: str
+    nodes: tuple[Node, ...]
+    focused: ElementId | None = None
+    frames: tuple[str, ...] = ("main",)
+    #: Frames whose tree could not be read (cross-origin without CDP access, detached ...):
+    #: frame key -> reason. The observation is still complete for every other frame.
+    frame_errors: Mapping[str, str] = field(default_factory=dict)
+    timings: Mapping[str, float] = field(default_factory=dict)  # seconds, by stage
+
+    def by_eid(self) -> dict[ElementId, Node]:
+        return {n.eid: n for n in self.nodes if n.eid is not None}
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One numbered line of a rendered observation."""
+
+    no: int  # 0-based position in the full rendering; never renumbered by focusing
+    depth: int  # indentation depth (tabs)
+    text: str  # the line without indentation, e.g. "[12] button 'Add to cart'"
+    node: int  # index of the node it renders (Observation.nodes)
+    role: str
+    eid: ElementId | None = None
+    parent: int | None = None  # line number of the nearest rendered ancestor
+
+
+@dataclass(frozen=True, slots=True)
+class Rendering:
+    """A rendered observation: numbered lines, the unit every retriever selects from."""
+
+    lines: tuple[Line, ...]
+    refined: bool = False
+
+    def text(self) -> str:
+        return "\n".join("\t" * ln.depth + ln.text for ln in self.lines)
+
+    def __len__(self) -> int:
+        return len(self.lines)
