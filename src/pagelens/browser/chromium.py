@@ -1,0 +1,70 @@
+"""Find a Chromium executable that Playwright can drive.
+
+Order: an explicit path (config / argument) → ``PAGELENS_CHROMIUM`` → known Debian and
+distribution paths → ``chromium``/``chromium-browser``/``google-chrome`` on ``PATH``.
+Debian's ``/usr/bin/chromium`` is a shell wrapper; the real binary behind it is preferred.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+from pagelens.errors import BrowserNotFound
+
+ENV_VAR = "PAGELENS_CHROMIUM"
+
+_KNOWN = (
+    "/usr/lib/chromium/chromium",  # Debian / Ubuntu package (real binary)
+    "/usr/lib64/chromium-browser/chromium-browser",  # Fedora
+    "/usr/lib/chromium-browser/chromium-browser",
+    "/opt/google/chrome/chrome",
+    "/Applications/Chromium.app/Contents/MacOS/Chromium",
+    "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
+)
+_ON_PATH = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+
+#: Flags that keep Chromium quiet and offline-safe (no background traffic to closed networks).
+OFFLINE_ARGS = (
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+    "--disable-default-apps",
+    "--disable-extensions",
+    "--mute-audio",
+    "--disable-features=Translate,MediaRouter,OptimizationHints",
+)
+
+
+def _usable(path: str | os.PathLike[str]) -> bool:
+    p = Path(path)
+    return p.is_file() and os.access(p, os.X_OK)
+
+
+def find_chromium(explicit: str | None = None) -> str:
+    """Return the path of a Chromium executable or raise :class:`BrowserNotFound`."""
+    if explicit:
+        if _usable(explicit):
+            return str(explicit)
+        raise BrowserNotFound(f"Chromium not found at configured path {explicit!r}")
+    env = os.environ.get(ENV_VAR)
+    if env:
+        if _usable(env):
+            return env
+        raise BrowserNotFound(f"{ENV_VAR}={env!r} is not an executable file")
+    for candidate in _KNOWN:
+        if _usable(candidate):
+            return candidate
+    for name in _ON_PATH:
+        found = shutil.which(name)
+        if found:
+            return found
+    raise BrowserNotFound(
+        "no Chromium found: install it (Debian: apt-get install -y chromium) "
+        f"or set {ENV_VAR} to its executable"
+    )

@@ -1,0 +1,36 @@
+"""Typed configuration values (pydantic, frozen, unknown keys rejected)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class BrowserConfig(_Frozen):
+    executable: str | None = None  # else PAGELENS_CHROMIUM, else discovery
+    headless: bool = True
+    viewport_width: int = Field(1280, ge=200, le=7680)
+    viewport_height: int = Field(720, ge=200, le=4320)
+    #: Abort every request whose host is not loopback (pages must render offline).
+    block_external: bool = True
+    navigation_timeout_s: float = Field(20.0, gt=0)
+    #: Upper bound for one accessibility-tree extraction (all frames).
+    extract_timeout_s: float = Field(30.0, gt=0)
+    extra_args: tuple[str, ...] = ()
+
+
+class RenderConfig(_Frozen):
+    """How an observation becomes text. Defaults stay comparable to BrowserGym's
+    ``flatten_axtree_to_str`` with clickable/visible tags, names rendered readably."""
+
+    with_clickable: bool = True
+    with_visible: bool = True
+    skip_generic: bool = True
+    remove_redundant_text: bool = True
+    #: Inline ``data:`` URIs are shortened to their media type: they are never useful to an
+    #: agent and can be half of a page's tokens. ``False`` reproduces them verbatim.
+    shorten_data_urls: bool = True
+    max_name_chars: int = Field(2000, ge=20)

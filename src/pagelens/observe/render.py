@@ -1,0 +1,140 @@
+"""Observation → numbered lines, in the format BrowserGym users already read.
+
+    [12] button 'Add to cart', clickable, visible
+    \tStaticText '$49.99'
+
+Tab indentation by depth, ``[id] role 'name'``, then ``value='…'`` and properties. The
+rules follow BrowserGym's ``flatten_axtree_to_str`` (so sizes stay comparable and pruning
+figures stay honest) with three deliberate differences: names are rendered as readable
+text rather than Python ``repr`` (a non-breaking space stays a space, so "38 comments" can
+be found), inline ``data:`` URIs are shortened, and clickable ``generic`` containers (a
+``<div onclick>``) are kept because an agent can act on them.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pagelens.config import RenderConfig
+from pagelens.types import Line, Node, Observation, PropValue, Rendering
+
+IGNORED_ROLES = frozenset({"LineBreak"})
+#: Properties that are noise for an agent (BrowserGym drops the same ones, plus 'invalid=false').
+IGNORED_PROPERTIES = frozenset(
+    {"editable", "readonly", "level", "settable", "multiline", "focusable", "hiddenRoot", "uninteresting"}
+)
+FLAG_PROPERTIES = frozenset({"required", "focused", "atomic", "modal", "disabled", "busy"})
+_WS = re.compile(r"\s+")
+_DATA_URL = re.compile(r"^data:([^;,]*)[^,]*,.*$", re.DOTALL)
+
+
+def clean_text(text: str, limit: int = 2000) -> str:
+    """Collapse whitespace (non-breaking spaces included) into single spaces."""
+    text = _WS.sub(" ", text.replace("\xa0", " ").replace("\u200b", "")).strip()
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return text
+
+
+def quote(text: str) -> str:
+    return "'" + text + "'"
+
+
+def format_property(name: str, value: PropValue, *, shorten_data_urls: bool = True) -> str | None:
+    """One property as shown after the name; ``None`` when it is not worth showing."""
+    if name in IGNORED_PROPERTIES:
+        return None
+    if name == "invalid" and value in ("false", False):
+        return None
+    if name in FLAG_PROPERTIES:
+        return name if value in (True, "true") else None
+    if value is True or value == "true":
+        return name
+    if value is False or value == "false":
+        return f"{name}=false"
+    if isinstance(value, str):
+        if name == "url" and shorten_data_urls and value.startswith("data:"):
+            m = _DATA_URL.match(value)
+            value = f"data:{m.group(1) if m else ''},…"
+        return f"{name}={quote(clean_text(value))}"
+    return f"{name}={value}"
+
+
+def node_text(node: Node, config: RenderConfig, *, props: bool = True) -> str:
+    """The line of one node, without indentation."""
+    name = clean_text(node.name, config.max_name_chars)
+    if node.role == "generic" and not name:
+        head = node.role
+    else:
+        head = f"{node.role} {quote(name)}"
+    if node.eid is not None:
+        head = f"[{node.eid}] {head}"
+    parts = [head]
+    if node.value is not None and node.role != "StaticText":
+        head_value = f" value={quote(clean_text(node.value, config.max_name_chars))}"
+        parts[0] += head_value
+    if props and node.role != "StaticText":
+        extras: list[str] = []
+        if node.eid is not None:
+            if config.with_clickable and node.clickable:
+                extras.append("clickable")
+            if config.with_visible and node.visible:
+                extras.append("visible")
+        for k, v in node.properties:
+            shown = format_property(k, v, shorten_data_urls=config.shorten_data_urls)
+            if shown is not None:
+                extras.append(shown)
+        parts.extend(extras)
+    return ", ".join(parts)
+
+
+def _has_shown_props(node: Node, config: RenderConfig) -> bool:
+    return any(format_property(k, v, shorten_data_urls=config.shorten_data_urls) for k, v in node.properties)
+
+
+def render(obs: Observation, config: RenderConfig | None = None) -> Rendering:
+    """The full (unfocused) rendering of an observation."""
+    config = config or RenderConfig()
+    nodes = obs.nodes
+    n = len(nodes)
+    child_depth = [0] * n  # depth given to this node's children
+    line_of = [-1] * n  # line number of the nearest rendered node at or above
+    lines: list[Line] = []
+    for node in nodes:
+        i = node.index
+        p = node.parent
+        depth = child_depth[p] if p is not None else 0
+        parent_line = line_of[p] if p is not None else -1
+        skip = False
+        if node.role in IGNORED_ROLES:
+            skip = True
+        elif node.role == "StaticText":
+            text = clean_text(node.name)
+            if not text:
+                skip = True
+            elif config.remove_redundant_text and p is not None and text in clean_text(nodes[p].name):
+                skip = True
+        elif node.role == "generic" and config.skip_generic and not node.name:
+            if not (_has_shown_props(node, config) or (node.clickable and config.with_clickable)):
+                skip = True
+        elif node.role in ("none", "Ignored", "IgnoredRole"):
+            skip = True
+        if skip:
+            child_depth[i] = depth
+            line_of[i] = parent_line
+            continue
+        no = len(lines)
+        lines.append(
+            Line(
+                no=no,
+                depth=depth,
+                text=node_text(node, config),
+                node=i,
+                role=node.role,
+                eid=node.eid,
+                parent=parent_line if parent_line >= 0 else None,
+            )
+        )
+        child_depth[i] = depth + 1
+        line_of[i] = no
+    return Rendering(lines=tuple(lines))
