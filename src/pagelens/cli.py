@@ -8,6 +8,7 @@ Each entry below is ``name -> "module:attribute"`` naming a :class:`click.Comman
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 
 import click
@@ -16,6 +17,8 @@ from pagelens.errors import PagelensError
 
 COMMANDS: dict[str, str] = {
     "observe": "pagelens.observe.command:observe",
+    "sites": "pagelens.bench.sites.command:sites",
+    "demo": "pagelens.demo:demo",
     # further subcommands register here, one line each
 }
 
@@ -54,6 +57,11 @@ def main(argv: list[str] | None = None) -> None:
     except KeyboardInterrupt:
         click.echo("interrupted", err=True)
         sys.exit(130)
+    except Exception as exc:  # noqa: BLE001 - last resort: one line, not a traceback
+        if os.environ.get("PAGELENS_DEBUG"):
+            raise
+        click.echo(f"error: internal error ({type(exc).__name__}: {exc}); set PAGELENS_DEBUG=1 for details", err=True)
+        sys.exit(2)
 
 
 if __name__ == "__main__":  # pragma: no cover

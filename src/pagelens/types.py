@@ -73,6 +73,7 @@ class Line:
     role: str
     eid: ElementId | None = None
     parent: int | None = None  # line number of the nearest rendered ancestor
+    name: str = ""  # the accessible name as shown (whitespace-normalised), for matching
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,6 +35,39 @@ def is_local_url(url: str) -> bool:
     return host in _LOOPBACK or host.startswith("127.")
 
 
+class _Driver(threading.local):
+    """Playwright's sync driver, shared by the sessions of one thread.
+
+    Playwright allows one sync driver per thread, so sessions opened while another is open
+    (a test's own session inside a shared fixture, a benchmark beside a demo) share it; it
+    stops when the last session of the thread closes.
+    """
+
+    def __init__(self) -> None:
+        self.pw: "Playwright | None" = None
+        self.users = 0
+
+    def acquire(self) -> "Playwright":
+        if self.pw is None:
+            from playwright.sync_api import sync_playwright
+
+            self.pw = sync_playwright().start()
+        self.users += 1
+        return self.pw
+
+    def release(self) -> None:
+        self.users -= 1
+        if self.users <= 0 and self.pw is not None:
+            pw, self.pw, self.users = self.pw, None, 0
+            try:
+                pw.stop()
+            except Exception:  # noqa: BLE001 - the driver may already be gone
+                pass
+
+
+_driver = _Driver()
+
+
 class BrowserSession:
     """One Chromium, driven by Playwright's sync API. Use as a context manager."""
 
@@ -51,9 +84,8 @@ class BrowserSession:
             return self
         self.executable = find_chromium(self.config.executable)
         from playwright.sync_api import Error as PlaywrightError
-        from playwright.sync_api import sync_playwright
 
-        self._pw = sync_playwright().start()
+        self._pw = _driver.acquire()
         try:
             self._browser = self._pw.chromium.launch(
                 executable_path=self.executable,
@@ -62,7 +94,7 @@ class BrowserSession:
                 timeout=30_000,
             )
         except PlaywrightError as exc:
-            self._pw.stop()
+            _driver.release()
             self._pw = None
             raise BrowserError(f"could not launch Chromium at {self.executable}: {_first_line(exc)}") from None
         self._browser.on("disconnected", lambda _b: self._crashed.set())
@@ -77,10 +109,7 @@ class BrowserSession:
             except Exception:  # noqa: BLE001 - already gone is fine
                 pass
         if pw is not None:
-            try:
-                pw.stop()
-            except Exception:  # noqa: BLE001
-                pass
+            _driver.release()
 
     def __enter__(self) -> "BrowserSession":
         return self.start()
@@ -100,11 +129,18 @@ class BrowserSession:
             raise BrowserCrashed("the Chromium process is gone")
         return self._browser
 
-    @property
-    def pid(self) -> int | None:
-        """Process id of the Chromium browser process (for orphan checks)."""
-        proc = getattr(getattr(self._browser, "_impl_obj", None), "_process", None)
-        return getattr(proc, "pid", None)
+    def chromium_pids(self) -> list[int]:
+        """Process ids of the Chromium browser processes launched by this thread's driver
+        (for orphan checks). Empty when the session is closed."""
+        if self._pw is None:
+            return []
+        transport = getattr(getattr(self._pw, "_impl_obj", None), "_connection", None)
+        proc = getattr(getattr(transport, "_transport", None), "_proc", None)
+        driver = getattr(proc, "pid", None)
+        if driver is None:
+            return []
+        return [pid for pid, ppid in _processes() if ppid == driver]
+
 
     # -- episodes --------------------------------------------------------------------
     def episode(self) -> "Episode":
@@ -217,3 +253,18 @@ class Episode:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _processes() -> list[tuple[int, int]]:
+    """(pid, parent pid) of every process, from /proc (empty where /proc is absent)."""
+    from pathlib import Path
+
+    out = []
+    for d in Path("/proc").glob("[0-9]*"):
+        try:
+            stat = (d / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rfind(")") + 2 :].split()
+        out.append((int(d.name), int(fields[1])))
+    return out

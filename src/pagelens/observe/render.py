@@ -133,6 +133,7 @@ def render(obs: Observation, config: RenderConfig | None = None) -> Rendering:
                 role=node.role,
                 eid=node.eid,
                 parent=parent_line if parent_line >= 0 else None,
+                name=clean_text(node.name, config.max_name_chars),
             )
         )
         child_depth[i] = depth + 1

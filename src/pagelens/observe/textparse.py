@@ -11,7 +11,7 @@ import re
 from pagelens.types import ElementId, Line, Rendering
 
 # "[12] button 'Add'" | "[a3] link "x"" | "StaticText 'foo'" | "generic"
-_LINE = re.compile(r"^(?:\[(?P<eid>[^\]\s]+)\]\s+)?(?P<role>[A-Za-z][\w-]*)")
+_LINE = re.compile(r"^(?:\[(?P<eid>[^\]\s]+)\]\s+)?(?P<role>[A-Za-z][\w-]*)(?:\s+(?P<q>['\"])(?P<name>.*?)(?P=q)(?=$|,|\s+value=))?")
 
 
 def rendering_from_text(text: str) -> Rendering:
@@ -35,6 +35,7 @@ def rendering_from_text(text: str) -> Rendering:
             stack.pop()
         parent = stack[-1][1] if stack else None
         no = len(lines)
-        lines.append(Line(no=no, depth=depth, text=stripped, node=no, role=role, eid=eid, parent=parent))
+        name = (m.group("name") or "") if m else stripped
+        lines.append(Line(no=no, depth=depth, text=stripped, node=no, role=role, eid=eid, parent=parent, name=name))
         stack.append((depth, no))
     return Rendering(lines=tuple(lines))

@@ -1,0 +1,220 @@
+"""Turn a retriever's selection into the focused observation — the same for every retriever.
+
+* kept lines keep their ids, text and indentation; ids are never renumbered;
+* ancestors of kept lines are kept, so the result still reads as a tree;
+* the focused element, open dialogs / alerts and error messages are always kept;
+* every maximal run of dropped lines becomes one placeholder line at its indentation;
+* lines flagged by the injection detector are removed before the retriever reads the page
+  and again after it chose (``defense=True``);
+* any failure (exception, empty or out-of-range selection, a result no smaller than the
+  full tree) yields the full tree and a recorded reason: an agent never loses its view.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from pagelens import tokens
+from pagelens.focus.base import FocusQuery, Retriever, Selection
+from pagelens.types import Line, Rendering
+
+#: Roles whose whole subtree stays visible: what the page is asking the user right now.
+ALWAYS_SUBTREE_ROLES = frozenset({"dialog", "alertdialog", "alert"})
+_URL_PROP = re.compile(r", url='[^']*'")
+
+
+@dataclass(frozen=True, slots=True)
+class OutputLine:
+    depth: int
+    text: str
+    no: int | None  # line number in the full rendering; None for a placeholder
+    pruned: int = 0  # for placeholders: how many lines it stands for
+
+
+@dataclass(frozen=True, slots=True)
+class FocusResult:
+    retriever: str
+    lines: tuple[OutputLine, ...]
+    kept: frozenset[int]  # line numbers shown (after ancestors, always-kept, defense)
+    full_tokens: int
+    focused_tokens: int
+    error: str | None = None  # why the full tree was returned instead, if it was
+    flags: tuple[Any, ...] = ()  # injection flags (pagelens.focus.defense.Flag)
+    info: Mapping[str, Any] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    def text(self) -> str:
+        return "\n".join("\t" * ln.depth + ln.text for ln in self.lines)
+
+    @property
+    def pruning(self) -> float:
+        return 0.0 if self.full_tokens == 0 else 1.0 - self.focused_tokens / self.full_tokens
+
+
+def always_kept(rendering: Rendering) -> set[int]:
+    """Line numbers every focused view shows: focus, dialogs/alerts (whole subtree), errors."""
+    keep: set[int] = set()
+    lines = rendering.lines
+    i = 0
+    while i < len(lines):
+        ln = lines[i]
+        if ln.role in ALWAYS_SUBTREE_ROLES:
+            end = subtree_end(lines, i)
+            keep.update(x.no for x in lines[i:end])
+            i = end
+            continue
+        if ", focused" in ln.text and ln.role != "RootWebArea":
+            keep.add(ln.no)
+        elif "invalid=" in ln.text or ", invalid" in ln.text:
+            keep.add(ln.no)
+            # the error text usually sits right under or after an invalid field
+        i += 1
+    return keep
+
+
+def subtree_end(lines: tuple[Line, ...], i: int) -> int:
+    """Index one past the last descendant of ``lines[i]`` (lines are in pre-order)."""
+    depth = lines[i].depth
+    j = i + 1
+    while j < len(lines) and lines[j].depth > depth:
+        j += 1
+    return j
+
+
+def with_ancestors(rendering: Rendering, keep: set[int]) -> set[int]:
+    by_no = {ln.no: ln for ln in rendering.lines}
+    out = set(keep)
+    for no in keep:
+        ln = by_no.get(no)
+        while ln is not None and ln.parent is not None and ln.parent not in out:
+            out.add(ln.parent)
+            ln = by_no.get(ln.parent)
+    return out
+
+
+def removal_set(rendering: Rendering, flags: tuple[Any, ...]) -> set[int]:
+    """Lines to hide for these flags: each flagged line, and the text lines under it that
+    only repeat or continue its text. Interactive descendants (a pop-up's close button)
+    stay, so the agent can still get rid of the pop-up."""
+    flagged = {f.line for f in flags}
+    if not flagged:
+        return set()
+    out = set(flagged)
+    lines = rendering.lines
+    pos = {ln.no: i for i, ln in enumerate(lines)}
+    for no in flagged:
+        i = pos.get(no)
+        if i is None:
+            continue
+        for ln in lines[i + 1 : subtree_end(lines, i)]:
+            if ln.eid is None or ln.role in ("paragraph", "generic", "image", "img"):
+                out.add(ln.no)
+    return out
+
+
+def compact_text(text: str) -> str:
+    """A kept line without its ``url=`` property (never needed to act; ~40% of tokens)."""
+    return _URL_PROP.sub("", text)
+
+
+def build_lines(rendering: Rendering, keep: set[int], *, compact: bool) -> tuple[OutputLine, ...]:
+    out: list[OutputLine] = []
+    run = 0
+    run_depth = 0
+    for ln in rendering.lines:
+        if ln.no in keep:
+            if run:
+                out.append(_placeholder(run_depth, run))
+                run = 0
+            out.append(OutputLine(ln.depth, compact_text(ln.text) if compact else ln.text, ln.no))
+        else:
+            if run == 0:
+                run_depth = ln.depth
+            run += 1
+    if run:
+        out.append(_placeholder(run_depth, run))
+    return tuple(out)
+
+
+def _placeholder(depth: int, n: int) -> OutputLine:
+    return OutputLine(depth, f"... {n} line{'s' if n != 1 else ''} pruned ...", None, n)
+
+
+def _text_of(lines: tuple[OutputLine, ...]) -> str:
+    return "\n".join("\t" * ln.depth + ln.text for ln in lines)
+
+
+def focus(
+    rendering: Rendering,
+    query: FocusQuery | str,
+    retriever: Retriever,
+    *,
+    defense: bool = True,
+    compact: bool = True,
+) -> FocusResult:
+    """Focus ``rendering`` on ``query`` with ``retriever``. Never raises for retriever failures."""
+    t0 = time.perf_counter()
+    if isinstance(query, str):
+        query = FocusQuery(goal=query)
+    full_text = rendering.text()
+    full_tokens = tokens.count(full_text)
+    flags: tuple[Any, ...] = ()
+    flagged: set[int] = set()
+    if defense:
+        from pagelens.focus.defense import detect
+
+        flags = detect(rendering, goal=query.goal)
+        flagged = removal_set(rendering, flags)
+    visible = rendering if not flagged else Rendering(
+        lines=tuple(ln for ln in rendering.lines if ln.no not in flagged), refined=rendering.refined
+    )
+    all_nos = {ln.no for ln in visible.lines}
+
+    def full_view(reason: str | None, info: Mapping[str, Any]) -> FocusResult:
+        lines = build_lines(rendering, all_nos, compact=False)
+        return FocusResult(
+            retriever=getattr(retriever, "name", type(retriever).__name__),
+            lines=lines,
+            kept=frozenset(all_nos),
+            full_tokens=full_tokens,
+            focused_tokens=full_tokens if not flagged else tokens.count(_text_of(lines)),
+            error=reason,
+            flags=flags,
+            info=info,
+            seconds=time.perf_counter() - t0,
+        )
+
+    if not visible.lines:
+        return full_view(None if not rendering.lines else "every line was flagged", {})
+    try:
+        selection = retriever.select(query, visible)
+        if not isinstance(selection, Selection):
+            raise TypeError(f"retriever returned {type(selection).__name__}, not Selection")
+    except Exception as exc:  # noqa: BLE001 - the contract: never lose the tree
+        return full_view(f"{type(exc).__name__}: {exc}", {})
+    keep = {no for no in selection.keep if no in all_nos}
+    if not keep:
+        reason = "empty selection" if not selection.keep else "selection outside the tree"
+        return full_view(reason, selection.info)
+    if len(keep) == len(all_nos):
+        return full_view(None, selection.info)
+    keep |= always_kept(visible)
+    keep = with_ancestors(visible, keep) - flagged
+    lines = build_lines(rendering, keep, compact=compact)
+    focused_tokens = tokens.count(_text_of(lines))
+    if focused_tokens >= full_tokens:
+        return full_view("focused view was not smaller than the full tree", selection.info)
+    return FocusResult(
+        retriever=getattr(retriever, "name", type(retriever).__name__),
+        lines=lines,
+        kept=frozenset(keep),
+        full_tokens=full_tokens,
+        focused_tokens=focused_tokens,
+        error=None,
+        flags=flags,
+        info=selection.info,
+        seconds=time.perf_counter() - t0,
+    )

@@ -1,0 +1,101 @@
+"""Retrievers by name: ``none``, ``default``, ``truncate``, ``bm25-200``, ``bm25-400``,
+``embedding-200``, ``embedding-400``, ``llm``, ``cascade``.
+
+One factory for the whole family; heavy modules are imported only when their retriever is
+asked for. LLM-backed retrievers need a :class:`~pagelens.llm.base.ChatModel`; when none is
+passed, one is built from the environment (``PAGELENS_LLM_BASE_URL`` ...).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from pagelens.errors import ConfigError
+from pagelens.focus.base import FocusQuery, Selection
+from pagelens.types import Rendering
+
+if TYPE_CHECKING:
+    from pagelens.focus.base import Retriever
+    from pagelens.llm.base import ChatModel
+
+NAMES = (
+    "none",
+    "default",
+    "truncate",
+    "bm25-200",
+    "bm25-400",
+    "embedding-200",
+    "embedding-400",
+    "llm",
+    "cascade",
+)
+ALIASES = {"full": "none", "bm25": "bm25-400", "embedding": "embedding-400", "rules": "default"}
+LLM_VARIANTS = ("soft", "restrictive", "neutral", "defender")
+
+
+@dataclass(frozen=True, slots=True)
+class NoneRetriever:
+    """The full tree (the reference every pruning figure is measured against)."""
+
+    name: str = "none"
+
+    def select(self, query: FocusQuery, rendering: Rendering) -> Selection:
+        return Selection(keep=frozenset(ln.no for ln in rendering.lines))
+
+
+def canonical(name: str) -> str:
+    base = name.strip().lower()
+    base = ALIASES.get(base, base)
+    head = base.split(":", 1)[0]
+    if head not in NAMES:
+        raise ConfigError(f"unknown retriever {name!r}; choose from {', '.join(NAMES)}")
+    return base
+
+
+def make_retriever(
+    name: str,
+    *,
+    budget: int = 5000,
+    window: int = 32_000,
+    model: "ChatModel | None" = None,
+    variant: str = "soft",
+    use_history: bool = False,
+) -> "Retriever":
+    """Build a retriever by name. ``llm:defender`` selects a prompt variant inline."""
+    base = canonical(name)
+    head, _, suffix = base.partition(":")
+    if head == "none":
+        return NoneRetriever()
+    if head == "default":
+        from pagelens.focus.rules import RulesRetriever
+
+        return RulesRetriever()
+    if head == "truncate":
+        from pagelens.focus.truncate import TruncateRetriever
+
+        return TruncateRetriever(budget_tokens=budget)
+    if head.startswith("bm25-"):
+        from pagelens.focus.bm25 import BM25Retriever
+
+        return BM25Retriever(chunk_tokens=int(head.split("-")[1]))
+    if head.startswith("embedding-"):
+        from pagelens.focus.embedding import EmbeddingRetriever
+
+        return EmbeddingRetriever(chunk_tokens=int(head.split("-")[1]))
+    variant = suffix or variant
+    if variant not in LLM_VARIANTS:
+        raise ConfigError(f"unknown prompt variant {variant!r}; choose from {', '.join(LLM_VARIANTS)}")
+    from pagelens.focus.llm import LLMRetriever
+
+    if model is None:
+        from pagelens.llm.openai_compat import client_from_env
+
+        model = client_from_env()
+    llm = LLMRetriever(model, variant=variant, use_history=use_history, window_tokens=window)
+    if head == "llm":
+        return llm
+    from pagelens.focus.cascade import CascadeRetriever
+    from pagelens.focus.rules import RulesRetriever
+
+    return CascadeRetriever(pre=RulesRetriever(), llm=llm)

@@ -1,0 +1,388 @@
+"""``default``: the LLM-free retriever that scores structural units, not token chunks.
+
+Classic retrievers cut the page into token chunks and rank them against the goal, which
+drops what an agent needs but the goal never names: the price beside the "Add to cart"
+button, the submit button of a search box, the pagination, the headings that say where you
+are. This retriever instead
+
+1. scores every line by the goal's words and concepts it contains (IDF-weighted over the
+   page's lines, light stemming, numbers kept whole, multilingual UI concepts from
+   :mod:`pagelens.focus.lexicon`);
+2. expands each matching line to its *unit* — the largest enclosing element that is still
+   small (a product card, a table row with its header row, a list item, a comment) — so
+   context next to a match travels with it;
+3. expands matching form controls to their whole form (fields, labels and submit button);
+4. always keeps a cheap skeleton: headings, the site search, pagination and breadcrumbs;
+5. keeps the best units until a soft token budget is reached ("keep when unsure").
+
+It never sees the network or a model; it is deterministic and linear in the page size.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Iterable
+
+from pagelens.focus.base import FocusQuery, Selection
+from pagelens.focus.lexicon import STOPWORDS, build_surface_index
+from pagelens.types import Line, Rendering
+
+_WORD = re.compile(r"\d+(?:[.,:/]\d+)*|[^\W\d_]+", re.UNICODE)
+_VALUE = re.compile(r" value='([^']*)'")
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+
+CONTROL_ROLES = frozenset({
+    "textbox", "searchbox", "combobox", "checkbox", "radio", "spinbutton", "listbox", "slider", "switch",
+    "textarea", "ComboBoxSelect", "ComboBoxMenuButton", "TextField", "DatePicker", "InputTime", "DateTime",
+})
+ACTION_ROLES = frozenset({"button", "link", "menuitem", "tab", "option", "menuitemcheckbox", "menuitemradio"})
+#: Never a unit: expanding to these would keep most of the page.
+BARRIER_ROLES = frozenset({"RootWebArea", "main", "document", "Iframe", "application", "WebArea"})
+HEADING_ROLES = frozenset({"heading"})
+TABLE_ROW_ROLES = frozenset({"row"})
+HEADER_CELL_ROLES = frozenset({"columnheader"})
+
+
+@dataclass(frozen=True, slots=True)
+class RulesConfig:
+    unit_max_tokens: int = 220  # a unit is the largest ancestor at most this big
+    unit_max_lines: int = 40
+    form_max_tokens: int = 900  # a relevant form is kept whole up to this size
+    budget_ratio: float = 0.30  # soft cap on kept tokens, as a share of the page
+    min_budget_tokens: int = 1200  # ...but never below this many tokens
+    small_page_tokens: int = 600  # pages this small are kept whole
+    rel_threshold: float = 0.34  # units scoring below this share of the best are dropped
+    skeleton_heading_tokens: float = 0.08  # headings kept while they cost less than this share
+
+
+@lru_cache(maxsize=1)
+def _surface() -> tuple[dict[str, set[str]], list[tuple[str, str]]]:
+    return build_surface_index()
+
+
+@lru_cache(maxsize=1)
+def _stemmer():  # type: ignore[no-untyped-def]
+    try:
+        import Stemmer  # PyStemmer
+
+        return Stemmer.Stemmer("english")
+    except Exception:  # noqa: BLE001 - optional
+        return None
+
+
+def normalise(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).lower().replace("\xa0", " ")
+
+
+_stem_cache: dict[str, str] = {}
+
+
+def _stem(word: str) -> str:
+    s = _stem_cache.get(word)
+    if s is None:
+        st = _stemmer()
+        if word.isascii() and word.isalpha() and st is not None:
+            s = st.stemWord(word)
+        elif word.isascii() and word.isalpha() and len(word) > 4 and word.endswith("s"):
+            s = word[:-1]
+        else:
+            s = word
+        if len(_stem_cache) < 200_000:
+            _stem_cache[word] = s
+    return s
+
+
+def terms_of(text: str) -> set[str]:
+    """Stemmed words, whole numbers, joined word pairs ("log in" -> "login") and concepts."""
+    norm = normalise(text)
+    words = _WORD.findall(norm)
+    out: set[str] = set()
+    for w in words:
+        if w[0].isdigit():
+            out.add(w.replace(",", ""))
+            continue
+        out.add(_stem(w))
+    for a, b in zip(words, words[1:]):
+        if a.isalpha() and b.isalpha() and len(a) + len(b) <= 12:
+            out.add("+" + _stem(a + b))  # joined pair: counts only where the page has it
+    single, _ = _surface()
+    for w in words:
+        for c in single.get(w, ()):
+            out.add("§" + c)
+    pattern, concept_of = _phrase_pattern()
+    for m in pattern.finditer(norm):
+        out.add("§" + concept_of[m.group(0)])
+    return out
+
+
+@lru_cache(maxsize=1)
+def _phrase_pattern() -> tuple[re.Pattern[str], dict[str, str]]:
+    """One alternation over every multi-word / non-Latin concept form (fast, in C)."""
+    _, phrases = _surface()
+    concept_of: dict[str, str] = {}
+    for form, concept in phrases:
+        concept_of.setdefault(form, concept)
+    alternation = "|".join(re.escape(f) for f in sorted(concept_of, key=len, reverse=True))
+    return re.compile(alternation), concept_of
+
+
+def query_terms(query: FocusQuery) -> tuple[dict[str, float], list[str]]:
+    """Goal terms with weights (history terms count half) and the goal's quoted phrases."""
+    weights: dict[str, float] = {}
+    for t in terms_of(query.goal):
+        if t.lstrip("§+") not in STOPWORDS:
+            weights[t] = 1.0
+    for h in query.history[-3:]:
+        for t in terms_of(h):
+            if t.lstrip("§+") not in STOPWORDS:
+                weights.setdefault(t, 0.5)
+    # stop-words may appear stemmed or as pieces; drop 1-letter latin words
+    weights = {t: w for t, w in weights.items() if len(t) > 1 or _CJK.match(t) or t[0].isdigit()}
+    phrases = [normalise(p) for p in re.findall(r"[\"“'‘]([^\"”'’]{3,})[\"”'’]", query.goal)]
+    return weights, phrases
+
+
+def _line_text(ln: Line) -> str:
+    m = _VALUE.search(ln.text)
+    return ln.name + (" " + m.group(1) if m else "")
+
+
+@dataclass
+class _Page:
+    lines: tuple[Line, ...]
+    ends: list[int]  # subtree end (exclusive) per position
+    parents: list[int]  # parent position or -1
+    cost: list[int]  # tokens per line (with indentation)
+    prefix: list[int] = field(default_factory=list)
+
+    def subtree_tokens(self, i: int) -> int:
+        return self.prefix[self.ends[i]] - self.prefix[i]
+
+    def ancestors(self, i: int) -> Iterable[int]:
+        p = self.parents[i]
+        while p >= 0:
+            yield p
+            p = self.parents[p]
+
+
+def _page(rendering: Rendering) -> _Page:
+    lines = rendering.lines
+    n = len(lines)
+    ends = [n] * n
+    parents = [-1] * n
+    stack: list[int] = []
+    for i, ln in enumerate(lines):
+        while stack and lines[stack[-1]].depth >= ln.depth:
+            ends[stack.pop()] = i
+        parents[i] = stack[-1] if stack else -1
+        stack.append(i)
+    # a budget needs sizes, not exact counts: ~4 characters per o200k token, plus indentation
+    cost = [ln.depth + (len(ln.text) + 3) // 4 for ln in lines]
+    prefix = [0]
+    for c in cost:
+        prefix.append(prefix[-1] + c + 1)
+    return _Page(lines, ends, parents, cost, prefix)
+
+
+class RulesRetriever:
+    """The embedded default retriever. Deterministic, no model, no network."""
+
+    name = "default"
+
+    def __init__(self, config: RulesConfig | None = None) -> None:
+        self.config = config or RulesConfig()
+
+    def select(self, query: FocusQuery, rendering: Rendering) -> Selection:
+        cfg = self.config
+        lines = rendering.lines
+        if not lines:
+            return Selection(keep=frozenset())
+        page = _page(rendering)
+        total = page.prefix[-1]
+        if total <= cfg.small_page_tokens:
+            return Selection(keep=frozenset(ln.no for ln in lines), info={"reason": "small page kept whole"})
+
+        weights, phrases = query_terms(query)
+        line_terms = [terms_of(_line_text(ln)) if ln.name or " value=" in ln.text else set() for ln in lines]
+        n = len(lines)
+        df: dict[str, int] = {}
+        for ts in line_terms:
+            for t in ts:
+                if t in weights:
+                    df[t] = df.get(t, 0) + 1
+        idf = {t: math.log((n + 1) / (df.get(t, 0) + 0.5)) for t in weights}
+        # a joined pair ("log in" -> "login") weighs only where the page spells it that way
+        goal_mass = sum(idf[t] * w for t, w in weights.items() if t[0] != "+" or df.get(t)) or 1.0
+
+        matched: list[set[str]] = [set()] * n
+        for i, ts in enumerate(line_terms):
+            if ts:
+                hit = {t for t in ts if t in weights}
+                if phrases:
+                    low = normalise(_line_text(lines[i]))
+                    hit |= {"\"" + p for p in phrases if p in low}
+                if hit:
+                    matched[i] = hit
+
+        def mass(terms: set[str]) -> float:
+            return sum(goal_mass * 0.5 if t[0] == '"' else idf[t] * weights[t] for t in terms) / goal_mass
+
+        keep: set[int] = set()
+        skeleton = self._skeleton(page, total)
+        keep |= skeleton
+
+        # units: the largest small ancestor of each matching line, scored by the goal
+        # terms found anywhere in it (a table row also by its header row)
+        unit_terms: dict[int, set[str]] = {}
+        for i in range(n):
+            hit = matched[i]
+            if not hit:
+                continue
+            u = self._unit(page, i)
+            unit_terms.setdefault(u, set()).update(hit)
+            if lines[i].role in CONTROL_ROLES or lines[i].role == "button":
+                f = self._form(page, i)
+                if f is not None:
+                    unit_terms.setdefault(f, set()).update(hit)
+        units = {u: mass(ts) for u, ts in unit_terms.items()}
+        # how well the page answers the goal at all: a row also counts its header's words
+        # ("closing date" of a bank row), which do not discriminate between rows
+        header_terms: dict[int, set[str]] = {}
+        coverage = max(units.values(), default=0.0)
+        for u, ts in unit_terms.items():
+            if lines[u].role in TABLE_ROW_ROLES:
+                hdr = self._header_row(page, u)
+                key = hdr[0] if hdr else -1
+                if key not in header_terms:
+                    header_terms[key] = set().union(*(matched[j] for j in hdr)) if hdr else set()
+                coverage = max(coverage, mass(ts | header_terms[key]))
+        best = max(units.values(), default=0.0)
+        budget = max(cfg.min_budget_tokens, int(total * cfg.budget_ratio))
+        spent = sum(page.cost[i] + 1 for i in keep)
+        ranked = sorted(units.items(), key=lambda kv: (-kv[1], kv[0]))
+        chosen = 0
+        for u, s in ranked:
+            if s < best * cfg.rel_threshold and chosen >= 1:
+                break
+            span = range(u, page.ends[u])
+            extra = [j for j in span if j not in keep]
+            # table rows travel with their header row
+            if lines[u].role in TABLE_ROW_ROLES:
+                extra += [j for j in self._header_row(page, u) if j not in keep]
+            cost = sum(page.cost[j] + 1 for j in extra)
+            if spent + cost > budget and chosen >= 1:
+                continue  # soft: a smaller, lower-ranked unit may still fit
+            keep.update(extra)
+            spent += cost
+            chosen += 1
+        if coverage < 0.4:
+            # nothing on the page clearly matches the goal: be soft, show the controls too
+            keep |= self._controls(page, budget - spent)
+        info = {
+            "units": len(units),
+            "chosen_units": chosen,
+            "budget_tokens": budget,
+            "skeleton_lines": len(skeleton),
+            "query_terms": sorted(weights)[:40],
+        }
+        return Selection(keep=frozenset(lines[i].no for i in keep), info=info)
+
+    # -- building blocks ------------------------------------------------------------------
+    def _unit(self, page: _Page, i: int) -> int:
+        cfg = self.config
+        best = i
+        for a in page.ancestors(i):
+            ln = page.lines[a]
+            if ln.role in BARRIER_ROLES:
+                break
+            if page.subtree_tokens(a) > cfg.unit_max_tokens or page.ends[a] - a > cfg.unit_max_lines:
+                break
+            best = a
+        return best
+
+    def _form(self, page: _Page, i: int) -> int | None:
+        """Smallest ancestor holding a field and a button, if it is not too big."""
+        cfg = self.config
+        for a in page.ancestors(i):
+            ln = page.lines[a]
+            if ln.role in BARRIER_ROLES or page.subtree_tokens(a) > cfg.form_max_tokens:
+                return None
+            roles = {page.lines[j].role for j in range(a, page.ends[a])}
+            if roles & CONTROL_ROLES and "button" in roles:
+                return a
+        return None
+
+    def _header_row(self, page: _Page, row: int) -> list[int]:
+        for a in page.ancestors(row):
+            if page.lines[a].role in ("table", "grid", "treegrid"):
+                for j in range(a, page.ends[a]):
+                    if page.lines[j].role in HEADER_CELL_ROLES:
+                        r = page.parents[j]
+                        return list(range(r, page.ends[r])) if r >= 0 else [j]
+                return []
+        return []
+
+    def _skeleton(self, page: _Page, total: int) -> set[int]:
+        """Headings (while cheap), site search, pagination, breadcrumbs, the root."""
+        cfg = self.config
+        lines = page.lines
+        keep: set[int] = {0}
+        single, _ = _surface()
+        heading_budget = total * cfg.skeleton_heading_tokens
+        spent = 0
+        for i, ln in enumerate(lines):
+            role = ln.role
+            if role in HEADING_ROLES and spent < heading_budget:
+                keep.add(i)
+                spent += page.cost[i]
+            elif role == "searchbox" or (role in CONTROL_ROLES and self._in_search(page, i)):
+                f = self._form(page, i)
+                if f is not None:
+                    keep.update(range(f, page.ends[f]))
+                else:
+                    keep.add(i)
+            elif role in ("link", "button") and self._is_pagination(ln, single):
+                keep.add(i)
+            elif role == "navigation" and "breadcrumb" in ln.name.lower():
+                if page.subtree_tokens(i) <= 300:
+                    keep.update(range(i, page.ends[i]))
+        return keep
+
+    @staticmethod
+    def _in_search(page: _Page, i: int) -> bool:
+        for a in page.ancestors(i):
+            if page.lines[a].role == "search":
+                return True
+        return False
+
+    @staticmethod
+    def _is_pagination(ln: Line, single: dict[str, set[str]]) -> bool:
+        name = normalise(ln.name).strip()
+        if not name or len(name) > 24:
+            return False
+        if name.isdigit() and len(name) <= 4:
+            return True
+        words = _WORD.findall(name)
+        if name in ("›", "»", "‹", "«", "→", "←", ">", "<", ">>", "<<"):
+            return True
+        if 0 < len(words) <= 3:
+            concepts = set().union(*(single.get(w, set()) for w in words))
+            if concepts & {"next", "previous", "show_more"} and ("page" in name or len(words) <= 2):
+                return True
+        return False
+
+    def _controls(self, page: _Page, budget: int) -> set[int]:
+        """No line matched the goal: keep interactive controls (with their labels) in order."""
+        out: set[int] = set()
+        spent = 0
+        for i, ln in enumerate(page.lines):
+            if ln.role in CONTROL_ROLES or ln.role in ACTION_ROLES:
+                if spent + page.cost[i] > budget:
+                    break
+                out.add(i)
+                spent += page.cost[i] + 1
+        return out
