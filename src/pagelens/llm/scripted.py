@@ -1,0 +1,290 @@
+"""A scripted OpenAI-compatible server: real HTTP on 127.0.0.1, replies from a script.
+
+Tests and demos talk to it through the real client (:mod:`pagelens.llm.openai_compat`),
+so timeouts, retries, malformed bodies and usage accounting are exercised over a socket.
+
+A script is a sequence of replies consumed in order, or a function
+``(request_json) -> reply``. A reply is:
+
+* ``str`` — a normal completion with that text (no ``usage`` block: the client estimates);
+* a dict describing the behaviour, any of:
+
+  - ``{"text": "...", "usage": {"prompt_tokens": 10, "completion_tokens": 2}}``
+  - ``{"text": "...", "finish_reason": "length", "model": "m", "delay": 0.1}``
+  - ``{"status": 500, "body": "..." | {...}, "headers": {"Retry-After": "0"}}``
+  - ``{"hang": 2.0}`` — wait that long (or until the server stops), then close without
+    replying (add ``"text"`` to reply after the wait instead);
+  - ``{"raw": "not json at all"}`` — a 200 with that exact body;
+  - ``{"close": true}`` — drop the connection without any response.
+
+When a list script is exhausted the server answers HTTP 500 ``script exhausted``.
+Every request is recorded (:attr:`ScriptedServer.requests`) before it is answered.
+
+Run standalone for demos::
+
+    python -m pagelens.llm.scripted --script replies.jsonl --port 8011
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import threading
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence, Union
+
+__all__ = ["RecordedRequest", "Reply", "Script", "ScriptedServer", "load_script", "main"]
+
+Reply = Union[str, Mapping[str, Any]]
+Script = Union[Sequence[Reply], Callable[[dict[str, Any]], Reply]]
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedRequest:
+    method: str
+    path: str
+    body: Any  # parsed JSON, or the raw text when the body was not JSON, None for GET
+    authorization: str | None  # the Authorization header as received (to check it was sent)
+
+    @property
+    def messages(self) -> list[dict[str, Any]]:
+        if isinstance(self.body, dict) and isinstance(self.body.get("messages"), list):
+            return self.body["messages"]
+        return []
+
+    def prompt_text(self) -> str:
+        """All message contents joined: what the model was shown."""
+        return "\n".join(str(m.get("content", "")) for m in self.messages)
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    block_on_close = False
+    allow_reuse_address = True
+
+    def __init__(self, addr: tuple[str, int], owner: ScriptedServer) -> None:
+        super().__init__(addr, _Handler)
+        self.owner = owner
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        pass  # clients hanging up on a slow reply are expected; stay quiet
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: _Server
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib name
+        pass
+
+    def do_GET(self) -> None:  # noqa: N802 - stdlib name
+        owner = self.server.owner
+        owner._record(RecordedRequest("GET", self.path, None, self.headers.get("Authorization")))
+        if self.path.rstrip("/") in ("/v1/models", "/models"):
+            self._json(200, {"object": "list", "data": [{"id": owner.model, "object": "model", "owned_by": "pagelens"}]})
+        else:
+            self._json(404, {"error": {"message": f"no route {self.path}"}})
+
+    def do_POST(self) -> None:  # noqa: N802 - stdlib name
+        owner = self.server.owner
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length).decode("utf-8", "replace")
+        try:
+            body: Any = json.loads(raw)
+        except json.JSONDecodeError:
+            body = raw
+        owner._record(RecordedRequest("POST", self.path, body, self.headers.get("Authorization")))
+        if self.path.rstrip("/") not in ("/v1/chat/completions", "/chat/completions"):
+            self._json(404, {"error": {"message": f"no route {self.path}"}})
+            return
+        if not isinstance(body, dict):
+            self._json(400, {"error": {"message": "body is not a JSON object"}})
+            return
+        self._reply(owner._next(body), body)
+
+    def _reply(self, reply: Reply, request: dict[str, Any]) -> None:
+        owner = self.server.owner
+        if isinstance(reply, str):
+            reply = {"text": reply}
+        if "hang" in reply:
+            owner._stopping.wait(float(reply["hang"]))
+            if "text" not in reply:
+                self.close_connection = True
+                return
+        if reply.get("close"):
+            self.close_connection = True
+            return
+        if "delay" in reply:
+            owner._stopping.wait(float(reply["delay"]))
+        if "raw" in reply:
+            self._send(int(reply.get("status", 200)), str(reply["raw"]).encode(), "application/json", {})
+            return
+        status = int(reply.get("status", 200))
+        headers = {str(k): str(v) for k, v in dict(reply.get("headers", {})).items()}
+        if status != 200:
+            err = reply.get("body", {"error": {"message": f"scripted HTTP {status}"}})
+            if isinstance(err, str):
+                self._send(status, err.encode(), "text/plain", headers)
+            else:
+                self._json(status, err, headers)
+            return
+        owner._count += 1
+        payload: dict[str, Any] = {
+            "id": f"chatcmpl-scripted-{owner._count}",
+            "object": "chat.completion",
+            "created": 0,
+            "model": str(reply.get("model", request.get("model") or owner.model)),
+            "choices": [
+                {
+                    "index": 0,
+                    "message": {"role": "assistant", "content": reply.get("text", "")},
+                    "finish_reason": reply.get("finish_reason", "stop"),
+                }
+            ],
+        }
+        if "usage" in reply:
+            payload["usage"] = dict(reply["usage"])
+        self._json(200, payload, headers)
+
+    def _json(self, status: int, obj: Any, headers: Mapping[str, str] | None = None) -> None:
+        self._send(status, json.dumps(obj).encode(), "application/json", headers or {})
+
+    def _send(self, status: int, data: bytes, ctype: str, headers: Mapping[str, str]) -> None:
+        try:
+            self.send_response(status)
+            self.send_header("Content-Type", ctype)
+            self.send_header("Content-Length", str(len(data)))
+            for k, v in headers.items():
+                self.send_header(k, v)
+            self.end_headers()
+            self.wfile.write(data)
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True
+
+
+class ScriptedServer:
+    """Real HTTP server on ``127.0.0.1`` answering from ``script``; a context manager."""
+
+    def __init__(self, script: Script, *, model: str = "scripted", host: str = "127.0.0.1", port: int = 0) -> None:
+        self.model = model
+        self._host = host
+        self._port = port
+        self._script = script if callable(script) else list(script)
+        self._pos = 0
+        self._count = 0
+        self._lock = threading.Lock()
+        self._requests: list[RecordedRequest] = []
+        self._stopping = threading.Event()
+        self._server: _Server | None = None
+        self._thread: threading.Thread | None = None
+
+    def __repr__(self) -> str:
+        state = self.base_url if self._server else "stopped"
+        return f"ScriptedServer({state}, requests={len(self._requests)})"
+
+    # -- script ----------------------------------------------------------------------------
+    def _next(self, request: dict[str, Any]) -> Reply:
+        with self._lock:
+            if callable(self._script):
+                return self._script(request)
+            if self._pos >= len(self._script):
+                return {"status": 500, "body": {"error": {"message": "script exhausted"}}}
+            reply = self._script[self._pos]
+            self._pos += 1
+            return reply
+
+    def _record(self, req: RecordedRequest) -> None:
+        with self._lock:
+            self._requests.append(req)
+
+    @property
+    def requests(self) -> list[RecordedRequest]:
+        """Every request received so far (a copy)."""
+        with self._lock:
+            return list(self._requests)
+
+    @property
+    def chat_requests(self) -> list[RecordedRequest]:
+        return [r for r in self.requests if r.method == "POST"]
+
+    @property
+    def remaining(self) -> int | None:
+        """Replies left in a list script (None for a function script)."""
+        with self._lock:
+            return None if callable(self._script) else len(self._script) - self._pos
+
+    # -- lifecycle -------------------------------------------------------------------------
+    @property
+    def port(self) -> int:
+        if self._server is None:
+            raise RuntimeError("server not started")
+        return int(self._server.server_address[1])
+
+    @property
+    def base_url(self) -> str:
+        return f"http://{self._host}:{self.port}/v1"
+
+    def start(self) -> ScriptedServer:
+        if self._server is not None:
+            return self
+        self._stopping.clear()
+        self._server = _Server((self._host, self._port), self)
+        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        if self._server is None:
+            return
+        self._stopping.set()  # wakes hanging handlers
+        self._server.shutdown()
+        self._server.server_close()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        self._server = None
+        self._thread = None
+
+    def __enter__(self) -> ScriptedServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def load_script(path: str | Path) -> list[Reply]:
+    """Read a JSONL script: one JSON string or object per non-empty line."""
+    replies: list[Reply] = []
+    for n, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            value = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"{path}:{n}: not JSON ({exc.msg})") from None
+        if not isinstance(value, (str, dict)):
+            raise ValueError(f"{path}:{n}: expected a string or an object, got {type(value).__name__}")
+        replies.append(value)
+    return replies
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m pagelens.llm.scripted", description=__doc__.split("\n")[0])
+    parser.add_argument("--script", required=True, help="JSONL file, one reply per line")
+    parser.add_argument("--port", type=int, default=0, help="0 picks a free port")
+    parser.add_argument("--model", default="scripted")
+    args = parser.parse_args(argv)
+    server = ScriptedServer(load_script(args.script), model=args.model, port=args.port).start()
+    print(f"scripted LLM server at {server.base_url} ({server.remaining} replies)", flush=True)
+    try:
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
