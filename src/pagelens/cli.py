@@ -19,6 +19,7 @@ COMMANDS: dict[str, str] = {
     "observe": "pagelens.observe.command:observe",
     "sites": "pagelens.bench.sites.command:sites",
     "demo": "pagelens.demo:demo",
+    "eval-cases": "pagelens.bench.evalcases_command:eval_cases",
     # further subcommands register here, one line each
 }
 

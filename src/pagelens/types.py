@@ -32,7 +32,7 @@ class Node:
     properties: tuple[tuple[str, PropValue], ...] = ()
     frame: str = "main"  # frame key; "main" for the top document
     backend_id: int | None = None  # CDP backendDOMNodeId (per frame process)
-    visible: bool = True  # at least half of its box lies in the viewport (BrowserGym's "visible")
+    visible: bool = False  # at least half of its box lies in the viewport (BrowserGym's "visible")
     rendered: bool = True  # has a layout box of non-zero size and is not visibility:hidden
     clickable: bool = False  # Chromium's own hit-testable/clickable judgement
     ignored: bool = False  # present for structure only (ignored AX nodes keeping children)

@@ -65,6 +65,13 @@ def _surface() -> tuple[dict[str, set[str]], list[tuple[str, str]]]:
 
 
 @lru_cache(maxsize=1)
+def _how_stems() -> frozenset[str]:
+    """Stems of the single-word UI vocabulary (add, cart, login ...)."""
+    single, _ = _surface()
+    return frozenset(_stem(w) for w in single if w.isascii() and w.isalpha())
+
+
+@lru_cache(maxsize=1)
 def _stemmer():  # type: ignore[no-untyped-def]
     try:
         import Stemmer  # PyStemmer
@@ -231,6 +238,22 @@ class RulesRetriever:
         def mass(terms: set[str]) -> float:
             return sum(goal_mass * 0.5 if t[0] == '"' else idf[t] * weights[t] for t in terms) / goal_mass
 
+        # "what" terms name the content (headphones, Bayern); "how" terms name the UI
+        # (add, cart, price, log in). When the page has any of the goal's content, units are
+        # ranked by it and the UI words only break ties; otherwise the UI words decide.
+        how = {t for t in weights if t[0] == "§" or t in _how_stems()}
+        what_present = [t for t in weights if t not in how and t[0] != "+" and df.get(t)]
+        what_mass = sum(idf[t] * weights[t] for t in what_present)
+        how_mass = sum(idf[t] * weights[t] for t in how if df.get(t)) or 1.0
+
+        def rank(terms: set[str]) -> float:
+            h = sum(idf[t] * weights[t] for t in terms if t in how) / how_mass
+            if what_mass <= 0:
+                return h + sum(0.5 for t in terms if t[0] == '"')
+            w = sum(idf[t] * weights[t] for t in terms if t not in how and t[0] not in '+"') / what_mass
+            joined = sum(idf[t] * weights[t] for t in terms if t[0] == "+") / what_mass
+            return w + joined + 0.3 * h + sum(0.5 for t in terms if t[0] == '"')
+
         keep: set[int] = set()
         skeleton = self._skeleton(page, total)
         keep |= skeleton
@@ -248,11 +271,11 @@ class RulesRetriever:
                 f = self._form(page, i)
                 if f is not None:
                     unit_terms.setdefault(f, set()).update(hit)
-        units = {u: mass(ts) for u, ts in unit_terms.items()}
+        units = {u: rank(ts) for u, ts in unit_terms.items()}
         # how well the page answers the goal at all: a row also counts its header's words
         # ("closing date" of a bank row), which do not discriminate between rows
         header_terms: dict[int, set[str]] = {}
-        coverage = max(units.values(), default=0.0)
+        coverage = max((mass(ts) for ts in unit_terms.values()), default=0.0)
         for u, ts in unit_terms.items():
             if lines[u].role in TABLE_ROW_ROLES:
                 hdr = self._header_row(page, u)
@@ -376,13 +399,24 @@ class RulesRetriever:
         return False
 
     def _controls(self, page: _Page, budget: int) -> set[int]:
-        """No line matched the goal: keep interactive controls (with their labels) in order."""
+        """No line clearly matched the goal: keep the page's controls, most useful first —
+        form fields and buttons, then links of the main content, then other links."""
+        in_main = [False] * len(page.lines)
+        for i, ln in enumerate(page.lines):
+            p = page.parents[i]
+            in_main[i] = ln.role == "main" or (p >= 0 and in_main[p])
+        tiers: list[list[int]] = [[], [], []]
+        for i, ln in enumerate(page.lines):
+            if ln.role in CONTROL_ROLES or ln.role in ("button", "tab", "menuitem"):
+                tiers[0].append(i)
+            elif ln.role in ACTION_ROLES:
+                tiers[1 if in_main[i] else 2].append(i)
         out: set[int] = set()
         spent = 0
-        for i, ln in enumerate(page.lines):
-            if ln.role in CONTROL_ROLES or ln.role in ACTION_ROLES:
+        for tier in tiers:
+            for i in tier:
                 if spent + page.cost[i] > budget:
-                    break
+                    return out
                 out.add(i)
                 spent += page.cost[i] + 1
         return out

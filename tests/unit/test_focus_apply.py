@@ -1,0 +1,100 @@
+"""The shared focus function: placeholders, ancestors, always-kept lines, failure fallback."""
+
+from __future__ import annotations
+
+import pytest
+
+from pagelens.focus.apply import focus
+from pagelens.focus.base import FocusQuery, Selection
+from pagelens.observe.textparse import rendering_from_text
+from pagelens.types import Rendering
+
+TREE = "\n".join([
+    "RootWebArea 'Shop', focused",
+    "\t[1] navigation 'Main'",
+    *[f"\t\t[{10 + i}] link 'Category {i}', url='http://127.0.0.1/c/{i}'" for i in range(30)],
+    "\t[2] main ''",
+    "\t\t[3] heading 'Headphones'",
+    "\t\t[4] article ''",
+    "\t\t\t[5] link 'Aurora Wireless', url='http://127.0.0.1/p/1'",
+    "\t\t\tStaticText '$49.99'",
+    "\t\t\t[6] button 'Add to cart'",
+    "\t\t[7] textbox 'Email', focused",
+    "\t\t[8] textbox 'Card', invalid='true'",
+    *[f"\t\tStaticText 'Filler paragraph number {i} about nothing in particular'" for i in range(30)],
+    "\t[9] dialog 'Cookies'",
+    "\t\tStaticText 'We use cookies'",
+    "\t\t[60] button 'Accept'",
+])
+
+
+class Pick:
+    def __init__(self, keep: set[int] | Exception | object) -> None:
+        self.keep = keep
+        self.name = "pick"
+
+    def select(self, query: FocusQuery, rendering: Rendering) -> Selection:
+        if isinstance(self.keep, Exception):
+            raise self.keep
+        if not isinstance(self.keep, set):
+            return self.keep  # type: ignore[return-value]
+        return Selection(keep=frozenset(self.keep))
+
+
+def _no(r: Rendering, fragment: str) -> int:
+    return next(ln.no for ln in r.lines if fragment in ln.text)
+
+
+def test_kept_lines_ancestors_placeholders_and_always_kept() -> None:
+    r = rendering_from_text(TREE)
+    res = focus(r, "buy the Aurora", Pick({_no(r, "Add to cart")}), defense=False)
+    text = res.text()
+    assert res.error is None
+    # the kept line keeps its id and indentation; its ancestors are kept
+    assert "\t\t\t[6] button 'Add to cart'" in text and "\t\t[4] article ''" in text and "\t[2] main ''" in text
+    # focused element, invalid field and the open dialog (whole subtree) are always kept
+    assert "[7] textbox 'Email', focused" in text and "[8] textbox 'Card'" in text
+    assert "[60] button 'Accept'" in text and "We use cookies" in text
+    # pruned runs become one placeholder at their indentation
+    assert "\t\t... 30 lines pruned ..." in text  # the navigation links
+    assert "\t\t... 30 lines pruned ..." in text.split("[8] textbox")[1]
+    assert sum(1 for ln in res.lines if ln.no is None) == 4
+    assert "url=" not in text  # compact output drops url properties
+    assert 0.5 < res.pruning < 1.0 and res.focused_tokens < res.full_tokens
+
+
+@pytest.mark.parametrize(
+    "behaviour, reason",
+    [
+        (RuntimeError("model on fire"), "RuntimeError: model on fire"),
+        (set(), "empty selection"),
+        ({10_000}, "selection outside the tree"),
+        ("not a selection", "TypeError"),
+    ],
+)
+def test_failures_return_the_full_tree_with_a_reason(behaviour: object, reason: str) -> None:
+    r = rendering_from_text(TREE)
+    res = focus(r, FocusQuery("x"), Pick(behaviour), defense=False)  # type: ignore[arg-type]
+    assert res.error is not None and reason in res.error
+    assert res.text() == r.text() and res.focused_tokens == res.full_tokens
+    assert res.kept == frozenset(ln.no for ln in r.lines)
+
+
+def test_empty_and_one_line_trees() -> None:
+    empty = rendering_from_text("")
+    res = focus(empty, "x", Pick({0}), defense=False)
+    assert res.text() == "" and res.error is None
+    one = rendering_from_text("RootWebArea 'x'")
+    res = focus(one, "x", Pick({0}), defense=False)
+    assert res.text() == "RootWebArea 'x'"
+
+
+def test_huge_tree_is_bounded() -> None:
+    import time
+
+    text = "RootWebArea 'big'\n" + "\n".join(f"\t[{i}] link 'Item {i}'" for i in range(100_000))
+    r = rendering_from_text(text)
+    t = time.perf_counter()
+    res = focus(r, "Item 99999", Pick({1, 100_000}), defense=False)
+    assert time.perf_counter() - t < 30
+    assert "[99999] link 'Item 99999'" in res.text() and "... 99998 lines pruned ..." in res.text()

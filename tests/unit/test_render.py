@@ -1,0 +1,75 @@
+"""Rendering rules on hand-built observations (no browser)."""
+
+from __future__ import annotations
+
+from pagelens.config import RenderConfig
+from pagelens.observe.refine import refine
+from pagelens.observe.render import clean_text, render
+from pagelens.types import ElementId, Node, Observation
+
+
+def _obs(*specs: tuple) -> Observation:  # type: ignore[type-arg]
+    """specs: (parent, role, name, eid, props, extra) in pre-order."""
+    nodes = []
+    depth: dict[int, int] = {}
+    for i, (parent, role, name, eid, props, extra) in enumerate(specs):
+        d = 0 if parent is None else depth[parent] + 1
+        depth[i] = d
+        nodes.append(Node(index=i, parent=parent, depth=d, eid=ElementId(eid) if eid else None, role=role,
+                          name=name, properties=tuple(props), **extra))
+    return Observation(url="http://127.0.0.1/", title="t", nodes=tuple(nodes))
+
+
+def test_browsergym_like_lines_and_redundant_text() -> None:
+    obs = _obs(
+        (None, "RootWebArea", "Shop", None, [("focused", True)], {}),
+        (0, "button", "Add to cart", "3", [("focusable", True)], {"clickable": True, "visible": True}),
+        (1, "StaticText", "Add to cart", None, [], {}),  # redundant: already in the button's name
+        (0, "generic", "", "4", [], {}),  # empty generic: skipped, children move up
+        (3, "StaticText", "$49.99\xa0USD", None, [], {}),
+        (0, "link", "Next", "5", [("url", "data:image/png;base64,AAAA")], {}),
+        (0, "checkbox", "Agree", "6", [("checked", "false"), ("invalid", "false"), ("required", True)], {}),
+    )
+    lines = render(obs).lines
+    assert [ln.text for ln in lines] == [
+        "RootWebArea 'Shop', focused",
+        "[3] button 'Add to cart', clickable, visible",
+        "StaticText '$49.99 USD'",
+        "[5] link 'Next', url='data:image/png,…'",
+        "[6] checkbox 'Agree', checked=false, required",
+    ]
+    assert [ln.depth for ln in lines] == [0, 1, 1, 1, 1]
+    assert lines[2].parent == 0 and lines[1].eid == "3" and lines[2].name == "$49.99 USD"
+
+
+def test_options_and_data_urls_verbatim() -> None:
+    obs = _obs(
+        (None, "RootWebArea", "", None, [], {}),
+        (0, "link", "x", "2", [("url", "data:text/plain;base64,SGVsbG8=")], {}),
+    )
+    assert "base64" in render(obs, RenderConfig(shorten_data_urls=False)).text()
+    assert clean_text("a \n\t b\u200b") == "a b"
+
+
+def test_refine_tables_options_and_noise() -> None:
+    obs = _obs(
+        (None, "RootWebArea", "Table", None, [], {}),
+        (0, "table", "", "2", [], {}),
+        (1, "row", "", "3", [], {}),
+        (2, "columnheader", "Team", "4", [], {}),
+        (2, "columnheader", "Points", "5", [], {}),
+        (1, "row", "", "6", [], {}),
+        (5, "cell", "Bayern", "7", [], {}),
+        (6, "link", "Bayern", "8", [("url", "http://x/")], {"clickable": True}),
+        (5, "cell", "26", "9", [], {}),
+        (0, "combobox", "Size", "10", [("expanded", False)], {"value": "M"}),
+        (9, "MenuListPopup", "", "11", [], {}),
+        (10, "option", "S", "12", [("selected", False)], {}),
+        (10, "option", "M", "13", [("selected", True)], {}),
+    )
+    text = refine(obs).text()
+    assert "[3] row | Team | Points |" in text
+    assert "[6] row | Bayern | 26 |" in text
+    assert "\t\t\t[8] link 'Bayern'" in text and "url=" not in text  # control inside the row stays targetable
+    assert "[10] combobox 'Size' value='M', expanded=false, options: S | *M" in text
+    assert "option" not in text.replace("options:", "")
