@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
 from pagelens import tokens
@@ -95,24 +95,43 @@ def with_ancestors(rendering: Rendering, keep: set[int]) -> set[int]:
     return out
 
 
-def removal_set(rendering: Rendering, flags: tuple[Any, ...]) -> set[int]:
-    """Lines to hide for these flags: each flagged line, and the text lines under it that
-    only repeat or continue its text. Interactive descendants (a pop-up's close button)
-    stay, so the agent can still get rid of the pop-up."""
+#: Flagged lines of these roles are redacted, not removed: the agent can still act on them
+#: (close the pop-up, press the button) without reading the injected text.
+REDACT_ROLES = frozenset({"dialog", "alertdialog", "button", "link", "menuitem", "checkbox", "radio", "tab",
+                          "combobox", "textbox", "searchbox", "option"})
+REDACTED = "[text removed: possible prompt injection]"
+
+
+def removal_set(rendering: Rendering, flags: tuple[Any, ...]) -> tuple[set[int], set[int]]:
+    """(lines to hide, lines to redact) for these flags.
+
+    A flagged control or dialog keeps its id and role with its text redacted, and its
+    interactive descendants (a pop-up's close button) stay. Any other flagged line (text,
+    image, live region, generic container) is hidden with its non-interactive subtree.
+    """
     flagged = {f.line for f in flags}
     if not flagged:
-        return set()
-    out = set(flagged)
+        return set(), set()
+    hide: set[int] = set()
+    redact: set[int] = set()
     lines = rendering.lines
     pos = {ln.no: i for i, ln in enumerate(lines)}
     for no in flagged:
         i = pos.get(no)
         if i is None:
             continue
+        if lines[i].role in REDACT_ROLES and lines[i].eid is not None:
+            redact.add(no)
+        else:
+            hide.add(no)
         for ln in lines[i + 1 : subtree_end(lines, i)]:
-            if ln.eid is None or ln.role in ("paragraph", "generic", "image", "img"):
-                out.add(ln.no)
-    return out
+            if ln.eid is None or ln.role not in REDACT_ROLES:
+                hide.add(ln.no)
+    return hide - redact, redact
+
+
+def redacted_text(line: Line) -> str:
+    return f"[{line.eid}] {line.role} {REDACTED}"
 
 
 def compact_text(text: str) -> str:
@@ -120,7 +139,9 @@ def compact_text(text: str) -> str:
     return _URL_PROP.sub("", text)
 
 
-def build_lines(rendering: Rendering, keep: set[int], *, compact: bool) -> tuple[OutputLine, ...]:
+def build_lines(
+    rendering: Rendering, keep: set[int], *, compact: bool, redact: set[int] | frozenset[int] = frozenset()
+) -> tuple[OutputLine, ...]:
     out: list[OutputLine] = []
     run = 0
     run_depth = 0
@@ -129,7 +150,11 @@ def build_lines(rendering: Rendering, keep: set[int], *, compact: bool) -> tuple
             if run:
                 out.append(_placeholder(run_depth, run))
                 run = 0
-            out.append(OutputLine(ln.depth, compact_text(ln.text) if compact else ln.text, ln.no))
+            if ln.no in redact:
+                text = redacted_text(ln)
+            else:
+                text = compact_text(ln.text) if compact else ln.text
+            out.append(OutputLine(ln.depth, text, ln.no))
         else:
             if run == 0:
                 run_depth = ln.depth
@@ -163,24 +188,32 @@ def focus(
     full_tokens = tokens.count(full_text)
     flags: tuple[Any, ...] = ()
     flagged: set[int] = set()
+    redact: set[int] = set()
     if defense:
         from pagelens.focus.defense import detect
 
         flags = detect(rendering, goal=query.goal)
-        flagged = removal_set(rendering, flags)
-    visible = rendering if not flagged else Rendering(
-        lines=tuple(ln for ln in rendering.lines if ln.no not in flagged), refined=rendering.refined
-    )
+        flagged, redact = removal_set(rendering, flags)
+    visible = rendering
+    if flagged or redact:
+        visible = Rendering(
+            lines=tuple(
+                (ln if ln.no not in redact else replace(ln, text=redacted_text(ln), name=""))
+                for ln in rendering.lines
+                if ln.no not in flagged
+            ),
+            refined=rendering.refined,
+        )
     all_nos = {ln.no for ln in visible.lines}
 
     def full_view(reason: str | None, info: Mapping[str, Any]) -> FocusResult:
-        lines = build_lines(rendering, all_nos, compact=False)
+        lines = build_lines(rendering, all_nos, compact=False, redact=redact)
         return FocusResult(
             retriever=getattr(retriever, "name", type(retriever).__name__),
             lines=lines,
             kept=frozenset(all_nos),
             full_tokens=full_tokens,
-            focused_tokens=full_tokens if not flagged else tokens.count(_text_of(lines)),
+            focused_tokens=full_tokens if not (flagged or redact) else tokens.count(_text_of(lines)),
             error=reason,
             flags=flags,
             info=info,
@@ -203,7 +236,7 @@ def focus(
         return full_view(None, selection.info)
     keep |= always_kept(visible)
     keep = with_ancestors(visible, keep) - flagged
-    lines = build_lines(rendering, keep, compact=compact)
+    lines = build_lines(rendering, keep, compact=compact, redact=redact)
     focused_tokens = tokens.count(_text_of(lines))
     if focused_tokens >= full_tokens:
         return full_view("focused view was not smaller than the full tree", selection.info)
