@@ -267,7 +267,7 @@ class RulesRetriever:
                 continue
             u = self._unit(page, i)
             unit_terms.setdefault(u, set()).update(hit)
-            if lines[i].role in CONTROL_ROLES or lines[i].role == "button":
+            if lines[i].role in CONTROL_ROLES or lines[i].role in ("button", "option"):
                 f = self._form(page, i)
                 if f is not None:
                     unit_terms.setdefault(f, set()).update(hit)
@@ -292,6 +292,8 @@ class RulesRetriever:
             if s < best * cfg.rel_threshold and chosen >= 1:
                 break
             span = range(u, page.ends[u])
+            if page.subtree_tokens(u) > max(cfg.unit_max_tokens, cfg.form_max_tokens):
+                span = range(u, u + 1)  # a big container matched by its own name: just its line
             extra = [j for j in span if j not in keep]
             # table rows travel with their header row
             if lines[u].role in TABLE_ROW_ROLES:
