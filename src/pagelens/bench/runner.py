@@ -1,0 +1,226 @@
+"""A resumable benchmark runner: units of work in, JSONL rows out, every key exactly once.
+
+A :class:`Suite` lists :class:`Unit` values, each naming the row keys it produces, and opens a
+worker (one per process; it owns that process's browser) that turns a unit into rows. Rows
+are appended to ``DIR/results.jsonl`` by the parent process alone, each written with
+flush + fsync. On restart, keys already there are skipped; a partially written last line
+(a crash mid-write) is cut off first. A unit whose worker raises becomes ``status: "error"``
+rows, so one bad unit never ends the run.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import queue
+import time
+import traceback
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+__all__ = ["ResultStore", "RunStats", "Suite", "Unit", "Worker", "run_suite"]
+
+RESULTS = "results.jsonl"
+FAILED = ("error", "timeout")
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    label: str
+    keys: tuple[str, ...]  # the row keys this unit produces
+    payload: Any = None  # picklable: what the worker needs to run it
+
+
+#: Runs one unit; ``todo`` is the subset of ``unit.keys`` still missing. Returns rows with ``key``.
+Worker = Callable[[Unit, frozenset[str]], list[dict[str, Any]]]
+
+
+class Suite(Protocol):
+    name: str
+
+    def units(self) -> Sequence[Unit]: ...
+
+    def worker(self) -> AbstractContextManager[Worker]: ...
+
+
+class ResultStore:
+    """``results.jsonl``: load the completed keys (repairing a torn tail), append durably."""
+
+    def __init__(self, out_dir: Path) -> None:
+        self.path = Path(out_dir) / RESULTS
+
+    def load(self) -> list[dict[str, Any]]:
+        if not self.path.exists():
+            return []
+        data = self.path.read_bytes()
+        rows: list[dict[str, Any]] = []
+        good = 0  # byte offset after the last complete, valid line
+        pos = 0
+        while pos < len(data):
+            end = data.find(b"\n", pos)
+            if end < 0:
+                break  # no newline: written partially
+            line = data[pos:end]
+            try:
+                row = json.loads(line) if line.strip() else None
+            except json.JSONDecodeError:
+                break  # a torn line: everything from here is discarded
+            if isinstance(row, dict) and "key" in row:
+                rows.append(row)
+            pos = good = end + 1
+        if good < len(data):
+            with self.path.open("r+b") as fh:
+                fh.truncate(good)
+                fh.flush()
+                os.fsync(fh.fileno())
+        return rows
+
+    def drop_failed(self) -> int:
+        """Remove ``error``/``timeout`` rows (atomically), so a resumed run retries those keys."""
+        rows = self.load()
+        keep = [r for r in rows if r.get("status") not in FAILED]
+        if len(keep) != len(rows):
+            tmp = self.path.with_name(self.path.name + ".tmp")
+            tmp.unlink(missing_ok=True)
+            ResultStore.append(_At(tmp), keep)
+            os.replace(tmp, self.path)
+        return len(rows) - len(keep)
+
+    def append(self, rows: Iterable[dict[str, Any]]) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self.path.open("ab") as fh:
+            for row in rows:
+                fh.write(json.dumps(row, ensure_ascii=False, default=str).encode("utf-8") + b"\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+
+
+class _At(ResultStore):
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+
+@dataclass
+class RunStats:
+    units: int = 0  # units in the suite
+    skipped: int = 0  # units already complete
+    ran: int = 0
+    errors: int = 0  # units whose worker raised
+    rows_written: int = 0
+    seconds: float = 0.0
+    rows: list[dict[str, Any]] = field(default_factory=list)  # every row in the store after the run
+
+
+Progress = Callable[[Unit, int, int], None]  # (unit just finished, done so far, to do)
+
+
+def error_rows(unit: Unit, todo: frozenset[str], suite: str, message: str) -> list[dict[str, Any]]:
+    return [{"key": k, "suite": suite, "status": "error", "reason": message[:500], "unit": unit.label}
+            for k in unit.keys if k in todo]
+
+
+def _run_one(worker: Worker, unit: Unit, todo: frozenset[str], suite: str) -> list[dict[str, Any]]:
+    try:
+        rows = worker(unit, todo)
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except Exception as exc:  # noqa: BLE001 - recorded, the run goes on
+        return error_rows(unit, todo, suite, f"{type(exc).__name__}: {exc}")
+    for row in rows:
+        row.setdefault("suite", suite)
+    return [r for r in rows if r.get("key") in todo]
+
+
+def run_suite(suite: Suite, out_dir: Path, *, workers: int = 1, progress: Progress | None = None,
+              retry_failed: bool = False) -> RunStats:
+    """Run every unit of ``suite`` not yet complete in ``out_dir``; return the stats and all rows.
+
+    With ``retry_failed``, keys whose rows say ``error``/``timeout`` are run again (their old
+    rows are removed first, so each key still appears once).
+    """
+    t0 = time.perf_counter()
+    store = ResultStore(out_dir)
+    if retry_failed:
+        store.drop_failed()
+    done = {r["key"] for r in store.load()}
+    units = list(suite.units())
+    stats = RunStats(units=len(units))
+    pending: list[tuple[Unit, frozenset[str]]] = []
+    for unit in units:
+        todo = frozenset(k for k in unit.keys if k not in done)
+        if todo:
+            pending.append((unit, todo))
+        else:
+            stats.skipped += 1
+
+    def record(unit: Unit, rows: list[dict[str, Any]]) -> None:
+        fresh = [r for r in rows if r["key"] not in done]
+        store.append(fresh)
+        done.update(r["key"] for r in fresh)
+        stats.ran += 1
+        stats.errors += any(r.get("status") in FAILED for r in fresh)
+        stats.rows_written += len(fresh)
+        if progress is not None:
+            progress(unit, stats.ran, len(pending))
+
+    if pending:
+        if workers <= 1 or len(pending) == 1:
+            with suite.worker() as worker:
+                for unit, todo in pending:
+                    record(unit, _run_one(worker, unit, todo, suite.name))
+        else:
+            for unit, rows in _parallel(suite, pending, workers):
+                record(unit, rows)
+    stats.rows = store.load()
+    stats.seconds = round(time.perf_counter() - t0, 2)
+    return stats
+
+
+def _worker_main(suite: Suite, inbox: Any, outbox: Any) -> None:
+    try:
+        with suite.worker() as worker:
+            for item in iter(inbox.get, None):
+                unit, todo = item
+                outbox.put((unit, _run_one(worker, unit, todo, suite.name)))
+    except BaseException:  # noqa: BLE001 - the parent records what this worker left undone
+        outbox.put(("__exit__", traceback.format_exc()))
+        return
+    outbox.put(("__exit__", ""))
+
+
+def _parallel(suite: Suite, pending: list[tuple[Unit, frozenset[str]]], n: int) -> Iterator[tuple[Unit, list[dict[str, Any]]]]:
+    """Each process opens its own worker (and browser); the parent alone writes rows."""
+    ctx = multiprocessing.get_context("spawn")
+    inbox, outbox = ctx.Queue(), ctx.Queue()
+    n = min(n, len(pending))
+    for item in pending:
+        inbox.put(item)
+    for _ in range(n):
+        inbox.put(None)
+    procs = [ctx.Process(target=_worker_main, args=(suite, inbox, outbox), daemon=True) for _ in range(n)]
+    for p in procs:
+        p.start()
+    remaining = {u.label: (u, todo) for u, todo in pending}
+    try:
+        while remaining:
+            try:
+                unit, rows = outbox.get(timeout=2.0)
+            except queue.Empty:
+                if not any(p.is_alive() for p in procs):
+                    break
+                continue
+            if unit == "__exit__":
+                continue
+            remaining.pop(unit.label, None)
+            yield unit, rows
+        for unit, todo in list(remaining.values()):  # a worker died mid-unit: record, do not hang
+            yield unit, error_rows(unit, todo, suite.name, "worker process died")
+    finally:
+        for p in procs:
+            p.join(timeout=5)
+            if p.is_alive():
+                p.terminate()
