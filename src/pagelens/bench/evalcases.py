@@ -174,7 +174,8 @@ def run_cases(
                 (dump_dir / f"{n}.full.txt").write_text(rendering.text(), encoding="utf-8")
             query = FocusQuery(goal=case.goal)
             for retriever in retrievers:
-                result = focus(rendering, query, retriever, defense=defense)
+                # "none" is the reference: what an unprotected agent sees
+                result = focus(rendering, query, retriever, defense=defense and retriever.name != "none")
                 row = score_case(case, rendering, result)
                 row.update({"case": n, "id": case.id, "page": case.page, "kind": case.kind})
                 sc = scores[retriever.name]
