@@ -1,0 +1,254 @@
+"""Typed action → the page → :class:`Feedback` the model sees next.
+
+One :meth:`Executor.execute` call is the execution and feedback half of a round trip:
+
+1. the action is checked against its spec and its ids against the observation the model
+   saw ("id 99 is not in the current observation" → ``invalid``);
+2. budgets are enforced here, not in the prompt: a step budget, a reload budget (``goto``
+   of the current URL), a cap on the same action repeated on an unchanged page, and a
+   ``read_text`` cap; each refusal is a ``budget`` result with an explanation;
+3. planning actions (note/stop/branch/prune) never touch the page: ``control`` results;
+4. element actions resolve the node's backend id in its renderer, tag the element and act
+   through a Playwright locator (actionability checks included, every call time-bounded);
+5. the page is fingerprinted before and after; the feedback names the changes, or says
+   "no visible change" and what is under the click point. Playwright errors are translated
+   here into ``failed`` results (or :class:`~pagelens.errors.BrowserCrashed`).
+
+Model output is never executed: actions dispatch to the plain functions in
+:data:`pagelens.actions.ops.HANDLERS`.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Mapping
+from urllib.parse import urldefrag, urljoin, urlsplit
+
+from pagelens.actions.fingerprint import Fingerprint, diff, take
+from pagelens.actions.ops import HANDLERS, Ctx, Outcome, Status
+from pagelens.actions.spec import ACTIONS, ID_PATTERN, Action, validate
+from pagelens.actions.targets import ElementGone, Target, resolve
+from pagelens.errors import ActionError, BrowserCrashed, PageError
+
+if TYPE_CHECKING:
+    from pagelens.browser.session import Episode
+    from pagelens.types import Node, Observation
+
+__all__ = ["Budgets", "CONTROL", "Executor", "Feedback", "HANDLERS", "handled_actions"]
+
+#: Planning actions: handed back to the agent loop, never run on the page.
+CONTROL = frozenset({"note", "stop", "branch", "prune"})
+_LOOPBACK = {"localhost", "127.0.0.1", "::1"}
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+
+def handled_actions() -> frozenset[str]:
+    """Every action name the executor can run (checked against ACTIONS by a test)."""
+    return frozenset(HANDLERS) | CONTROL
+
+
+@dataclass(frozen=True, slots=True)
+class Budgets:
+    max_steps: int = 30
+    max_reloads: int = 3
+    max_repeats: int = 3
+    max_read_text: int = 5
+
+
+@dataclass(frozen=True, slots=True)
+class Feedback:
+    action: Action
+    ok: bool
+    status: Status
+    message: str  # exactly what the model is told
+    changes: tuple[str, ...] = ()
+    before: Fingerprint | None = None
+    after: Fingerprint | None = None
+    started_ms: float = 0.0  # page clock (Date.now()); host clock when the page was not touched
+    ended_ms: float = 0.0
+    detail: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
+
+
+class Executor:
+    """Runs typed actions on one episode's page and keeps the episode's budgets."""
+
+    def __init__(self, episode: "Episode", budgets: Budgets = Budgets(), *, timeout_s: float = 5.0) -> None:
+        self.episode = episode
+        self.budgets = budgets
+        self.timeout_ms = timeout_s * 1000
+        self.steps = 0
+        self.reloads = 0
+        self.read_text_calls = 0
+        self._repeat: tuple[str, int, Fingerprint] | None = None  # (action, times unchanged, page after)
+        self._find_state: dict[tuple[str, str], int] = {}
+
+    # -- public ----------------------------------------------------------------------------
+    def execute(self, action: Action, observation: "Observation") -> Feedback:
+        self.steps += 1
+        problem = validate(action)
+        if problem:
+            return self._plain(action, "invalid", problem)
+        b = self.budgets
+        if self.steps > b.max_steps and action.name != "stop":
+            return self._plain(action, "budget", f"step budget used up ({b.max_steps} actions); {action.render()} "
+                                                 "was not run. Finish now with stop(\"<answer>\") using what you know.")
+        if action.name in CONTROL:
+            return self._plain(action, "control", f"{action.render()}: recorded.", detail=dict(action.args))
+        handler = HANDLERS.get(action.name)
+        if handler is None:  # spec and executor disagree: a bug, not a model error
+            raise ActionError(f"the executor has no handler for {action.name!r}")
+
+        node, problem = self._node(action, observation)
+        if problem:
+            return self._plain(action, "invalid", problem)
+        run = action
+        if action.name == "goto":
+            url = self._local_url(str(action.args["url"]))
+            if url is None:
+                return self._plain(action, "invalid", f"{action.render()}: goto only opens pages of this site "
+                                                      "(a path like /cart, or a 127.0.0.1/localhost URL).")
+            if urldefrag(url)[0] == urldefrag(self.episode.page.url)[0]:
+                if self.reloads >= b.max_reloads:
+                    return self._plain(action, "budget", f"reload budget used up: the page was already reloaded "
+                                       f"{b.max_reloads} times and reloading again will not help. Try another way, "
+                                       "or stop with what you know.")
+                self.reloads += 1
+            run = Action("goto", {"url": url})
+        if action.name == "read_text":
+            if self.read_text_calls >= b.max_read_text:
+                return self._plain(action, "budget", f"read_text budget used up ({b.max_read_text} calls per task); "
+                                                     "use the observation instead.")
+            self.read_text_calls += 1
+        return self._run(action, run, node)
+
+    # -- checks ------------------------------------------------------------------------------
+    def _node(self, action: Action, observation: "Observation") -> tuple["Node | None", str | None]:
+        spec = ACTIONS[action.name]
+        by_eid = observation.by_eid()
+        for p in spec.params:
+            if p.type == "id":
+                eid = str(action.args[p.name])
+                node = by_eid.get(eid)  # type: ignore[call-overload]
+                if node is None:
+                    return None, f"id {eid} is not in the current observation; use an id shown in brackets."
+                return node, None
+        if action.name == "read_text":
+            value = str(action.args["id_or_label"]).strip().strip("[]").strip()
+            if ID_PATTERN.fullmatch(value) and value in by_eid:
+                return by_eid[value], None  # type: ignore[index]
+        return None, None
+
+    def _local_url(self, raw: str) -> str | None:
+        url = urljoin(self.episode.page.url, raw.strip())
+        parts = urlsplit(url)
+        host = (parts.hostname or "").lower()
+        if parts.scheme in ("http", "https") and (host in _LOOPBACK or host.startswith("127.")):
+            return url
+        return None
+
+    def _repeat_blocked(self, key: str, before: Fingerprint) -> bool:
+        r = self._repeat
+        return r is not None and r[0] == key and r[1] >= self.budgets.max_repeats and not diff(r[2], before)
+
+    # -- running -----------------------------------------------------------------------------
+    def _run(self, action: Action, run: Action, node: "Node | None") -> Feedback:
+        from playwright.sync_api import Error as PlaywrightError
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+        page = self.episode.page
+        key = action.render()
+        target: Target | None = None
+        before: Fingerprint | None = None
+        try:
+            if node is not None:
+                target = resolve(page, self.episode.observer.last_sessions, node)
+            frame = target.frame if target else None
+            before = take(page, frame)
+            if self._repeat_blocked(key, before):
+                return self._plain(action, "budget", f"{key} was already tried {self.budgets.max_repeats} times in a "
+                                   "row on this unchanged page, so it was not run again. Do something different "
+                                   "(another element, scroll, go_back) or stop.", before=before)
+            outcome = HANDLERS[run.name](Ctx(page, run, target, self.timeout_ms, self._find_state))
+            self._settle()
+            after = take(page, frame)
+        except ElementGone as exc:
+            return self._failed(action, key, before, f"element [{node.eid if node else '?'}] {exc}; "
+                                                     "observe the page again.")
+        except PlaywrightTimeout as exc:
+            return self._failed(action, key, before, f"timed out after {self.timeout_ms / 1000:.0f} s "
+                                                     f"({_first_line(exc)}).")
+        except PlaywrightError as exc:
+            if self.episode.session.crashed:
+                raise BrowserCrashed("the Chromium process died during an action") from None
+            return self._failed(action, key, before, _first_line(exc))
+        except (PageError, ActionError) as exc:  # unreadable page; no observation sessions
+            return self._failed(action, key, before, str(exc))
+        finally:
+            if target is not None:
+                target.release()
+        return self._finish(action, key, outcome, before, after)
+
+    def _finish(self, action: Action, key: str, outcome: Outcome, before: Fingerprint, after: Fingerprint) -> Feedback:
+        changes = diff(_own_focus(before, after, outcome.own_focus), after, hover=outcome.hover) + outcome.changes
+        status: Status = outcome.status or ("done" if changes else "no_change")
+        if status == "done":
+            text = f"{key}: done." + (f" Changes: {'; '.join(changes)}." if changes else "")
+            text += f" {outcome.message}" if outcome.message and outcome.status == "done" else ""
+        elif status == "no_change":
+            text = f"{key}: no visible change." + (f" {outcome.message}" if outcome.message else "")
+        else:
+            text = f"{key}: failed: {outcome.message}"
+        if status in ("no_change", "failed") and not changes:
+            count = self._repeat[1] + 1 if self._repeat and self._repeat[0] == key else 1
+            self._repeat = (key, count, after)
+        else:
+            self._repeat = None
+        return Feedback(action, status in ("done", "no_change"), status, text, changes, before, after,
+                        before.clock_ms, after.clock_ms, outcome.detail)
+
+    def _failed(self, action: Action, key: str, before: Fingerprint | None, why: str) -> Feedback:
+        if before is not None:
+            count = self._repeat[1] + 1 if self._repeat and self._repeat[0] == key else 1
+            self._repeat = (key, count, before)
+        now = before.clock_ms if before else time.time() * 1000
+        return Feedback(action, False, "failed", f"{key}: failed: {why}", (), before, None, now, now)
+
+    def _plain(self, action: Action, status: Status, message: str, *, before: Fingerprint | None = None,
+               detail: Mapping[str, Any] | None = None) -> Feedback:
+        now = time.time() * 1000
+        return Feedback(action, status == "control", status, message, (), before, None, now, now,
+                        MappingProxyType(dict(detail or {})))
+
+    def _settle(self) -> None:
+        """Let the page react: wait for a started navigation, then two frames (bounded)."""
+        from playwright.sync_api import Error as PlaywrightError
+
+        page = self.episode.page
+        for _ in range(2):
+            try:
+                page.wait_for_load_state("domcontentloaded", timeout=self.timeout_ms)
+                page.wait_for_function(_SETTLE, timeout=self.timeout_ms)
+                return
+            except PlaywrightError:
+                continue  # the context was replaced by a navigation: wait for the new document
+
+
+_SETTLE = "() => new Promise(r => requestAnimationFrame(() => setTimeout(() => r(true), 40)))"
+
+
+def _own_focus(before: Fingerprint, after: Fingerprint, key: str | None) -> Fingerprint:
+    """``before`` with focus (main page or frame) already on the element acted on."""
+    if key is None:
+        return before
+    if after.focus == key:
+        before = replace(before, focus=key)
+    if before.frame_fp is not None and after.frame_fp is not None and after.frame_fp[6] == key:
+        before = replace(before, frame_fp=(*before.frame_fp[:6], key))
+    return before
+
+
+def _first_line(exc: BaseException) -> str:
+    lines = str(exc).strip().splitlines()
+    return lines[0] if lines else type(exc).__name__

@@ -1,0 +1,175 @@
+"""DOM fingerprints: did an action change anything, at zero LLM cost?
+
+A :class:`Fingerprint` is a handful of numbers read with one ``evaluate`` of a small,
+bounded script (URL, title, element count, visible text length and hash, scroll offsets,
+focused element). Unlike a pixel diff it is not fooled by ticking clocks or carousels.
+Two refinements from WebFovea: an action landing in a child frame also fingerprints that
+frame (otherwise a working iframe click looks like "no change"), and focus moving into an
+``<iframe>`` is not a change by itself (otherwise every iframe click looks successful).
+The text hash is only compared for hovers, where a tooltip can be replaced by another of
+the same length.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from pagelens.errors import PageError
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Frame, Page
+
+__all__ = ["FOCUS_KEY_JS", "HASH_LIMIT", "Fingerprint", "diff", "take"]
+
+#: Characters of visible text hashed at most (the length is always exact).
+HASH_LIMIT = 400_000
+
+#: How the focused element is named (shared with the executor's element probe).
+FOCUS_KEY_JS = """
+const focusKey = (a) => {
+  let k = a.tagName.toLowerCase();
+  if (a.id) k += '#' + a.id;
+  else if (a.getAttribute('name')) k += '[name="' + a.getAttribute('name') + '"]';
+  else if (a.getAttribute('aria-label')) k += '[aria-label="' + a.getAttribute('aria-label').slice(0, 40) + '"]';
+  return k;
+};
+"""
+
+_JS = "(limit) => {" + FOCUS_KEY_JS + """
+  const d = document, root = d.body || d.documentElement;
+  let text = '';
+  try { text = root ? (root.innerText || '') : ''; } catch (e) { text = ''; }
+  let h = 0x811c9dc5;
+  const n = Math.min(text.length, limit);
+  for (let i = 0; i < n; i++) { h ^= text.charCodeAt(i); h = Math.imul(h, 0x01000193); }
+  let a = d.activeElement;
+  while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+  const focus = (a && a !== d.body && a !== d.documentElement) ? focusKey(a) : '';
+  return {url: location.href, title: d.title, nodes: d.getElementsByTagName('*').length, len: text.length,
+          hash: (h >>> 0).toString(16), sx: window.scrollX, sy: window.scrollY, focus, now: Date.now()};
+}
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Fingerprint:
+    url: str
+    title: str
+    node_count: int
+    text_length: int
+    text_hash: str
+    scroll_x: float
+    scroll_y: float
+    focus: str  # "" for the body; "iframe..." when focus is inside a child frame
+    frame: str | None = None  # URL of the child frame the action landed in
+    #: (url, node_count, text_length, text_hash, scroll_x, scroll_y, focus) of that frame
+    frame_fp: tuple[Any, ...] | None = None
+    #: page clock (``Date.now()``) when the fingerprint was taken; not part of equality
+    clock_ms: float = field(default=0.0, compare=False)
+
+
+def _read(target: "Page | Frame", timeout_ms: float) -> dict[str, Any]:
+    # wait_for_function returns at the first (truthy) evaluation, but unlike evaluate it
+    # gives up after timeout_ms when the page's main thread is stuck
+    handle = target.wait_for_function(_JS, arg=HASH_LIMIT, timeout=timeout_ms, polling=50)
+    try:
+        return handle.json_value()  # type: ignore[no-any-return]
+    finally:
+        handle.dispose()
+
+
+def take(page: "Page", frame: "Frame | None" = None, *, timeout_s: float = 5.0) -> Fingerprint:
+    """Fingerprint the page (and ``frame`` when it is a child frame).
+
+    Raises :class:`~pagelens.errors.PageError` when the main document cannot be read even
+    after waiting for a navigation in progress; an unreadable child frame is left out.
+    """
+    from playwright.sync_api import Error as PlaywrightError
+
+    ms = timeout_s * 1000
+    try:
+        raw = _read(page, ms)
+    except PlaywrightError:
+        # a navigation destroyed the context mid-evaluate: wait for the new document once
+        try:
+            page.wait_for_load_state("domcontentloaded", timeout=ms)
+            raw = _read(page, ms)
+        except PlaywrightError as exc:
+            lines = str(exc).strip().splitlines()
+            raise PageError(f"could not read the page: {lines[0] if lines else type(exc).__name__}") from None
+    frame_url: str | None = None
+    frame_fp: tuple[Any, ...] | None = None
+    if frame is not None and frame != page.main_frame and not frame.is_detached():
+        try:
+            fr = _read(frame, ms)
+            frame_url = str(fr["url"])
+            frame_fp = (frame_url, int(fr["nodes"]), int(fr["len"]), str(fr["hash"]), float(fr["sx"]),
+                        float(fr["sy"]), str(fr["focus"]))
+        except PlaywrightError:
+            frame_url, frame_fp = frame.url, None
+    return Fingerprint(
+        url=str(raw["url"]),
+        title=str(raw["title"]),
+        node_count=int(raw["nodes"]),
+        text_length=int(raw["len"]),
+        text_hash=str(raw["hash"]),
+        scroll_x=float(raw["sx"]),
+        scroll_y=float(raw["sy"]),
+        focus=str(raw["focus"]),
+        frame=frame_url,
+        frame_fp=frame_fp,
+        clock_ms=float(raw["now"]),
+    )
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n > 0 else str(n)
+
+
+def _content(prefix: str, a_nodes: int, b_nodes: int, a_len: int, b_len: int, a_hash: str, b_hash: str,
+             hover: bool) -> list[str]:
+    out: list[str] = []
+    if a_nodes != b_nodes or a_len != b_len:
+        parts = []
+        if a_nodes != b_nodes:
+            parts.append(f"{_signed(b_nodes - a_nodes)} elements")
+        if a_len != b_len:
+            parts.append(f"{_signed(b_len - a_len)} characters of text")
+        out.append(f"{prefix}content changed ({', '.join(parts)})")
+    elif hover and a_hash != b_hash:
+        out.append(f"{prefix}text changed (same length)")
+    return out
+
+
+def diff(a: Fingerprint, b: Fingerprint, *, hover: bool = False) -> tuple[str, ...]:
+    """Human-readable differences from ``a`` to ``b`` (empty: nothing visible changed)."""
+    out: list[str] = []
+    if a.url != b.url:
+        out.append(f"URL changed: {a.url} → {b.url}")
+        if a.title != b.title:
+            out.append(f"title is now {b.title!r}")
+        return tuple(out)  # a new document: element counts say nothing more
+    if a.title != b.title:
+        out.append(f"title changed: {a.title!r} → {b.title!r}")
+    out += _content("page ", a.node_count, b.node_count, a.text_length, b.text_length, a.text_hash, b.text_hash,
+                    hover)
+    if (a.scroll_x, a.scroll_y) != (b.scroll_x, b.scroll_y):
+        out.append(f"scrolled from y={a.scroll_y:.0f} to y={b.scroll_y:.0f}"
+                   + (f", x={b.scroll_x:.0f}" if a.scroll_x != b.scroll_x else ""))
+    if a.focus != b.focus and not b.focus.startswith("iframe"):
+        out.append(f"focus moved to {b.focus}" if b.focus else "focus left the element")
+    fa, fb = a.frame_fp, b.frame_fp
+    if fa is not None and fb is not None and fa != fb:
+        name = f"frame {fb[0]}: "
+        if fa[0] != fb[0]:
+            out.append(f"frame navigated: {fa[0]} → {fb[0]}")
+        else:
+            out += _content(name, fa[1], fb[1], fa[2], fb[2], fa[3], fb[3], hover)
+            if fa[4:6] != fb[4:6]:
+                out.append(f"{name}scrolled to y={fb[5]:.0f}")
+            if fa[6] != fb[6] and not str(fb[6]).startswith("iframe"):
+                out.append(f"{name}focus moved to {fb[6]}" if fb[6] else f"{name}focus left the element")
+    elif fa is not None and fb is None and b.frame is None:
+        out.append("the frame the action was in is gone")
+    return tuple(out)

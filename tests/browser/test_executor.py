@@ -1,0 +1,153 @@
+"""The executor on real Chromium: pages under tests/browser/pages/actions_*.html."""
+
+from __future__ import annotations
+
+import pytest
+
+from pagelens.actions.executor import Budgets, Executor, Feedback
+from pagelens.actions.spec import Action
+from pagelens.types import Observation
+
+pytestmark = pytest.mark.browser
+
+
+def A(name: str, **args: object) -> Action:  # noqa: N802 - reads like the action text
+    return Action(name, args)  # type: ignore[arg-type]
+
+
+def eid(obs: Observation, role: str, name: str) -> str:
+    for n in obs.nodes:
+        if n.eid is not None and n.role == role and n.name.startswith(name):
+            return str(n.eid)
+    raise AssertionError(f"no {role} {name!r} in {[(n.role, n.name) for n in obs.nodes if n.eid]}")
+
+
+@pytest.fixture()
+def main(episode, pages_server):  # type: ignore[no-untyped-def]
+    episode.goto(pages_server.url("actions_main.html"))
+    return episode, episode.observe()
+
+
+def run(ex: Executor, obs: Observation, action: Action, status: str) -> Feedback:
+    fb = ex.execute(action, obs)
+    assert fb.status == status, fb.message
+    assert fb.message.startswith(action.render()) or status in ("invalid", "budget"), fb.message
+    return fb
+
+
+def test_click_changes_and_navigates(main) -> None:  # type: ignore[no-untyped-def]
+    ep, obs = main
+    ex = Executor(ep)
+    fb = run(ex, obs, A("click", id=eid(obs, "button", "Click me")), "done")
+    assert fb.ok and any("content changed" in c for c in fb.changes), fb.changes
+    assert fb.before is not None and fb.after is not None and fb.before != fb.after
+    assert fb.ended_ms >= fb.started_ms > 1e12  # page clock, epoch milliseconds
+    fb = run(ex, obs, A("click", id=eid(obs, "link", "Next page")), "done")
+    assert "URL changed" in fb.message and fb.after is not None and fb.after.url.endswith("actions_next.html")
+    fb = run(ex, ep.observe(), A("go_back"), "done")
+    assert fb.after is not None and fb.after.url.endswith("actions_main.html")
+
+
+def test_click_on_a_covered_element_names_the_cover(episode, pages_server) -> None:  # type: ignore[no-untyped-def]
+    episode.goto(pages_server.url("actions_modal.html"))
+    obs = episode.observe()
+    ex = Executor(episode)
+    fb = run(ex, obs, A("click", id=eid(obs, "button", "Buy now")), "failed")
+    assert 'id="newsletter"' in fb.message and "Subscribe to our newsletter" in fb.message, fb.message
+    assert "not clickable" in fb.message and episode.page.title() == "Modal"
+    run(ex, obs, A("click", id=eid(obs, "button", "Close")), "done")
+    fb = run(ex, obs, A("click", id=eid(obs, "button", "Buy now")), "done")
+    assert "title changed" in fb.message
+
+
+def test_fill_reads_back_the_real_value(main) -> None:  # type: ignore[no-untyped-def]
+    ep, obs = main
+    ex = Executor(ep)
+    fb = run(ex, obs, A("fill", id=eid(obs, "textbox", "Name"), text="Ada Lovelace"), "done")
+    assert fb.detail["value"] == "Ada Lovelace"
+    assert f'[{fb.action.args["id"]}] now contains "Ada Lovelace".' in fb.message
+    assert ep.page.input_value("#name") == "Ada Lovelace"
+    fb = run(ex, obs, A("fill", id=eid(obs, "textbox", "Code"), text="ABCDEFGH"), "done")
+    assert fb.detail["value"] == "ABCDE" and "5 characters" in fb.message and "not the 8" in fb.message
+    fb = run(ex, obs, A("fill", id=eid(obs, "button", "Click me"), text="x"), "failed")
+    assert "not a text field" in fb.message
+
+
+def test_select_option_lists_options_when_missing(main) -> None:  # type: ignore[no-untyped-def]
+    ep, obs = main
+    ex = Executor(ep)
+    size = eid(obs, "combobox", "Size")
+    fb = run(ex, obs, A("select_option", id=size, option="Extra large"), "failed")
+    assert 'Available options: "Small", "Medium", "Large"' in fb.message
+    assert fb.detail["options"] == ("Small", "Medium", "Large")
+    run(ex, obs, A("select_option", id=size, option="large"), "done")
+    assert ep.page.input_value("#size") == "Large"
+
+
+def test_hover_reveals_a_same_length_tooltip(main) -> None:  # type: ignore[no-untyped-def]
+    ep, obs = main
+    fb = run(Executor(ep), obs, A("hover", id=eid(obs, "button", "Price info")), "done")
+    assert fb.changes == ("page text changed (same length)",)
+
+
+def test_click_inside_a_same_origin_iframe_is_a_change(main) -> None:  # type: ignore[no-untyped-def]
+    ep, obs = main
+    target = eid(obs, "button", "Frame button")
+    assert next(n for n in obs.nodes if n.eid == target).frame != "main"
+    fb = run(Executor(ep), obs, A("click", id=target), "done")
+    assert any("frame" in c and "content changed" in c for c in fb.changes), fb.changes
+    assert ep.page.frames[1].inner_text("button") == "Frame button clicked, thanks"
+
+
+def test_detached_element_and_unknown_id(main) -> None:  # type: ignore[no-untyped-def]
+    ep, obs = main
+    ex = Executor(ep)
+    ep.page.evaluate("document.getElementById('vanish').remove()")
+    fb = run(ex, obs, A("click", id=eid(obs, "button", "Vanishing")), "failed")
+    assert "no longer on the page" in fb.message and not fb.ok
+    fb = run(ex, obs, A("click", id="9999"), "invalid")
+    assert fb.message == "id 9999 is not in the current observation; use an id shown in brackets."
+
+
+def test_find_text_scrolls_and_read_text_flags_obfuscated_digits(main) -> None:  # type: ignore[no-untyped-def]
+    ep, obs = main
+    ex = Executor(ep)
+    fb = run(ex, obs, A("find_text", text="the NEEDLE"), "done")
+    assert any(c.startswith("scrolled") for c in fb.changes) and "match 1 of 1" in fb.message
+    assert "needle is down here" not in fb.message  # find_text returns no page text
+    run(ex, obs, A("find_text", text="no such words"), "failed")
+    fb = run(ex, obs, A("read_text", id_or_label="Total due"), "done")
+    assert "Total due: 4?2 EUR" in fb.message and fb.detail["replaced"] == 1
+    assert "\ue001" not in fb.message and "private font" in fb.message
+
+
+def test_repeated_no_op_click_hits_the_cap(main) -> None:  # type: ignore[no-untyped-def]
+    ep, obs = main
+    ex = Executor(ep, Budgets(max_repeats=3))
+    noop = A("click", id=eid(obs, "button", "Does nothing"))
+    for _ in range(3):
+        fb = run(ex, obs, noop, "no_change")
+        assert "no visible change" in fb.message and 'At the click point: <button id="noop">' in fb.message
+        assert "(clickable), the target itself" in fb.message
+    fb = run(ex, obs, noop, "budget")
+    assert "already tried 3 times" in fb.message and not fb.ok
+    run(ex, obs, A("click", id=eid(obs, "button", "Click me")), "done")  # something else still runs
+
+
+def test_goto_and_other_budgets(main, pages_server) -> None:  # type: ignore[no-untyped-def]
+    ep, obs = main
+    ex = Executor(ep, Budgets(max_steps=8, max_reloads=1, max_read_text=1))
+    fb = run(ex, obs, A("goto", url="https://example.com/"), "invalid")
+    assert "only opens pages of this site" in fb.message
+    run(ex, obs, A("goto", url="file:///etc/passwd"), "invalid")
+    run(ex, obs, A("goto", url="actions_main.html"), "done")  # relative: a reload of the same page
+    fb = run(ex, obs, A("goto", url=pages_server.url("actions_main.html")), "budget")
+    assert "reload budget" in fb.message
+    run(ex, obs, A("goto", url="/actions_next.html"), "done")
+    obs = ep.observe()
+    run(ex, obs, A("read_text", id_or_label="next page"), "done")
+    assert "read_text budget" in run(ex, obs, A("read_text", id_or_label="next"), "budget").message
+    fb = run(ex, obs, A("note", text="step 8"), "control")
+    assert fb.ok and fb.detail["text"] == "step 8"
+    assert "step budget" in run(ex, obs, A("click", id=eid(obs, "link", "Back")), "budget").message
+    assert run(ex, obs, A("stop", answer="done"), "control").ok  # stop is always allowed

@@ -1,0 +1,75 @@
+"""One ActionSpec, four consumers: prompt, parser, executor, feedback must agree.
+
+Parametrised over the union of every name any side knows, so an action missing from one
+side (documented but not executable, executable but never described ...) fails its own case.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from pagelens.actions.executor import CONTROL, HANDLERS, handled_actions
+from pagelens.actions.parser import parse
+from pagelens.actions.spec import ACTIONS, Action, prompt_doc, validate
+
+ALL_NAMES = sorted(set(ACTIONS) | set(handled_actions()) | set(HANDLERS) | set(CONTROL))
+
+
+@pytest.mark.parametrize("name", ALL_NAMES)
+def test_every_action_is_specified_documented_parsed_and_executed(name: str) -> None:
+    assert name in ACTIONS, f"the executor handles {name!r} but ACTIONS has no spec for it"
+    spec = ACTIONS[name]
+    doc = prompt_doc()
+    assert spec.signature() in doc, f"{name} is not documented in the prompt"
+    assert spec.example in doc
+    result = parse(f"Thought: use {name}.\nAction: {spec.example}")
+    assert result.error is None, result.error
+    assert [a.name for a in result.actions] == [name]
+    assert validate(result.actions[0]) is None
+    assert result.actions[0].render() == spec.example, "the example is not in canonical form"
+    assert name in handled_actions(), f"{name} is in ACTIONS but the executor has no handler"
+    assert (name in CONTROL) == spec.control, f"{name}: control flag and executor disagree"
+    assert (name in HANDLERS) != spec.control, f"{name}: a page action needs a page handler (and only it)"
+
+
+def test_executor_handles_exactly_the_specified_actions() -> None:
+    assert handled_actions() == frozenset(ACTIONS)
+
+
+def test_specs_are_well_formed() -> None:
+    for name, spec in ACTIONS.items():
+        assert spec.name == name and spec.doc and spec.example
+        names = [p.name for p in spec.params]
+        assert len(names) == len(set(names))
+        seen_optional = False
+        for p in spec.params:
+            assert p.doc
+            assert (p.type == "enum") == bool(p.choices)
+            if not p.required:
+                seen_optional = True
+            else:
+                assert not seen_optional, f"{name}: required {p.name} after an optional parameter"
+
+
+def test_values_are_frozen_and_hashable() -> None:
+    a = Action("fill", {"id": "3", "text": "x", "enter": True})
+    b = Action("fill", {"text": "x", "enter": True, "id": "3"})
+    assert a == b and hash(a) == hash(b) and len({a, b}) == 1
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        a.name = "click"  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        a.args["id"] = "4"  # type: ignore[index]
+    assert Action("fill", {"id": "3", "text": "1"}) != Action("fill", {"id": "3", "text": 1})  # type: ignore[dict-item]
+    spec = ACTIONS["click"]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        spec.doc = ""  # type: ignore[misc]
+
+
+def test_validate_messages_name_the_syntax() -> None:
+    assert "usage: fill(id, text, enter=False)" in (validate(Action("fill", {"id": "3"})) or "")
+    assert "must be one of: up, down" in (validate(Action("scroll", {"direction": "left"})) or "")
+    assert "unknown action" in (validate(Action("exec", {"code": "1"})) or "")
+    assert validate(Action("click", {"id": "abc"})) is not None
+    assert validate(Action("click", {"id": "12", "x": 1})) is not None
