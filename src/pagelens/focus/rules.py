@@ -43,6 +43,10 @@ ACTION_ROLES = frozenset({"button", "link", "menuitem", "tab", "option", "menuit
 #: Never a unit: expanding to these would keep most of the page.
 BARRIER_ROLES = frozenset({"RootWebArea", "main", "document", "Iframe", "application", "WebArea"})
 HEADING_ROLES = frozenset({"heading"})
+TEXT_ENTRY_ROLES = frozenset({"textbox", "searchbox", "spinbutton", "combobox", "textarea"})
+#: Goal concepts that mean "fill in a form".
+FORM_INTENT = frozenset({"§login", "§register", "§password", "§email", "§username", "§payment", "§address",
+                         "§phone", "§subscribe", "+signin", "+signup", "+login", "enter", "type", "fill"})
 TABLE_ROW_ROLES = frozenset({"row"})
 HEADER_CELL_ROLES = frozenset({"columnheader"})
 
@@ -284,6 +288,12 @@ class RulesRetriever:
                     header_terms[key] = set().union(*(matched[j] for j in hdr)) if hdr else set()
                 coverage = max(coverage, mass(ts | header_terms[key]))
         best = max(units.values(), default=0.0)
+        # a goal that fills something in (sign in, pay, register, "enter X") needs the page's
+        # forms even when their labels share no word with it ("Member number", "Secret phrase")
+        if weights.keys() & FORM_INTENT:
+            for f in self._forms(page):
+                units[f] = max(units.get(f, 0.0), best if best > 0 else 1.0)
+            best = max(units.values(), default=0.0)
         budget = max(cfg.min_budget_tokens, int(total * cfg.budget_ratio))
         spent = sum(page.cost[i] + 1 for i in keep)
         ranked = sorted(units.items(), key=lambda kv: (-kv[1], kv[0]))
@@ -340,6 +350,16 @@ class RulesRetriever:
             if roles & CONTROL_ROLES and "button" in roles:
                 return a
         return None
+
+    def _forms(self, page: _Page) -> list[int]:
+        """Containers of text fields with their button (see :meth:`_form`), in page order."""
+        seen: list[int] = []
+        for i, ln in enumerate(page.lines):
+            if ln.role in TEXT_ENTRY_ROLES:
+                f = self._form(page, i)
+                if f is not None and f not in seen:
+                    seen.append(f)
+        return seen
 
     def _header_row(self, page: _Page, row: int) -> list[int]:
         for a in page.ancestors(row):
