@@ -80,7 +80,7 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
     "address": ("address", "street", "city", "zip", "postcode", "postal code", "country", "state", "adresse",
                 "straße", "stadt", "plz", "land", "ville", "code postal", "pays", "dirección", "ciudad",
                 "código postal", "país", "indirizzo", "città", "cap", "住所", "市区町村", "郵便番号", "地址", "주소", "адрес"),
-    "phone": ("phone", "telephone", "mobile", "tel", "telefon", "handy", "téléphone", "teléfono", "telefono",
+    "phone": ("phone", "telephone", "mobile", "tel", "call", "hotline", "telefon", "handy", "téléphone", "teléfono", "telefono",
               "電話", "電話番号", "电话", "전화", "телефон"),
     "payment": ("payment", "card", "credit card", "card number", "cvv", "cvc", "expiry", "expiration",
                 "zahlung", "karte", "kreditkarte", "paiement", "carte", "pago", "tarjeta", "pagamento", "carta",
@@ -102,20 +102,38 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
                   "see all", "show all", "mehr anzeigen", "mehr laden", "alle anzeigen", "voir plus", "afficher plus",
                   "ver más", "mostrar más", "mostra altro", "meer", "もっと見る", "さらに表示", "查看更多", "더보기",
                   "показать ещё"),
-    "download": ("download", "herunterladen", "télécharger", "descargar", "scarica", "ダウンロード", "下载",
+    "download": ("download", "export", "csv", "excel", "xlsx", "spreadsheet", "herunterladen", "exportieren", "télécharger", "descargar", "scarica", "ダウンロード", "下载",
                  "다운로드", "скачать", "pdf"),
+    "returns": ("return", "returns", "refund", "refunds", "send back", "sending back", "exchange", "rücksendung",
+                "retoure", "rückgabe", "retour", "retours", "devolución", "devoluciones", "reso", "返品", "退货", "반품"),
+    "jobs": ("careers", "career", "jobs", "job", "hiring", "vacancies", "work with us", "join our team", "karriere",
+             "stellenangebote", "jobs bei", "emploi", "recrutement", "empleo", "trabaja con nosotros", "lavora con noi",
+             "採用", "招聘", "채용", "вакансии"),
+    "count": ("how many", "number of", "count", "results", "records", "entries", "matches", "found", "ergebnisse",
+              "treffer", "einträge", "résultats", "resultados", "risultati", "件", "条结果"),
     "share": ("share", "teilen", "partager", "compartir", "condividi", "delen", "共有", "分享", "공유", "поделиться"),
     "subscribe": ("subscribe", "newsletter", "follow", "abonnieren", "s'abonner", "suscribirse", "iscriviti",
                   "購読", "订阅", "구독", "подписаться"),
     "menu": ("menu", "navigation", "nav", "hamburger", "menü", "menú", "メニュー", "菜单", "메뉴", "меню"),
 }
 
+#: Words that ask for an extreme or a position in a list ("the newest post", "the cheapest").
+SUPERLATIVES = frozenset(
+    """newest latest recent oldest first last top highest lowest cheapest cheaper expensive best worst biggest
+    largest smallest longest shortest most least senior junior earliest popular highest-rated top-rated
+    neueste neuesten aktuellste günstigste billigste teuerste beste erste letzte
+    récent récente dernier dernière premier première moins meilleur
+    reciente último última primero primera barato barata mejor
+    最新 最安 安い 人気""".split()
+)
+
 STOPWORDS = frozenset(
     """a an the of to in on at for from by with and or but is are was were be been being it its this that these those
     i me my we our you your he she they them their his her as into onto about over under than then so such can could
     should would will shall may might must do does did done have has had not no yes please all any each every some
     there here what which who whom whose when where why how also just only very more most less least find show tell
-    give get go page site website web click button link using use via one
+    give get go page site website web click button link using use via one per much many whats what's i'd i'm
+    like want need let lets me
     der die das den dem des ein eine einen einem einer und oder zu im in auf mit von für ist sind bitte
     le la les un une des et ou du de au aux pour sur avec est sont
     el la los las un una unos unas y o del al para por con es son

@@ -28,11 +28,12 @@ from functools import lru_cache
 from typing import Iterable
 
 from pagelens.focus.base import FocusQuery, Selection
-from pagelens.focus.lexicon import STOPWORDS, build_surface_index
+from pagelens.focus.lexicon import STOPWORDS, SUPERLATIVES, build_surface_index
 from pagelens.types import Line, Rendering
 
 _WORD = re.compile(r"\d+(?:[.,:/]\d+)*|[^\W\d_]+", re.UNICODE)
 _VALUE = re.compile(r" value='([^']*)'")
+_URL = re.compile(r", url='[^']*'")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
 CONTROL_ROLES = frozenset({
@@ -46,7 +47,8 @@ HEADING_ROLES = frozenset({"heading"})
 TEXT_ENTRY_ROLES = frozenset({"textbox", "searchbox", "spinbutton", "combobox", "textarea"})
 #: Goal concepts that mean "fill in a form".
 FORM_INTENT = frozenset({"§login", "§register", "§password", "§email", "§username", "§payment", "§address",
-                         "§phone", "§subscribe", "+signin", "+signup", "+login", "enter", "type", "fill"})
+                         "§phone", "§subscribe", "§filter", "§sort", "+signin", "+signup", "+login", "enter", "type",
+                         "fill"})
 TABLE_ROW_ROLES = frozenset({"row"})
 HEADER_CELL_ROLES = frozenset({"columnheader"})
 
@@ -56,8 +58,8 @@ class RulesConfig:
     unit_max_tokens: int = 220  # a unit is the largest ancestor at most this big
     unit_max_lines: int = 40
     form_max_tokens: int = 900  # a relevant form is kept whole up to this size
-    budget_ratio: float = 0.30  # soft cap on kept tokens, as a share of the page
-    min_budget_tokens: int = 1200  # ...but never below this many tokens
+    budget_ratio: float = 0.35  # soft cap on kept tokens, as a share of the page
+    min_budget_tokens: int = 1600  # ...but never below this many tokens
     small_page_tokens: int = 600  # pages this small are kept whole
     rel_threshold: float = 0.34  # units scoring below this share of the best are dropped
     skeleton_heading_tokens: float = 0.08  # headings kept while they cost less than this share
@@ -141,10 +143,16 @@ def _phrase_pattern() -> tuple[re.Pattern[str], dict[str, str]]:
     return re.compile(alternation), concept_of
 
 
+def _content(text: str) -> str:
+    """The text without its stop-words (so "does" is not stemmed into a content word)."""
+    return " ".join(w for w in _WORD.findall(normalise(text)) if w not in STOPWORDS)
+
+
 def query_terms(query: FocusQuery) -> tuple[dict[str, float], list[str]]:
     """Goal terms with weights (history terms count half) and the goal's quoted phrases."""
     weights: dict[str, float] = {}
-    for t in terms_of(query.goal):
+    goal_terms = terms_of(_content(query.goal)) | {t for t in terms_of(query.goal) if t[0] in "§+"}
+    for t in goal_terms:
         if t.lstrip("§+") not in STOPWORDS:
             weights[t] = 1.0
     for h in query.history[-3:]:
@@ -192,7 +200,7 @@ def _page(rendering: Rendering) -> _Page:
         parents[i] = stack[-1] if stack else -1
         stack.append(i)
     # a budget needs sizes, not exact counts: ~4 characters per o200k token, plus indentation
-    cost = [ln.depth + (len(ln.text) + 3) // 4 for ln in lines]
+    cost = [ln.depth + (len(_URL.sub("", ln.text)) + 3) // 4 for ln in lines]  # as shown: no url=
     prefix = [0]
     for c in cost:
         prefix.append(prefix[-1] + c + 1)
@@ -265,6 +273,9 @@ class RulesRetriever:
         # units: the largest small ancestor of each matching line, scored by the goal
         # terms found anywhere in it (a table row also by its header row)
         unit_terms: dict[int, set[str]] = {}
+        form_hits: dict[int, list[set[str]]] = {}
+        submits: set[int] = set()  # the buttons of any <form> holding a matched field
+        section_hits: dict[tuple[int, int], set[str]] = {}
         for i in range(n):
             hit = matched[i]
             if not hit:
@@ -273,15 +284,36 @@ class RulesRetriever:
             unit_terms.setdefault(u, set()).update(hit)
             if lines[i].role in CONTROL_ROLES or lines[i].role in ("button", "option"):
                 f = self._form(page, i)
-                if f is not None:
-                    unit_terms.setdefault(f, set()).update(hit)
+                if f is not None and f != u:
+                    form_hits.setdefault(f, []).append(hit)
+                submits.update(self._submit_buttons(page, i))
+            if lines[i].role in HEADING_ROLES:
+                sec = self._section(page, i)
+                if sec is not None:
+                    section_hits[sec] = hit
         units = {u: rank(ts) for u, ts in unit_terms.items()}
+        spans: dict[int, range] = {}
+        for f, hits in form_hits.items():  # a form: as good as its best field, not their union
+            units[f] = max(units.get(f, 0.0), 0.9 * max(rank(h) for h in hits))
+        for (h, end), hit in section_hits.items():  # a heading with the content it introduces
+            key = -1 - h  # negative keys: spans, not subtrees
+            units[key] = 0.9 * rank(hit)
+            spans[key] = range(h, end)
+        # a control matching the goal's action words that is rare on the page (the one
+        # "Add to cart" of a product page) stays, even when the goal's content words matched
+        # elsewhere (the product's title)
+        action_units = [u for u, ts in unit_terms.items() if ts & how and any(
+            lines[j].role in CONTROL_ROLES or lines[j].role in ACTION_ROLES for j in range(u, page.ends[u]))]
+        if 0 < len(action_units) <= 4:
+            top = max(units.values(), default=0.0)
+            for u in action_units:
+                units[u] = max(units[u], top * (cfg.rel_threshold + 0.01))
         # how well the page answers the goal at all: a row also counts its header's words
         # ("closing date" of a bank row), which do not discriminate between rows
         header_terms: dict[int, set[str]] = {}
         coverage = max((mass(ts) for ts in unit_terms.values()), default=0.0)
         for u, ts in unit_terms.items():
-            if lines[u].role in TABLE_ROW_ROLES:
+            if u >= 0 and lines[u].role in TABLE_ROW_ROLES:
                 hdr = self._header_row(page, u)
                 key = hdr[0] if hdr else -1
                 if key not in header_terms:
@@ -301,12 +333,15 @@ class RulesRetriever:
         for u, s in ranked:
             if s < best * cfg.rel_threshold and chosen >= 1:
                 break
-            span = range(u, page.ends[u])
-            if page.subtree_tokens(u) > max(cfg.unit_max_tokens, cfg.form_max_tokens):
+            if u < 0:
+                span = spans[u]
+            elif page.subtree_tokens(u) > max(cfg.unit_max_tokens, cfg.form_max_tokens):
                 span = range(u, u + 1)  # a big container matched by its own name: just its line
+            else:
+                span = range(u, page.ends[u])
             extra = [j for j in span if j not in keep]
             # table rows travel with their header row
-            if lines[u].role in TABLE_ROW_ROLES:
+            if u >= 0 and lines[u].role in TABLE_ROW_ROLES:
                 extra += [j for j in self._header_row(page, u) if j not in keep]
             cost = sum(page.cost[j] + 1 for j in extra)
             if spent + cost > budget and chosen >= 1:
@@ -314,6 +349,12 @@ class RulesRetriever:
             keep.update(extra)
             spent += cost
             chosen += 1
+        keep.update(submits)
+        # "the newest post", "the cheapest kettle", "the top thread": the answer is at one end
+        # of a (usually sorted) listing — keep the head of the page's main repeated structure
+        goal_words = set(_WORD.findall(normalise(query.goal)))
+        if goal_words & SUPERLATIVES or any(w in normalise(query.goal) for w in SUPERLATIVES if not w.isascii()):
+            keep.update(self._listing_head(page, budget // 4))
         if coverage < 0.4:
             # nothing on the page clearly matches the goal: be soft, show the controls too
             keep |= self._controls(page, budget - spent)
@@ -351,6 +392,64 @@ class RulesRetriever:
                 return a
         return None
 
+    def _section(self, page: _Page, h: int) -> tuple[int, int] | None:
+        """A heading and the siblings after it, up to the next heading (bounded)."""
+        depth = page.lines[h].depth
+        j = page.ends[h]
+        spent = page.subtree_tokens(h)
+        while j < len(page.lines) and page.lines[j].depth >= depth:
+            ln = page.lines[j]
+            if ln.depth == depth and ln.role in HEADING_ROLES:
+                break
+            spent += page.cost[j] + 1
+            if spent > self.config.unit_max_tokens * 2:
+                return None  # a heading over a long listing: the section is not a unit
+            j += 1
+        return (h, j) if j > page.ends[h] else None
+
+    def _listing_head(self, page: _Page, budget: int, items: int = 3) -> set[int]:
+        """The first few items of the largest run of same-role siblings (rows, posts, cards)."""
+        best: tuple[int, int, list[int]] | None = None  # (count, parent, children)
+        kids: dict[int, list[int]] = {}
+        for i in range(len(page.lines)):
+            kids.setdefault(page.parents[i], []).append(i)
+        for parent, ch in kids.items():
+            by_role: dict[str, list[int]] = {}
+            for c in ch:
+                by_role.setdefault(page.lines[c].role, []).append(c)
+            for role, same in by_role.items():
+                if role in ("StaticText", "ListMarker", "option") or len(same) < 4:
+                    continue
+                if best is None or len(same) > best[0]:
+                    best = (len(same), parent, same)
+        out: set[int] = set()
+        if best is None:
+            return out
+        spent = 0
+        for c in best[2]:
+            if page.lines[c].role == "row" and any(page.lines[j].role == "columnheader" for j in range(c, page.ends[c])):
+                continue  # a header row is not an item
+            span = range(c, page.ends[c])
+            cost = sum(page.cost[j] + 1 for j in span)
+            if spent + cost > budget:
+                break
+            out.update(span)
+            spent += cost
+            items -= 1
+            if items == 0:
+                break
+        return out
+
+    @staticmethod
+    def _submit_buttons(page: _Page, i: int) -> list[int]:
+        """The buttons of the nearest enclosing ``form``, however big it is (its submit)."""
+        for a in page.ancestors(i):
+            if page.lines[a].role == "form":
+                return [j for j in range(a, page.ends[a]) if page.lines[j].role == "button"][:6]
+            if page.lines[a].role in BARRIER_ROLES:
+                break
+        return []
+
     def _forms(self, page: _Page) -> list[int]:
         """Containers of text fields with their button (see :meth:`_form`), in page order."""
         seen: list[int] = []
@@ -384,12 +483,12 @@ class RulesRetriever:
             if role in HEADING_ROLES and spent < heading_budget:
                 keep.add(i)
                 spent += page.cost[i]
-            elif role == "searchbox" or (role in CONTROL_ROLES and self._in_search(page, i)):
+            elif role == "searchbox" or (role in TEXT_ENTRY_ROLES and self._in_search(page, i)):
+                # the site search: the field and its submit button, not a whole filter form
+                keep.add(i)
                 f = self._form(page, i)
                 if f is not None:
-                    keep.update(range(f, page.ends[f]))
-                else:
-                    keep.add(i)
+                    keep.update(j for j in range(f, page.ends[f]) if lines[j].role == "button")
             elif role in ("link", "button") and self._is_pagination(ln, single):
                 keep.add(i)
             elif role == "navigation" and "breadcrumb" in ln.name.lower():
