@@ -180,3 +180,15 @@ def test_huge_page_is_observed(browser_session, tmp_path: Path) -> None:  # type
     lines = render(obs).lines
     assert sum(1 for ln in lines if ln.role == "button") == 5000
     assert lines[-1].name.startswith("Buy 4999") or any(ln.name == "Buy 4999" for ln in lines[-5:])
+
+
+def test_external_requests_are_blocked_and_error_frames_dropped(episode, pages_server) -> None:  # type: ignore[no-untyped-def]
+    t = time.perf_counter()
+    episode.goto(pages_server.url("external.html"))
+    assert time.perf_counter() - t < 15  # refused at once, never waited on
+    obs = episode.observe()
+    text = render(obs).text()
+    assert "button 'Local button'" in text
+    # the blocked iframe shows no Chromium error page as if it were content
+    assert "chrome-error" not in text and "proxy" not in text.lower()
+    assert any("failed to load" in reason for reason in obs.frame_errors.values())

@@ -180,6 +180,9 @@ class PageObserver:
             ft = stack.pop()
             stack.extend(ft.get("childFrames", ()))
             fid = ft["frame"]["id"]
+            if str(ft["frame"].get("url", "")).startswith("chrome-error://"):
+                errors[fid] = "frame failed to load (blocked or unreachable)"
+                continue  # Chromium's own error page is not page content
             try:
                 raw = session.send("Accessibility.getFullAXTree", {"frameId": fid})["nodes"]
             except PlaywrightError as exc:

@@ -5,10 +5,16 @@
 
 Tab indentation by depth, ``[id] role 'name'``, then ``value='…'`` and properties. The
 rules follow BrowserGym's ``flatten_axtree_to_str`` (so sizes stay comparable and pruning
-figures stay honest) with three deliberate differences: names are rendered as readable
-text rather than Python ``repr`` (a non-breaking space stays a space, so "38 comments" can
-be found), inline ``data:`` URIs are shortened, and clickable ``generic`` containers (a
-``<div onclick>``) are kept because an agent can act on them.
+figures stay honest), with these deliberate differences:
+
+* names are readable text rather than Python ``repr`` (a non-breaking space stays a space,
+  so "38 comments" can be found) and are capped at ``max_name_chars`` (2,000);
+* inline ``data:`` URIs are shortened to their media type;
+* clickable and named ``generic`` containers are kept (an agent can act on a ``<div onclick>``);
+* redundant text is compared with the nearest rendered ancestor, not only the direct parent;
+* true/false states read as flags (``checked``, ``expanded=false``); ``invalid=false`` is dropped;
+* no marking attributes are injected into the page, so Chromium does not expose the empty
+  spacer images, ``rowgroup`` nodes and spans that BrowserGym's marking makes visible.
 """
 
 from __future__ import annotations
