@@ -20,6 +20,10 @@ COMMANDS: dict[str, str] = {
     "sites": "pagelens.bench.sites.command:sites",
     "demo": "pagelens.demo:demo",
     "eval-cases": "pagelens.bench.evalcases_command:eval_cases",
+    "run": "pagelens.agent.command:run",
+    "tasks": "pagelens.agent.command:tasks",
+    "bench": "pagelens.bench.command:bench",
+    "report": "pagelens.report.command:report",
     # further subcommands register here, one line each
 }
 

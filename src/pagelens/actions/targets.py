@@ -71,11 +71,22 @@ PROBE_JS = "(el) => {" + DESCRIBE_JS + FOCUS_KEY_JS + """
   }
   const st = getComputedStyle(el);
   const visible = r.width > 0 && r.height > 0 && st.visibility !== 'hidden' && st.display !== 'none';
-  const x = r.left + r.width / 2, y = r.top + r.height / 2;
   const root = el.getRootNode();
-  const hit = (root && root.elementFromPoint) ? root.elementFromPoint(x, y) : document.elementFromPoint(x, y);
+  const at = (px, py) => (root && root.elementFromPoint) ? root.elementFromPoint(px, py) : document.elementFromPoint(px, py);
   const labels = el.labels ? Array.from(el.labels) : [];
-  const inside = !!hit && (hit === el || el.contains(hit) || labels.some(l => l === hit || l.contains(hit)));
+  const within = (h) => !!h && (h === el || el.contains(h) || labels.some(l => l === h || l.contains(h)));
+  // a wrapped inline element (a link over two lines) has several boxes: the centre of the
+  // bounding box may fall between them, so try the centre of each box until one hits
+  let x = r.left + r.width / 2, y = r.top + r.height / 2;
+  let hit = at(x, y);
+  if (!within(hit)) {
+    for (const b of Array.from(el.getClientRects())) {
+      if (b.width <= 0 || b.height <= 0) continue;
+      const bx = b.left + b.width / 2, by = b.top + b.height / 2, h = at(bx, by);
+      if (within(h)) { x = bx; y = by; hit = h; break; }
+    }
+  }
+  const inside = within(hit);
   const dialog = hit && !inside ? hit.closest('dialog,[role=dialog],[role=alertdialog],[aria-modal=true]') : null;
   const tag = el.tagName.toLowerCase();
   const type = (el.getAttribute('type') || '').toLowerCase();

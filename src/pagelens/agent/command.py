@@ -1,0 +1,118 @@
+"""``pagelens run TASK`` (one bundled task, end to end) and ``pagelens tasks`` (the list)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import click
+
+from pagelens.focus.registry import NAMES
+
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from pagelens.agent.loop import EpisodeResult
+    from pagelens.llm.openai_compat import OpenAICompatModel
+
+
+@click.command()
+@click.option("--seed", type=int, default=0, show_default=True, help="Data seed of the sites and tasks.")
+def tasks(seed: int) -> None:
+    """List the bundled tasks: id, site, kind, plan length and goal."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from pagelens.bench.tasks import load_tasks
+
+    table = Table(show_lines=False)
+    for col in ("id", "site", "kind", "steps", "goal"):
+        table.add_column(col, overflow="fold")
+    for t in load_tasks(seed):
+        table.add_row(t.id, t.site, t.kind, str(len(t.plan)), t.goal)
+    Console().print(table)
+
+
+@click.command()
+@click.argument("task_id", metavar="TASK")
+@click.option("--policy", "policy_name", type=click.Choice(["scripted", "llm"]), default="scripted", show_default=True,
+              help="scripted: the task's reference plan; llm: an OpenAI-compatible model.")
+@click.option("--model", help="Model name for --policy llm (else PAGELENS_LLM_MODEL).")
+@click.option("--base-url", help="Endpoint root with /v1 for --policy llm (else PAGELENS_LLM_BASE_URL).")
+@click.option("--observe", "observe_mode", type=click.Choice(["signals", "every-step"]), default="signals",
+              show_default=True, help="Re-observe when a signal fires, or after every action.")
+@click.option("--retriever", default="default", show_default=True, metavar="NAME", help=f"One of: {', '.join(NAMES)}.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Data seed of the sites and tasks.")
+@click.option("--trace", "trace_path", type=click.Path(dir_okay=False), help="Write the JSONL trace here.")
+@click.option("--max-steps", type=click.IntRange(1, 500), default=30, show_default=True)
+def run(task_id: str, policy_name: str, model: str | None, base_url: str | None, observe_mode: str, retriever: str,
+        seed: int, trace_path: str | None, max_steps: int) -> None:
+    """Run one bundled TASK on the local sites and judge it from server state."""
+    from rich.console import Console
+
+    from pagelens.actions.executor import Budgets
+    from pagelens.agent.loop import run_task
+    from pagelens.agent.policy import LLMPolicy, Policy, ScriptedPolicy
+    from pagelens.bench.sites import start_sites
+    from pagelens.bench.tasks import load_tasks
+    from pagelens.browser.session import BrowserSession
+    from pagelens.focus.registry import canonical
+
+    by_id = {t.id: t for t in load_tasks(seed)}
+    task = by_id.get(task_id)
+    if task is None:
+        raise click.BadParameter(f"unknown task {task_id!r}; see `pagelens tasks`", param_hint="TASK")
+    canonical(retriever)  # ConfigError (one line) before anything starts
+    policy: Policy
+    if policy_name == "llm":
+        policy = LLMPolicy(_model(model, base_url))
+    else:
+        policy = ScriptedPolicy(task.plan)
+    console = Console()
+    console.print(f"[bold]{task.id}[/bold]: {task.goal}")
+    with start_sites(seed) as sites, BrowserSession() as session:
+        result = run_task(task, policy=policy, observe_mode=observe_mode, retriever=retriever,  # type: ignore[arg-type]
+                          sites=sites, session=session, trace_path=trace_path, budgets=Budgets(max_steps=max_steps))
+    console.print(_steps_table(result))
+    d = result.diagnostics
+    colour = "green" if result.success else "red"
+    console.print(f"[{colour}]{result.status}[/{colour}]: {result.detail}" + (
+        f" (answer {result.answer!r})" if result.answer else ""))
+    saved = 1 - d.obs_tokens_sent / d.full_tokens_every_step if d.full_tokens_every_step else 0.0
+    console.print(f"observations/steps: {d.observations}/{d.steps} ({d.observations_per_step:.2f}); observation tokens "
+                  f"sent {d.obs_tokens_sent:,} vs full tree every step {d.full_tokens_every_step:,} ({saved:.0%} saved); "
+                  f"stale incidents {len(d.stale_incidents)}, missed changes {len(d.missed_changes)}; "
+                  f"{result.seconds:.1f} s")
+    if trace_path:
+        console.print(f"trace: {trace_path}")
+    if not result.success:
+        raise SystemExit(1)
+
+
+def _model(model: str | None, base_url: str | None) -> OpenAICompatModel:
+    from pagelens.llm.base import LLMConfig
+    from pagelens.llm.openai_compat import OpenAICompatModel
+
+    if model and base_url:
+        return OpenAICompatModel(LLMConfig.model_validate({"base_url": base_url, "model": model}))
+    env = LLMConfig.from_env()  # ConfigError names what is missing
+    return OpenAICompatModel(env.model_copy(update={"base_url": base_url or env.base_url, "model": model or env.model}))
+
+
+def _steps_table(result: EpisodeResult) -> Table:
+    from rich.table import Table
+
+    table = Table(title=f"{result.task_id} ({len(result.steps)} steps)")
+    for col in ("#", "action", "feedback", "signals", "observed", "tokens full / sent"):
+        table.add_column(col, overflow="fold", justify="right" if col.startswith(("#", "tokens")) else "left")
+    for s in result.steps:
+        signals = "; ".join(f"{k}: {_cut(d, 40)}" for k, d in s.signals) or "-"
+        observed = s.reobserve_reason if s.reobserved else "-"
+        message = s.message.removeprefix(f"{s.action}: ") if s.action else s.message
+        table.add_row(str(s.step), s.action or "(unparsed reply)", f"{s.status}: {_cut(message, 70)}", signals,
+                      observed, f"{s.full_tokens:,} / {s.obs_tokens:,}")
+    return table
+
+
+def _cut(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -1,0 +1,160 @@
+"""End to end: the agent loop on real Chromium, the bundled sites and a scripted LLM server."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pagelens.actions.executor import Budgets
+from pagelens.agent.loop import run_task
+from pagelens.agent.policy import LLMPolicy, ScriptedPolicy
+from pagelens.agent.trace import read_trace
+from pagelens.bench.tasks import Task, load_tasks, parse_items
+from pagelens.llm.base import LLMConfig
+from pagelens.llm.openai_compat import OpenAICompatModel
+from pagelens.llm.scripted import ScriptedServer
+
+pytestmark = pytest.mark.browser
+
+PAGE = """<!doctype html><html><head><title>Tiny</title></head><body>
+<h1>Answer desk</h1><p>The answer is 42.</p>
+<button onclick="void 0">Does nothing</button>
+<button onclick="document.getElementById('out').textContent = 'clicked'">Say clicked</button>
+<p id="out"></p></body></html>"""
+
+
+@pytest.fixture(scope="module")
+def sites() -> Iterator[Any]:
+    from pagelens.bench.sites import start_sites
+
+    with start_sites(0) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def tiny_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    from pagelens.browser.serve import StaticServer
+
+    root = Path(tmp_path_factory.mktemp("tiny"))
+    (root / "index.html").write_text(PAGE)
+    with StaticServer(root) as server:
+        yield server.url("index.html")
+
+
+def _tiny_task(url: str) -> Task:
+    return Task("tiny-answer", "shop", url, "What is the answer on the answer desk page?", (), "answer_matches",
+                kind="read", answer="42")
+
+
+def _model(server: ScriptedServer) -> OpenAICompatModel:
+    return OpenAICompatModel(LLMConfig(base_url=server.base_url, model="scripted", max_retries=0))
+
+
+def _id_of(request: dict[str, Any], name: str) -> str:
+    text = "\n".join(str(m["content"]) for m in request["messages"])
+    m = re.search(rf"\[(\d+)\] button '{re.escape(name)}'", text)
+    assert m, f"button {name!r} not in the prompt"
+    return m.group(1)
+
+
+def _check_trace(path: Path, status: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    steps, summary = read_trace(path)
+    assert summary is not None and summary["status"] == status
+    assert [s["step"] for s in steps] == list(range(1, len(steps) + 1))
+    assert summary["diagnostics"]["steps"] == sum(1 for s in steps if s["kind"] == "action")
+    return steps, summary
+
+
+@pytest.mark.parametrize(("mode", "retriever"), [("signals", "default"), ("every-step", "none")])
+def test_scripted_policy_solves_a_bundled_task(sites, browser_session, tmp_path: Path, mode: str,  # type: ignore[no-untyped-def]
+                                               retriever: str) -> None:
+    task = {t.id: t for t in load_tasks(0)}["shop-cart-edit"]
+    trace = tmp_path / "trace.jsonl"
+    result = run_task(task, policy=ScriptedPolicy(task.plan), observe_mode=mode, retriever=retriever,  # type: ignore[arg-type]
+                      sites=sites, session=browser_session, trace_path=trace)
+    assert result.status == "success", result.detail
+    assert sites.state("shop")["cart"] == parse_items(task.expected("cart"))  # judged from server state
+    steps, summary = _check_trace(trace, "success")
+    assert steps[-1]["action"] == 'stop("done")' and len(steps) == len(task.plan)
+    assert all(s["kind"] == "action" and s["status"] in ("done", "control") for s in steps)
+    d = summary["diagnostics"]
+    assert d["stale_incidents"] == []
+    if mode == "every-step":
+        assert d["observations"] == d["steps"]  # the start page + one after every action but stop
+        assert d["obs_tokens_sent"] == d["full_tokens_every_step"]
+    else:
+        # start, then only after the two form posts re-rendered the cart (URL signals); the
+        # fill in between ran on the observation taken after the first post
+        assert d["observations"] == 3 and d["signals"] == {"url": 2}
+        assert [s["reobserved"] for s in steps] == [True, False, True, False]
+        assert d["obs_tokens_sent"] < d["full_tokens_every_step"]
+
+
+def test_llm_policy_feedback_loop(sites, browser_session, tiny_url: str, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    calls: list[int] = []
+
+    def script(request: dict[str, Any]) -> str:
+        calls.append(1)
+        n = len(calls)
+        if n == 1:
+            return "I think I should look around a bit first."  # no action: parse error
+        if n == 2:
+            return 'Thought: click [999]\nAction: click("999")'  # an id that is not on the page
+        if n <= 5:
+            return f'Thought: try [{_id_of(request, "Does nothing")}]\nAction: click("{_id_of(request, "Does nothing")}")'
+        return 'Thought: the page says 42\nAction: stop("42")'
+
+    trace = tmp_path / "llm.jsonl"
+    with ScriptedServer(script) as server, _model(server) as model:
+        result = run_task(_tiny_task(tiny_url), policy=LLMPolicy(model), sites=sites,
+                          session=browser_session, trace_path=trace, budgets=Budgets(max_repeats=2))
+        prompts = [r.prompt_text() for r in server.chat_requests]
+    assert result.status == "success" and result.answer == "42"
+    steps, summary = _check_trace(trace, "success")
+    assert [s["status"] for s in steps] == ["parse_error", "invalid", "no_change", "no_change", "budget", "control"]
+    assert "could not be used" in prompts[1] and "Action:" in prompts[1]  # the parse error was fed back
+    assert "id 999 is not in the current observation" in prompts[2]
+    assert "was not run again" in prompts[5]  # the executor's repeat budget, fed back
+    assert summary["usage"]["calls"] == 6
+    assert summary["diagnostics"]["signals"]["action_failure"] == 3
+
+
+def test_too_many_unparseable_replies_end_the_episode(sites, browser_session, tiny_url: str) -> None:  # type: ignore[no-untyped-def]
+    with ScriptedServer(["no idea"] * 5) as server, _model(server) as model:
+        result = run_task(_tiny_task(tiny_url), policy=LLMPolicy(model), sites=sites,
+                          session=browser_session, max_parse_errors=2)
+    assert result.status == "parse_error_limit" and len(result.steps) == 2
+
+
+def test_browser_killed_mid_episode_ends_with_browser_crashed(sites, tiny_url: str, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from pagelens.browser.session import BrowserSession
+
+    trace = tmp_path / "crash.jsonl"
+    with BrowserSession() as session:  # its own Chromium: the shared one must survive
+        pids = session.chromium_pids()
+        assert pids
+
+        calls: list[int] = []
+
+        def script(request: dict[str, Any]) -> str:
+            calls.append(1)
+            said = _id_of(request, "Say clicked")
+            if len(calls) == 2:
+                for pid in pids:  # the second decision: kill Chromium, then ask for a click
+                    os.kill(pid, signal.SIGKILL)
+                return f'Action: click("{said}")'
+            return f'Thought: [{said}] first\nAction: click("{said}")'
+
+        with ScriptedServer(script) as server, _model(server) as model:
+            result = run_task(_tiny_task(tiny_url), policy=LLMPolicy(model), observe_mode="every-step",
+                              sites=sites, session=session, trace_path=trace)
+        assert result.status == "browser_crashed", result.detail
+        assert session.crashed
+    steps, summary = _check_trace(trace, "browser_crashed")
+    assert steps[0]["status"] == "done" and summary["success"] is False
