@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -15,12 +17,36 @@ PAGES = Path(__file__).parent / "browser" / "pages"
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if "isolated" in item.keywords and not os.environ.get("PAGELENS_ISOLATED"):
+            item.runtest = _isolated(item)  # type: ignore[method-assign]
     if os.environ.get("PAGELENS_SLOW"):
         return
     skip = pytest.mark.skip(reason="slow: set PAGELENS_SLOW=1")
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+def _isolated(item: pytest.Item):  # type: ignore[no-untyped-def]
+    """Run the test in its own Python process.
+
+    BrowserGym starts a process-wide Playwright driver that it never stops; Playwright allows
+    one sync driver per thread, so every later test in the same process would fail.
+    """
+
+    def runtest() -> None:
+        res = subprocess.run(
+            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", item.nodeid],
+            cwd=str(item.config.rootpath), env={**os.environ, "PAGELENS_ISOLATED": "1"},
+            capture_output=True, text=True, timeout=900,
+        )
+        if res.returncode == 5 or (" skipped" in res.stdout and " passed" not in res.stdout and res.returncode == 0):
+            pytest.skip("skipped in its own process")
+        if res.returncode != 0:
+            pytest.fail(f"failed in its own process:\n{res.stdout[-6000:]}\n{res.stderr[-2000:]}", pytrace=False)
+
+    return runtest
 
 
 @pytest.fixture(scope="session")

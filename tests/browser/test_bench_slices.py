@@ -72,6 +72,7 @@ def test_miniwob_slice_two_tasks_one_seed(tmp_path: Path) -> None:
 
 
 @pytest.mark.browsergym
+@pytest.mark.isolated
 def test_focused_observation_wrapper_on_a_miniwob_step(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("browsergym.miniwob", reason="needs the browsergym extra")
     from pagelens.bench import miniwob_env

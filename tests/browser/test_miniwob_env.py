@@ -60,6 +60,7 @@ def test_missing_browsergym_is_reported_with_install_hint(monkeypatch: pytest.Mo
 @pytest.mark.browser
 @pytest.mark.browsergym
 @pytest.mark.parametrize("task", ["click-test", "click-button"])
+@pytest.mark.isolated
 def test_task_solved_by_scripted_solution(offline_env: dict[str, str], task: str) -> None:
     import browsergym.miniwob  # noqa: F401 - registers the tasks
     import gymnasium as gym

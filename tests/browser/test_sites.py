@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 
 from pagelens.bench.oracle import run_oracle
 from pagelens.bench.sites import Sites, resolve_site_url, start_sites
@@ -14,8 +13,6 @@ from pagelens.bench.tasks import load_tasks
 
 pytestmark = pytest.mark.browser
 
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run", "--disable-quic"]
 FAST_SUBSET = ("shop-checkout-fix", "shop-filter-add+popup", "forum-expired-comment", "forum-reply+comment",
                "admin-create-fix", "admin-read-top-salary")
 
@@ -27,12 +24,9 @@ def sites() -> Iterator[Sites]:
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=os.environ.get("PAGELENS_CHROMIUM", "/usr/lib/chromium/chromium"),
-                              headless=True, args=ARGS)
-        yield b
-        b.close()
+def browser(browser_session) -> Iterator[Browser]:  # type: ignore[no-untyped-def]
+    # the shared session: Playwright allows one sync driver per thread
+    yield browser_session.browser
 
 
 @pytest.fixture()
