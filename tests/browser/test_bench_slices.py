@@ -99,3 +99,15 @@ def test_focused_observation_wrapper_on_a_miniwob_step(tmp_path: Path, monkeypat
             assert obs["pagelens"]["full_tokens"] >= obs["pagelens"]["focused_tokens"] > 0
         finally:
             env.close()
+
+
+def test_tasks_slice_one_task(tmp_path: Path) -> None:
+    out = tmp_path / "tasks"
+    done = _bench("tasks", "--task", "shop-cart-edit", "--retriever", "default", "--observe", "signals",
+                  "--out", str(out), timeout=400)
+    assert done.returncode == 0, done.stderr
+    rows = _rows(out)
+    assert len(rows) == 1 and rows[0]["status"] == "ok"
+    assert rows[0]["success"] is True  # judged from the shop's server state
+    assert 0 < rows[0]["obs_tokens_sent"] < rows[0]["full_tokens_every_step"]
+    assert (out / rows[0]["trace"]).is_file() and "Tokens per step" in (out / "report.html").read_text()

@@ -22,7 +22,7 @@ DEFAULT_RETRIEVERS = ("none", "default", "truncate", "bm25-200")
 @click.option("--observe", "observe_modes", multiple=True, type=click.Choice(["signals", "every-step"]),
               help="tasks: observation mode (repeatable). Default: signals.")
 @click.option("--seeds", type=click.IntRange(1, 100), default=2, show_default=True, help="miniwob: seeds per task.")
-@click.option("--task", "tasks", multiple=True, metavar="NAME", help="miniwob: only these tasks (repeatable).")
+@click.option("--task", "tasks", multiple=True, metavar="NAME", help="miniwob / tasks: only these tasks (repeatable).")
 @click.option("--workers", type=click.IntRange(1, 16), default=1, show_default=True,
               help="Processes, each with its own browser.")
 @click.option("--limit", type=click.IntRange(1), help="Only the first N cases / MiniWoB tasks / bundled tasks.")
@@ -96,7 +96,8 @@ def _suite(suite: str, out_dir: Path, names: tuple[str, ...], policies: tuple[st
 
         _require_browsergym()
         return suites.MiniwobSuite(names, seeds, limit, tasks, timeout_s)
-    return suites.TasksSuite(out_dir.resolve(), names, policies or ("scripted",), observe_modes or ("signals",), limit)
+    return suites.TasksSuite(out_dir.resolve(), names, policies or ("scripted",), observe_modes or ("signals",), limit,
+                             only=tuple(tasks))
 
 
 def _print_summary(rows: list[dict[str, Any]], suite: str) -> None:

@@ -145,11 +145,19 @@ class TasksSuite:
     seed: int = 0
     max_steps: int = 30
     name: str = "tasks"
+    only: tuple[str, ...] = ()  # task ids; empty: all
 
     def units(self) -> list[Unit]:
         from pagelens.bench.tasks import load_tasks
 
         tasks = load_tasks(self.seed)
+        if self.only:
+            unknown = set(self.only) - {t.id for t in tasks}
+            if unknown:
+                from pagelens.errors import ConfigError
+
+                raise ConfigError(f"unknown task(s): {', '.join(sorted(unknown))}; see `pagelens tasks`")
+            tasks = [t for t in tasks if t.id in self.only]
         tasks = tasks[: self.limit] if self.limit else tasks
         units = []
         for t in tasks:
