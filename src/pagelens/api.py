@@ -63,13 +63,15 @@ def focus_view(
     result: FocusResult | None = None
     if retriever is None and goal:
         retriever = "default"
-    if retriever is not None and not (isinstance(retriever, str) and retriever in ("none", "full")):
+    is_none = retriever in ("none", "full") if isinstance(retriever, str) else getattr(retriever, "name", "") == "none"
+    if retriever is not None and not is_none:  # "none" is the raw full tree, defense included
         if isinstance(retriever, str):
             from pagelens.focus.registry import make_retriever
 
             retriever = make_retriever(retriever)
         t = time.perf_counter()
-        result = focus(rendering, FocusQuery(goal=goal or "", history=history), retriever, defense=defense)
+        result = focus(rendering, FocusQuery(goal=goal or "", history=history), retriever, defense=defense,
+                       full_tokens=full_tokens)
         all_timings["focus"] = time.perf_counter() - t
     return PageView(obs, rendering, full_tokens, result, all_timings)
 
@@ -81,6 +83,7 @@ def observe(
     retriever: "Retriever | str | None" = None,
     refined: bool = False,
     inject: str | None = None,
+    defense: bool = True,
     session: "BrowserSession | None" = None,
     browser_config: BrowserConfig | None = None,
     render_config: RenderConfig | None = None,
@@ -109,7 +112,8 @@ def observe(
         goto_s = time.perf_counter() - t
         obs = episode.observe()
         timings = {"goto": goto_s, **obs.timings}
-        view = focus_view(obs, goal=goal, retriever=retriever, refined=refined, render_config=render_config, timings=timings)
+        view = focus_view(obs, goal=goal, retriever=retriever, refined=refined, defense=defense,
+                          render_config=render_config, timings=timings)
         if nav.get("load_timeout"):
             view.timings["load_timeout"] = 1.0  # type: ignore[index]
         return view

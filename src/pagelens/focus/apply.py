@@ -179,13 +179,17 @@ def focus(
     *,
     defense: bool = True,
     compact: bool = True,
+    full_tokens: int | None = None,
 ) -> FocusResult:
-    """Focus ``rendering`` on ``query`` with ``retriever``. Never raises for retriever failures."""
+    """Focus ``rendering`` on ``query`` with ``retriever``. Never raises for retriever failures.
+
+    ``full_tokens``: the rendering's token count when the caller already has it.
+    """
     t0 = time.perf_counter()
     if isinstance(query, str):
         query = FocusQuery(goal=query)
-    full_text = rendering.text()
-    full_tokens = tokens.count(full_text)
+    if full_tokens is None:
+        full_tokens = tokens.count(rendering.text())
     flags: tuple[Any, ...] = ()
     flagged: set[int] = set()
     redact: set[int] = set()

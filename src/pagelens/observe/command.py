@@ -30,7 +30,6 @@ def observe(
     inject: str | None,
 ) -> None:
     """Observe URL_OR_FILE (a 127.0.0.1 URL or a local HTML file served on 127.0.0.1)."""
-    from pagelens.api import focus_view
     from pagelens.api import observe as observe_page
     from pagelens.focus.registry import make_retriever
 
@@ -39,16 +38,7 @@ def observe(
         chosen = make_retriever(retriever, budget=budget)
     elif goal:
         chosen = make_retriever("default")
-    view = observe_page(target, inject=inject)
-    if chosen is not None or refined:
-        view = focus_view(
-            view.observation,
-            goal=goal,
-            retriever=chosen,
-            refined=refined,
-            defense=not no_defense,
-            timings=view.timings,
-        )
+    view = observe_page(target, goal=goal, retriever=chosen, refined=refined, defense=not no_defense, inject=inject)
     if fmt == "text":
         sys.stdout.write(view.text() + "\n")
         if view.focused is not None and view.focused.error:
