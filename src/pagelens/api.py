@@ -64,7 +64,7 @@ def focus_view(
     if retriever is None and goal:
         retriever = "default"
     is_none = retriever in ("none", "full") if isinstance(retriever, str) else getattr(retriever, "name", "") == "none"
-    if retriever is not None and not is_none:  # "none" is the raw full tree, defense included
+    if retriever is not None and not is_none:  # "none": the raw full tree, no focus, no defense
         if isinstance(retriever, str):
             from pagelens.focus.registry import make_retriever
 
