@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from pagelens import tokens
 from pagelens.api import render_observation
 from pagelens.browser.serve import StaticServer, inject_after_body
 from pagelens.browser.session import BrowserSession
@@ -85,6 +86,15 @@ def score_case(case: Case, rendering: Rendering, result: FocusResult) -> dict[st
     if case.injection is not None:
         row["injection_retained"] = marker_retained(case.injection.marker, result.text())
     return row
+
+
+def focus_case(
+    rendering: Rendering, case: Case, retriever: Retriever, *, defense: bool = True, full_tokens: int | None = None
+) -> FocusResult:
+    """Focus one case's rendering. ``none`` is the reference — what an unprotected agent
+    sees — so the injection defense never applies to it."""
+    return focus(rendering, FocusQuery(goal=case.goal), retriever, defense=defense and retriever.name != "none",
+                 full_tokens=full_tokens)
 
 
 class _PageLoader:
@@ -172,10 +182,9 @@ def run_cases(
             rendering = render_observation(obs)
             if dump_dir is not None:
                 (dump_dir / f"{n}.full.txt").write_text(rendering.text(), encoding="utf-8")
-            query = FocusQuery(goal=case.goal)
+            full_tokens = tokens.count(rendering.text())  # once per case, not per retriever
             for retriever in retrievers:
-                # "none" is the reference: what an unprotected agent sees
-                result = focus(rendering, query, retriever, defense=defense and retriever.name != "none")
+                result = focus_case(rendering, case, retriever, defense=defense, full_tokens=full_tokens)
                 row = score_case(case, rendering, result)
                 row.update({"case": n, "id": case.id, "page": case.page, "kind": case.kind})
                 sc = scores[retriever.name]

@@ -56,10 +56,9 @@ class CasesSuite:
     @contextmanager
     def worker(self) -> Iterator[Worker]:
         from pagelens.api import render_observation
-        from pagelens.bench.evalcases import _PageLoader, score_case
+        from pagelens import tokens
+        from pagelens.bench.evalcases import _PageLoader, focus_case, score_case
         from pagelens.browser.session import BrowserSession
-        from pagelens.focus.apply import focus
-        from pagelens.focus.base import FocusQuery
 
         cases = self._cases()
         built = {r: rr for r, rr in zip(self.retrievers, _retrievers(self.retrievers))}
@@ -76,11 +75,12 @@ class CasesSuite:
                 full_name = f"{n}.full.txt"
                 (dump / full_name).write_text(rendering.text(), encoding="utf-8")
                 rows = []
+                full_tokens = tokens.count(rendering.text())
                 for name, retriever in built.items():
                     key = f"cases:{n}:{name}"
                     if key not in todo:
                         continue
-                    result = focus(rendering, FocusQuery(goal=case.goal), retriever)
+                    result = focus_case(rendering, case, retriever, full_tokens=full_tokens)
                     focused_name = f"{n}.{safe_name(name)}.focused.txt"
                     (dump / focused_name).write_text(result.text(), encoding="utf-8")
                     row = score_case(case, rendering, result)
