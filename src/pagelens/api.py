@@ -63,11 +63,10 @@ def focus_view(
     result: FocusResult | None = None
     if retriever is None and goal:
         retriever = "default"
-    is_none = retriever in ("none", "full") if isinstance(retriever, str) else getattr(retriever, "name", "") == "none"
-    if retriever is not None and not is_none:  # "none": the raw full tree, no focus, no defense
-        if isinstance(retriever, str):
-            from pagelens.focus.registry import make_retriever
+    from pagelens.focus.registry import is_reference, make_retriever
 
+    if retriever is not None and not is_reference(retriever):
+        if isinstance(retriever, str):
             retriever = make_retriever(retriever)
         t = time.perf_counter()
         result = focus(rendering, FocusQuery(goal=goal or "", history=history), retriever, defense=defense,

@@ -23,6 +23,7 @@ from pagelens.bench.cases import Case, item_kept, marker_retained
 from pagelens.errors import PagelensError
 from pagelens.focus.apply import FocusResult, focus
 from pagelens.focus.base import FocusQuery, Retriever
+from pagelens.focus.registry import is_reference
 from pagelens.types import Observation, Rendering
 
 
@@ -93,7 +94,7 @@ def focus_case(
 ) -> FocusResult:
     """Focus one case's rendering. ``none`` is the reference — what an unprotected agent
     sees — so the injection defense never applies to it."""
-    return focus(rendering, FocusQuery(goal=case.goal), retriever, defense=defense and retriever.name != "none",
+    return focus(rendering, FocusQuery(goal=case.goal), retriever, defense=defense and not is_reference(retriever),
                  full_tokens=full_tokens)
 
 

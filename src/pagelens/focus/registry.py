@@ -44,6 +44,13 @@ class NoneRetriever:
         return Selection(keep=frozenset(ln.no for ln in rendering.lines))
 
 
+def is_reference(retriever: "Retriever | str") -> bool:
+    """``none`` is the reference full tree: shown raw, never focused or defended."""
+    if isinstance(retriever, str):
+        return retriever.strip().lower() in ("none", "full")
+    return getattr(retriever, "name", "") == "none"
+
+
 def canonical(name: str) -> str:
     base = name.strip().lower()
     base = ALIASES.get(base, base)
