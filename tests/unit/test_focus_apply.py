@@ -122,3 +122,20 @@ def test_defense_redacts_injected_popup_but_keeps_its_close_button() -> None:
     assert "\t\t[3] button 'Close'" in text and "[7] link 'How do I repot a cactus?'" in text
     # without the defense, the injection reaches the agent
     assert "evil.example" in focus(r, "Open the newest post", NoneRetriever(), defense=False).text()
+
+
+def test_a_run_cheaper_than_its_placeholder_is_shown_instead() -> None:
+    tree = "\n".join([
+        "RootWebArea 'Forum'",
+        *[f"\t[{10 + i}] link 'Unrelated navigation entry {i}'" for i in range(20)],
+        "\t[2] article 'Post'",
+        "\t\t[3] button 'Upvote'",
+        "\t\t\tStaticText '▲'",
+        "\t\t[4] button 'Downvote'",
+    ])
+    r = rendering_from_text(tree)
+    res = focus(r, "upvote", Pick({_no(r, "Upvote"), _no(r, "Downvote")}), defense=False)
+    # "▲" costs less than "... 1 line pruned ...": hiding it would save nothing
+    assert "\t\t\tStaticText '▲'" in res.text() and "... 1 line pruned ..." not in res.text()
+    assert _no(r, "▲") in res.kept
+    assert "... 20 lines pruned ..." in res.text()  # an expensive run still becomes a placeholder

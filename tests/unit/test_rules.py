@@ -82,3 +82,66 @@ def test_nothing_matches_keeps_controls_softly() -> None:
 def test_terms_join_spelling_variants_and_concepts() -> None:
     assert "+login" in terms_of("log in") and "§login" in terms_of("Anmelden")
     assert "49.99" in terms_of("$49.99") and "§cart" in terms_of("basket")
+
+
+def test_a_rare_row_word_and_a_column_header_pick_the_cell() -> None:
+    # the page's title carries the topic words; the country and the year pick the cell
+    years = [str(y) for y in range(2010, 2022)]
+    rows = ["\t\t[40] heading 'Rail passengers by country'", "\t\t[50] table 'Rail passengers (millions)'",
+            "\t\t\t[51] row ''", "\t\t\t\t[52] rowheader 'Country'",
+            *[f"\t\t\t\t[{53 + k}] columnheader '{y}'" for k, y in enumerate(years)]]
+    countries = [f"Land{chr(65 + i)}{chr(75 + i)}" for i in range(30)] + ["Norway"]
+    for i, c in enumerate(countries):
+        base = 100 + i * 20
+        rows += [f"\t\t\t[{base}] row ''", f"\t\t\t\t[{base + 1}] rowheader '{c}'",
+                 *[f"\t\t\t\t[{base + 2 + k}] cell '{i * 13 + k}.{k}'" for k in range(len(years))]]
+    text = "\n".join(["RootWebArea 'Rail passengers'", "\t[2] main ''", *rows])
+    res = _kept(text, "How many rail passengers did Norway have in 2015?")
+    norway = 100 + 30 * 20
+    assert f"[{norway + 1}] rowheader 'Norway'" in res.text() and f"[{norway + 2 + 5}] cell" in res.text()
+    assert "columnheader '2015'" in res.text()
+    assert res.pruning > 0.6
+
+
+def _unsorted_listing() -> list[str]:
+    out = ["\t\t[4] heading 'Kettles'", "\t\t[5] list 'Results'"]
+    prices = [40 + (i * 37) % 90 for i in range(40)]
+    prices[33] = 12  # the cheapest, far down an unsorted list
+    for i, p in enumerate(prices):
+        b = 100 + i * 10
+        out += [f"\t\t\t[{b}] listitem ''", f"\t\t\t\t[{b + 1}] link 'Model {chr(65 + i % 26)}{i} kettle'",
+                f"\t\t\t\tStaticText 'A sturdy appliance with a long description of its many features number {i}'",
+                f"\t\t\t\tStaticText '${p}.00'", f"\t\t\t\t[{b + 2}] button 'Add to cart'"]
+    return out
+
+
+def test_an_extreme_over_an_unsorted_listing_keeps_every_items_name_and_value() -> None:
+    res = _kept(_page(_unsorted_listing()), "Add the cheapest kettle to my cart")
+    text = res.text()
+    assert "[431] link 'Model H33 kettle'" in text and "StaticText '$12.00'" in text
+    assert text.count("long description") < 40  # prose is not what gets compared
+    assert res.pruning > 0.5
+    # without the extreme, the far item is not needed (and not kept): the projection did it
+    assert "Model H33 kettle" not in _kept(_page(_unsorted_listing()), "Add a kettle to my cart").text()
+
+
+def test_a_question_for_a_phone_number_keeps_the_number() -> None:
+    body = [f"\t\tStaticText 'Paragraph {i} about our opening hours and general store policies'" for i in range(60)]
+    body += ["\t\t[70] paragraph ''", "\t\t\tStaticText 'Questions? Our team is here:'",
+             "\t\t\t[71] link '0161 496 0321'"]
+    assert "[71] link '0161 496 0321'" in _kept(_page(body), "Which number should I ring to reach support?").text()
+
+
+def test_soft_fallback_does_not_repeat_a_long_listings_controls() -> None:
+    res = _kept(_page(_unsorted_listing()), "ズボンを探す")  # nothing matches
+    text = res.text()
+    assert text.count("button 'Add to cart'") <= 5
+    assert res.pruning > 0.5
+
+
+def test_history_contributes_action_arguments_not_ids() -> None:
+    from pagelens.focus.rules import query_terms
+
+    weights, _ = query_terms(FocusQuery("Buy a kettle", history=('fill("66", "Felix Petrov")', 'click("110")')))
+    assert "felix" in weights and "petrov" in weights
+    assert "66" not in weights and "110" not in weights and "fill" not in weights and "click" not in weights

@@ -140,27 +140,47 @@ def compact_text(text: str) -> str:
 
 
 def build_lines(
-    rendering: Rendering, keep: set[int], *, compact: bool, redact: set[int] | frozenset[int] = frozenset()
+    rendering: Rendering,
+    keep: set[int],
+    *,
+    compact: bool,
+    redact: set[int] | frozenset[int] = frozenset(),
+    hidden: set[int] | frozenset[int] = frozenset(),
 ) -> tuple[OutputLine, ...]:
+    """The shown lines, each maximal run of dropped lines as one placeholder.
+
+    A run that costs no more than its placeholder (a lone "▲", a list marker) is shown
+    instead: hiding it would not save a token. Runs holding a ``hidden`` (flagged) line are
+    always replaced.
+    """
     out: list[OutputLine] = []
-    run = 0
-    run_depth = 0
+    run: list[Line] = []
+
+    def shown(ln: Line) -> OutputLine:
+        if ln.no in redact:
+            return OutputLine(ln.depth, redacted_text(ln), ln.no)
+        return OutputLine(ln.depth, compact_text(ln.text) if compact else ln.text, ln.no)
+
+    def flush() -> None:
+        if not run:
+            return
+        ph = _placeholder(run[0].depth, len(run))
+        if compact and not any(ln.no in hidden for ln in run):
+            as_lines = [shown(ln) for ln in run]
+            if sum(ln.depth + len(ln.text) + 1 for ln in as_lines) <= ph.depth + len(ph.text) + 1:
+                out.extend(as_lines)
+                run.clear()
+                return
+        out.append(ph)
+        run.clear()
+
     for ln in rendering.lines:
         if ln.no in keep:
-            if run:
-                out.append(_placeholder(run_depth, run))
-                run = 0
-            if ln.no in redact:
-                text = redacted_text(ln)
-            else:
-                text = compact_text(ln.text) if compact else ln.text
-            out.append(OutputLine(ln.depth, text, ln.no))
+            flush()
+            out.append(shown(ln))
         else:
-            if run == 0:
-                run_depth = ln.depth
-            run += 1
-    if run:
-        out.append(_placeholder(run_depth, run))
+            run.append(ln)
+    flush()
     return tuple(out)
 
 
@@ -240,7 +260,8 @@ def focus(
         return full_view(None, selection.info)
     keep |= always_kept(visible)
     keep = with_ancestors(visible, keep) - flagged
-    lines = build_lines(rendering, keep, compact=compact, redact=redact)
+    lines = build_lines(rendering, keep, compact=compact, redact=redact, hidden=flagged)
+    keep = {ln.no for ln in lines if ln.no is not None}  # with the runs too cheap to hide
     focused_tokens = tokens.count(_text_of(lines))
     if focused_tokens >= full_tokens:
         return full_view("focused view was not smaller than the full tree", selection.info)

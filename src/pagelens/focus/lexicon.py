@@ -48,7 +48,7 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
     "price": ("price", "cost", "cheapest", "cheap", "expensive", "costs", "amount", "total", "subtotal", "$", "€",
               "£", "¥", "usd", "eur", "preis", "kosten", "günstig", "prix", "coût", "precio", "barato", "prezzo",
               "prijs", "価格", "値段", "税込", "円", "价格", "가격", "цена"),
-    "sort": ("sort", "sort by", "order by", "sortieren", "sortierung", "trier", "ordenar", "ordina", "sorteren",
+    "sort": ("sort", "sort by", "order by", "sorted by", "ordered by", "sort order", "sortieren", "sortierung", "trier", "ordenar", "ordina", "sorteren",
              "並び替え", "排序", "정렬", "сортировка"),
     "filter": ("filter", "filters", "refine", "narrow", "facet", "filtern", "filtrer", "filtrar", "filtra",
                "絞り込み", "筛选", "필터", "фильтр"),
@@ -114,7 +114,31 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
     "share": ("share", "teilen", "partager", "compartir", "condividi", "delen", "共有", "分享", "공유", "поделиться"),
     "subscribe": ("subscribe", "newsletter", "follow", "abonnieren", "s'abonner", "suscribirse", "iscriviti",
                   "購読", "订阅", "구독", "подписаться"),
+    "author": ("author", "posted by", "written by", "submitted by", "started by", "asked by", "opened by",
+               "created by", "op", "verfasst von", "autor", "auteur", "publié par", "publicado por", "作者", "投稿者",
+               "작성자", "автор"),
+    "create": ("create", "new", "compose", "write", "start", "add new", "new post", "new thread", "new topic",
+               "erstellen", "neu", "créer", "nouveau", "nouvelle", "crear", "nuevo", "nueva", "crea", "nuovo",
+               "maken", "nieuw", "作成", "新規", "投稿する", "创建", "新建", "발행", "만들기", "создать", "новый"),
+    "newest": ("newest", "latest", "recent", "most recent", "new", "neueste", "neu", "récent", "récents",
+               "reciente", "recientes", "nuovi", "nieuwste", "新着", "最新", "最新的", "최신", "новые"),
+    "jobtitle": ("job title", "role", "position", "job", "jobtitel", "funktion", "poste", "cargo", "puesto",
+                 "ruolo", "functie", "役職", "职位", "직책", "должность"),
+    "maximum": ("max", "maximum", "at most", "less than", "under", "below", "up to", "no more than", "höchstens",
+                "maximal", "bis zu", "au plus", "moins de", "máximo", "máx", "menos de", "massimo", "最大", "以下",
+                "最高", "최대", "не более"),
+    "minimum": ("min", "minimum", "at least", "more than", "over", "above", "no less than", "mindestens",
+                "minimal", "au moins", "plus de", "mínimo", "mín", "más de", "minimo", "最小", "以上", "最低",
+                "최소", "не менее"),
     "menu": ("menu", "navigation", "nav", "hamburger", "menü", "menú", "メニュー", "菜单", "메뉴", "меню"),
+}
+
+#: Question words of a goal and the concept whose lines answer them ("who posted this?" is
+#: answered by a byline). Goal side only: a page saying "who" is not a byline.
+QUESTION_CONCEPTS: dict[str, str] = {
+    "who": "author", "whom": "author", "whose": "author", "wer": "author", "qui": "author", "quién": "author",
+    "chi": "author", "how much": "price", "wie viel": "price", "combien": "price", "cuánto": "price",
+    "cuanto": "price", "how many": "count", "wie viele": "count", "cuántos": "count", "cuántas": "count",
 }
 
 #: Words that ask for an extreme or a position in a list ("the newest post", "the cheapest").
@@ -134,6 +158,7 @@ STOPWORDS = frozenset(
     there here what which who whom whose when where why how also just only very more most less least find show tell
     give get go page site website web click button link using use via one per much many whats what's i'd i'm
     like want need let lets me
+    before after during while whether
     der die das den dem des ein eine einen einem einer und oder zu im in auf mit von für ist sind bitte
     le la les un une des et ou du de au aux pour sur avec est sont
     el la los las un una unos unas y o del al para por con es son

@@ -28,13 +28,18 @@ from functools import lru_cache
 from typing import Iterable
 
 from pagelens.focus.base import FocusQuery, Selection
-from pagelens.focus.lexicon import STOPWORDS, SUPERLATIVES, build_surface_index
+from pagelens.focus.lexicon import QUESTION_CONCEPTS, STOPWORDS, SUPERLATIVES, build_surface_index
 from pagelens.types import Line, Rendering
 
 _WORD = re.compile(r"\d+(?:[.,:/]\d+)*|[^\W\d_]+", re.UNICODE)
 _VALUE = re.compile(r" value='([^']*)'")
 _URL = re.compile(r", url='[^']*'")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+# a phone number: digit groups split by spaces, dots, dashes or parentheses (8-15 digits),
+# not an ISO date or a decimal number
+_PHONE = re.compile(r"(?<![\w.,])(?:\+\d{1,3}[ .\-]?)?(?:\(\d{1,5}\)[ .\-]?)?\d{2,5}(?:[ .\-]\d{2,5}){1,4}(?![\w,]|\.\d)")
+_BYLINE = re.compile(r"^\s*(?:by|von|par|por|di|door|av|af)\s+\w")
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 CONTROL_ROLES = frozenset({
     "textbox", "searchbox", "combobox", "checkbox", "radio", "spinbutton", "listbox", "slider", "switch",
@@ -129,7 +134,44 @@ def terms_of(text: str) -> set[str]:
     pattern, concept_of = _phrase_pattern()
     for m in pattern.finditer(norm):
         out.add("§" + concept_of[m.group(0)])
+    if any(w[0].isdigit() for w in words) and _is_phone(norm):
+        out.add("§phone")
+    if len(words) <= 10 and _BYLINE.match(norm):
+        out.add("§author")  # "by Idris A.", "von Anna": a byline names a person
     return out
+
+
+#: Concepts that are values a question can ask for (the others name controls).
+ANSWER_CONCEPTS = frozenset({"phone", "price", "date", "author", "count", "email", "address", "quantity"})
+_QUESTION = re.compile(r"^\s*(?:what|which|who|whom|whose|how|when|where|is|are|does|do|did|can|was|were|wer|was|wie|"
+                       r"welche[rsnm]?|wann|wo|quel(?:le)?s?|qui|combien|quand|où|qué|cuál|quién|cuánto|cuándo|dónde)\b",
+                       re.IGNORECASE)
+
+
+def _is_question(goal: str) -> bool:
+    return goal.rstrip().endswith(("?", "？")) or bool(_QUESTION.match(goal))
+
+
+def _inside_word(text: str, start: int, end: int) -> bool:
+    """The match begins or ends a longer word whose other part has 3+ letters (a compound:
+    "sub|total", "price|list") — not a whole word, nor a piece in the middle ("al|read|y")."""
+    a = start
+    while a > 0 and text[a - 1].isalpha():
+        a -= 1
+    b = end
+    while b < len(text) and text[b].isalpha():
+        b += 1
+    if a < start and b > end:
+        return False
+    return (start - a >= 3) or (b - end >= 3)
+
+
+def _is_phone(text: str) -> bool:
+    for m in _PHONE.finditer(text):
+        digits = sum(ch.isdigit() for ch in m.group(0))
+        if 8 <= digits <= 15 and not _ISO_DATE.search(m.group(0)):
+            return True
+    return False
 
 
 @lru_cache(maxsize=1)
@@ -148,20 +190,39 @@ def _content(text: str) -> str:
     return " ".join(w for w in _WORD.findall(normalise(text)) if w not in STOPWORDS)
 
 
+_QUOTED = re.compile(r"[\"“'‘]([^\"”'’]{3,})[\"”'’]")
+
+
+def _unquoted(goal: str) -> str:
+    """The goal without quoted text longer than a name (a message or comment to type is not
+    something to find on the page)."""
+    return _QUOTED.sub(lambda m: m.group(0) if len(m.group(1).split()) <= 6 else " ", goal)
+
+
+def _without_quotes(goal: str) -> str:
+    """The goal's own words: every quoted name or value removed."""
+    return _QUOTED.sub(" ", goal)
+
+
 def query_terms(query: FocusQuery) -> tuple[dict[str, float], list[str]]:
     """Goal terms with weights (history terms count half) and the goal's quoted phrases."""
     weights: dict[str, float] = {}
-    goal_terms = terms_of(_content(query.goal)) | {t for t in terms_of(query.goal) if t[0] in "§+"}
+    goal = _unquoted(query.goal)
+    goal_terms = terms_of(_content(goal)) | {t for t in terms_of(goal) if t[0] in "§+"}
+    low = normalise(_without_quotes(query.goal))
+    goal_terms |= {"§" + c for q, c in QUESTION_CONCEPTS.items() if re.search(rf"(?<!\w){re.escape(q)}(?!\w)", low)}
     for t in goal_terms:
         if t.lstrip("§+") not in STOPWORDS:
             weights[t] = 1.0
     for h in query.history[-3:]:
-        for t in terms_of(h):
+        # an action's arguments, not its name or element ids: fill("66", "Felix") -> Felix
+        args = [a for a in re.findall(r'"((?:[^"\\]|\\.)*)"', h) if not a.isdigit()]
+        for t in terms_of(" ".join(args) if "(" in h else h):
             if t.lstrip("§+") not in STOPWORDS:
                 weights.setdefault(t, 0.5)
     # stop-words may appear stemmed or as pieces; drop 1-letter latin words
     weights = {t: w for t, w in weights.items() if len(t) > 1 or _CJK.match(t) or t[0].isdigit()}
-    phrases = [normalise(p) for p in re.findall(r"[\"“'‘]([^\"”'’]{3,})[\"”'’]", query.goal)]
+    phrases = [normalise(p) for p in _QUOTED.findall(goal)]
     return weights, phrases
 
 
@@ -233,19 +294,28 @@ class RulesRetriever:
             for t in ts:
                 if t in weights:
                     df[t] = df.get(t, 0) + 1
-        idf = {t: math.log((n + 1) / (df.get(t, 0) + 0.5)) for t in weights}
-        # a joined pair ("log in" -> "login") weighs only where the page spells it that way
-        goal_mass = sum(idf[t] * w for t, w in weights.items() if t[0] != "+" or df.get(t)) or 1.0
 
+        # a goal word inside a longer page word counts too: "total" in "Subtotal", "price" in
+        # "Pricelist" (compounds; stems of 4+ letters, so "car" does not hit "card")
+        parts = sorted((t for t in weights if t.isalpha() and len(t) >= 4), key=len, reverse=True)
+        inner = re.compile("|".join(map(re.escape, parts))) if parts else None
         matched: list[set[str]] = [set()] * n
         for i, ts in enumerate(line_terms):
             if ts:
                 hit = {t for t in ts if t in weights}
-                if phrases:
+                if phrases or inner is not None:
                     low = normalise(_line_text(lines[i]))
                     hit |= {"\"" + p for p in phrases if p in low}
+                    if inner is not None:
+                        hit |= {m.group(0) for m in inner.finditer(low) if _inside_word(low, m.start(), m.end())}
                 if hit:
                     matched[i] = hit
+                for t in hit - ts:
+                    if t in weights:
+                        df[t] = df.get(t, 0) + 1  # a compound hit counts in the term's frequency
+        idf = {t: math.log((n + 1) / (df.get(t, 0) + 0.5)) for t in weights}
+        # a joined pair ("log in" -> "login") weighs only where the page spells it that way
+        goal_mass = sum(idf[t] * w for t, w in weights.items() if t[0] != "+" or df.get(t)) or 1.0
 
         def mass(terms: set[str]) -> float:
             return sum(goal_mass * 0.5 if t[0] == '"' else idf[t] * weights[t] for t in terms) / goal_mass
@@ -253,17 +323,32 @@ class RulesRetriever:
         # "what" terms name the content (headphones, Bayern); "how" terms name the UI
         # (add, cart, price, log in). When the page has any of the goal's content, units are
         # ranked by it and the UI words only break ties; otherwise the UI words decide.
-        how = {t for t in weights if t[0] == "§" or t in _how_stems()}
+        # a UI word that is rare on the page ("total" on a cart page) discriminates like content
+        how = {t for t in weights if t[0] == "§" or (t in _how_stems() and df.get(t, 0) > 2)}
+        if _is_question(query.goal):
+            # a question asks for a kind of value (a phone number, a price, a byline): lines
+            # carrying that kind of value are content, not UI
+            how -= {t for t in how if t[0] == "§" and t[1:] in ANSWER_CONCEPTS}
         what_present = [t for t in weights if t not in how and t[0] != "+" and df.get(t)]
         what_mass = sum(idf[t] * weights[t] for t in what_present)
         how_mass = sum(idf[t] * weights[t] for t in how if df.get(t)) or 1.0
+
+        # content words the page's title or first heading already carries say we are on the
+        # right page, not where on it: they rank units at a third of their weight
+        topic = self._topic_terms(page, weights)
+        topic_share = sum(idf[t] * weights[t] for t in what_present if t in topic) / (what_mass or 1.0)
+        if topic_share > 0.999:
+            topic = set()  # the goal names nothing but the page's topic: nothing to discount
 
         def rank(terms: set[str]) -> float:
             h = sum(idf[t] * weights[t] for t in terms if t in how) / how_mass
             if what_mass <= 0:
                 return h + sum(0.5 for t in terms if t[0] == '"')
-            w = sum(idf[t] * weights[t] for t in terms if t not in how and t[0] not in '+"') / what_mass
-            joined = sum(idf[t] * weights[t] for t in terms if t[0] == "+") / what_mass
+            w = sum(idf[t] * weights[t] * (0.34 if t in topic else 1.0) for t in terms
+                    if t not in how and t[0] not in '+"') / what_mass
+            # joined pairs confirm a spelling; a sentence repeating the goal must not outrank
+            # everything through them
+            joined = min(0.5, sum(idf[t] * weights[t] for t in terms if t[0] == "+") / what_mass)
             return w + joined + 0.3 * h + sum(0.5 for t in terms if t[0] == '"')
 
         keep: set[int] = set()
@@ -291,6 +376,18 @@ class RulesRetriever:
                 sec = self._section(page, i)
                 if sec is not None:
                     section_hits[sec] = hit
+        # a table row that a rare goal word picks out also answers the words of its column
+        # headers ("Portugal" row + "2019" column; "E0150" row + "Job title" column) — not a
+        # row that merely shares a common word ("example.org") with the goal
+        header_terms: dict[int, set[str]] = {}
+        for u, ts in unit_terms.items():
+            if lines[u].role in TABLE_ROW_ROLES and any(df.get(t, 0) <= 3 for t in ts - how if t[0] not in '+"'):
+                hdr = self._header_row(page, u)
+                if hdr and u not in hdr:
+                    key = hdr[0]
+                    if key not in header_terms:
+                        header_terms[key] = set().union(*(matched[j] for j in hdr))
+                    unit_terms[u] = ts | header_terms[key]
         units = {u: rank(ts) for u, ts in unit_terms.items()}
         spans: dict[int, range] = {}
         for f, hits in form_hits.items():  # a form: as good as its best field, not their union
@@ -302,15 +399,20 @@ class RulesRetriever:
         # a control matching the goal's action words that is rare on the page (the one
         # "Add to cart" of a product page) stays, even when the goal's content words matched
         # elsewhere (the product's title)
-        action_units = [u for u, ts in unit_terms.items() if ts & how and any(
-            lines[j].role in CONTROL_ROLES or lines[j].role in ACTION_ROLES for j in range(u, page.ends[u]))]
-        if 0 < len(action_units) <= 4:
-            top = max(units.values(), default=0.0)
-            for u in action_units:
-                units[u] = max(units[u], top * (cfg.rel_threshold + 0.01))
+        # (rarity per action word: "sort" names one navigation even when "post" is everywhere)
+        by_how: dict[str, list[int]] = {}
+        for u, ts in unit_terms.items():
+            if ts & how and any(lines[j].role in CONTROL_ROLES or lines[j].role in ACTION_ROLES
+                                for j in range(u if u >= 0 else -1 - u, page.ends[u] if u >= 0 else -u)):
+                for t in ts & how:
+                    by_how.setdefault(t, []).append(u)
+        top = max(units.values(), default=0.0)
+        for t, action_units in by_how.items():
+            if len(action_units) <= 4:
+                for u in action_units:
+                    units[u] = max(units[u], top * (cfg.rel_threshold + 0.01))
         # how well the page answers the goal at all: a row also counts its header's words
         # ("closing date" of a bank row), which do not discriminate between rows
-        header_terms: dict[int, set[str]] = {}
         coverage = max((mass(ts) for ts in unit_terms.values()), default=0.0)
         for u, ts in unit_terms.items():
             if u >= 0 and lines[u].role in TABLE_ROW_ROLES:
@@ -322,14 +424,16 @@ class RulesRetriever:
         best = max(units.values(), default=0.0)
         # a goal that fills something in (sign in, pay, register, "enter X") needs the page's
         # forms even when their labels share no word with it ("Member number", "Secret phrase")
+        # (after the units that matched, budget permitting)
         if weights.keys() & FORM_INTENT:
             for f in self._forms(page):
-                units[f] = max(units.get(f, 0.0), best if best > 0 else 1.0)
+                units[f] = max(units.get(f, 0.0), best * (cfg.rel_threshold + 0.01) if best > 0 else 1.0)
             best = max(units.values(), default=0.0)
         budget = max(cfg.min_budget_tokens, int(total * cfg.budget_ratio))
         spent = sum(page.cost[i] + 1 for i in keep)
         ranked = sorted(units.items(), key=lambda kv: (-kv[1], kv[0]))
         chosen = 0
+        seen: set[tuple[str, ...]] = set()
         for u, s in ranked:
             if s < best * cfg.rel_threshold and chosen >= 1:
                 break
@@ -339,6 +443,12 @@ class RulesRetriever:
                 span = range(u, u + 1)  # a big container matched by its own name: just its line
             else:
                 span = range(u, page.ends[u])
+            # a unit repeating one already kept word for word (the same notice in every form)
+            # tells the agent nothing new
+            signature = tuple(lines[j].role + " " + lines[j].name for j in span if lines[j].name)
+            if signature in seen:
+                continue
+            seen.add(signature)
             extra = [j for j in span if j not in keep]
             # table rows travel with their header row
             if u >= 0 and lines[u].role in TABLE_ROW_ROLES:
@@ -352,9 +462,13 @@ class RulesRetriever:
         keep.update(submits)
         # "the newest post", "the cheapest kettle", "the top thread": the answer is at one end
         # of a (usually sorted) listing — keep the head of the page's main repeated structure
-        goal_words = set(_WORD.findall(normalise(query.goal)))
-        if goal_words & SUPERLATIVES or any(w in normalise(query.goal) for w in SUPERLATIVES if not w.isascii()):
+        own = normalise(_without_quotes(query.goal))  # "titled 'Best ...'" asks for no extreme
+        if set(_WORD.findall(own)) & SUPERLATIVES or any(w in own for w in SUPERLATIVES if not w.isascii()):
             keep.update(self._listing_head(page, budget // 4))
+            # ...but sorted by something else, the extreme can be any item: keep every item's
+            # name and the values to compare (numbers, goal words), not its prose
+            content = [bool(m - how) for m in matched]
+            keep.update(self._listing_projection(page, matched, content, budget // 2))
         if coverage < 0.4:
             # nothing on the page clearly matches the goal: be soft, show the controls too
             keep |= self._controls(page, budget - spent)
@@ -364,10 +478,25 @@ class RulesRetriever:
             "budget_tokens": budget,
             "skeleton_lines": len(skeleton),
             "query_terms": sorted(weights)[:40],
+            # why the first units were kept: [line id, score, goal terms it matched]
+            "top_units": [[lines[u if u >= 0 else -1 - u].no, round(sc, 3),
+                           sorted(unit_terms.get(u if u >= 0 else -1 - u, ()))[:8]] for u, sc in ranked[:8]],
         }
         return Selection(keep=frozenset(lines[i].no for i in keep), info=info)
 
     # -- building blocks ------------------------------------------------------------------
+    @staticmethod
+    def _topic_terms(page: _Page, weights: dict[str, float]) -> set[str]:
+        """Goal terms in the page title (the root's name) or the first heading."""
+        text = []
+        for ln in page.lines[:400]:
+            if ln.role in ("RootWebArea", "WebArea") and not text:
+                text.append(ln.name)
+            elif ln.role in HEADING_ROLES:
+                text.append(ln.name)
+                break
+        return terms_of(" ".join(text)) & weights.keys() if text else set()
+
     def _unit(self, page: _Page, i: int) -> int:
         cfg = self.config
         best = i
@@ -440,6 +569,66 @@ class RulesRetriever:
                 break
         return out
 
+    def _listing_projection(self, page: _Page, matched: list[set[str]], content: list[bool],
+                            budget: int) -> set[int]:
+        """Name and comparable values of every item of the listing the goal hits most (of
+        the items the goal's content words hit, when some are: "the cheapest *kettle*")."""
+        best: tuple[int, int, list[int]] | None = None  # (items hit, items, children)
+        for same in self._listings(page):
+            hits = sum(1 for c in same if any(matched[j] for j in range(c, page.ends[c])))
+            if best is None or (hits, len(same)) > best[:2]:
+                best = (hits, len(same), same)
+        out: set[int] = set()
+        if best is None:
+            return out
+        named_items = [c for c in best[2] if any(content[j] for j in range(c, page.ends[c]))]
+        if named_items:
+            best = (best[0], len(named_items), named_items)
+        named = {c: [j for j in range(c, page.ends[c]) if page.lines[j].name and page.lines[j].role != "ListMarker"]
+                 for c in best[2]}
+        # the values to compare are the lines the goal's words hit ("cheapest" -> prices);
+        # when none is hit, any short line with a number
+        by_goal = sum(1 for c in best[2] if any(matched[j] for j in named[c][1:])) >= len(best[2]) // 2
+
+        def value(j: int) -> bool:
+            if by_goal:
+                return bool(matched[j])
+            return len(page.lines[j].name) <= 40 and any(ch.isdigit() for ch in page.lines[j].name)
+
+        # a line every item repeats ("Add to cart", "Select") is not a value to compare
+        seen_in: dict[str, int] = {}
+        for c in best[2]:
+            for name in {page.lines[j].name for j in named[c][1:]}:
+                seen_in[name] = seen_in.get(name, 0) + 1
+        common = {name for name, k in seen_in.items() if k > len(best[2]) // 2}
+        spent = 0
+        for c in best[2]:
+            pick = named[c][:1] + [j for j in named[c][1:] if page.lines[j].name not in common and value(j)]
+            if pick and page.lines[pick[0]].role in HEADING_ROLES:
+                pick += range(pick[0], page.ends[pick[0]])  # the item's name with its link
+            cost = sum(page.cost[j] + 1 for j in pick if j not in out)
+            if spent + cost > budget:
+                break
+            out.update(pick)
+            spent += cost
+        return out
+
+    @staticmethod
+    def _listings(page: _Page) -> list[list[int]]:
+        """Runs of 4+ same-role siblings (rows, list items, articles): the page's listings."""
+        kids: dict[int, list[int]] = {}
+        for i in range(len(page.lines)):
+            kids.setdefault(page.parents[i], []).append(i)
+        out = []
+        for ch in kids.values():
+            by_role: dict[str, list[int]] = {}
+            for c in ch:
+                by_role.setdefault(page.lines[c].role, []).append(c)
+            for role, same in by_role.items():
+                if role not in ("StaticText", "ListMarker", "option", "generic", "none") and len(same) >= 4:
+                    out.append(same)
+        return out
+
     @staticmethod
     def _submit_buttons(page: _Page, i: int) -> list[int]:
         """The buttons of the nearest enclosing ``form``, however big it is (its submit)."""
@@ -477,10 +666,11 @@ class RulesRetriever:
         keep: set[int] = {0}
         single, _ = _surface()
         heading_budget = total * cfg.skeleton_heading_tokens
+        deep = self._deep_items(page)
         spent = 0
         for i, ln in enumerate(lines):
             role = ln.role
-            if role in HEADING_ROLES and spent < heading_budget:
+            if role in HEADING_ROLES and spent < heading_budget and not deep[i]:
                 keep.add(i)
                 spent += page.cost[i]
             elif role == "searchbox" or (role in TEXT_ENTRY_ROLES and self._in_search(page, i)):
@@ -519,25 +709,49 @@ class RulesRetriever:
                 return True
         return False
 
+    def _deep_items(self, page: _Page, head: int = 5) -> list[bool]:
+        """Lines inside the items of a long listing of rich items (posts, products, rows of
+        cards) after its first ``head`` items. Their headings are item titles, not landmarks,
+        and their controls repeat the first items'."""
+        deep = [False] * len(page.lines)
+        for same in self._listings(page):
+            if len(same) < 8 or sum(page.ends[c] - c for c in same) < 6 * len(same):
+                continue
+            for c in same[head:]:
+                for j in range(c, page.ends[c]):
+                    deep[j] = True
+        return deep
+
     def _controls(self, page: _Page, budget: int) -> set[int]:
         """No line clearly matched the goal: keep the page's controls, most useful first —
-        form fields and buttons, then links of the main content, then other links."""
+        form fields and buttons, then links of the main content, then other links; in a
+        long listing, only its first items' (the rest repeat them)."""
+        deep = self._deep_items(page)
         in_main = [False] * len(page.lines)
         for i, ln in enumerate(page.lines):
             p = page.parents[i]
             in_main[i] = ln.role == "main" or (p >= 0 and in_main[p])
         tiers: list[list[int]] = [[], [], []]
         for i, ln in enumerate(page.lines):
+            if deep[i]:
+                continue
             if ln.role in CONTROL_ROLES or ln.role in ("button", "tab", "menuitem"):
                 tiers[0].append(i)
             elif ln.role in ACTION_ROLES:
                 tiers[1 if in_main[i] else 2].append(i)
         out: set[int] = set()
         spent = 0
+        # the hundredth "Upvote" or "Share" of a listing says nothing the first ones did not
+        # (and is useless without its item): a few of each kind are enough
+        times: dict[tuple[str, str], int] = {}
         for tier in tiers:
             for i in tier:
+                kind = (page.lines[i].role, page.lines[i].name)
+                if times.get(kind, 0) >= 3:
+                    continue
                 if spent + page.cost[i] > budget:
                     return out
+                times[kind] = times.get(kind, 0) + 1
                 out.add(i)
                 spent += page.cost[i] + 1
         return out
