@@ -151,3 +151,12 @@ def test_goto_and_other_budgets(main, pages_server) -> None:  # type: ignore[no-
     assert fb.ok and fb.detail["text"] == "step 8"
     assert "step budget" in run(ex, obs, A("click", id=eid(obs, "link", "Back")), "budget").message
     assert run(ex, obs, A("stop", answer="done"), "control").ok  # stop is always allowed
+
+
+def test_ticking_a_checkbox_is_a_change_not_a_no_op(main) -> None:  # type: ignore[no-untyped-def]
+    # a checkbox's state is a property: neither the DOM nor the page text changes
+    ep, obs = main
+    ex = Executor(ep)
+    fb = run(ex, obs, A("click", id=eid(obs, "checkbox", "Gift wrap")), "done")
+    assert any(c.startswith("form state changed: 1 checkboxes/radios checked (was 0)") for c in fb.changes), fb.changes
+    assert ep.page.is_checked("#gift")

@@ -46,3 +46,10 @@ def test_child_frame_changes_are_seen() -> None:
     assert diff(before, after) == ("frame http://127.0.0.1/f: content changed (+20 characters of text)",)
     gone = replace(before, frame=None, frame_fp=None)
     assert diff(before, gone) == ("the frame the action was in is gone",)
+
+
+def test_form_state_changes_count_even_when_dom_and_text_do_not() -> None:
+    ticked = replace(BASE, form_hash="f1", checked=1)
+    assert diff(replace(BASE, form_hash="f0"), ticked) == ("form state changed: 1 checkboxes/radios checked (was 0)",)
+    assert diff(replace(BASE, form_hash="f0", checked=1), replace(ticked, form_hash="f2")) == (
+        "form state changed (a field's value or selection)",)

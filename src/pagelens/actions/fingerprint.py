@@ -2,7 +2,7 @@
 
 A :class:`Fingerprint` is a handful of numbers read with one ``evaluate`` of a small,
 bounded script (URL, title, element count, visible text length and hash, scroll offsets,
-focused element). Unlike a pixel diff it is not fooled by ticking clocks or carousels.
+focused element, a digest of the form fields' state). Unlike a pixel diff it is not fooled by ticking clocks or carousels.
 Two refinements from WebFovea: an action landing in a child frame also fingerprints that
 frame (otherwise a working iframe click looks like "no change"), and focus moving into an
 ``<iframe>`` is not a change by itself (otherwise every iframe click looks successful).
@@ -46,8 +46,18 @@ _JS = "(limit) => {" + FOCUS_KEY_JS + """
   let a = d.activeElement;
   while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
   const focus = (a && a !== d.body && a !== d.documentElement) ? focusKey(a) : '';
+  // form state lives in properties, not in the DOM or its text: a ticked checkbox changes neither
+  let fh = 0x811c9dc5, checked = 0;
+  const fields = d.querySelectorAll('input,select,textarea');
+  for (let i = 0; i < Math.min(fields.length, 5000); i++) {
+    const f = fields[i];
+    if (f.checked) checked++;
+    const s = (f.checked ? '1' : '0') + (f.selectedIndex === undefined ? '' : f.selectedIndex) + ':' + (f.value || '').length;
+    for (let j = 0; j < s.length; j++) { fh ^= s.charCodeAt(j); fh = Math.imul(fh, 0x01000193); }
+  }
   return {url: location.href, title: d.title, nodes: d.getElementsByTagName('*').length, len: text.length,
-          hash: (h >>> 0).toString(16), sx: window.scrollX, sy: window.scrollY, focus, now: Date.now()};
+          hash: (h >>> 0).toString(16), sx: window.scrollX, sy: window.scrollY, focus, now: Date.now(),
+          form: (fh >>> 0).toString(16), checked};
 }
 """
 
@@ -65,6 +75,9 @@ class Fingerprint:
     frame: str | None = None  # URL of the child frame the action landed in
     #: (url, node_count, text_length, text_hash, scroll_x, scroll_y, focus) of that frame
     frame_fp: tuple[Any, ...] | None = None
+    #: hash of the form fields' checked / selected / value-length state, and how many are checked
+    form_hash: str = ""
+    checked: int = 0
     #: page clock (``Date.now()``) when the fingerprint was taken; not part of equality
     clock_ms: float = field(default=0.0, compare=False)
 
@@ -119,6 +132,8 @@ def take(page: "Page", frame: "Frame | None" = None, *, timeout_s: float = 5.0) 
         focus=str(raw["focus"]),
         frame=frame_url,
         frame_fp=frame_fp,
+        form_hash=str(raw.get("form", "")),
+        checked=int(raw.get("checked", 0)),
         clock_ms=float(raw["now"]),
     )
 
@@ -157,6 +172,11 @@ def diff(a: Fingerprint, b: Fingerprint, *, hover: bool = False) -> tuple[str, .
     if (a.scroll_x, a.scroll_y) != (b.scroll_x, b.scroll_y):
         out.append(f"scrolled from y={a.scroll_y:.0f} to y={b.scroll_y:.0f}"
                    + (f", x={b.scroll_x:.0f}" if a.scroll_x != b.scroll_x else ""))
+    if a.form_hash != b.form_hash:
+        if a.checked != b.checked:
+            out.append(f"form state changed: {b.checked} checkboxes/radios checked (was {a.checked})")
+        else:
+            out.append("form state changed (a field's value or selection)")
     if a.focus != b.focus and not b.focus.startswith("iframe"):
         out.append(f"focus moved to {b.focus}" if b.focus else "focus left the element")
     fa, fb = a.frame_fp, b.frame_fp
