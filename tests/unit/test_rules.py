@@ -145,3 +145,42 @@ def test_history_contributes_action_arguments_not_ids() -> None:
     weights, _ = query_terms(FocusQuery("Buy a kettle", history=('fill("66", "Felix Petrov")', 'click("110")')))
     assert "felix" in weights and "petrov" in weights
     assert "66" not in weights and "110" not in weights and "fill" not in weights and "click" not in weights
+
+
+def test_date_values_answer_when_questions() -> None:
+    for text in ("Stand - 12.11.2021", "Completed: 2017-12-26", "Updated Nov 12, 2021", "3. März 2020"):
+        assert "§date" in terms_of(text), text
+    for text in ("$1,627.88", "1,263.1", "0300 123 4567", "v4.2.1"):
+        assert "§date" not in terms_of(text), text
+
+
+def test_an_action_goal_is_matched_by_labels_not_by_fine_print() -> None:
+    legal = [f"\t\tStaticText 'Clause {i}: you authorise us to charge your credit card for membership fees and "
+             f"to enter your card details into our payment processor, as described in section {i}.'" for i in range(12)]
+    form = ["\t\t[40] group 'Card details'", "\t\t\t[41] textbox 'Card number'", "\t\t\t[42] textbox 'Name on card'",
+            "\t\t\t[43] button 'Pay now'"]
+    res = _kept(_page(legal + form), "Enter my credit card details to pay for the membership")
+    assert "[41] textbox 'Card number'" in res.text() and "[43] button 'Pay now'" in res.text()
+    r = rendering_from_text(_page(legal + form))
+    best_line = res.info["top_units"][0][0]
+    assert r.lines[best_line].eid in ("40", "41", "42"), res.info["top_units"][:3]  # the form ranks first
+
+
+def test_a_question_keeps_the_lines_that_follow_what_it_names() -> None:
+    body = [f"\t\tStaticText 'Unrelated paragraph {i} on the history of fishing in northern lakes and rivers'"
+            for i in range(40)]
+    body += ["\t\t[50] heading 'Test: the Zander Pro 270 rod'", "\t\t[51] paragraph ''",
+             "\t\t\tStaticText 'We fished the Zander Pro 270 for a season.'", "\t\t[52] list ''",
+             "\t\t\t[53] listitem ''", "\t\t\t\tStaticText '- Länge: 2,70 m'", "\t\t\t[54] listitem ''",
+             "\t\t\t\tStaticText '- Gewicht: 186 g'"]
+    body += [f"\t\tStaticText 'Closing remark {i} about tackle shops and weather'" for i in range(40)]
+    assert "Gewicht: 186 g" in _kept(_page(body), "How heavy is the Zander Pro 270?").text()
+
+
+def test_a_long_quoted_title_is_found_as_a_phrase_and_a_message_to_type_is_not_searched() -> None:
+    from pagelens.focus.rules import query_terms
+
+    weights, phrases = query_terms(FocusQuery(
+        'Reply to "Update on weeknight curry ideas (photos inside)" with "Thanks, that fixed my sauce problem completely, cheers"'))
+    assert "update on weeknight curry ideas (photos inside)" in phrases
+    assert "sauc" not in weights and "curri" not in weights  # long quotes: phrase only, no loose words

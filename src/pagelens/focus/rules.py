@@ -39,6 +39,11 @@ _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 # not an ISO date or a decimal number
 _PHONE = re.compile(r"(?<![\w.,])(?:\+\d{1,3}[ .\-]?)?(?:\(\d{1,5}\)[ .\-]?)?\d{2,5}(?:[ .\-]\d{2,5}){1,4}(?![\w,]|\.\d)")
 _BYLINE = re.compile(r"^\s*(?:by|von|par|por|di|door|av|af)\s+\w")
+_MONTHS = (r"jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|januar|februar|märz|mai|juni|juli|okt|dez|"
+           r"janv|févr|mars|avr|juil|août|déc|ene|abr|ago|dic")
+_DATE_VALUE = re.compile(
+    r"(?<!\d)(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[./]\d{1,2}[./]\d{2,4}|\d{4}年\d{1,2}月|"
+    rf"\d{{1,2}}\.?\s+(?:{_MONTHS})[a-zé]*\.?\s+\d{{4}}|(?:{_MONTHS})[a-zé]*\.?\s+\d{{1,2}},?\s+\d{{4}})(?!\d)")
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 CONTROL_ROLES = frozenset({
@@ -54,6 +59,8 @@ TEXT_ENTRY_ROLES = frozenset({"textbox", "searchbox", "spinbutton", "combobox", 
 FORM_INTENT = frozenset({"§login", "§register", "§password", "§email", "§username", "§payment", "§address",
                          "§phone", "§subscribe", "§filter", "§sort", "+signin", "+signup", "+login", "enter", "type",
                          "fill"})
+#: Containers of form fields: matched by their own name, they stand for their fields.
+FIELD_GROUP_ROLES = frozenset({"group", "form", "radiogroup"})
 TABLE_ROW_ROLES = frozenset({"row"})
 HEADER_CELL_ROLES = frozenset({"columnheader"})
 
@@ -68,6 +75,9 @@ class RulesConfig:
     small_page_tokens: int = 600  # pages this small are kept whole
     rel_threshold: float = 0.34  # units scoring below this share of the best are dropped
     skeleton_heading_tokens: float = 0.08  # headings kept while they cost less than this share
+    debug_units: int = 8  # units listed in the selection's info ("top_units")
+    answer_units: int = 6  # for a question, the best units also keep...
+    answer_context_tokens: int = 60  # ...this many tokens of the lines that follow them
 
 
 @lru_cache(maxsize=1)
@@ -136,6 +146,8 @@ def terms_of(text: str) -> set[str]:
         out.add("§" + concept_of[m.group(0)])
     if any(w[0].isdigit() for w in words) and _is_phone(norm):
         out.add("§phone")
+    if _DATE_VALUE.search(norm):
+        out.add("§date")  # "2017-12-26", "12.11.2021", "Nov 12, 2021": a date value answers "when"
     if len(words) <= 10 and _BYLINE.match(norm):
         out.add("§author")  # "by Idris A.", "von Anna": a byline names a person
     return out
@@ -150,6 +162,11 @@ _QUESTION = re.compile(r"^\s*(?:what|which|who|whom|whose|how|when|where|is|are|
 
 def _is_question(goal: str) -> bool:
     return goal.rstrip().endswith(("?", "？")) or bool(_QUESTION.match(goal))
+
+
+def _is_prose(ln: Line) -> bool:
+    """A sentence or more of text (not a label, a name or a value)."""
+    return ln.role in ("StaticText", "paragraph", "generic", "LineBreak") and ln.name.count(" ") >= 12
 
 
 def _inside_word(text: str, start: int, end: int) -> bool:
@@ -194,8 +211,8 @@ _QUOTED = re.compile(r"[\"“'‘]([^\"”'’]{3,})[\"”'’]")
 
 
 def _unquoted(goal: str) -> str:
-    """The goal without quoted text longer than a name (a message or comment to type is not
-    something to find on the page)."""
+    """The goal without the words of quoted text longer than a short name: a message to type
+    is not something to find on the page (a long title still is, as a phrase)."""
     return _QUOTED.sub(lambda m: m.group(0) if len(m.group(1).split()) <= 6 else " ", goal)
 
 
@@ -222,7 +239,7 @@ def query_terms(query: FocusQuery) -> tuple[dict[str, float], list[str]]:
                 weights.setdefault(t, 0.5)
     # stop-words may appear stemmed or as pieces; drop 1-letter latin words
     weights = {t: w for t, w in weights.items() if len(t) > 1 or _CJK.match(t) or t[0].isdigit()}
-    phrases = [normalise(p) for p in _QUOTED.findall(goal)]
+    phrases = [normalise(p) for p in _QUOTED.findall(query.goal)]
     return weights, phrases
 
 
@@ -361,17 +378,24 @@ class RulesRetriever:
         form_hits: dict[int, list[set[str]]] = {}
         submits: set[int] = set()  # the buttons of any <form> holding a matched field
         section_hits: dict[tuple[int, int], set[str]] = {}
+        # a goal that acts is matched by labels and controls; prose (terms and conditions
+        # that mention "credit card" ten times) counts at half
+        acting = not _is_question(query.goal)
+        label_terms: dict[int, set[str]] = {}
         for i in range(n):
             hit = matched[i]
             if not hit:
                 continue
             u = self._unit(page, i)
             unit_terms.setdefault(u, set()).update(hit)
+            if not (acting and _is_prose(lines[i])):
+                label_terms.setdefault(u, set()).update(hit)
             if lines[i].role in CONTROL_ROLES or lines[i].role in ("button", "option"):
                 f = self._form(page, i)
                 if f is not None and f != u:
                     form_hits.setdefault(f, []).append(hit)
-                submits.update(self._submit_buttons(page, i))
+                if lines[i].role in CONTROL_ROLES:  # a field's submit; not every vote form's buttons
+                    submits.update(self._submit_buttons(page, i))
             if lines[i].role in HEADING_ROLES:
                 sec = self._section(page, i)
                 if sec is not None:
@@ -388,7 +412,9 @@ class RulesRetriever:
                     if key not in header_terms:
                         header_terms[key] = set().union(*(matched[j] for j in hdr))
                     unit_terms[u] = ts | header_terms[key]
-        units = {u: rank(ts) for u, ts in unit_terms.items()}
+                    label_terms[u] = label_terms.get(u, set()) | header_terms[key]
+        units = {u: max(rank(label_terms.get(u, set())), 0.5 * rank(ts)) if acting else rank(ts)
+                 for u, ts in unit_terms.items()}
         spans: dict[int, range] = {}
         for f, hits in form_hits.items():  # a form: as good as its best field, not their union
             units[f] = max(units.get(f, 0.0), 0.9 * max(rank(h) for h in hits))
@@ -433,6 +459,7 @@ class RulesRetriever:
         spent = sum(page.cost[i] + 1 for i in keep)
         ranked = sorted(units.items(), key=lambda kv: (-kv[1], kv[0]))
         chosen = 0
+        question = _is_question(query.goal)
         seen: set[tuple[str, ...]] = set()
         for u, s in ranked:
             if s < best * cfg.rel_threshold and chosen >= 1:
@@ -440,7 +467,10 @@ class RulesRetriever:
             if u < 0:
                 span = spans[u]
             elif page.subtree_tokens(u) > max(cfg.unit_max_tokens, cfg.form_max_tokens):
-                span = range(u, u + 1)  # a big container matched by its own name: just its line
+                # a big container matched by its own name ("Card information"): its line and
+                # the fields and buttons in it with their labels, not their option lists
+                span = (self._controls_in(page, u, cfg.form_max_tokens) if lines[u].role in FIELD_GROUP_ROLES
+                        else range(u, u + 1))
             else:
                 span = range(u, page.ends[u])
             # a unit repeating one already kept word for word (the same notice in every form)
@@ -459,6 +489,12 @@ class RulesRetriever:
             keep.update(extra)
             spent += cost
             chosen += 1
+            if question and chosen <= cfg.answer_units:
+                # the answer to a question often follows what it names: "Gewicht: 186 g" a few
+                # lines after the product, the "Stand" date under the title
+                after = self._following(page, span.stop if u < 0 else page.ends[u], cfg.answer_context_tokens)
+                keep.update(after)
+                spent += sum(page.cost[j] + 1 for j in after)
         keep.update(submits)
         # "the newest post", "the cheapest kettle", "the top thread": the answer is at one end
         # of a (usually sorted) listing — keep the head of the page's main repeated structure
@@ -480,7 +516,7 @@ class RulesRetriever:
             "query_terms": sorted(weights)[:40],
             # why the first units were kept: [line id, score, goal terms it matched]
             "top_units": [[lines[u if u >= 0 else -1 - u].no, round(sc, 3),
-                           sorted(unit_terms.get(u if u >= 0 else -1 - u, ()))[:8]] for u, sc in ranked[:8]],
+                           sorted(unit_terms.get(u if u >= 0 else -1 - u, ()))[:8]] for u, sc in ranked[:int(self.config.debug_units)]],
         }
         return Selection(keep=frozenset(lines[i].no for i in keep), info=info)
 
@@ -535,6 +571,36 @@ class RulesRetriever:
                 return None  # a heading over a long listing: the section is not a unit
             j += 1
         return (h, j) if j > page.ends[h] else None
+
+    @staticmethod
+    def _controls_in(page: _Page, u: int, tokens: int) -> list[int]:
+        out = [u]
+        j = u + 1
+        while j < page.ends[u] and tokens > 0:
+            ln = page.lines[j]
+            if ln.role in ("option", "MenuListPopup", "listbox") and page.parents[j] != u:
+                j = page.ends[j]  # an option list: the field's value says enough
+                continue
+            label = ln.role in ("LabelText", "Legend") or (
+                ln.role == "StaticText" and page.lines[page.parents[j]].role in ("LabelText", "Legend"))
+            if label or ln.role in CONTROL_ROLES or ln.role in ACTION_ROLES:
+                out.append(j)
+                tokens -= page.cost[j] + 1
+            j += 1
+        return out
+
+    @staticmethod
+    def _following(page: _Page, start: int, tokens: int) -> list[int]:
+        """Lines after ``start`` in reading order, up to ``tokens``, not past a heading."""
+        out: list[int] = []
+        j = start
+        while j < len(page.lines) and tokens > 0:
+            if page.lines[j].role in HEADING_ROLES:
+                break
+            out.append(j)
+            tokens -= page.cost[j] + 1
+            j += 1
+        return out
 
     def _listing_head(self, page: _Page, budget: int, items: int = 3) -> set[int]:
         """The first few items of the largest run of same-role siblings (rows, posts, cards)."""
