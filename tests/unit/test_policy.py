@@ -98,3 +98,22 @@ def test_llm_policy_parses_and_reports_errors_without_raising() -> None:
     assert good.pivotal == ("6",) and good.usage["prompt_tokens"] == 10
     assert "could not be used" in model.seen[1] and "[6] link 'Acme Pro Lamp (black)'" in model.seen[1]
     assert "# Task\ngoal" in model.seen[0]
+
+
+def test_focus_misses_count_only_steps_that_ran_on_an_unseen_target() -> None:
+    from dataclasses import replace
+
+    from pagelens.focus.apply import FocusResult
+
+    plan = (PlanStep("click", Target("link", "Acme Pro Lamp")), PlanStep("click", Target("button", "Add to cart")),
+            PlanStep("stop", value="done"))
+    focused = replace(_view(), focused=FocusResult("default", (), frozenset({0, 5}), 100, 10))  # no cart button
+    cut = ScriptedPolicy(plan)
+    first = cut.decide(_ctx(view=focused))
+    assert [a.name for a in first.actions] == ["click", "click", "stop"]
+    cut.decide(_ctx((_ok(first.actions[0]),), view=focused))  # a signal cut the sequence after the link
+    assert cut.focus_misses == []  # the unseen button was resolved ahead, never clicked from that view
+    ran = ScriptedPolicy(plan)
+    first = ran.decide(_ctx(view=focused))
+    ran.decide(_ctx((_ok(first.actions[0]), _ok(first.actions[1])), view=focused))
+    assert ran.focus_misses == ["click button 'Add to cart'"]

@@ -122,13 +122,16 @@ def resolve_target(lines: Sequence[Line], target: Target) -> Line | None:
 class _Issued:
     action: Action
     covers: int  # plan steps this action accomplishes (fill + press Enter = 2; skipped checks)
+    unseen: str = ""  # the plan step, when its target was not in the focused view
 
 
 class ScriptedPolicy:
     """Replays a reference plan of :class:`~pagelens.bench.tasks.PlanStep` values.
 
-    ``focus_misses`` lists the plan steps whose target was missing from the focused view (but
-    present on the page): an LLM shown that view could not have acted on it.
+    ``focus_misses`` lists the plan steps *executed* on a target that was missing from the
+    focused view (but present on the page): an LLM shown that view could not have acted on it.
+    Steps resolved ahead but never run from that view (the sequence was cut by a signal and
+    re-planned on a new observation) do not count.
     """
 
     def __init__(self, plan: Sequence[PlanStep], *, name: str = "scripted") -> None:
@@ -164,8 +167,7 @@ class ScriptedPolicy:
             if line is None:
                 missing = f"no element matches {step} on the current observation"
                 break
-            if shown is not None and line.no not in shown:
-                self.focus_misses.append(str(step))
+            unseen = str(step) if shown is not None and line.no not in shown else ""
             eid = str(line.eid)
             nxt = self.plan[i + 1] if i + 1 < len(self.plan) else None
             if step.action == "check" and _CHECKED.search(line.text):
@@ -173,10 +175,11 @@ class ScriptedPolicy:
                 continue
             if step.action == "fill" and nxt is not None and nxt.action == "press" and nxt.target == step.target \
                     and nxt.value == "Enter":
-                issued.append(_Issued(Action("fill", {"id": eid, "text": step.value or "", "enter": True}), skipped + 2))
+                issued.append(_Issued(Action("fill", {"id": eid, "text": step.value or "", "enter": True}), skipped + 2,
+                                      unseen))
                 skipped, i = 0, i + 2
                 continue
-            issued.append(_Issued(_targeted(step, eid), skipped + 1))
+            issued.append(_Issued(_targeted(step, eid), skipped + 1, unseen))
             skipped, i = 0, i + 1
         self._issued = issued
         actions = tuple(x.action for x in issued)
@@ -187,6 +190,8 @@ class ScriptedPolicy:
 
     def _advance(self, feedback: Sequence[Feedback]) -> None:
         for issued, fb in zip(self._issued, feedback):
+            if issued.unseen and fb.action == issued.action:
+                self.focus_misses.append(issued.unseen)  # it ran on a target the view did not show
             if not fb.ok or fb.action != issued.action:
                 break
             self.cursor += issued.covers
