@@ -32,7 +32,12 @@ _EXPORTS = {
     "PagelensError": "pagelens.errors",
 }
 
-__all__ = sorted([*_EXPORTS, "__version__"])
+# Spelled out so static tools can read it; tests/unit/test_public_api.py keeps it equal to _EXPORTS.
+__all__ = [
+    "BrowserConfig", "BrowserSession", "FocusQuery", "FocusResult", "Line", "Observation", "PageView",
+    "PagelensError", "RenderConfig", "Rendering", "Retriever", "Selection", "__version__", "focus", "focus_view",
+    "make_retriever", "observe",
+]
 
 
 def __getattr__(name: str) -> Any:

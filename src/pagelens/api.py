@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Mapping
+from typing import TYPE_CHECKING
 
 from pagelens import tokens
 from pagelens.config import BrowserConfig, RenderConfig
@@ -47,7 +48,7 @@ def focus_view(
     obs: Observation,
     *,
     goal: str | None = None,
-    retriever: "Retriever | str | None" = None,
+    retriever: Retriever | str | None = None,
     refined: bool = False,
     history: tuple[str, ...] = (),
     defense: bool = True,
@@ -79,11 +80,11 @@ def observe(
     target: str,
     *,
     goal: str | None = None,
-    retriever: "Retriever | str | None" = None,
+    retriever: Retriever | str | None = None,
     refined: bool = False,
     inject: str | None = None,
     defense: bool = True,
-    session: "BrowserSession | None" = None,
+    session: BrowserSession | None = None,
     browser_config: BrowserConfig | None = None,
     render_config: RenderConfig | None = None,
 ) -> PageView:

@@ -62,7 +62,7 @@ def main(argv: list[str] | None = None) -> None:
     except KeyboardInterrupt:
         click.echo("interrupted", err=True)
         sys.exit(130)
-    except Exception as exc:  # noqa: BLE001 - last resort: one line, not a traceback
+    except Exception as exc:
         if os.environ.get("PAGELENS_DEBUG"):
             raise
         click.echo(f"error: internal error ({type(exc).__name__}: {exc}); set PAGELENS_DEBUG=1 for details", err=True)

@@ -12,13 +12,13 @@ class _Frozen(BaseModel):
 class BrowserConfig(_Frozen):
     executable: str | None = None  # else PAGELENS_CHROMIUM, else discovery
     headless: bool = True
-    viewport_width: int = Field(1280, ge=200, le=7680)
-    viewport_height: int = Field(720, ge=200, le=4320)
+    viewport_width: int = Field(default=1280, ge=200, le=7680)
+    viewport_height: int = Field(default=720, ge=200, le=4320)
     #: Abort every request whose host is not loopback (pages must render offline).
     block_external: bool = True
-    navigation_timeout_s: float = Field(20.0, gt=0)
+    navigation_timeout_s: float = Field(default=20.0, gt=0)
     #: Upper bound for one accessibility-tree extraction (all frames).
-    extract_timeout_s: float = Field(30.0, gt=0)
+    extract_timeout_s: float = Field(default=30.0, gt=0)
     extra_args: tuple[str, ...] = ()
 
 
@@ -33,4 +33,4 @@ class RenderConfig(_Frozen):
     #: Inline ``data:`` URIs are shortened to their media type: they are never useful to an
     #: agent and can be half of a page's tokens. ``False`` reproduces them verbatim.
     shorten_data_urls: bool = True
-    max_name_chars: int = Field(2000, ge=20)
+    max_name_chars: int = Field(default=2000, ge=20)

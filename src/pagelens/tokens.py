@@ -13,10 +13,10 @@ import gzip
 import hashlib
 import os
 import threading
+from collections.abc import Callable
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Callable
 
 ENCODING = "o200k_base"
 _URL = "https://openaipublic.blob.core.windows.net/encodings/o200k_base.tiktoken"
@@ -56,7 +56,7 @@ def _encoder() -> tuple[str, Callable[[str], int]]:
             os.environ.setdefault("TIKTOKEN_CACHE_DIR", str(cache))
             enc = tiktoken.get_encoding(ENCODING)
             return f"tiktoken:{ENCODING}", lambda s: len(enc.encode(s, disallowed_special=()))
-        except Exception:  # noqa: BLE001 - any failure means "use the fallback"
+        except Exception:  # noqa: BLE001, S110 - any failure means "use the fallback"
             pass
         try:
             import bpe_openai

@@ -6,8 +6,9 @@ travel further than :mod:`pagelens.observe.extract`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping, NewType
+from typing import NewType
 
 #: Short element id shown to the model as ``[12]``; stable across re-observations of the
 #: same DOM element within one episode (see :mod:`pagelens.observe.ids`).

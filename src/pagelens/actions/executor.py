@@ -21,9 +21,10 @@ Model output is never executed: actions dispatch to the plain functions in
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urldefrag, urljoin, urlsplit
 
 from pagelens.actions.fingerprint import Fingerprint, diff, take
@@ -36,7 +37,7 @@ if TYPE_CHECKING:
     from pagelens.browser.session import Episode
     from pagelens.types import Node, Observation
 
-__all__ = ["Budgets", "CONTROL", "Executor", "Feedback", "HANDLERS", "handled_actions"]
+__all__ = ["CONTROL", "HANDLERS", "Budgets", "Executor", "Feedback", "handled_actions"]
 
 #: Planning actions: handed back to the agent loop, never run on the page.
 CONTROL = frozenset({"note", "stop", "branch", "prune"})
@@ -74,7 +75,7 @@ class Feedback:
 class Executor:
     """Runs typed actions on one episode's page and keeps the episode's budgets."""
 
-    def __init__(self, episode: "Episode", budgets: Budgets = Budgets(), *, timeout_s: float = 5.0) -> None:
+    def __init__(self, episode: Episode, budgets: Budgets = Budgets(), *, timeout_s: float = 5.0) -> None:
         self.episode = episode
         self.budgets = budgets
         self.timeout_ms = timeout_s * 1000
@@ -85,7 +86,7 @@ class Executor:
         self._find_state: dict[tuple[str, str], int] = {}
 
     # -- public ----------------------------------------------------------------------------
-    def execute(self, action: Action, observation: "Observation") -> Feedback:
+    def execute(self, action: Action, observation: Observation) -> Feedback:
         self.steps += 1
         problem = validate(action)
         if problem:
@@ -124,7 +125,7 @@ class Executor:
         return self._run(action, run, node)
 
     # -- checks ------------------------------------------------------------------------------
-    def _node(self, action: Action, observation: "Observation") -> tuple["Node | None", str | None]:
+    def _node(self, action: Action, observation: Observation) -> tuple[Node | None, str | None]:
         spec = ACTIONS[action.name]
         by_eid = observation.by_eid()
         for p in spec.params:
@@ -153,7 +154,7 @@ class Executor:
         return r is not None and r[0] == key and r[1] >= self.budgets.max_repeats and not diff(r[2], before)
 
     # -- running -----------------------------------------------------------------------------
-    def _run(self, action: Action, run: Action, node: "Node | None") -> Feedback:
+    def _run(self, action: Action, run: Action, node: Node | None) -> Feedback:
         from playwright.sync_api import Error as PlaywrightError
         from playwright.sync_api import TimeoutError as PlaywrightTimeout
 

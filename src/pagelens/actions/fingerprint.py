@@ -82,7 +82,7 @@ class Fingerprint:
     clock_ms: float = field(default=0.0, compare=False)
 
 
-def _read(target: "Page | Frame", timeout_ms: float) -> dict[str, Any]:
+def _read(target: Page | Frame, timeout_ms: float) -> dict[str, Any]:
     # wait_for_function returns at the first (truthy) evaluation, but unlike evaluate it
     # gives up after timeout_ms when the page's main thread is stuck
     handle = target.wait_for_function(_JS, arg=HASH_LIMIT, timeout=timeout_ms, polling=50)
@@ -92,7 +92,7 @@ def _read(target: "Page | Frame", timeout_ms: float) -> dict[str, Any]:
         handle.dispose()
 
 
-def take(page: "Page", frame: "Frame | None" = None, *, timeout_s: float = 5.0) -> Fingerprint:
+def take(page: Page, frame: Frame | None = None, *, timeout_s: float = 5.0) -> Fingerprint:
     """Fingerprint the page (and ``frame`` when it is a child frame).
 
     Raises :class:`~pagelens.errors.PageError` when the main document cannot be read even

@@ -222,7 +222,8 @@ def _escape(s: str, i: int, out: list[str]) -> int:
         code = int(s[i + 2 : i + 6], 16)
         low = s[i + 6 : i + 12]
         if 0xD800 <= code < 0xDC00 and re.fullmatch(r"\\u[dD][c-fC-F][0-9a-fA-F]{2}", low):
-            out.append(chr(0x10000 + ((code - 0xD800) << 10) + (int(low[2:], 16) - 0xDC00)))
+            low_code = int(low[2:], 16)  # noqa: FURB166 - the prefix is "\u", not "0x"
+            out.append(chr(0x10000 + ((code - 0xD800) << 10) + (low_code - 0xDC00)))
             return i + 12
         out.append("\ufffd" if 0xD800 <= code < 0xE000 else chr(code))
         return i + 6

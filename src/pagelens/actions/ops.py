@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Callable, Literal, Mapping
+from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urldefrag
 
 from pagelens.actions.spec import render_value
@@ -31,8 +32,8 @@ READ_LIMIT = 600
 
 @dataclass(frozen=True, slots=True)
 class Ctx:
-    page: "Page"
-    action: "Action"
+    page: Page
+    action: Action
     target: Target | None
     timeout_ms: float
     find_state: dict[tuple[str, str], int]
@@ -260,11 +261,11 @@ def find_text(ctx: Ctx) -> Outcome:
         return Outcome("failed", "find_text needs some text to look for.")
     key = (urldefrag(ctx.page.url)[0], needle.casefold())
     k = ctx.find_state.get(key, 0)
-    frames: list["Frame"] = [ctx.page.main_frame, *ctx.page.frames[1:]]
+    frames: list[Frame] = [ctx.page.main_frame, *ctx.page.frames[1:]]
     for frame in frames:
         try:
             res = frame.evaluate(_FIND, [needle, k])
-        except Exception:  # noqa: BLE001 - a detached or closed frame: search the next one
+        except Exception:  # noqa: BLE001, S112 - a detached or closed frame: search the next one
             continue
         if res["count"]:
             ctx.find_state[key] = k + 1
@@ -342,7 +343,7 @@ def read_text(ctx: Ctx) -> Outcome:
         for frame in [ctx.page.main_frame, *ctx.page.frames[1:]]:
             try:
                 res = frame.evaluate(_READ_LABEL, [label, READ_LIMIT])
-            except Exception:  # noqa: BLE001 - a detached or closed frame: try the next one
+            except Exception:  # noqa: BLE001, S112 - a detached or closed frame: try the next one
                 continue
             if res["matches"]:
                 break

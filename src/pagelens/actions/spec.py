@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Literal, Mapping
+from typing import Literal
 
 __all__ = ["ACTIONS", "ID_PATTERN", "Action", "ActionSpec", "ArgValue", "Param", "ParamType", "prompt_doc",
            "render_value", "validate"]
@@ -249,18 +250,19 @@ def _type_problem(p: Param, v: ArgValue) -> str | None:
     elif p.type == "bool":
         if not isinstance(v, bool):
             return "must be True or False"
-    elif p.type == "enum":
-        if not isinstance(v, str) or v not in p.choices:
-            return f"must be one of: {', '.join(p.choices)}"
+    elif p.type == "enum" and (not isinstance(v, str) or v not in p.choices):
+        return f"must be one of: {', '.join(p.choices)}"
     return None
 
 
 def prompt_doc() -> str:
     """The action documentation shown to the model, generated from :data:`ACTIONS`."""
     lines = [
-        "Reply with a short \"Thought:\" and then \"Action:\" followed by one or more actions, one per "
-        "line; they run in order. Element ids are the numbers in brackets in the observation. Put text in "
-        "double quotes.",
+        (
+            "Reply with a short \"Thought:\" and then \"Action:\" followed by one or more actions, one per "
+            "line; they run in order. Element ids are the numbers in brackets in the observation. Put text in "
+            "double quotes."
+        ),
         "",
         "Page actions:",
     ]

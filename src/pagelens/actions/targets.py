@@ -107,13 +107,13 @@ class ElementGone(ActionError):
 
 @dataclass(frozen=True, slots=True)
 class Target:
-    node: "Node"
-    frame: "Frame"
-    locator: "Locator"
+    node: Node
+    frame: Frame
+    locator: Locator
     tag: str
     nonce: str
     object_id: str
-    session: "CDPSession"
+    session: CDPSession
 
     def release(self) -> None:
         """Remove the marker attribute and free the remote object (best effort)."""
@@ -128,7 +128,7 @@ class Target:
             pass
 
 
-def _frame_ids(session: "CDPSession") -> set[str]:
+def _frame_ids(session: CDPSession) -> set[str]:
     tree = session.send("Page.getFrameTree")["frameTree"]
     out: set[str] = set()
     stack: list[dict[str, Any]] = [tree]
@@ -139,7 +139,7 @@ def _frame_ids(session: "CDPSession") -> set[str]:
     return out
 
 
-def session_for(sessions: dict[str, "CDPSession"], node: "Node") -> "CDPSession":
+def session_for(sessions: dict[str, CDPSession], node: Node) -> CDPSession:
     """The CDP session of the renderer process that owns ``node``'s backend id."""
     if not sessions:
         raise ActionError("the page has not been observed yet")
@@ -157,7 +157,7 @@ def session_for(sessions: dict[str, "CDPSession"], node: "Node") -> "CDPSession"
     return sessions.get("main") or next(iter(sessions.values()))
 
 
-def resolve(page: "Page", sessions: dict[str, "CDPSession"], node: "Node") -> Target:
+def resolve(page: Page, sessions: dict[str, CDPSession], node: Node) -> Target:
     """Tag ``node``'s element and return a locator for it; raise :class:`ElementGone`."""
     from playwright.sync_api import Error as PlaywrightError
 

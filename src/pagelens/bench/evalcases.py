@@ -10,16 +10,17 @@ from __future__ import annotations
 import json
 import statistics
 import time
+from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from pagelens import tokens
 from pagelens.api import render_observation
+from pagelens.bench.cases import Case, item_kept, marker_retained
 from pagelens.browser.serve import StaticServer, inject_after_body
 from pagelens.browser.session import BrowserSession
-from pagelens.bench.cases import Case, item_kept, marker_retained
 from pagelens.errors import PagelensError
 from pagelens.focus.apply import FocusResult, focus
 from pagelens.focus.base import FocusQuery, Retriever
@@ -65,7 +66,7 @@ def _ratio(a: int, b: int) -> float:
 def _pct(values: list[float], q: float) -> float:
     if not values:
         return 0.0
-    k = min(len(values) - 1, max(0, int(round(q * (len(values) - 1)))))
+    k = min(len(values) - 1, max(0, round(q * (len(values) - 1))))
     return values[k]
 
 

@@ -12,8 +12,8 @@ import time
 from dataclasses import dataclass
 
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import Locator, Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from pagelens.bench.sites import Sites, resolve_site_url
 from pagelens.bench.tasks import PlanStep, Task, attack_succeeded, check_task

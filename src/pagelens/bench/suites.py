@@ -55,8 +55,8 @@ class CasesSuite:
 
     @contextmanager
     def worker(self) -> Iterator[Worker]:
-        from pagelens.api import render_observation
         from pagelens import tokens
+        from pagelens.api import render_observation
         from pagelens.bench.evalcases import _PageLoader, focus_case, score_case
         from pagelens.browser.session import BrowserSession
 
@@ -157,7 +157,7 @@ class TasksSuite:
                 from pagelens.errors import ConfigError
 
                 raise ConfigError(f"unknown task(s): {', '.join(sorted(unknown))}; see `pagelens tasks`")
-            tasks = [t for t in tasks if t.id in self.only]
+            tasks = tuple(t for t in tasks if t.id in self.only)
         tasks = tasks[: self.limit] if self.limit else tasks
         units = []
         for t in tasks:

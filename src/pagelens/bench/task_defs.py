@@ -53,6 +53,12 @@ def _expect(**kw: object) -> tuple[tuple[str, str], ...]:
     return tuple((k, str(v)) for k, v in kw.items())
 
 
+def _one_lowest(ratings: list[int]) -> bool:
+    """One rating is strictly below all the others (the lowest-rated review is unambiguous)."""
+    ordered = sorted(ratings)
+    return ordered[0] < ordered[1]
+
+
 # --- shop -------------------------------------------------------------------------------
 def shop_tasks(seed: int) -> list[Task]:
     products = data.make_products(seed)
@@ -110,8 +116,7 @@ def shop_tasks(seed: int) -> list[Task]:
     out.append(Task("shop-read-price", "shop", f"site:shop/?__state={CONSENT}", f"What is the price of the {p.name}?",
                     (*search(p.name), stop(p.price)), "answer_matches", kind="read", answer=p.price))
 
-    p = next(p for p in products[60:] if len(p.reviews) >= 3
-             and sorted(r.rating for r in p.reviews)[0] < sorted(r.rating for r in p.reviews)[1])
+    p = next(p for p in products[60:] if len(p.reviews) >= 3 and _one_lowest([r.rating for r in p.reviews]))
     low = min(p.reviews, key=lambda r: r.rating)
     out.append(Task("shop-read-review", "shop", f"site:shop/?__state={CONSENT}",
                     f"Who wrote the lowest-rated customer review of the {p.name}?",
@@ -149,9 +154,9 @@ def shop_tasks(seed: int) -> list[Task]:
          check("checkbox", brand), click("button", "Apply filters"), stop(str(n))),
         "answer_matches", kind="read", answer=str(n)))
 
-    for c in data.CATEGORIES:
-        for b in data.BRANDS:
-            r = filter_products(products, c, (data.slug(b),), sort="price_asc")
+    for category in data.CATEGORIES:
+        for maker in data.BRANDS:
+            r = filter_products(products, category, (data.slug(maker),), sort="price_asc")
             if len(r) >= 3 and r[0].stock and r[1].stock and r[2].price_cents - r[1].price_cents >= 300:
                 limit = math.floor(r[1].price_cents / 100) + 1
                 break
@@ -160,8 +165,8 @@ def shop_tasks(seed: int) -> list[Task]:
         break
     out.append(Task(
         "shop-under-price", "shop", f"site:shop/catalog?__state={CONSENT}",
-        f"Add every {b} product in {c} that costs less than ${limit} to the cart (one of each).",
-        (select("Category", c), check("checkbox", b), fill("spinbutton", "Max price ($)", str(limit)),
+        f"Add every {maker} product in {category} that costs less than ${limit} to the cart (one of each).",
+        (select("Category", category), check("checkbox", maker), fill("spinbutton", "Max price ($)", str(limit)),
          click("button", "Apply filters"), click("button", "Add to cart", 0), click("button", "Add to cart", 1), stop()),
         "cart_equals", expect=_expect(cart=items({r[0].id: 1, r[1].id: 1}))))
     return out
@@ -227,7 +232,7 @@ def forum_tasks(seed: int) -> list[Task]:
         return {"id": p.id, "points": p.score, "created": p.created, "n_comments": len(by_post.get(p.id, ()))}
 
     forum = "cycling"
-    top = sorted((view(p) for p in posts if p.forum == forum), key=listing_key("top"))[0]
+    top = min((view(p) for p in posts if p.forum == forum), key=listing_key("top"))
     top_title = next(p.title for p in posts if p.id == top["id"])
     out.append(Task(
         "forum-read-top", "forum", f"site:forum/?__state={CONSENT}",
@@ -250,7 +255,7 @@ def forum_tasks(seed: int) -> list[Task]:
         "comment_posted", expect=_expect(post_id=p.id, body=text, user=USER)))
 
     forum = "homelab"
-    newest = sorted((view(p) for p in posts if p.forum == forum), key=listing_key("new"))[0]
+    newest = min((view(p) for p in posts if p.forum == forum), key=listing_key("new"))
     newest_title = next(p.title for p in posts if p.id == newest["id"])
     out.append(Task(
         "forum-open-newest", "forum", "site:forum/", f"Open the newest post in f/{forum}.",
@@ -303,9 +308,9 @@ def admin_tasks(seed: int) -> list[Task]:
          click("button", "Save changes"), stop()),
         "record_fields", expect=_expect(id=r.id, start_date="2023-09-18", remote=True)))
 
-    new = dict(first_name="Lena", last_name="Ortiz", email="lena.ortiz@example.org", department="Marketing",
-               title="Content Strategist", status="Probation", office="Lisbon", start_date="2024-07-01",
-               salary=61000)
+    new = {"first_name": "Lena", "last_name": "Ortiz", "email": "lena.ortiz@example.org", "department": "Marketing",
+           "title": "Content Strategist", "status": "Probation", "office": "Lisbon", "start_date": "2024-07-01",
+           "salary": 61000}
     create_steps = (
         fill("textbox", "First name", "Lena"), fill("textbox", "Last name", "Ortiz"),
         fill("textbox", "Work email", "lena.ortiz@example.org"), select("Department", "Marketing"),

@@ -50,7 +50,7 @@ class PlanStep:
             raise ValueError(f"{self.action} needs a value")
 
     def __str__(self) -> str:
-        parts = [self.action]
+        parts: list[str] = [self.action]
         if self.target is not None:
             parts.append(f"{self.target.role} {self.target.name!r}" + (f" #{self.target.nth}" if self.target.nth else ""))
         if self.value is not None:

@@ -10,14 +10,16 @@ from __future__ import annotations
 import mimetypes
 import re
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Iterator
+from typing import Self
 from urllib.parse import quote, unquote, urlsplit
-from contextlib import contextmanager
 
+_HOST = "127.0.0.1"
 _BODY_OPEN = re.compile(rb"<body\b[^>]*>", re.IGNORECASE)
 
 
@@ -37,13 +39,13 @@ class _Config:
 
 
 class _Handler(BaseHTTPRequestHandler):
-    server: "_Server"
+    server: _Server
     protocol_version = "HTTP/1.1"
 
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - silence
         return
 
-    def do_GET(self) -> None:  # noqa: N802 - http.server API
+    def do_GET(self) -> None:
         cfg = self.server.config
         rel = unquote(urlsplit(self.path).path).lstrip("/")
         target = (cfg.root / rel).resolve()
@@ -84,15 +86,14 @@ class StaticServer:
 
     def __init__(self, root: str | Path) -> None:
         self._config = _Config(root=Path(root).resolve())
-        self._server = _Server(("127.0.0.1", 0), _Handler)
+        self._server = _Server((_HOST, 0), _Handler)
         self._server.config = self._config
         self._thread = threading.Thread(target=self._server.serve_forever, name="pagelens-static", daemon=True)
         self._thread.start()
 
     @property
     def base_url(self) -> str:
-        host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}/"
+        return f"http://{_HOST}:{self._server.server_port}/"
 
     def url(self, relative: str, *, inject: str | None = None) -> str:
         """URL of ``relative`` (a path under the root); ``inject`` is inserted after ``<body>``."""
@@ -108,7 +109,7 @@ class StaticServer:
         self._server.server_close()
         self._thread.join(timeout=5)
 
-    def __enter__(self) -> "StaticServer":
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:

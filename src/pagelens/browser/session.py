@@ -9,7 +9,7 @@ block, or a crash) leaves no Chromium process behind.
 from __future__ import annotations
 
 import threading
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self
 from urllib.parse import urlsplit
 
 from pagelens.browser.chromium import OFFLINE_ARGS, find_chromium
@@ -44,10 +44,10 @@ class _Driver(threading.local):
     """
 
     def __init__(self) -> None:
-        self.pw: "Playwright | None" = None
+        self.pw: Playwright | None = None
         self.users = 0
 
-    def acquire(self) -> "Playwright":
+    def acquire(self) -> Playwright:
         if self.pw is None:
             from playwright.sync_api import sync_playwright
 
@@ -61,7 +61,7 @@ class _Driver(threading.local):
             pw, self.pw, self.users = self.pw, None, 0
             try:
                 pw.stop()
-            except Exception:  # noqa: BLE001 - the driver may already be gone
+            except Exception:  # noqa: BLE001, S110 - the driver may already be gone
                 pass
 
 
@@ -79,7 +79,7 @@ class BrowserSession:
         self.executable: str | None = None
 
     # -- lifecycle -------------------------------------------------------------------
-    def start(self) -> "BrowserSession":
+    def start(self) -> Self:
         if self._browser is not None:
             return self
         self.executable = find_chromium(self.config.executable)
@@ -109,12 +109,12 @@ class BrowserSession:
         if browser is not None:
             try:
                 browser.close()
-            except Exception:  # noqa: BLE001 - already gone is fine
+            except Exception:  # noqa: BLE001, S110 - already gone is fine
                 pass
         if pw is not None:
             _driver.release()
 
-    def __enter__(self) -> "BrowserSession":
+    def __enter__(self) -> Self:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:
@@ -125,7 +125,7 @@ class BrowserSession:
         return self._crashed.is_set()
 
     @property
-    def browser(self) -> "Browser":
+    def browser(self) -> Browser:
         if self._browser is None:
             raise BrowserError("browser session is not started")
         if self.crashed:
@@ -146,7 +146,7 @@ class BrowserSession:
 
 
     # -- episodes --------------------------------------------------------------------
-    def episode(self) -> "Episode":
+    def episode(self) -> Episode:
         """A fresh browser context and page; close it (or use ``with``) when done."""
         from playwright.sync_api import Error as PlaywrightError
 
@@ -179,14 +179,14 @@ def _first_line(exc: BaseException) -> str:
 class Episode:
     """One browser context + page, and the observer that keeps element ids stable."""
 
-    def __init__(self, session: BrowserSession, context: "BrowserContext", page: "Page") -> None:
+    def __init__(self, session: BrowserSession, context: BrowserContext, page: Page) -> None:
         self.session = session
         self.context = context
         self.page = page
         self._observer: PageObserver | None = None
 
     @property
-    def observer(self) -> "PageObserver":
+    def observer(self) -> PageObserver:
         if self._observer is None:
             from pagelens.observe.extract import PageObserver
 
@@ -230,7 +230,7 @@ class Episode:
                 raise PageNotHTML(f"{url}: not an HTML page (Content-Type: {ctype})")
         return info
 
-    def observe(self) -> "Observation":
+    def observe(self) -> Observation:
         from playwright.sync_api import Error as PlaywrightError
 
         try:
@@ -243,10 +243,10 @@ class Episode:
             self._observer.close()
         try:
             self.context.close()
-        except Exception:  # noqa: BLE001 - context already gone with a crashed browser
+        except Exception:  # noqa: BLE001, S110 - context already gone with a crashed browser
             pass
 
-    def __enter__(self) -> "Episode":
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:

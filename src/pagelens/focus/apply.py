@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Mapping
+from typing import Any
 
 from pagelens import tokens
 from pagelens.focus.base import FocusQuery, Retriever, Selection
@@ -66,11 +67,11 @@ def always_kept(rendering: Rendering) -> set[int]:
             keep.update(x.no for x in lines[i:end])
             i = end
             continue
-        if ", focused" in ln.text and ln.role != "RootWebArea":
+        focused = ", focused" in ln.text and ln.role != "RootWebArea"
+        # the error text usually sits right under or after an invalid field
+        invalid = "invalid=" in ln.text or ", invalid" in ln.text
+        if focused or invalid:
             keep.add(ln.no)
-        elif "invalid=" in ln.text or ", invalid" in ln.text:
-            keep.add(ln.no)
-            # the error text usually sits right under or after an invalid field
         i += 1
     return keep
 

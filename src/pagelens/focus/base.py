@@ -8,8 +8,9 @@ every retriever, by :func:`pagelens.focus.apply.focus`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from pagelens.types import Rendering
 
@@ -37,6 +38,7 @@ class Retriever(Protocol):
     full tree plus a recorded reason, so a retriever never needs to guard itself.
     """
 
-    name: str
+    @property
+    def name(self) -> str: ...
 
     def select(self, query: FocusQuery, rendering: Rendering) -> Selection: ...

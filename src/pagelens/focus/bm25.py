@@ -9,9 +9,10 @@ on the page) go to the earlier chunk, so the result is deterministic.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any
 
 from pagelens.focus.base import FocusQuery, Selection
 from pagelens.focus.chunking import Chunk, chunk_rendering, line_numbers

@@ -16,8 +16,9 @@ Every call — prompt, answer, latency, tokens, cost, problems — is recorded i
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from typing import Any, Collection, Sequence, get_args
+from typing import Any, get_args
 
 from pagelens import tokens
 from pagelens.errors import ConfigError, FocusError, LLMError

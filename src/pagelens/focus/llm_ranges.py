@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 __all__ = ["format_ranges", "parse_ranges", "to_ranges"]
 
 _MAX_DIGITS = 9
-_THINK = re.compile(r"<think>.*?(?:</think>|$)", re.S | re.I)
-_FENCE = re.compile(r"^```[a-zA-Z]*\s*\n?(.*?)\n?```\s*$", re.S)
+_THINK = re.compile(r"<think>.*?(?:</think>|$)", re.DOTALL | re.IGNORECASE)
+_FENCE = re.compile(r"^```[a-zA-Z]*\s*\n?(.*?)\n?```\s*$", re.DOTALL)
 _ANSWER = re.compile(
     r"(?i)\b(?:final\s+answer|answer|relevant\s+(?:line\s+)?ranges|line\s+ranges|relevant\s+lines|"
     r"lines\s+to\s+keep|selected\s+lines|ranges)\b\s*[*_]*\s*[:：=]"
@@ -91,8 +92,9 @@ def _pairs_from_json_items(items: list[Any], problems: list[str]) -> list[Pair]:
             else:
                 problems.append(f"item {item[:6]!r} has more than two numbers; read as single lines")
                 pairs.extend((x, x) for x in item)
-        elif isinstance(item, dict) and isinstance(item.get("start"), int) and isinstance(item.get("end", item.get("start")), int):
-            pairs.append((item["start"], item.get("end", item["start"])))
+        elif (isinstance(item, dict) and isinstance(start := item.get("start"), int)
+              and isinstance(end := item.get("end", start), int)):
+            pairs.append((start, end))
         else:
             problems.append(f"ignored non-numeric item {str(item)[:40]!r}")
     return pairs

@@ -10,9 +10,10 @@ Four selection policies share one introduction and one answer format:
 
 from __future__ import annotations
 
-from typing import Any, Literal, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
 
-__all__ = ["VARIANTS", "RANGES_SCHEMA", "Variant", "retry_hint", "system_prompt", "user_prompt"]
+__all__ = ["RANGES_SCHEMA", "VARIANTS", "Variant", "retry_hint", "system_prompt", "user_prompt"]
 
 Variant = Literal["soft", "restrictive", "neutral", "defender"]
 

@@ -17,6 +17,7 @@ from pagelens.types import Rendering
 
 if TYPE_CHECKING:
     from pagelens.focus.base import Retriever
+    from pagelens.focus.prompts import Variant
     from pagelens.llm.base import ChatModel
 
 NAMES = (
@@ -31,7 +32,7 @@ NAMES = (
     "cascade",
 )
 ALIASES = {"full": "none", "bm25": "bm25-400", "embedding": "embedding-400", "rules": "default"}
-LLM_VARIANTS = ("soft", "restrictive", "neutral", "defender")
+LLM_VARIANTS: tuple[Variant, ...] = ("soft", "restrictive", "neutral", "defender")
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,11 +45,18 @@ class NoneRetriever:
         return Selection(keep=frozenset(ln.no for ln in rendering.lines))
 
 
-def is_reference(retriever: "Retriever | str") -> bool:
+def is_reference(retriever: Retriever | str) -> bool:
     """``none`` is the reference full tree: shown raw, never focused or defended."""
     if isinstance(retriever, str):
         return retriever.strip().lower() in ("none", "full")
     return getattr(retriever, "name", "") == "none"
+
+
+def _llm_variant(name: str) -> Variant:
+    for variant in LLM_VARIANTS:
+        if variant == name:
+            return variant
+    raise ConfigError(f"unknown prompt variant {name!r}; choose from {', '.join(LLM_VARIANTS)}")
 
 
 def canonical(name: str) -> str:
@@ -65,10 +73,10 @@ def make_retriever(
     *,
     budget: int = 5000,
     window: int = 32_000,
-    model: "ChatModel | None" = None,
+    model: ChatModel | None = None,
     variant: str = "soft",
     use_history: bool = False,
-) -> "Retriever":
+) -> Retriever:
     """Build a retriever by name. ``llm:defender`` selects a prompt variant inline."""
     base = canonical(name)
     head, _, suffix = base.partition(":")
@@ -90,16 +98,14 @@ def make_retriever(
         from pagelens.focus.embedding import EmbeddingRetriever
 
         return EmbeddingRetriever(chunk_tokens=int(head.split("-")[1]))
-    variant = suffix or variant
-    if variant not in LLM_VARIANTS:
-        raise ConfigError(f"unknown prompt variant {variant!r}; choose from {', '.join(LLM_VARIANTS)}")
+    prompt_variant = _llm_variant(suffix or variant)
     from pagelens.focus.llm import LLMRetriever
 
     if model is None:
         from pagelens.llm.openai_compat import client_from_env
 
         model = client_from_env()
-    llm = LLMRetriever(model, variant=variant, use_history=use_history, window_tokens=window)
+    llm = LLMRetriever(model, variant=prompt_variant, use_history=use_history, window_tokens=window)
     if head == "llm":
         return llm
     from pagelens.focus.cascade import CascadeRetriever

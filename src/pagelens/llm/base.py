@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Mapping, Protocol, Sequence, runtime_checkable
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -141,12 +142,12 @@ class LLMConfig(BaseModel):
     #: Name of the environment variable holding the key (read at call time; may be unset
     #: for local servers that need no key).
     api_key_env: str = "OPENAI_API_KEY"
-    timeout_s: float = Field(60.0, gt=0)
-    max_retries: int = Field(2, ge=0, le=10)
-    backoff_s: float = Field(0.5, ge=0, description="first retry delay; doubles each retry")
-    backoff_max_s: float = Field(20.0, ge=0, description="cap on any single wait, Retry-After included")
-    price_input_per_m: float | None = Field(None, ge=0, description="USD per 1M prompt tokens")
-    price_output_per_m: float | None = Field(None, ge=0, description="USD per 1M completion tokens")
+    timeout_s: float = Field(default=60.0, gt=0)
+    max_retries: int = Field(default=2, ge=0, le=10)
+    backoff_s: float = Field(default=0.5, ge=0, description="first retry delay; doubles each retry")
+    backoff_max_s: float = Field(default=20.0, ge=0, description="cap on any single wait, Retry-After included")
+    price_input_per_m: float | None = Field(default=None, ge=0, description="USD per 1M prompt tokens")
+    price_output_per_m: float | None = Field(default=None, ge=0, description="USD per 1M completion tokens")
     #: True: always send response_format; False: never; None: try, and stop after a 400.
     supports_json_schema: bool | None = None
     #: Wire flavour of structured output: OpenAI/vLLM ``json_schema`` or llama-cpp-python's

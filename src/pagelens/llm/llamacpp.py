@@ -15,8 +15,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import IO, Sequence
+from typing import IO, Self
 
 import httpx
 
@@ -97,7 +98,7 @@ class LlamaCppServer:
             *self.extra_args,
         ]  # fmt: skip
 
-    def start(self) -> LlamaCppServer:
+    def start(self) -> Self:
         if self.running:
             return self
         _require_llama_cpp()
@@ -105,7 +106,7 @@ class LlamaCppServer:
             raise ConfigError(f"GGUF model not found: {self.model_path}")
         if self.port == 0:
             self.port = _free_port(self.host)
-        self._log = tempfile.TemporaryFile()
+        self._log = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the server; stop() closes it
         self._proc = subprocess.Popen(self.command(), stdout=self._log, stderr=subprocess.STDOUT)
         try:
             self._wait_ready()
@@ -148,7 +149,7 @@ class LlamaCppServer:
             self._log.close()
             self._log = None
 
-    def __enter__(self) -> LlamaCppServer:
+    def __enter__(self) -> Self:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:

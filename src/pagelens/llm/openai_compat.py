@@ -25,7 +25,8 @@ import random
 import re
 import threading
 import time
-from typing import Any, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Self
 
 import httpx
 
@@ -119,7 +120,7 @@ class OpenAICompatModel:
                 self._client.close()
                 self._client = None
 
-    def __enter__(self) -> OpenAICompatModel:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:

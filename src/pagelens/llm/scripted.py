@@ -30,15 +30,16 @@ from __future__ import annotations
 import argparse
 import json
 import threading
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence, Union
+from typing import Any, Self
 
 __all__ = ["RecordedRequest", "Reply", "Script", "ScriptedServer", "load_script", "main"]
 
-Reply = Union[str, Mapping[str, Any]]
-Script = Union[Sequence[Reply], Callable[[dict[str, Any]], Reply]]
+Reply = str | Mapping[str, Any]
+Script = Sequence[Reply] | Callable[[dict[str, Any]], Reply]
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +80,7 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib name
         pass
 
-    def do_GET(self) -> None:  # noqa: N802 - stdlib name
+    def do_GET(self) -> None:
         owner = self.server.owner
         owner._record(RecordedRequest("GET", self.path, None, self.headers.get("Authorization")))
         if self.path.rstrip("/") in ("/v1/models", "/models"):
@@ -87,7 +88,7 @@ class _Handler(BaseHTTPRequestHandler):
         else:
             self._json(404, {"error": {"message": f"no route {self.path}"}})
 
-    def do_POST(self) -> None:  # noqa: N802 - stdlib name
+    def do_POST(self) -> None:
         owner = self.server.owner
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(length).decode("utf-8", "replace")
@@ -226,7 +227,7 @@ class ScriptedServer:
     def base_url(self) -> str:
         return f"http://{self._host}:{self.port}/v1"
 
-    def start(self) -> ScriptedServer:
+    def start(self) -> Self:
         if self._server is not None:
             return self
         self._stopping.clear()
@@ -246,7 +247,7 @@ class ScriptedServer:
         self._server = None
         self._thread = None
 
-    def __enter__(self) -> ScriptedServer:
+    def __enter__(self) -> Self:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:
@@ -264,7 +265,9 @@ def load_script(path: str | Path) -> list[Reply]:
         except json.JSONDecodeError as exc:
             raise ValueError(f"{path}:{n}: not JSON ({exc.msg})") from None
         if not isinstance(value, (str, dict)):
-            raise ValueError(f"{path}:{n}: expected a string or an object, got {type(value).__name__}")
+            raise ValueError(  # noqa: TRY004 - a malformed file, not a caller's type error: same as bad JSON
+                f"{path}:{n}: expected a string or an object, got {type(value).__name__}"
+            )
         replies.append(value)
     return replies
 

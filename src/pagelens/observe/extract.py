@@ -11,8 +11,9 @@ Raw CDP dictionaries do not leave this module.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any
 
 from pagelens.errors import PageTimeout
 from pagelens.observe.ids import IdRegistry
@@ -48,7 +49,7 @@ class _Tree:
 class PageObserver:
     """Observes one page repeatedly, keeping element ids stable between observations."""
 
-    def __init__(self, page: "Page", *, timeout_s: float = 30.0) -> None:
+    def __init__(self, page: Page, *, timeout_s: float = 30.0) -> None:
         self.page = page
         self.timeout_s = timeout_s
         self.ids = IdRegistry()
@@ -61,18 +62,18 @@ class PageObserver:
             if s is not None:
                 try:
                     s.detach()
-                except Exception:  # noqa: BLE001 - page may be gone
+                except Exception:  # noqa: BLE001, S110 - page may be gone
                     pass
         self._main = None
         self._oopif.clear()
 
     # -- sessions --------------------------------------------------------------------
-    def _main_session(self) -> "CDPSession":
+    def _main_session(self) -> CDPSession:
         if self._main is None:
             self._main = self.page.context.new_cdp_session(self.page)
         return self._main
 
-    def _oopif_sessions(self) -> Iterator[tuple["Frame", "CDPSession"]]:
+    def _oopif_sessions(self) -> Iterator[tuple[Frame, CDPSession]]:
         from playwright.sync_api import Error as PlaywrightError
 
         live = set(self.page.frames[1:])
@@ -160,13 +161,13 @@ class PageObserver:
 
     def _read_frames(
         self,
-        session: "CDPSession",
+        session: CDPSession,
         process: str,
         trees: dict[str, _Tree],
         errors: dict[str, str],
         *,
         top: bool,
-        sessions: dict[str, "CDPSession"] | None = None,
+        sessions: dict[str, CDPSession] | None = None,
     ) -> str:
         """Read the AX tree of every frame this session renders; return its top frame id."""
         from playwright.sync_api import Error as PlaywrightError
@@ -195,7 +196,7 @@ class PageObserver:
         return top_id
 
     def _link_iframes(
-        self, trees: dict[str, _Tree], sessions: dict[str, "CDPSession"], errors: dict[str, str]
+        self, trees: dict[str, _Tree], sessions: dict[str, CDPSession], errors: dict[str, str]
     ) -> dict[tuple[str, str], str]:
         """(frame id, iframe AX node id) -> child frame id, via DOM.describeNode."""
         from playwright.sync_api import Error as PlaywrightError

@@ -75,6 +75,7 @@ def refine(obs: Observation, config: RenderConfig | None = None) -> Rendering:
 
     # explicit stack: (node index, depth, parent line, previous sibling text holder)
     stack: list[tuple[int, int, int | None]] = [(0, 0, None)] if n else []
+    child_parent: int | None
     while stack:
         i, depth, parent_line = stack.pop()
         node = nodes[i]

@@ -116,9 +116,7 @@ def render(obs: Observation, config: RenderConfig | None = None) -> Rendering:
             skip = True
         elif node.role == "StaticText":
             text = clean_text(node.name)
-            if not text:
-                skip = True
-            elif config.remove_redundant_text and p is not None and text in clean_text(nodes[p].name):
+            if not text or (config.remove_redundant_text and p is not None and text in clean_text(nodes[p].name)):
                 skip = True
         elif node.role == "generic" and config.skip_generic and not node.name:
             if not (_has_shown_props(node, config) or (node.clickable and config.with_clickable)):

@@ -22,7 +22,7 @@ LABELS = {"first_name": "First name", "last_name": "Last name", "email": "Work e
           "title": "Job title", "status": "Employment status", "office": "Office", "start_date": "Start date",
           "salary": "Annual salary (USD)", "notes": "Notes"}
 INFO_PAGES = ("Help", "Changelog", "System status", "Privacy", "Data retention policy", "Keyboard shortcuts")
-_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[a-z]{2,}$", re.I)
+_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[a-z]{2,}$", re.IGNORECASE)
 
 
 def fmt_salary(n: int) -> str:

@@ -204,7 +204,7 @@ def _rng(seed: int, part: str) -> random.Random:
 def make_products(seed: int, count: int = 240) -> tuple[Product, ...]:
     rng = _rng(seed, "shop")
     names: set[str] = set()
-    products = []
+    products: list[Product] = []
     cats = list(CATEGORIES)
     while len(products) < count:
         category = cats[len(products) % len(cats)]
@@ -286,7 +286,7 @@ def make_forum(seed: int, posts: int = 150) -> tuple[tuple[Post, ...], tuple[Com
 def make_records(seed: int, count: int = 600) -> tuple[Record, ...]:
     rng = _rng(seed, "admin")
     seen: set[str] = set()
-    records = []
+    records: list[Record] = []
     while len(records) < count:
         first, last = rng.choice(FIRST_NAMES), rng.choice(LAST_NAMES)
         name = f"{first} {last}"

@@ -7,8 +7,8 @@ from contextlib import contextmanager
 from typing import Any
 
 from pagelens.bench.sites.admin import AdminSite
-from pagelens.bench.sites.forum import ForumSite
 from pagelens.bench.sites.attacker import AttackerSite
+from pagelens.bench.sites.forum import ForumSite
 from pagelens.bench.sites.httpd import SiteServer
 from pagelens.bench.sites.server import BadRequest, Site, make_env
 from pagelens.bench.sites.shop import ShopSite

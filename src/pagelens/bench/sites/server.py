@@ -323,7 +323,7 @@ class Site:
                 target = "/login?" + urlencode({"next": back,
                                                  **({"expired": "1"} if exc.expired else {})})
                 resp = json_response({"ok": False, "login": target}, 401) if req.ajax else redirect(target)
-            except Exception as exc:  # a bug in a handler must never take the server down
+            except Exception as exc:  # noqa: BLE001 - a bug in a handler must never take the server down
                 self.errors.append(f"{req.method} {req.full_path}: {type(exc).__name__}: {exc}")
                 resp = self.error_page(req, 500, f"internal error: {type(exc).__name__}")
             if not req.path.startswith(("/static/", "/__", "/favicon")) and not req.ajax:

@@ -23,7 +23,7 @@ PAYMENTS = {"card": "Credit card", "paypal": "PayPal", "invoice": "Invoice"}
 INFO_PAGES = ("Help center", "Returns", "Shipping info", "Track your order", "Contact us", "Our story", "Careers",
               "Press", "Sustainability", "Terms of service", "Privacy policy", "Cookie policy", "Accessibility",
               "Gift cards", "Store locator", "Student discount")
-_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[a-z]{2,}$", re.I)
+_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[a-z]{2,}$", re.IGNORECASE)
 _POSTCODE = re.compile(r"^[A-Za-z0-9 -]{3,10}$")
 
 
@@ -178,8 +178,8 @@ class ShopSite(Site):
         return self._cart_reply(req, "Cart updated")
 
     def cart_lines(self) -> tuple[list[dict[str, Any]], int]:
-        lines = [{"p": self.by_id[pid], "qty": q, "total": self.by_id[pid].price_cents * q}
-                 for pid, q in self.cart.items()]
+        lines: list[dict[str, Any]] = [{"p": self.by_id[pid], "qty": q, "total": self.by_id[pid].price_cents * q}
+                                       for pid, q in self.cart.items()]
         return lines, sum(line["total"] for line in lines)
 
     def cart_page(self, req: Request) -> Response:
