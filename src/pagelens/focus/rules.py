@@ -23,9 +23,10 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Iterable
+from itertools import pairwise
 
 from pagelens.focus.base import FocusQuery, Selection
 from pagelens.focus.lexicon import QUESTION_CONCEPTS, STOPWORDS, SUPERLATIVES, build_surface_index
@@ -134,7 +135,7 @@ def terms_of(text: str) -> set[str]:
             out.add(w.replace(",", ""))
             continue
         out.add(_stem(w))
-    for a, b in zip(words, words[1:]):
+    for a, b in pairwise(words):
         if a.isalpha() and b.isalpha() and len(a) + len(b) <= 12:
             out.add("+" + _stem(a + b))  # joined pair: counts only where the page has it
     single, _ = _surface()
@@ -464,6 +465,7 @@ class RulesRetriever:
         for u, s in ranked:
             if s < best * cfg.rel_threshold and chosen >= 1:
                 break
+            span: Sequence[int]
             if u < 0:
                 span = spans[u]
             elif page.subtree_tokens(u) > max(cfg.unit_max_tokens, cfg.form_max_tokens):
@@ -492,7 +494,7 @@ class RulesRetriever:
             if question and chosen <= cfg.answer_units:
                 # the answer to a question often follows what it names: "Gewicht: 186 g" a few
                 # lines after the product, the "Stand" date under the title
-                after = self._following(page, span.stop if u < 0 else page.ends[u], cfg.answer_context_tokens)
+                after = self._following(page, spans[u].stop if u < 0 else page.ends[u], cfg.answer_context_tokens)
                 keep.update(after)
                 spent += sum(page.cost[j] + 1 for j in after)
         keep.update(submits)
@@ -524,7 +526,7 @@ class RulesRetriever:
     @staticmethod
     def _topic_terms(page: _Page, weights: dict[str, float]) -> set[str]:
         """Goal terms in the page title (the root's name) or the first heading."""
-        text = []
+        text: list[str] = []
         for ln in page.lines[:400]:
             if ln.role in ("RootWebArea", "WebArea") and not text:
                 text.append(ln.name)
@@ -747,9 +749,8 @@ class RulesRetriever:
                     keep.update(j for j in range(f, page.ends[f]) if lines[j].role == "button")
             elif role in ("link", "button") and self._is_pagination(ln, single):
                 keep.add(i)
-            elif role == "navigation" and "breadcrumb" in ln.name.lower():
-                if page.subtree_tokens(i) <= 300:
-                    keep.update(range(i, page.ends[i]))
+            elif role == "navigation" and "breadcrumb" in ln.name.lower() and page.subtree_tokens(i) <= 300:
+                keep.update(range(i, page.ends[i]))
         return keep
 
     @staticmethod
