@@ -343,7 +343,8 @@ class RulesRetriever:
         # ranked by it and the UI words only break ties; otherwise the UI words decide.
         # a UI word that is rare on the page ("total" on a cart page) discriminates like content
         how = {t for t in weights if t[0] == "§" or (t in _how_stems() and df.get(t, 0) > 2)}
-        if _is_question(query.goal):
+        question = _is_question(query.goal)
+        if question:
             # a question asks for a kind of value (a phone number, a price, a byline): lines
             # carrying that kind of value are content, not UI
             how -= {t for t in how if t[0] == "§" and t[1:] in ANSWER_CONCEPTS}
@@ -381,7 +382,7 @@ class RulesRetriever:
         section_hits: dict[tuple[int, int], set[str]] = {}
         # a goal that acts is matched by labels and controls; prose (terms and conditions
         # that mention "credit card" ten times) counts at half
-        acting = not _is_question(query.goal)
+        acting = not question
         label_terms: dict[int, set[str]] = {}
         for i in range(n):
             hit = matched[i]
@@ -430,7 +431,7 @@ class RulesRetriever:
         by_how: dict[str, list[int]] = {}
         for u, ts in unit_terms.items():
             if ts & how and any(lines[j].role in CONTROL_ROLES or lines[j].role in ACTION_ROLES
-                                for j in range(u if u >= 0 else -1 - u, page.ends[u] if u >= 0 else -u)):
+                                for j in range(u, page.ends[u])):
                 for t in ts & how:
                     by_how.setdefault(t, []).append(u)
         top = max(units.values(), default=0.0)
@@ -460,7 +461,6 @@ class RulesRetriever:
         spent = sum(page.cost[i] + 1 for i in keep)
         ranked = sorted(units.items(), key=lambda kv: (-kv[1], kv[0]))
         chosen = 0
-        question = _is_question(query.goal)
         seen: set[tuple[str, ...]] = set()
         for u, s in ranked:
             if s < best * cfg.rel_threshold and chosen >= 1:
@@ -518,7 +518,8 @@ class RulesRetriever:
             "query_terms": sorted(weights)[:40],
             # why the first units were kept: [line id, score, goal terms it matched]
             "top_units": [[lines[u if u >= 0 else -1 - u].no, round(sc, 3),
-                           sorted(unit_terms.get(u if u >= 0 else -1 - u, ()))[:8]] for u, sc in ranked[:int(self.config.debug_units)]],
+                           sorted(unit_terms.get(u if u >= 0 else -1 - u, ()))[:8]]
+                          for u, sc in ranked[: cfg.debug_units]],
         }
         return Selection(keep=frozenset(lines[i].no for i in keep), info=info)
 
