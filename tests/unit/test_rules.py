@@ -184,3 +184,24 @@ def test_a_long_quoted_title_is_found_as_a_phrase_and_a_message_to_type_is_not_s
         'Reply to "Update on weeknight curry ideas (photos inside)" with "Thanks, that fixed my sauce problem completely, cheers"'))
     assert "update on weeknight curry ideas (photos inside)" in phrases
     assert "sauc" not in weights and "curri" not in weights  # long quotes: phrase only, no loose words
+
+
+def test_how_much_asks_for_an_amount_not_only_a_price() -> None:
+    for text in ("Caffeine 95 mg", "Gewicht: 186 Gramm", "$49.99", "44 €", "bis zu 38 Stunden", "25%"):
+        assert "§amount" in terms_of(text), text
+    for text in ("2019", "E0150", "Model 3", "12 points"):
+        assert "§amount" not in terms_of(text), text
+    body = [f"\t\tStaticText 'Brewing note {i}: grind size, water temperature and patience matter'" for i in range(40)]
+    body += ["\t\t[60] table 'Nutrition'", "\t\t\t[61] row ''", "\t\t\t\t[62] cell 'Calories 2'",
+             "\t\t\t[63] row ''", "\t\t\t\t[64] cell 'Caffeine 95 mg'"]
+    assert "[64] cell 'Caffeine 95 mg'" in _kept(_page(body), "How much caffeine does a cup contain?").text()
+
+
+def test_a_how_heavy_question_finds_the_amount_far_from_the_name() -> None:
+    body = ["\t\t[50] heading 'Zander Pro 270 im Test'"]
+    body += [f"\t\tStaticText 'Absatz {i}: Wir waren mit der Rute viele Wochen am Wasser unterwegs und berichten'"
+             for i in range(30)]
+    body += ["\t\t[60] list ''", "\t\t\t[61] listitem ''", "\t\t\t\tStaticText 'Länge: 2,70 m'",
+             "\t\t\t[62] listitem ''", "\t\t\t\tStaticText 'Gewicht: 186 g'"]
+    body += [f"\t\tStaticText 'Fazit {i}: eine gute Rute für Einsteiger und Fortgeschrittene am Fluss'" for i in range(30)]
+    assert "Gewicht: 186 g" in _kept(_page(body), "How heavy is the Zander Pro 270 rod?").text()

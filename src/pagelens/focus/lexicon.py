@@ -137,13 +137,14 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
 #: answered by a byline). Goal side only: a page saying "who" is not a byline.
 QUESTION_CONCEPTS: dict[str, str] = {
     "who": "author", "whom": "author", "whose": "author", "wer": "author", "qui": "author", "quién": "author",
-    "chi": "author", "how much": "price", "wie viel": "price", "combien": "price", "cuánto": "price",
-    "cuanto": "price", "how many": "count", "wie viele": "count", "cuántos": "count", "cuántas": "count",
+    "chi": "author", "how much": "amount", "wie viel": "amount", "combien": "amount", "cuánto": "amount",
+    "cuanto": "amount", "how heavy": "amount", "how long": "amount", "how big": "amount", "how far": "amount",
+    "how many": "count", "wie viele": "count", "cuántos": "count", "cuántas": "count",
 }
 
 #: Words that ask for an extreme or a position in a list ("the newest post", "the cheapest").
 SUPERLATIVES = frozenset(
-    """newest latest recent oldest first last top highest lowest cheapest cheaper expensive best worst biggest
+    """newest latest recent oldest first last top bottom highest lowest cheapest cheaper expensive best worst biggest
     largest smallest longest shortest most least senior junior earliest popular highest-rated top-rated
     neueste neuesten aktuellste günstigste billigste teuerste beste erste letzte
     récent récente dernier dernière premier première moins meilleur

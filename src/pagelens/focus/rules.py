@@ -40,6 +40,10 @@ _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 # not an ISO date or a decimal number
 _PHONE = re.compile(r"(?<![\w.,])(?:\+\d{1,3}[ .\-]?)?(?:\(\d{1,5}\)[ .\-]?)?\d{2,5}(?:[ .\-]\d{2,5}){1,4}(?![\w,]|\.\d)")
 _BYLINE = re.compile(r"^\s*(?:by|von|par|por|di|door|av|af)\s+\w")
+_AMOUNT = re.compile(
+    r"[$€£¥]\s?\d|\d(?:[\d.,]*\d)?\s?(?:€|\$|£|%|°[cf]?|(?:eur|usd|gbp|mg|g|kg|lbs?|oz|ml|cl|l|km|cm|mm|m|"
+    r"in|ft|kcal|cal|kj|w|kw|kwh|v|mah|gb|tb|mb|hz|ghz|mph|h|hrs?|hours?|min|minutes|days|years|"
+    r"stunden|gramm|jahre|tage|ans|jours|años|días|horas)\b)")
 _MONTHS = (r"jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|januar|februar|märz|mai|juni|juli|okt|dez|"
            r"janv|févr|mars|avr|juil|août|déc|ene|abr|ago|dic")
 _DATE_VALUE = re.compile(
@@ -147,6 +151,8 @@ def terms_of(text: str) -> set[str]:
         out.add("§" + concept_of[m.group(0)])
     if any(w[0].isdigit() for w in words) and _is_phone(norm):
         out.add("§phone")
+    if _AMOUNT.search(norm):
+        out.add("§amount")  # "95 mg", "186 gramm", "$49.99", "44 €": an amount answers "how much"
     if _DATE_VALUE.search(norm):
         out.add("§date")  # "2017-12-26", "12.11.2021", "Nov 12, 2021": a date value answers "when"
     if len(words) <= 10 and _BYLINE.match(norm):
@@ -155,7 +161,7 @@ def terms_of(text: str) -> set[str]:
 
 
 #: Concepts that are values a question can ask for (the others name controls).
-ANSWER_CONCEPTS = frozenset({"phone", "price", "date", "author", "count", "email", "address", "quantity"})
+ANSWER_CONCEPTS = frozenset({"phone", "price", "date", "author", "count", "email", "address", "quantity", "amount"})
 _QUESTION = re.compile(r"^\s*(?:what|which|who|whom|whose|how|when|where|is|are|does|do|did|can|was|were|wer|was|wie|"
                        r"welche[rsnm]?|wann|wo|quel(?:le)?s?|qui|combien|quand|où|qué|cuál|quién|cuánto|cuándo|dónde)\b",
                        re.IGNORECASE)
