@@ -166,7 +166,8 @@ def build_lines(
         if not run:
             return
         ph = _placeholder(run[0].depth, len(run))
-        if compact and not any(ln.no in hidden for ln in run):
+        # (a placeholder is ~25 characters: only runs of a few short lines can be cheaper)
+        if compact and len(run) <= 3 and not any(ln.no in hidden for ln in run):
             as_lines = [shown(ln) for ln in run]
             if sum(ln.depth + len(ln.text) + 1 for ln in as_lines) <= ph.depth + len(ph.text) + 1:
                 out.extend(as_lines)
