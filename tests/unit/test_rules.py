@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pagelens.focus.apply import focus
 from pagelens.focus.base import FocusQuery
-from pagelens.focus.rules import RulesRetriever, terms_of
+from pagelens.focus.rules import RulesRetriever
+from pagelens.focus.terms import terms_of
 from pagelens.observe.textparse import rendering_from_text
 
 
@@ -140,7 +141,7 @@ def test_soft_fallback_does_not_repeat_a_long_listings_controls() -> None:
 
 
 def test_history_contributes_action_arguments_not_ids() -> None:
-    from pagelens.focus.rules import query_terms
+    from pagelens.focus.terms import query_terms
 
     weights, _ = query_terms(FocusQuery("Buy a kettle", history=('fill("66", "Felix Petrov")', 'click("110")')))
     assert "felix" in weights and "petrov" in weights
@@ -178,7 +179,7 @@ def test_a_question_keeps_the_lines_that_follow_what_it_names() -> None:
 
 
 def test_a_long_quoted_title_is_found_as_a_phrase_and_a_message_to_type_is_not_searched() -> None:
-    from pagelens.focus.rules import query_terms
+    from pagelens.focus.terms import query_terms
 
     weights, phrases = query_terms(FocusQuery(
         'Reply to "Update on weeknight curry ideas (photos inside)" with "Thanks, that fixed my sauce problem completely, cheers"'))

@@ -1,0 +1,195 @@
+"""From text to the terms the ``default`` retriever matches on (pure functions, no page).
+
+A goal and every line of a page become sets of *terms*: stemmed words, whole numbers, joined
+word pairs (``+login`` for "log in"), and concepts (``§cart`` for "basket" or "Warenkorb", from
+:mod:`pagelens.focus.lexicon`, and ``§phone``/``§date``/``§amount``/``§author`` for values
+recognised by their shape). :func:`query_terms` also weighs the goal's terms and finds its
+quoted phrases.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+from itertools import pairwise
+
+from pagelens.focus.base import FocusQuery
+from pagelens.focus.lexicon import QUESTION_CONCEPTS, STOPWORDS, build_surface_index
+
+WORD = re.compile(r"\d+(?:[.,:/]\d+)*|[^\W\d_]+", re.UNICODE)
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+# a phone number: digit groups split by spaces, dots, dashes or parentheses (8-15 digits),
+# not an ISO date or a decimal number
+_PHONE = re.compile(r"(?<![\w.,])(?:\+\d{1,3}[ .\-]?)?(?:\(\d{1,5}\)[ .\-]?)?\d{2,5}(?:[ .\-]\d{2,5}){1,4}(?![\w,]|\.\d)")
+_BYLINE = re.compile(r"^\s*(?:by|von|par|por|di|door|av|af)\s+\w")
+_AMOUNT = re.compile(
+    r"[$€£¥]\s?\d|\d(?:[\d.,]*\d)?\s?(?:€|\$|£|%|°[cf]?|(?:eur|usd|gbp|mg|g|kg|lbs?|oz|ml|cl|l|km|cm|mm|m|"
+    r"in|ft|kcal|cal|kj|w|kw|kwh|v|mah|gb|tb|mb|hz|ghz|mph|h|hrs?|hours?|min|minutes|days|years|"
+    r"stunden|gramm|jahre|tage|ans|jours|años|días|horas)\b)")
+_MONTHS = (r"jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|januar|februar|märz|mai|juni|juli|okt|dez|"
+           r"janv|févr|mars|avr|juil|août|déc|ene|abr|ago|dic")
+_DATE_VALUE = re.compile(
+    r"(?<!\d)(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[./]\d{1,2}[./]\d{2,4}|\d{4}年\d{1,2}月|"
+    rf"\d{{1,2}}\.?\s+(?:{_MONTHS})[a-zé]*\.?\s+\d{{4}}|(?:{_MONTHS})[a-zé]*\.?\s+\d{{1,2}},?\s+\d{{4}})(?!\d)")
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+@lru_cache(maxsize=1)
+def surface() -> tuple[dict[str, set[str]], list[tuple[str, str]]]:
+    return build_surface_index()
+
+
+@lru_cache(maxsize=1)
+def how_stems() -> frozenset[str]:
+    """Stems of the single-word UI vocabulary (add, cart, login ...)."""
+    single, _ = surface()
+    return frozenset(_stem(w) for w in single if w.isascii() and w.isalpha())
+
+
+@lru_cache(maxsize=1)
+def _stemmer():  # type: ignore[no-untyped-def]
+    try:
+        import Stemmer  # PyStemmer
+
+        return Stemmer.Stemmer("english")
+    except Exception:  # noqa: BLE001 - optional
+        return None
+
+
+def normalise(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).lower().replace("\xa0", " ")
+
+
+_stem_cache: dict[str, str] = {}
+
+
+def _stem(word: str) -> str:
+    s = _stem_cache.get(word)
+    if s is None:
+        st = _stemmer()
+        if word.isascii() and word.isalpha() and st is not None:
+            s = st.stemWord(word)
+        elif word.isascii() and word.isalpha() and len(word) > 4 and word.endswith("s"):
+            s = word[:-1]
+        else:
+            s = word
+        if len(_stem_cache) < 200_000:
+            _stem_cache[word] = s
+    return s
+
+
+def terms_of(text: str) -> set[str]:
+    """Stemmed words, whole numbers, joined word pairs ("log in" -> "login") and concepts."""
+    norm = normalise(text)
+    words = WORD.findall(norm)
+    out: set[str] = set()
+    for w in words:
+        if w[0].isdigit():
+            out.add(w.replace(",", ""))
+            continue
+        out.add(_stem(w))
+    for a, b in pairwise(words):
+        if a.isalpha() and b.isalpha() and len(a) + len(b) <= 12:
+            out.add("+" + _stem(a + b))  # joined pair: counts only where the page has it
+    single, _ = surface()
+    for w in words:
+        for c in single.get(w, ()):
+            out.add("§" + c)
+    pattern, concept_of = _phrase_pattern()
+    for m in pattern.finditer(norm):
+        out.add("§" + concept_of[m.group(0)])
+    if any(w[0].isdigit() for w in words) and _is_phone(norm):
+        out.add("§phone")
+    if _AMOUNT.search(norm):
+        out.add("§amount")  # "95 mg", "186 gramm", "$49.99", "44 €": an amount answers "how much"
+    if _DATE_VALUE.search(norm):
+        out.add("§date")  # "2017-12-26", "12.11.2021", "Nov 12, 2021": a date value answers "when"
+    if len(words) <= 10 and _BYLINE.match(norm):
+        out.add("§author")  # "by Idris A.", "von Anna": a byline names a person
+    return out
+
+
+#: Concepts that are values a question can ask for (the others name controls).
+ANSWER_CONCEPTS = frozenset({"phone", "price", "date", "author", "count", "email", "address", "quantity", "amount"})
+_QUESTION = re.compile(r"^\s*(?:what|which|who|whom|whose|how|when|where|is|are|does|do|did|can|was|were|wer|wie|"
+                       r"welche[rsnm]?|wann|wo|quel(?:le)?s?|qui|combien|quand|où|qué|cuál|quién|cuánto|cuándo|dónde)\b",
+                       re.IGNORECASE)
+
+
+def is_question(goal: str) -> bool:
+    return goal.rstrip().endswith(("?", "？")) or bool(_QUESTION.match(goal))
+
+
+def inside_word(text: str, start: int, end: int) -> bool:
+    """The match begins or ends a longer word whose other part has 3+ letters (a compound:
+    "sub|total", "price|list") — not a whole word, nor a piece in the middle ("al|read|y")."""
+    a = start
+    while a > 0 and text[a - 1].isalpha():
+        a -= 1
+    b = end
+    while b < len(text) and text[b].isalpha():
+        b += 1
+    if a < start and b > end:
+        return False
+    return (start - a >= 3) or (b - end >= 3)
+
+
+def _is_phone(text: str) -> bool:
+    for m in _PHONE.finditer(text):
+        digits = sum(ch.isdigit() for ch in m.group(0))
+        if 8 <= digits <= 15 and not _ISO_DATE.search(m.group(0)):
+            return True
+    return False
+
+
+@lru_cache(maxsize=1)
+def _phrase_pattern() -> tuple[re.Pattern[str], dict[str, str]]:
+    """One alternation over every multi-word / non-Latin concept form (fast, in C)."""
+    _, phrases = surface()
+    concept_of: dict[str, str] = {}
+    for form, concept in phrases:
+        concept_of.setdefault(form, concept)
+    alternation = "|".join(re.escape(f) for f in sorted(concept_of, key=len, reverse=True))
+    return re.compile(alternation), concept_of
+
+
+def _content(text: str) -> str:
+    """The text without its stop-words (so "does" is not stemmed into a content word)."""
+    return " ".join(w for w in WORD.findall(normalise(text)) if w not in STOPWORDS)
+
+
+_QUOTED = re.compile(r"[\"“'‘]([^\"”'’]{3,})[\"”'’]")
+
+
+def _unquoted(goal: str) -> str:
+    """The goal without the words of quoted text longer than a short name: a message to type
+    is not something to find on the page (a long title still is, as a phrase)."""
+    return _QUOTED.sub(lambda m: m.group(0) if len(m.group(1).split()) <= 6 else " ", goal)
+
+
+def without_quotes(goal: str) -> str:
+    """The goal's own words: every quoted name or value removed."""
+    return _QUOTED.sub(" ", goal)
+
+
+def query_terms(query: FocusQuery) -> tuple[dict[str, float], list[str]]:
+    """Goal terms with weights (history terms count half) and the goal's quoted phrases."""
+    weights: dict[str, float] = {}
+    goal = _unquoted(query.goal)
+    goal_terms = terms_of(_content(goal)) | {t for t in terms_of(goal) if t[0] in "§+"}
+    low = normalise(without_quotes(query.goal))
+    goal_terms |= {"§" + c for q, c in QUESTION_CONCEPTS.items() if re.search(rf"(?<!\w){re.escape(q)}(?!\w)", low)}
+    for t in goal_terms:
+        if t.lstrip("§+") not in STOPWORDS:
+            weights[t] = 1.0
+    for h in query.history[-3:]:
+        # an action's arguments, not its name or element ids: fill("66", "Felix") -> Felix
+        args = [a for a in re.findall(r'"((?:[^"\\]|\\.)*)"', h) if not a.isdigit()]
+        for t in terms_of(" ".join(args) if "(" in h else h):
+            if t.lstrip("§+") not in STOPWORDS:
+                weights.setdefault(t, 0.5)
+    # stop-words may appear stemmed or as pieces; drop 1-letter latin words
+    weights = {t: w for t, w in weights.items() if len(t) > 1 or _CJK.match(t) or t[0].isdigit()}
+    phrases = [normalise(p) for p in _QUOTED.findall(query.goal)]
+    return weights, phrases
