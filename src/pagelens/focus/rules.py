@@ -95,6 +95,26 @@ class _Page:
     parents: list[int]  # parent position or -1
     cost: list[int]  # tokens per line (with indentation)
     prefix: list[int] = field(default_factory=list)
+    _runs: list[tuple[str, list[int]]] | None = None
+    deep: list[bool] | None = None  # see RulesRetriever._deep_items
+
+    def sibling_runs(self) -> list[tuple[str, list[int]]]:
+        """(role, positions) of every run of 4+ siblings sharing a role — rows, list items,
+        articles, cards — in document order of their parents; text and markers excluded.
+        Computed once per page."""
+        if self._runs is None:
+            kids: dict[int, list[int]] = {}
+            for i in range(len(self.lines)):
+                kids.setdefault(self.parents[i], []).append(i)
+            runs: list[tuple[str, list[int]]] = []
+            for ch in kids.values():
+                by_role: dict[str, list[int]] = {}
+                for c in ch:
+                    by_role.setdefault(self.lines[c].role, []).append(c)
+                runs += [(role, same) for role, same in by_role.items()
+                         if role not in ("StaticText", "ListMarker", "option") and len(same) >= 4]
+            self._runs = runs
+        return self._runs
 
     def subtree_tokens(self, i: int) -> int:
         return self.prefix[self.ends[i]] - self.prefix[i]
@@ -446,24 +466,13 @@ class RulesRetriever:
 
     def _listing_head(self, page: _Page, budget: int, items: int = 3) -> set[int]:
         """The first few items of the largest run of same-role siblings (rows, posts, cards)."""
-        best: tuple[int, int, list[int]] | None = None  # (count, parent, children)
-        kids: dict[int, list[int]] = {}
-        for i in range(len(page.lines)):
-            kids.setdefault(page.parents[i], []).append(i)
-        for parent, ch in kids.items():
-            by_role: dict[str, list[int]] = {}
-            for c in ch:
-                by_role.setdefault(page.lines[c].role, []).append(c)
-            for role, same in by_role.items():
-                if role in ("StaticText", "ListMarker", "option") or len(same) < 4:
-                    continue
-                if best is None or len(same) > best[0]:
-                    best = (len(same), parent, same)
+        runs = page.sibling_runs()
+        best = max(runs, key=lambda run: len(run[1])) if runs else None  # the first of the largest
         out: set[int] = set()
         if best is None:
             return out
         spent = 0
-        for c in best[2]:
+        for c in best[1]:
             if page.lines[c].role == "row" and any(page.lines[j].role == "columnheader" for j in range(c, page.ends[c])):
                 continue  # a header row is not an item
             span = range(c, page.ends[c])
@@ -523,19 +532,8 @@ class RulesRetriever:
 
     @staticmethod
     def _listings(page: _Page) -> list[list[int]]:
-        """Runs of 4+ same-role siblings (rows, list items, articles): the page's listings."""
-        kids: dict[int, list[int]] = {}
-        for i in range(len(page.lines)):
-            kids.setdefault(page.parents[i], []).append(i)
-        out = []
-        for ch in kids.values():
-            by_role: dict[str, list[int]] = {}
-            for c in ch:
-                by_role.setdefault(page.lines[c].role, []).append(c)
-            for role, same in by_role.items():
-                if role not in ("StaticText", "ListMarker", "option", "generic", "none") and len(same) >= 4:
-                    out.append(same)
-        return out
+        """The page's listings: its sibling runs, less runs of bare containers."""
+        return [same for role, same in page.sibling_runs() if role not in ("generic", "none")]
 
     @staticmethod
     def _submit_buttons(page: _Page, i: int) -> list[int]:
@@ -616,15 +614,17 @@ class RulesRetriever:
                 return True
         return False
 
-    def _deep_items(self, page: _Page, head: int = 5) -> list[bool]:
+    def _deep_items(self, page: _Page) -> list[bool]:
         """Lines inside the items of a long listing of rich items (posts, products, rows of
-        cards) after its first ``head`` items. Their headings are item titles, not landmarks,
-        and their controls repeat the first items'."""
-        deep = [False] * len(page.lines)
+        cards) after its first five items. Their headings are item titles, not landmarks,
+        and their controls repeat the first items'. Computed once per page."""
+        if page.deep is not None:
+            return page.deep
+        deep = page.deep = [False] * len(page.lines)
         for same in self._listings(page):
             if len(same) < 8 or sum(page.ends[c] - c for c in same) < 6 * len(same):
                 continue
-            for c in same[head:]:
+            for c in same[5:]:
                 for j in range(c, page.ends[c]):
                     deep[j] = True
         return deep
