@@ -19,6 +19,9 @@ from pagelens.types import Rendering
 class FocusQuery:
     goal: str
     history: tuple[str, ...] = ()  # recent actions, newest last; retrievers may ignore it
+    #: Share of the full tree's tokens the focused view may spend (0 < budget <= 1); None means
+    #: the retriever's own default operating point. Retrievers that cannot honour it ignore it.
+    budget: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
