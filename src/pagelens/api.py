@@ -87,8 +87,12 @@ def observe(
     session: BrowserSession | None = None,
     browser_config: BrowserConfig | None = None,
     render_config: RenderConfig | None = None,
+    timeout_s: float | None = None,
 ) -> PageView:
     """Open ``target`` (a 127.0.0.1 URL or a local HTML file) in headless Chromium and observe it.
+
+    ``timeout_s`` bounds the observation (default ``BrowserConfig.extract_timeout_s``): past
+    it the browser is stopped and :class:`~pagelens.errors.PageTimeout` is raised.
 
     A local file is served over 127.0.0.1 (``inject`` is inserted after its ``<body>``).
     Raises :class:`~pagelens.errors.PageError` when the page cannot be observed.
@@ -110,7 +114,7 @@ def observe(
         t = time.perf_counter()
         nav = episode.goto(url)
         goto_s = time.perf_counter() - t
-        obs = episode.observe()
+        obs = episode.observe(timeout_s=timeout_s)
         timings = {"goto": goto_s, **obs.timings}
         view = focus_view(obs, goal=goal, retriever=retriever, refined=refined, defense=defense,
                           render_config=render_config, timings=timings)

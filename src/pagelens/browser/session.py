@@ -9,12 +9,21 @@ block, or a crash) leaves no Chromium process behind.
 from __future__ import annotations
 
 import threading
+import weakref
 from typing import TYPE_CHECKING, Any, Self
 from urllib.parse import urlsplit
 
 from pagelens.browser.chromium import OFFLINE_ARGS, find_chromium
+from pagelens.browser.watchdog import Deadline, kill_tree, processes, wait_gone, watchdog
 from pagelens.config import BrowserConfig
-from pagelens.errors import BrowserCrashed, BrowserError, PageNotHTML, PageTimeout, PageUnreachable
+from pagelens.errors import (
+    BrowserCrashed,
+    BrowserError,
+    PagelensError,
+    PageNotHTML,
+    PageTimeout,
+    PageUnreachable,
+)
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext, Page, Playwright
@@ -76,6 +85,8 @@ class BrowserSession:
         self._pw: Playwright | None = None
         self._browser: Browser | None = None
         self._crashed = threading.Event()
+        self._killed: str | None = None  # why the watchdog stopped the browser, if it did
+        self._pids: list[int] = []  # the browser process(es) this session launched
         self.executable: str | None = None
 
     # -- lifecycle -------------------------------------------------------------------
@@ -86,6 +97,7 @@ class BrowserSession:
         from playwright.sync_api import Error as PlaywrightError
 
         self._pw = _driver.acquire()
+        before = set(self._driver_children())
         try:
             self._browser = self._pw.chromium.launch(
                 executable_path=self.executable,
@@ -101,18 +113,37 @@ class BrowserSession:
             self._pw = None
             raise BrowserError(f"could not launch Chromium at {self.executable}: {_first_line(exc)}") from None
         self._browser.on("disconnected", lambda _b: self._crashed.set())
+        self._pids = [p for p in self._driver_children() if p not in before]
+        self._crashed.clear()
+        self._killed = None
+        _LIVE.add(self)
         return self
 
     def close(self) -> None:
         browser, pw = self._browser, self._pw
         self._browser, self._pw = None, None
+        _LIVE.discard(self)
         if browser is not None:
-            try:
-                browser.close()
-            except Exception:  # noqa: BLE001, S110 - already gone is fine
-                pass
+            # a renderer stuck in a script can make a graceful close wait for ever
+            with watchdog(self.config.close_timeout_s, self.kill):
+                try:
+                    browser.close()
+                except Exception:  # noqa: BLE001, S110 - already gone is fine
+                    pass
         if pw is not None:
             _driver.release()
+        if self._pids:
+            wait_gone(self._pids, 2.0) or kill_tree(self._pids)
+            self._pids = []
+
+    def kill(self, reason: str = "stopped") -> None:
+        """End this session's Chromium at once (SIGKILL, whole process tree); safe from any thread.
+
+        A Playwright call blocked on the browser fails right after; the next
+        :meth:`episode` starts a fresh browser.
+        """
+        self._killed = reason
+        kill_tree(self._pids)
 
     def __enter__(self) -> Self:
         return self.start()
@@ -123,6 +154,11 @@ class BrowserSession:
     @property
     def crashed(self) -> bool:
         return self._crashed.is_set()
+
+    @property
+    def killed(self) -> str | None:
+        """Why the watchdog stopped this session's browser (``None`` if it did not)."""
+        return self._killed
 
     @property
     def browser(self) -> Browser:
@@ -137,12 +173,20 @@ class BrowserSession:
         (for orphan checks). Empty when the session is closed."""
         if self._pw is None:
             return []
+        return self._driver_children()
+
+    def _driver_children(self) -> list[int]:
         transport = getattr(getattr(self._pw, "_impl_obj", None), "_connection", None)
         proc = getattr(getattr(transport, "_transport", None), "_proc", None)
         driver = getattr(proc, "pid", None)
         if driver is None:
             return []
-        return [pid for pid, ppid in _processes() if ppid == driver]
+        return [pid for pid, ppid in processes() if ppid == driver]
+
+    def _restart_if_killed(self) -> None:
+        if self._browser is not None and (self._killed is not None or self.crashed):
+            self.close()
+            self.start()
 
 
     # -- episodes --------------------------------------------------------------------
@@ -150,6 +194,7 @@ class BrowserSession:
         """A fresh browser context and page; close it (or use ``with``) when done."""
         from playwright.sync_api import Error as PlaywrightError
 
+        self._restart_if_killed()
         try:
             context = self.browser.new_context(
                 viewport={"width": self.config.viewport_width, "height": self.config.viewport_height},
@@ -161,7 +206,9 @@ class BrowserSession:
         page = context.new_page()
         return Episode(self, context, page)
 
-    def _translate(self, exc: Exception) -> BrowserError:
+    def _translate(self, exc: Exception) -> PagelensError:
+        if self._killed is not None:
+            return PageTimeout(self._killed)
         if self.crashed:
             return BrowserCrashed("the Chromium process died")
         return BrowserError(_first_line(exc))
@@ -230,21 +277,38 @@ class Episode:
                 raise PageNotHTML(f"{url}: not an HTML page (Content-Type: {ctype})")
         return info
 
-    def observe(self) -> Observation:
+    def observe(self, *, timeout_s: float | None = None) -> Observation:
+        """Observe the page within ``timeout_s`` (default ``BrowserConfig.extract_timeout_s``).
+
+        The deadline holds whatever the page does: past it, a watchdog stops the browser
+        (the next :meth:`BrowserSession.episode` starts a new one) and
+        :class:`~pagelens.errors.PageTimeout` says so.
+        """
         from playwright.sync_api import Error as PlaywrightError
 
-        try:
-            return self.observer.observe()
-        except PlaywrightError as exc:
-            raise self.session._translate(exc) from None
+        seconds = self.session.config.extract_timeout_s if timeout_s is None else timeout_s
+        reason = (
+            f"{self.page.url}: observation did not finish within its {seconds:g} s deadline "
+            "(the page's main thread is busy or Chromium is stuck); the browser was stopped"
+        )
+        with watchdog(seconds + _GRACE_S, lambda: self.session.kill(reason)) as dog:
+            try:
+                return self.observer.observe(deadline=Deadline(seconds))
+            except PlaywrightError as exc:
+                if dog.fired:
+                    raise PageTimeout(reason) from None
+                raise self.session._translate(exc) from None
 
     def close(self) -> None:
         if self._observer is not None:
             self._observer.close()
-        try:
-            self.context.close()
-        except Exception:  # noqa: BLE001, S110 - context already gone with a crashed browser
-            pass
+        if self.session.killed is not None or self.session.crashed:
+            return  # the context went with the browser
+        with watchdog(self.session.config.close_timeout_s, lambda: self.session.kill("context close hung")):
+            try:
+                self.context.close()
+            except Exception:  # noqa: BLE001, S110 - context already gone with a crashed browser
+                pass
 
     def __enter__(self) -> Self:
         return self
@@ -253,16 +317,17 @@ class Episode:
         self.close()
 
 
-def _processes() -> list[tuple[int, int]]:
-    """(pid, parent pid) of every process, from /proc (empty where /proc is absent)."""
-    from pathlib import Path
+#: Time the cooperative deadline inside the observer gets before the watchdog kills the browser.
+_GRACE_S = 1.0
 
-    out = []
-    for d in Path("/proc").glob("[0-9]*"):
-        try:
-            stat = (d / "stat").read_text()
-        except OSError:
-            continue
-        fields = stat[stat.rfind(")") + 2 :].split()
-        out.append((int(d.name), int(fields[1])))
-    return out
+#: Sessions with a running browser (for :func:`kill_all`, e.g. on Ctrl-C).
+_LIVE: weakref.WeakSet[BrowserSession] = weakref.WeakSet()
+
+
+def kill_all(reason: str = "interrupted") -> list[int]:
+    """Kill every running browser of this process's sessions (safe from a signal handler)."""
+    pids: list[int] = []
+    for session in list(_LIVE):
+        pids.extend(session._pids)
+        session.kill(reason)
+    return pids
