@@ -19,6 +19,7 @@ from pagelens.config import BrowserConfig
 from pagelens.errors import (
     BrowserCrashed,
     BrowserError,
+    PageError,
     PagelensError,
     PageNotHTML,
     PageTimeout,
@@ -223,6 +224,28 @@ def _first_line(exc: BaseException) -> str:
     return text[0] if text else type(exc).__name__
 
 
+#: Chromium's network error codes (the only machine-readable part of a failed navigation)
+#: -> what they mean for the user. Matched once, here, at the browser boundary.
+_NET_ERRORS = {
+    "ERR_TOO_MANY_REDIRECTS": (PageUnreachable, "redirect loop (the server keeps redirecting)"),
+    "ERR_CONNECTION_REFUSED": (PageUnreachable, "connection refused (nothing listens on that port)"),
+    "ERR_EMPTY_RESPONSE": (PageUnreachable, "the server closed the connection without an answer"),
+    "ERR_CONNECTION_RESET": (PageUnreachable, "the server reset the connection"),
+    "ERR_INVALID_HTTP_RESPONSE": (PageUnreachable, "the server's answer is not valid HTTP"),
+    "ERR_FILE_NOT_FOUND": (PageUnreachable, "no such file"),
+    "ERR_ABORTED": (PageNotHTML, "navigation aborted (a download or a non-displayable response?)"),
+}
+
+
+def _navigation_error(url: str, message: str) -> PageError:
+    if "Download is starting" in message:
+        return PageNotHTML(f"{url}: the server sends a download (attachment), not a page")
+    for code, (kind, meaning) in _NET_ERRORS.items():
+        if code in message:
+            return kind(f"{url}: {meaning}")
+    return PageUnreachable(f"{url}: {message}")
+
+
 class Episode:
     """One browser context + page, and the observer that keeps element ids stable."""
 
@@ -253,20 +276,33 @@ class Episode:
         if self.session.config.block_external and not is_local_url(url):
             raise PageUnreachable(f"{url}: only 127.0.0.1 pages can be observed (network requests are blocked)")
         info: dict[str, Any] = {"url": url, "load_timeout": False}
+        answered = False
+
+        def on_response(response: Any) -> None:
+            nonlocal answered
+            if response.frame == self.page.main_frame:
+                answered = True
+
+        self.page.on("response", on_response)
         try:
             response = self.page.goto(url, wait_until=wait_until, timeout=timeout_ms)  # type: ignore[arg-type]
         except PlaywrightTimeout:
+            secs = f"{timeout_ms / 1000:g} s"
+            if not answered:  # (the old document, about:blank, would pass the check below)
+                raise PageTimeout(f"{url}: the server did not answer within {secs}") from None
             # the document may exist even though "load" never fired
             try:
                 self.page.wait_for_load_state("domcontentloaded", timeout=2000)
             except PlaywrightError:
-                raise PageTimeout(f"{url}: no document after {timeout_ms / 1000:.0f}s") from None
+                raise PageTimeout(f"{url}: the server answered but no document was ready within {secs}") from None
             info["load_timeout"] = True
             return info
         except PlaywrightError as exc:
             if self.session.crashed:
                 raise BrowserCrashed("the Chromium process died during navigation") from None
-            raise PageUnreachable(f"{url}: {_first_line(exc)}") from None
+            raise _navigation_error(url, _first_line(exc)) from None
+        finally:
+            self.page.remove_listener("response", on_response)
         if response is not None:
             info["status"] = response.status
             if response.status >= 400:

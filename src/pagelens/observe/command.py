@@ -16,7 +16,7 @@ from pagelens.focus.registry import NAMES
 @click.option("--retriever", metavar="NAME", help=f"One of: {', '.join(NAMES)} (default: none, or default with --goal).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--refined", is_flag=True, help="AgentOccam-style refined rendering (tables as Markdown, folded lists).")
-@click.option("--budget", type=int, default=5000, show_default=True, help="Token budget of the 'truncate' retriever.")
+@click.option("--budget", type=click.IntRange(min=1), default=5000, show_default=True, help="Token budget of the 'truncate' retriever.")
 @click.option("--no-defense", is_flag=True, help="Do not remove suspected prompt-injection lines.")
 @click.option("--inject", metavar="HTML", help="Insert this HTML after <body> (local files only).")
 @click.option(
