@@ -22,7 +22,7 @@ class _Odd(BaseHTTPRequestHandler):
     def log_message(self, *args: object) -> None:
         return
 
-    def do_GET(self) -> None:  # noqa: N802
+    def do_GET(self) -> None:
         if self.path.startswith("/loop"):
             self.send_response(302)
             self.send_header("Location", "/loop2" if self.path == "/loop" else "/loop")
@@ -82,7 +82,7 @@ def silent_server() -> Iterator[str]:
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
     src = str(Path(__file__).resolve().parents[2] / "src")
     env = {**os.environ, "PYTHONPATH": src + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    return subprocess.run([sys.executable, "-m", "pagelens.cli", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "pagelens.cli", *args], capture_output=True, text=True, check=False,
                           timeout=120, env=env)
 
 
