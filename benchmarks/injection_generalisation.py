@@ -91,6 +91,9 @@ class Loader:
             if variant is not None:
                 ep.page.route("**/*", _rewriter(ep.page, variant))
             ep.goto(url)
+            if host.key.startswith("miniwob:"):  # start the episode so the task's own DOM exists
+                ep.page.evaluate("() => { if (window.core && core.startEpisodeReal) core.startEpisodeReal(); }")
+                ep.page.wait_for_timeout(300)
             return ep.observe()
 
 
