@@ -47,3 +47,4 @@ def ray_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str,
         yield f"127.0.0.1:{port}", env, mods
     finally:
         subprocess.run([_ray_cli(), "stop", "--force"], env=env, capture_output=True, timeout=120)
+
