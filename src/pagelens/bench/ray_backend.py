@@ -19,7 +19,7 @@ from contextlib import ExitStack
 from typing import Any
 
 from pagelens.bench.runner import Attempts, Suite, Unit, run_one, error_rows
-from pagelens.errors import ConfigError
+from pagelens.errors import MissingDependency
 
 __all__ = ["ray_dispatch"]
 
@@ -43,7 +43,7 @@ def _import_ray(address: str | None = None) -> Any:
     try:
         import ray
     except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise ConfigError("the ray backend needs Ray: pip install 'pagelens[ray]'") from exc
+        raise MissingDependency("the ray backend needs Ray: pip install 'pagelens[ray]'") from exc
     return ray
 
 

@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from pagelens.errors import ResultsError
+
 __all__ = ["ResultStore", "RunStats", "Suite", "Unit", "Worker", "run_suite"]
 
 RESULTS = "results.jsonl"
@@ -91,12 +93,27 @@ class ResultStore:
         return len(rows) - len(keep)
 
     def append(self, rows: Iterable[dict[str, Any]]) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with self.path.open("ab") as fh:
-            for row in rows:
-                fh.write(json.dumps(row, ensure_ascii=False, default=str).encode("utf-8") + b"\n")
-            fh.flush()
-            os.fsync(fh.fileno())
+        """Append ``rows`` durably, all or none: on a write error (a full disk) the file is cut
+        back to where it was and :class:`~pagelens.errors.ResultsError` says why."""
+        data = b"".join(json.dumps(row, ensure_ascii=False, default=str).encode("utf-8") + b"\n" for row in rows)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with self.path.open("ab", buffering=0) as fh:  # unbuffered: a failed write can be undone
+                start = fh.seek(0, os.SEEK_END)
+                try:
+                    view = memoryview(data)
+                    while view:
+                        written = fh.write(view) or 0
+                        if written <= 0:
+                            raise OSError(28, "No space left on device")
+                        view = view[written:]
+                    os.fsync(fh.fileno())
+                except OSError:
+                    fh.truncate(start)
+                    raise
+        except OSError as exc:
+            raise ResultsError(f"could not write {self.path}: {exc.strerror or exc}; the rows written "
+                               "before are intact, rerun with the same --out to resume") from None
 
 
 class _At(ResultStore):
