@@ -156,6 +156,15 @@ class BrowserSession:
     def crashed(self) -> bool:
         return self._crashed.is_set()
 
+    def ensure_alive(self) -> Self:
+        """Launch a fresh Chromium if this one died, so that a sweep goes on after a crash
+        (the crashed episode itself has already ended with its error)."""
+        if self._browser is not None and self.crashed:
+            self.close()
+            self._crashed.clear()
+            self.start()
+        return self
+
     @property
     def killed(self) -> str | None:
         """Why the watchdog stopped this session's browser (``None`` if it did not)."""
