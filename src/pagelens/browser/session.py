@@ -159,10 +159,7 @@ class BrowserSession:
     def ensure_alive(self) -> Self:
         """Launch a fresh Chromium if this one died, so that a sweep goes on after a crash
         (the crashed episode itself has already ended with its error)."""
-        if self._browser is not None and self.crashed:
-            self.close()
-            self._crashed.clear()
-            self.start()
+        self._restart_if_killed()  # crashed, or stopped by the observation watchdog
         return self
 
     @property

@@ -131,7 +131,7 @@ def watchdog(seconds: float, action: Callable[[], object]) -> Iterator[Watchdog]
         yield w
 
 
-def install_interrupt_guard(grace_s: float = 1.0) -> None:
+def install_interrupt_guard(grace_s: float = 1.5) -> None:
     """Make Ctrl-C always end the process within about ``grace_s`` seconds, leaving no Chromium.
 
     The first SIGINT raises :class:`KeyboardInterrupt` as usual (normal cleanup runs) and
