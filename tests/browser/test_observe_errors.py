@@ -129,3 +129,16 @@ def test_bad_options_are_usage_errors(tmp_path: Path) -> None:
     assert res.returncode == 2 and "--budget" in res.stderr and "internal error" not in res.stderr, res.stderr
     res = _cli("run", "any-task", "--trace", str(tmp_path / "no-such-dir" / "trace.jsonl"))
     assert res.returncode == 2 and "--trace" in res.stderr and "does not exist" in res.stderr, res.stderr
+
+
+@pytest.mark.slow
+def test_200_nested_iframes_say_so(tmp_path: Path) -> None:
+    for i in range(200):
+        inner = f"<iframe src='f{i + 1}.html'></iframe>" if i < 199 else "<p>bottom</p>"
+        (tmp_path / f"f{i}.html").write_text(f"<html><body><p>level {i}</p>{inner}</body></html>")
+    from pagelens.api import observe
+
+    view = observe(str(tmp_path / "f0.html"), timeout_s=180)
+    errors = " ".join(view.observation.frame_errors.values())
+    assert "nested too deeply" in errors, view.observation.frame_errors
+    assert "level 0" in view.text()

@@ -198,7 +198,23 @@ class PageObserver:
         """Read the AX tree of every frame this session renders; return its top frame id."""
         from playwright.sync_api import Error as PlaywrightError
 
-        frame_tree = session.send("Page.getFrameTree")["frameTree"]
+        try:
+            frame_tree = session.send("Page.getFrameTree")["frameTree"]
+        except PlaywrightError as exc:
+            # Chromium cannot serialise a frame tree nested deeper than its CBOR stack limit
+            # (~200 iframes inside each other): read this session's top document alone
+            raw = session.send("Accessibility.getFullAXTree", {"depth": 10_000})["nodes"] if top else []
+            if not raw:
+                raise
+            fid = str(raw[0].get("frameId") or process)
+            errors[f"frames:{process}"] = (
+                f"iframes nested too deeply for Chromium's DevTools protocol ({_first_line(exc)}); "
+                "only the top document was read"
+            )
+            if sessions is not None:
+                sessions[process] = session
+            trees[fid] = _Tree(frame=MAIN, process=process, nodes={n["nodeId"]: n for n in raw}, root=raw[0]["nodeId"])
+            return fid
         top_id: str = frame_tree["frame"]["id"]
         if sessions is not None:
             sessions[process] = session
