@@ -20,23 +20,32 @@ from __future__ import annotations
 
 import argparse
 import json
+import pickle
 import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 GOALS = HERE / "data" / "realpage_goals.jsonl"
 DEFAULT_RETRIEVERS = ("default", "bm25-200", "bm25-400", "embedding-200", "embedding-400", "truncate")
 
 
-def renderings(pages: Path, cache: Path, names: set[str]) -> dict[str, str]:
-    """``name -> full rendering text``; renders (and caches) the pages not cached yet."""
+def observations(pages: Path, cache: Path, names: set[str]) -> dict[str, Any]:
+    """``name -> Observation``; observes (and caches, pickled) the pages not cached yet.
+
+    The observation is cached rather than its text, so that rendering changes are measured
+    without a browser and the focus stage gets typed lines, as in a live session.
+    """
     cache.mkdir(parents=True, exist_ok=True)
-    out = {n: (cache / f"{n}.txt").read_text() for n in names if (cache / f"{n}.txt").is_file()}
+    out: dict[str, Any] = {}
+    for n in names:
+        f = cache / f"{n}.obs.pickle"
+        if f.is_file():
+            out[n] = pickle.loads(f.read_bytes())  # noqa: S301 - our own cache
     missing = sorted(names - out.keys())
     if missing:
-        from pagelens.api import observe
         from pagelens.browser.serve import StaticServer
         from pagelens.browser.session import BrowserSession
 
@@ -45,31 +54,33 @@ def renderings(pages: Path, cache: Path, names: set[str]) -> dict[str, str]:
             with BrowserSession() as session:
                 for n in missing:
                     t = time.perf_counter()
-                    view = observe(server.url(f"{n}.html"), session=session)
-                    out[n] = view.rendering.text()
-                    (cache / f"{n}.txt").write_text(out[n])
-                    print(f"rendered {n} ({len(view.rendering.lines)} lines, {time.perf_counter() - t:.1f} s)",
-                          file=sys.stderr)
+                    with session.episode() as episode:
+                        episode.goto(server.url(f"{n}.html"))
+                        obs = episode.observe()
+                    out[n] = obs
+                    (cache / f"{n}.obs.pickle").write_bytes(pickle.dumps(obs))
+                    print(f"observed {n} ({len(obs.nodes)} nodes, {time.perf_counter() - t:.1f} s)", file=sys.stderr)
         finally:
             server.close()
     return out
 
 
-def evaluate(goals: list[dict], texts: dict[str, str], retrievers: list[str]) -> list[dict]:
+def evaluate(goals: list[dict], observed: dict[str, Any], retrievers: list[str], *,
+             budget: float | None = None, refined: bool = False) -> list[dict]:
     from pagelens.bench.cases import MustKeep, item_kept
     from pagelens.focus.apply import focus
     from pagelens.focus.base import FocusQuery
     from pagelens.focus.registry import make_retriever
-    from pagelens.observe.textparse import rendering_from_text
+    from pagelens.api import render_observation
 
     rows = []
-    parsed = {n: rendering_from_text(t) for n, t in texts.items()}
+    parsed = {n: render_observation(o, refined=refined) for n, o in observed.items()}
     for name in retrievers:
         ret = make_retriever(name)
         for g in goals:
             r = parsed[g["page"]]
             t = time.perf_counter()
-            res = focus(r, FocusQuery(g["goal"]), ret)
+            res = focus(r, FocusQuery(g["goal"], budget=budget), ret)
             ms = (time.perf_counter() - t) * 1000
             kept = [ln for ln in r.lines if ln.no in res.kept]
             shown = [ln.text for ln in res.lines if ln.no is not None]
@@ -101,13 +112,15 @@ def main() -> None:
     ap.add_argument("--retriever", action="append", dest="retrievers")
     ap.add_argument("--set", action="append", dest="sets")
     ap.add_argument("--json", type=Path)
+    ap.add_argument("--budget", type=float, help="FocusQuery.budget (share of the full tree's tokens)")
+    ap.add_argument("--refined", action="store_true", help="focus the refined rendering")
     args = ap.parse_args()
     goals = [json.loads(line) for line in GOALS.read_text().splitlines() if line.strip()]
     sets = args.sets or sorted({g["set"] for g in goals}, key=["developer", "blind-1", "blind-2"].index)
     goals = [g for g in goals if g["set"] in sets]
     retrievers = args.retrievers or list(DEFAULT_RETRIEVERS)
-    texts = renderings(args.pages, args.cache, {g["page"] for g in goals})
-    rows = evaluate(goals, texts, retrievers)
+    observed = observations(args.pages, args.cache, {g["page"] for g in goals})
+    rows = evaluate(goals, observed, retrievers, budget=args.budget, refined=args.refined)
     print(table(rows, retrievers, sets))
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
