@@ -109,7 +109,10 @@ def node_states(node: Node) -> tuple[str, ...]:
 
 def node_url(node: Node) -> str | None:
     url = node.prop("url")
-    return str(url) if isinstance(url, str) and url else None
+    if not isinstance(url, str) or not url:
+        return None
+    shown = format_property("url", url)  # the url as the line shows it (data: URIs shortened)
+    return shown[len("url='") : -1] if shown else None
 
 
 #: Controls that an agent fills or toggles; without an accessible name they get an inferred label.
@@ -143,10 +146,10 @@ def infer_labels(lines: list[Line]) -> list[Line]:
     for k, ln in enumerate(lines):
         if ln.role not in LABELLED_CONTROLS or ln.name:
             continue
-        after = range(k + 1, min(len(lines), k + 1 + _LABEL_WINDOW))
+        toggle = ln.role in ("checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio")
+        after = range(k + 1, min(len(lines), k + 1 + (2 if toggle else _LABEL_WINDOW)))
         before = range(k - 1, max(-1, k - 1 - _LABEL_WINDOW), -1)
-        order = (after, before) if ln.role in ("checkbox", "radio", "switch", "menuitemcheckbox",
-                                                "menuitemradio") else (before, after)
+        order = (after, before) if toggle else (before, after)
         label = ""
         for span in order:
             for j in span:

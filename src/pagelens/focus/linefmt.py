@@ -1,0 +1,23 @@
+"""How a kept line is shown when it is there only to hold the tree together."""
+
+from __future__ import annotations
+
+from pagelens.types import Line
+
+#: An ancestor shown short keeps this many words of its name.
+SHORT_WORDS = 6
+_SHORT_CHARS = 48
+
+
+def short_name(name: str, words: int = SHORT_WORDS) -> str:
+    parts = name.split()
+    cut = " ".join(parts[:words])
+    if len(cut) > _SHORT_CHARS:
+        cut = cut[:_SHORT_CHARS].rstrip()
+    return cut + ("…" if cut != name else "")
+
+
+def short_text(line: Line) -> str:
+    """``[id] role 'first few words…'`` — no value, no properties."""
+    head = line.role if not line.name else f"{line.role} '{short_name(line.name)}'"
+    return f"[{line.eid}] {head}" if line.eid is not None else head
