@@ -51,11 +51,31 @@ def projection(page: Page, hits: dict[int, frozenset[str]], tokens: int) -> list
     out: list[int] = []
     spent = 0
     items = best[2]
+    # of the items the goal names ("the cheapest *headphones*"), when it names some: a term
+    # that most items carry ("Add to cart") names none of them
+    item_hits = [set().union(*(hits.get(j, frozenset()) for j in range(c, page.ends[c]))) for c in items]
+    seen_in: dict[str, int] = {}
+    for h in item_hits:
+        for t in h:
+            seen_in[t] = seen_in.get(t, 0) + 1
+    named_items = [c for c, h in zip(items, item_hits, strict=True)
+                   if any(seen_in[t] <= len(items) // 2 for t in h)]
+    whole = False
+    if named_items:
+        items = named_items
+        whole = True  # the goal's own candidates: whole, when they are small
     # from both ends inwards: "the last", "bottom of the table" sit at the end
     order = [items[k // 2] if k % 2 == 0 else items[-1 - k // 2] for k in range(len(items))]
     for c in order:
         named = [j for j in range(c, page.ends[c]) if page.lines[j].name]
         if not named:
+            continue
+        if whole and page.subtree_tokens(c) <= 60:
+            cost = page.subtree_tokens(c)
+            if spent + cost > tokens:
+                break
+            out += range(c, page.ends[c])
+            spent += cost
             continue
         pick = named[:1]
         title = next((j for j in named if page.lines[j].role in ("link", "heading") and _LETTER.search(page.lines[j].name)),
@@ -64,7 +84,9 @@ def projection(page: Page, hits: dict[int, frozenset[str]], tokens: int) -> list
             pick.append(title)
         for j in named[1:]:
             ln = page.lines[j]
-            if hits.get(j) or (len(ln.name) <= 40 and _NUMBER.search(ln.name)):
+            own = hits.get(j, frozenset())
+            if any(seen_in.get(t, 0) <= len(items) // 2 for t in own) or (
+                    len(ln.name) <= 40 and _NUMBER.search(ln.name)):
                 pick.append(j)
         if page.lines[pick[0]].role in HEADING_ROLES:
             pick += range(pick[0], page.ends[pick[0]])  # the item's title with its link

@@ -19,5 +19,8 @@ def short_name(name: str, words: int = SHORT_WORDS) -> str:
 
 def short_text(line: Line) -> str:
     """``[id] role 'first few words…'`` — no value, no properties."""
-    head = line.role if not line.name else f"{line.role} '{short_name(line.name)}'"
+    if line.name:
+        head = f"{line.role} '{short_name(line.name)}'"
+    else:
+        head = line.role if line.role == "generic" else f"{line.role} ''"
     return f"[{line.eid}] {head}" if line.eid is not None else head

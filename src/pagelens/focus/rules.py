@@ -94,7 +94,7 @@ class RulesConfig:
         ("semantic", 0.8),
     )
     skeleton_share: float = 0.25  # the skeleton spends at most this share of the budget
-    extreme_share: float = 0.4  # "the cheapest ...": a listing's compared values spend at most this
+    extreme_share: float = 0.6  # "the cheapest ...": a listing's compared values spend at most this
     answer_units: int = 5  # for a question, the best units also keep...
     answer_context_tokens: int = 40  # ...this many tokens of the lines that follow them
     unit_text_chars: int = 600  # text of a unit that the signals read

@@ -15,7 +15,7 @@ from pagelens.types import ElementId, Line, Rendering
 _VALUE = re.compile(r"(?:^|,|\s)value='([^']*)'")
 _URL = re.compile(r", url='([^']*)'")
 _LABEL = re.compile(r" \(label\?: '([^']*)'\)")
-_STATE = re.compile(r"^[A-Za-z][\w-]*(?:=[^',]*)?$")
+_STATE = re.compile(r"^[A-Za-z][\w-]*(?:=(?:'[^']*'|[^',]*))?$")
 _LINE = re.compile(r"^(?:\[(?P<eid>[^\]\s]+)\]\s+)?(?P<role>[A-Za-z][\w-]*)(?:\s+(?P<q>['\"])(?P<name>.*?)(?P=q)(?=$|,|\s+value=))?")
 
 
