@@ -106,7 +106,7 @@ class UnitLimits:
     unit_max_tokens: int = 220  # a unit is the largest ancestor at most this big...
     unit_max_lines: int = 40  # ...and at most this many lines
     form_max_tokens: int = 900  # a relevant form is kept whole up to this size
-    lead_tokens: int = 60  # a heading's section lead
+    lead_tokens: int = 160  # a heading's section lead (a recipe's ingredient list)
     neighbour_tokens: int = 24  # a sibling this small travels with a short line
 
 
@@ -173,7 +173,7 @@ def following(page: Page, start: int, tokens: int) -> list[int]:
     out: list[int] = []
     j = start
     while j < len(page.lines) and tokens > 0:
-        if page.lines[j].role in HEADING_ROLES:
+        if page.lines[j].role in HEADING_ROLES and page.lines[j].name:
             break
         out.append(j)
         tokens -= page.cost[j] + 1
