@@ -64,7 +64,13 @@ def projection(page: Page, hits: dict[int, frozenset[str]], tokens: int) -> list
     if named_items:
         items = named_items
         whole = True  # the goal's own candidates: whole, when they are small
-    # from both ends inwards: "the last", "bottom of the table" sit at the end
+    # the head of the listing whole (sorted listings: "the newest" is the first item), then
+    # every item from both ends inwards ("the last", "bottom of the table" sit at the end)
+    for c in items[:2]:
+        cost = page.subtree_tokens(c)
+        if cost <= 120 and spent + cost <= tokens // 3:
+            out += range(c, page.ends[c])
+            spent += cost
     order = [items[k // 2] if k % 2 == 0 else items[-1 - k // 2] for k in range(len(items))]
     for c in order:
         named = [j for j in range(c, page.ends[c]) if page.lines[j].name]

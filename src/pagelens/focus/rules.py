@@ -65,6 +65,7 @@ from pagelens.focus.units import (
     form_of,
     header_row,
     line_text,
+    neighbours,
     page_of,
     partners,
     row_of,
@@ -94,6 +95,7 @@ class RulesConfig:
         ("semantic", 0.8),
     )
     skeleton_share: float = 0.25  # the skeleton spends at most this share of the budget
+    form_share: float = 0.5  # a form-filling goal: the page's fields spend at most this
     extreme_share: float = 0.6  # "the cheapest ...": a listing's compared values spend at most this
     answer_units: int = 5  # for a question, the best units also keep...
     answer_context_tokens: int = 40  # ...this many tokens of the lines that follow them
@@ -196,6 +198,10 @@ class RulesRetriever:
         extra: list[int] = []
         if asks_extreme(query.goal):
             extra = projection(page, line_terms, int(budget * cfg.extreme_share))
+        if "forms" in signals and signals["forms"]:
+            # a goal that fills something in needs the page's fields even when their labels
+            # share no word with it ("Member number", "Secret phrase"): each with its label
+            extra += self._fields(page, int(budget * cfg.form_share))
         keep, spent, chosen = self._fill(query, page, units, order, budget, extra)
         info: dict[str, Any] = {
             "units": len(units.heads),
@@ -303,6 +309,29 @@ class RulesRetriever:
         if cfg.semantic:
             out["semantic"] = self._semantic(query, units)
         return out, line_terms
+
+    def _fields(self, page: Page, tokens: int) -> list[int]:
+        """The page's form fields in reading order, each with its label and its form's
+        buttons, up to ``tokens``."""
+        out: list[int] = []
+        spent = 0
+        forms_done: set[int] = set()
+        for i, ln in enumerate(page.lines):
+            if ln.role not in CONTROL_ROLES:
+                continue
+            pick = [i, *neighbours(page, i, self.config.limits)]
+            if page.parents[i] >= 0 and page.lines[page.parents[i]].role in ("LabelText", "group", "radiogroup"):
+                pick.append(page.parents[i])
+            f = form_of(page, i, self.config.limits)
+            if f is not None and f not in forms_done:
+                forms_done.add(f)
+                pick += [j for j in range(f, page.ends[f]) if page.lines[j].role == "button"]
+            cost = sum(page.cost[j] + 1 for j in pick)
+            if spent + cost > tokens:
+                break
+            out += pick
+            spent += cost
+        return out
 
     @staticmethod
     def _semantic(query: FocusQuery, units: _Units) -> list[int]:
