@@ -47,7 +47,7 @@ def case_rows(cache: Path, budgets: list[float], baselines: list[str]) -> list[d
             if not f.is_file():
                 continue
             if f.name not in rendered:
-                rendered[f.name] = render_observation(pickle.loads(f.read_bytes()))  # noqa: S301 - own cache
+                rendered[f.name] = render_observation(pickle.loads(f.read_bytes()))
             r = rendered[f.name]
             res = focus(r, FocusQuery(case.goal, budget=budget), ret)
             kept = [ln for ln in r.lines if ln.no in res.kept]

@@ -49,7 +49,7 @@ def observations(pages: Path, cache: Path, names: set[str]) -> dict[str, Any]:
     for n in names:
         f = cache / f"{n}.obs.pickle"
         if f.is_file():
-            out[n] = pickle.loads(f.read_bytes())  # noqa: S301 - our own cache
+            out[n] = pickle.loads(f.read_bytes())
     missing = sorted(names - out.keys())
     if missing:
         from pagelens.browser.serve import StaticServer
@@ -73,11 +73,11 @@ def observations(pages: Path, cache: Path, names: set[str]) -> dict[str, Any]:
 
 def evaluate(goals: list[dict], observed: dict[str, Any], retrievers: list[str], *,
              budget: float | None = None, refined: bool = False) -> list[dict]:
+    from pagelens.api import render_observation
     from pagelens.bench.cases import MustKeep, item_kept
     from pagelens.focus.apply import focus
     from pagelens.focus.base import FocusQuery
     from pagelens.focus.registry import make_retriever
-    from pagelens.api import render_observation
 
     rows = []
     parsed = {n: render_observation(o, refined=refined) for n, o in observed.items()}

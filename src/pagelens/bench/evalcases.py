@@ -147,7 +147,7 @@ def _cached_observe(loader: _PageLoader, case: Case, cache: Path | None) -> Obse
     key = hashlib.sha1(json.dumps([case.page, case.injection.html if case.injection else None]).encode()).hexdigest()
     f = cache / f"{key[:20]}.obs.pickle"
     if f.is_file():
-        obs: Observation = pickle.loads(f.read_bytes())  # noqa: S301 - our own cache
+        obs: Observation = pickle.loads(f.read_bytes())
         return obs
     obs = loader.observe(case)
     cache.mkdir(parents=True, exist_ok=True)

@@ -15,9 +15,7 @@ from pagelens.focus.units import HEADING_ROLES, Page
 _EXTREME = re.compile(r"\b(?:most|least|top|bottom|first|last|highest|lowest|fewest|largest|smallest|"
                       r"[a-z]{2,}est)\b")
 #: Words that end in -est without being superlatives.
-_NOT_SUPERLATIVE = frozenset("""interest request rest test forest guest west suggest honest contest manifest
-harvest digest protest nest chest quest arrest invest modest pest vest zest crest attest detest digest
-latest_ priest""".split())
+_NOT_SUPERLATIVE = frozenset(["interest", "request", "rest", "test", "forest", "guest", "west", "suggest", "honest", "contest", "manifest", "harvest", "digest", "protest", "nest", "chest", "quest", "arrest", "invest", "modest", "pest", "vest", "zest", "crest", "attest", "detest", "digest", "latest_", "priest"])
 _NUMBER = re.compile(r"\d")
 _LETTER = re.compile(r"[^\W\d_]{2}")
 

@@ -38,13 +38,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pagelens.focus.base import FocusQuery, Selection
-from pagelens.focus.matcher import GoalMatcher
 from pagelens.focus.extremes import asks_extreme, projection
+from pagelens.focus.matcher import GoalMatcher
 from pagelens.focus.terms import (
     ANSWER_CONCEPTS,
+    WORD,
     inside_word,
     is_question,
-    WORD,
     normalise,
     query_terms,
     surface,
@@ -198,7 +198,7 @@ class RulesRetriever:
         extra: list[int] = []
         if asks_extreme(query.goal):
             extra = projection(page, line_terms, int(budget * cfg.extreme_share))
-        if "forms" in signals and signals["forms"]:
+        if signals.get("forms"):
             # a goal that fills something in needs the page's fields even when their labels
             # share no word with it ("Member number", "Secret phrase"): each with its label
             extra += self._fields(page, int(budget * cfg.form_share))
@@ -256,7 +256,7 @@ class RulesRetriever:
             for t in hits:
                 if t[0] == '"':
                     s += 2.0
-                elif t[0] == "+" :
+                elif t[0] == "+":
                     s += 0.5 * idf[t] * weights.get(t, 1.0)
                 else:
                     s += idf[t] * weights.get(t, 1.0) * (0.34 if t in topic else 1.0)
