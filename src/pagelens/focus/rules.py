@@ -84,7 +84,7 @@ _KIND_OF = {"price": "amount", "quantity": "count"}  # a question's concept -> t
 class RulesConfig:
     #: Share of the full tree's tokens to fill (``FocusQuery.budget`` overrides it). Chosen
     #: from the recall-vs-budget curve in BENCHMARKS.md ("Focus v2").
-    budget: float = 0.15
+    budget: float = 0.25
     floor_tokens: int = 800  # a budget never below this (small pages need their context)...
     ceiling_tokens: int = 6000  # ...nor above this (a 170k-token page is not read whole)
     small_page_tokens: int = 600  # pages this small are kept whole
