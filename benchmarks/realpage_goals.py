@@ -1,14 +1,18 @@
 """Retrievers on labeled goals over real pages (the corpus in ../shared/corpus/realpages).
 
-Three goal sets live in ``benchmarks/data/realpage_goals.jsonl``, **all of them development
+Four goal sets: three in ``benchmarks/data/realpage_goals.jsonl``, **all of them development
 data** now (their misses were read while ``default`` was built, so they cannot show how it
-generalises; the held-out figure is ``blind-3``, run once by the coordinator):
+generalises), and the held-out one in its own file:
 
 * ``developer`` — 20 goals the developer wrote while building ``default`` (a sanity check);
 * ``blind-1`` — 45 goals written by a helper that never read the retrievers' code; its misses
   were read and ``default`` changed: development data;
 * ``blind-2`` — 40 goals written the same blind way; held out for the first ranker, read while
-  building the second (issue #9): development data.
+  building the second (issue #9): development data;
+* ``blind-3`` — 111 goals on 33 pages (``benchmarks/data/realpage_goals_blind3.jsonl``, with a
+  ``kind`` field: act / read / navigate) written by a helper that never read the retriever or
+  defense code, to be run once when the ranker of issue 9 is done. It runs only when asked for
+  by name (``--set blind-3``): a plain run never touches it.
 
 Each page is observed once with pagelens (real Chromium, the page served from 127.0.0.1,
 off-site requests blocked) and the observation cached (pickled); every retriever then focuses
@@ -16,7 +20,7 @@ the same rendering with the same ``focus()`` (defense on), as ``pagelens eval-ca
 
     .venv/bin/python benchmarks/realpage_goals.py [--pages DIR] [--cache runs/realpages]
         [--retriever default --retriever bm25-400 ...] [--set blind-2] [--budget 0.15] [--refined]
-        [--goals FILE] [--json out.json]
+        [--json out.json]
 """
 
 from __future__ import annotations
@@ -31,10 +35,12 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-GOALS = HERE / "data" / "realpage_goals.jsonl"
-#: How each set is labeled in every table: they are all development data (see above).
+GOALS = (HERE / "data" / "realpage_goals.jsonl", HERE / "data" / "realpage_goals_blind3.jsonl")
+SET_ORDER = ["developer", "blind-1", "blind-2", "blind-3"]
+#: How each set is labeled in every table.
 SET_LABELS = {"developer": "developer (development)", "blind-1": "blind-1 (development)",
-              "blind-2": "blind-2 (development)"}
+              "blind-2": "blind-2 (development)", "blind-3": "blind-3 (held out)"}
+HELD_OUT = frozenset({"blind-3"})
 DEFAULT_RETRIEVERS = ("default", "bm25-200", "bm25-400", "embedding-200", "embedding-400", "truncate")
 
 
@@ -113,8 +119,7 @@ def table(rows: list[dict], retrievers: list[str], sets: list[str]) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--pages", type=Path, default=Path("/work/shared/corpus/realpages"))
-    ap.add_argument("--goals", type=Path, default=GOALS, help="goal file (JSONL with set/page/goal/must_keep)")
+    ap.add_argument("--pages", type=Path, default=HERE.parent.parent / "shared" / "corpus" / "realpages")
     ap.add_argument("--cache", type=Path, default=HERE.parent / "runs" / "realpages")
     ap.add_argument("--retriever", action="append", dest="retrievers")
     ap.add_argument("--set", action="append", dest="sets")
@@ -122,9 +127,15 @@ def main() -> None:
     ap.add_argument("--budget", type=float, help="FocusQuery.budget (share of the full tree's tokens)")
     ap.add_argument("--refined", action="store_true", help="focus the refined rendering")
     args = ap.parse_args()
-    goals = [json.loads(line) for line in args.goals.read_text().splitlines() if line.strip()]
-    known = ["developer", "blind-1", "blind-2"]
-    sets = args.sets or sorted({g["set"] for g in goals}, key=lambda s: (known.index(s) if s in known else 99, s))
+    held_out = list(GOALS[1:]) if args.sets and HELD_OUT & set(args.sets) else []
+    goals = [json.loads(line) for path in (GOALS[0], *held_out) for line in path.read_text().splitlines()
+             if line.strip()]
+    known = sorted({g["set"] for g in goals} | (HELD_OUT if args.sets else set()),
+                   key=lambda s: (SET_ORDER + [s]).index(s))
+    unknown = sorted(set(args.sets or ()) - set(known) - HELD_OUT)
+    if unknown:
+        ap.error(f"unknown --set {', '.join(unknown)} (known: {', '.join(known)})")
+    sets = args.sets or [s for s in known if s not in HELD_OUT]
     goals = [g for g in goals if g["set"] in sets]
     retrievers = args.retrievers or list(DEFAULT_RETRIEVERS)
     observed = observations(args.pages, args.cache, {g["page"] for g in goals})
