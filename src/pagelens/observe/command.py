@@ -19,6 +19,9 @@ from pagelens.focus.registry import NAMES
 @click.option("--budget", type=int, default=5000, show_default=True, help="Token budget of the 'truncate' retriever.")
 @click.option("--no-defense", is_flag=True, help="Do not remove suspected prompt-injection lines.")
 @click.option("--inject", metavar="HTML", help="Insert this HTML after <body> (local files only).")
+@click.option("--screenshot", "screenshot", metavar="FILE", help="Write the capped screenshot (vision extra) and print "
+              "the interactive elements with their boxes in screenshot pixels.")
+@click.option("--marks", is_flag=True, help="With --screenshot: draw Set-of-Mark boxes and ids on the image.")
 def observe(
     target: str,
     goal: str | None,
@@ -28,6 +31,8 @@ def observe(
     budget: int,
     no_defense: bool,
     inject: str | None,
+    screenshot: str | None = None,
+    marks: bool = False,
 ) -> None:
     """Observe URL_OR_FILE (a 127.0.0.1 URL or a local HTML file served on 127.0.0.1)."""
     from pagelens.api import observe as observe_page
@@ -38,6 +43,11 @@ def observe(
         chosen = make_retriever(retriever, budget=budget)
     elif goal:
         chosen = make_retriever("default")
+    if screenshot:
+        from pagelens.vision.command import observe_screenshot
+
+        observe_screenshot(target, screenshot, marks=marks, goal=goal, retriever=chosen, refined=refined)
+        return
     view = observe_page(target, goal=goal, retriever=chosen, refined=refined, defense=not no_defense, inject=inject)
     if fmt == "text":
         sys.stdout.write(view.text() + "\n")
