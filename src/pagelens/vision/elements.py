@@ -81,6 +81,23 @@ def _quad_box(session: CDPSession, backend_id: int) -> tuple[float, float, float
     return best
 
 
+def _child_texts(observation: Observation) -> dict[int, str]:
+    """Text under each node (its StaticText descendants), for elements without a name
+    (a clickable ``<div>`` of a custom widget is named by nothing but its text)."""
+    out: dict[int, list[str]] = {}
+    nodes = observation.nodes
+    for n in nodes:
+        if n.role != "StaticText" or not n.name.strip():
+            continue
+        p, hops = n.parent, 0
+        while p is not None and hops < 4:
+            parts = out.setdefault(p, [])
+            if sum(len(x) for x in parts) < 80:
+                parts.append(n.name.strip())
+            p, hops = nodes[p].parent, hops + 1
+    return {k: " ".join(v) for k, v in out.items()}
+
+
 def element_boxes(sessions: dict[str, CDPSession], observation: Observation, geometry: Geometry,
                   *, limit: int = MAX_ELEMENTS) -> tuple[ScreenElement, ...]:
     """Interactive elements of ``observation`` that meet the viewport, boxes in screenshot pixels.
@@ -90,6 +107,7 @@ def element_boxes(sessions: dict[str, CDPSession], observation: Observation, geo
     out: list[ScreenElement] = []
     if not sessions:
         return ()
+    texts = _child_texts(observation)
     for node in observation.nodes:
         if len(out) >= limit:
             break
@@ -103,7 +121,7 @@ def element_boxes(sessions: dict[str, CDPSession], observation: Observation, geo
             continue
         x0, y0 = geometry.to_screen(max(0.0, x), max(0.0, y))
         x1, y1 = geometry.to_screen(min(x + w, geometry.css_width), min(y + h, geometry.css_height))
-        out.append(ScreenElement(str(node.eid), node.role, node.name, x0, y0, max(1, x1 - x0), max(1, y1 - y0),
+        out.append(ScreenElement(str(node.eid), node.role, node.name or texts.get(node.index, ""), x0, y0, max(1, x1 - x0), max(1, y1 - y0),
                                  node.frame))
     return tuple(out)
 
