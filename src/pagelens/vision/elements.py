@@ -31,7 +31,7 @@ INTERACTIVE_ROLES = frozenset({
     "button", "link", "textbox", "searchbox", "checkbox", "radio", "combobox", "listbox", "option", "menuitem",
     "menuitemcheckbox", "menuitemradio", "tab", "switch", "slider", "spinbutton", "treeitem", "date", "time",
     "datetime", "inputtime", "month", "week", "ListBoxOption", "PopUpButton", "image", "img", "canvas",
-    "graphics-symbol", "graphics-object",
+    "graphics-symbol", "graphics-object", "Canvas",
 })
 MAX_ELEMENTS = 200
 

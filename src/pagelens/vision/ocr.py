@@ -11,6 +11,7 @@ Needs the ``vision`` extra and Debian's ``tesseract-ocr`` (``scripts/ensure-tess
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -34,8 +35,14 @@ class OcrCheck:
 
 
 def read_region(img: Image, box: tuple[int, int, int, int] | None = None, *, digits: bool = False,
-                line: bool = True) -> str:
-    """Text in ``box`` (x, y, w, h in the image's pixels; None: the whole image)."""
+                accept: Callable[[str], bool] | None = None) -> str:
+    """Text in ``box`` (x, y, w, h in the image's pixels; None: the whole image).
+
+    Tesseract's page segmentation is fragile on UI crops (a tooltip's frame makes block mode
+    read nothing), so a few settings are tried in order: block, raw line, single word, then
+    2× with a white margin. The first text ``accept`` takes (default: any non-empty) wins;
+    when none is accepted, the first non-empty text is returned ("" when none).
+    """
     try:
         import pytesseract
     except ImportError:
@@ -43,18 +50,25 @@ def read_region(img: Image, box: tuple[int, int, int, int] | None = None, *, dig
     from PIL import Image as PILImage
     from PIL import ImageOps
 
-    crop = img if box is None else img.crop((box[0], box[1], box[0] + box[2], box[1] + box[3]))
-    gray = ImageOps.autocontrast(crop.convert("L"))
-    gray = gray.resize((gray.width * 3, gray.height * 3), PILImage.Resampling.LANCZOS)
-    if sum(gray.getdata()) / max(1, gray.width * gray.height) < 110:  # light text on a dark ground
-        gray = ImageOps.invert(gray)
-    config = f"--psm {7 if line else 6}" + (" -c tessedit_char_whitelist=0123456789.,-" if digits else "")
-    try:
-        text = pytesseract.image_to_string(gray, config=config)
-    except pytesseract.TesseractNotFoundError:
-        raise OcrUnavailable("the tesseract binary is missing: apt-get install tesseract-ocr "
-                             "(or run scripts/ensure-tesseract.sh)") from None
-    return " ".join(text.split())
+    crop = (img if box is None else img.crop((box[0], box[1], box[0] + box[2], box[1] + box[3]))).convert("L")
+    from PIL import ImageStat
+
+    if ImageStat.Stat(crop).mean[0] < 110:  # light text on a dark ground
+        crop = ImageOps.invert(crop)
+    big = ImageOps.expand(crop.resize((crop.width * 2, crop.height * 2), PILImage.Resampling.LANCZOS), border=24,
+                          fill=255)
+    whitelist = " -c tessedit_char_whitelist=0123456789.,-" if digits else ""
+    first = ""
+    for image, psm in ((crop, 6), (crop, 13), (crop, 8), (big, 6)):
+        try:
+            text = " ".join(pytesseract.image_to_string(image, config=f"--psm {psm}{whitelist}").split())
+        except pytesseract.TesseractNotFoundError:
+            raise OcrUnavailable("the tesseract binary is missing: apt-get install tesseract-ocr "
+                                 "(or run scripts/ensure-tesseract.sh)") from None
+        if text and (accept is None or accept(text)):
+            return text
+        first = first or text
+    return first
 
 
 def _squash(text: str) -> str:
@@ -64,5 +78,5 @@ def _squash(text: str) -> str:
 def cross_check(value: str, img: Image, box: tuple[int, int, int, int] | None = None) -> OcrCheck:
     """Does ``value`` appear in the OCR text of ``box``? (spaces and thousands commas ignored)"""
     digits = bool(re.fullmatch(r"[\d.,\s-]+", value))
-    text = read_region(img, box, digits=digits)
+    text = read_region(img, box, digits=digits, accept=lambda t: _squash(value) in _squash(t))
     return OcrCheck(value, text, bool(value.strip()) and _squash(value) in _squash(text))
