@@ -11,7 +11,8 @@ while nobody acts are learnt as volatile and ignored for that document. They are
 the watch is armed (two screenshots ``learn_ms`` apart, once per URL) and again before every
 action (the screenshot then is compared with the last one taken; nothing acted in between).
 Something that changes by itself less often than ``learn_ms`` is learnt only once it has been
-seen changing between actions.
+seen changing between actions. Masked cells are dilated by one cell: a change right next to a
+clock is not seen (the price of no false fires).
 """
 
 from __future__ import annotations
@@ -38,6 +39,9 @@ class PixelConfig:
     rows: int = 9
     min_distance: int = 6  # phash bits (of 64) that make a cell "changed"
     learn_ms: int = 1200  # idle interval used to learn the volatile cells of a new document
+    #: volatile cells also mask their neighbours this many cells around: a clock's tens digit
+    #: sits next to its seconds digit and first changes long after the learning interval
+    dilation: int = 1
     #: a smaller cap than the model's: hashing needs no detail, and it is cheaper
     cap: ScreenshotConfig = field(default_factory=lambda: ScreenshotConfig(max_width=960, max_height=540))
 
@@ -80,6 +84,17 @@ class PixelWatch:
         self._last: CellHashes | None = None
         self._before: CellHashes | None = None
         self.learnt_urls: set[str] = set()
+
+    def effective_mask(self) -> frozenset[int]:
+        """The volatile cells and their neighbours (``dilation`` cells around)."""
+        cols, rows, d = self.config.cols, self.config.rows, self.config.dilation
+        out: set[int] = set()
+        for i in self.mask:
+            r, c = divmod(i, cols)
+            for rr in range(max(0, r - d), min(rows, r + d + 1)):
+                for cc in range(max(0, c - d), min(cols, c + d + 1)):
+                    out.add(rr * cols + cc)
+        return frozenset(out)
 
     def _shot(self, page: Page) -> CellHashes:
         img = capture(page, self.config.cap, raw=True)
@@ -124,9 +139,9 @@ class PixelWatch:
         self._before, self._last = None, now
         if before is None or not same:
             return outcome
-        cells = changed_cells(before, now, self.config.min_distance, frozenset(self.mask))
+        cells = changed_cells(before, now, self.config.min_distance, self.effective_mask())
         detail = {**outcome.detail, "pixel_cells": len(cells), "phash_before": before.whole, "phash_after": now.whole,
-                  "pixel_masked": len(self.mask)}
+                  "pixel_masked": len(self.effective_mask())}
         changes = outcome.changes
         if cells:
             total = self.config.cols * self.config.rows
