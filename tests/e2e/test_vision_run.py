@@ -79,3 +79,28 @@ def test_stage_attribution_with_an_llm_policy(sites, browser_session, tmp_path: 
     assert (trace.parent / stages["steps"][1]["prompt_ref"]).read_text(encoding="utf-8").count("[999]") == 0
     assert stages["episode"]["stage"] == "execution" and stages["episode"]["from_step"] == 3
     assert stages["counts"]["parsing"] == 1
+
+
+def test_the_independent_verifier_sends_a_wrong_answer_back(sites, browser_session, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from pagelens.browser.serve import StaticServer
+    from pagelens.vision.verify import Verifier
+
+    (tmp_path / "index.html").write_text(PAGE)
+    agent = ['Thought: 41\nAction: stop("41")', 'Thought: it is 42\nAction: stop("42")']
+    with StaticServer(tmp_path) as srv, ScriptedServer(agent) as a_srv, ScriptedServer(["NO: it says 42", "YES"]) as v_srv, \
+            OpenAICompatModel(LLMConfig(base_url=a_srv.base_url, model="agent", max_retries=0)) as agent_model, \
+            OpenAICompatModel(LLMConfig(base_url=v_srv.base_url, model="verifier", max_retries=0)) as v_model:
+        task = Task("tiny", "shop", srv.url("index.html"), "What is the answer?", (), "answer_matches", kind="read",
+                    answer="42")
+        verifier = Verifier(v_model)
+        result = run_task(task, policy=LLMPolicy(agent_model), sites=sites, session=browser_session,
+                          vision=ScreenshotConfig(), verifier=verifier, trace_path=tmp_path / "t.jsonl")
+        checks = v_srv.chat_requests
+        second_prompt = a_srv.chat_requests[1].prompt_text()
+    assert result.status == "success" and result.answer == "42" and verifier.calls == 2
+    first = checks[0].messages[1]["content"]
+    assert "41" in first[0]["text"] and first[1]["image_url"]["url"].startswith("data:image/png")
+    assert "Thought" not in first[0]["text"]  # a fresh context: none of the agent's reasoning
+    assert "does not support this answer (it says 42)" in second_prompt
+    _, summary = read_trace(tmp_path / "t.jsonl")
+    assert summary is not None and [s["stage"] for s in summary["stages"]["steps"]] == ["guardrail"]

@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     from pagelens.focus.base import Retriever
     from pagelens.vision.hybrid import HybridView
     from pagelens.vision.screenshot import ScreenshotConfig
+    from pagelens.vision.verify import Verifier
 
 __all__ = ["EpisodeResult", "ObserveMode", "run_task"]
 
@@ -59,6 +60,7 @@ _MAX_BUDGET_REFUSALS = 3
 _MAX_EMPTY_REPLIES = 3
 _LATE_CONTENT_MS = 500
 _MAX_REPLY_CHARS = 4000
+_MAX_VERIFIER_REFUSALS = 2
 #: Fields whose text child is their value: typing into them is not an element appearing.
 _FIELDS = frozenset({"textbox", "searchbox", "spinbutton", "combobox", "date", "time", "datetime"})
 
@@ -85,14 +87,17 @@ class _End(Exception):
 def run_task(task: Task, *, policy: Policy, observe_mode: ObserveMode = "signals", retriever: str = "default",
              sites: Sites, session: BrowserSession, trace_path: str | Path | None = None,
              budgets: Budgets | None = None, max_parse_errors: int = 3, timeout_s: float = 600.0,
-             vision: ScreenshotConfig | None = None, pixels: bool = False) -> EpisodeResult:
+             vision: ScreenshotConfig | None = None, pixels: bool = False,
+             verifier: Verifier | None = None) -> EpisodeResult:
     """Run ``task`` from its start page with ``policy``; the sites are reset first.
 
     ``vision``: every observation also takes a capped screenshot and the hybrid element list
     (the policy gets the last ``vision.keep_last`` of them); ``pixels``: a perceptual hash of
     the screen joins the DOM fingerprint of every action. With a ``trace_path``, the evidence
     the stage attribution points at (observation texts, prompts, screenshots) is written
-    beside it, in ``<trace>.d/``.
+    beside it, in ``<trace>.d/``. ``verifier``: before a ``stop`` is accepted, an independent
+    fresh-context call checks the answer against the final screen; a ``NO`` is fed back (the
+    stop becomes ``invalid``) at most ``_MAX_VERIFIER_REFUSALS`` times.
     """
     if observe_mode not in ("signals", "every-step"):
         raise ValueError(f"unknown observe mode {observe_mode!r}")
@@ -102,7 +107,7 @@ def run_task(task: Task, *, policy: Policy, observe_mode: ObserveMode = "signals
         run = _Run(task, policy, observe_mode, retriever, sites, trace, budgets or Budgets(), max_parse_errors,
                    started + timeout_s)
         run.evidence = Evidence(Path(str(trace_path) + ".d")) if trace_path is not None else None
-        run.vision, run.pixels = vision, pixels
+        run.vision, run.pixels, run.verifier = vision, pixels, verifier
         try:
             status, detail, answer = run.run(session)
         finally:
@@ -143,6 +148,8 @@ class _Run:
         self.screens: deque[HybridView] = deque(maxlen=1)
         self.unsent_image_tokens = 0
         self.obs_hash = self.obs_ref = self.shot_ref = ""
+        self.verifier: Verifier | None = None
+        self.verifier_refusals = 0
 
     # -- the episode -------------------------------------------------------------------------
     def run(self, session: BrowserSession) -> tuple[EpisodeStatus, str, str | None]:
@@ -232,6 +239,8 @@ class _Run:
                 execute_s = time.perf_counter() - t1
                 if fb.status == "control":
                     fb = self._control(fb)
+                if action.name == "stop" and fb.status == "control":
+                    fb = self._verify(episode, fb)
                 t2 = time.perf_counter()
                 signals = () if action.name == "stop" else detector.check(fb)
                 detect_s = time.perf_counter() - t2
@@ -334,6 +343,24 @@ class _Run:
         except ActionError as exc:
             return replace(fb, ok=False, status="invalid", message=f"{fb.action.render()}: {exc}")
         return fb
+
+    def _verify(self, episode: Episode, fb: Feedback) -> Feedback:
+        """The independent verifier's word on a stop (a refusal is fed back, bounded)."""
+        if self.verifier is None or self.verifier_refusals >= _MAX_VERIFIER_REFUSALS:
+            return fb
+        answer = str(fb.action.args.get("answer", ""))
+        screen = None
+        if self.vision is not None:
+            from pagelens.vision.hybrid import capture_hybrid
+
+            screen = capture_hybrid(episode, episode.observe(), self.vision)
+        verdict = self.verifier.check(self.task.goal, answer, screen, self.view.text() if self.view else "")
+        if verdict.ok:
+            return fb
+        self.verifier_refusals += 1
+        return replace(fb, ok=False, status="invalid",
+                       message=f"{fb.action.render()}: an independent check of the final screen does not support "
+                               f"this answer ({verdict.reason}). Look again, then stop with a corrected answer.")
 
     def _judge(self, episode: Episode, answer: str) -> tuple[bool, str]:
         from pagelens.bench.tasks import check_task

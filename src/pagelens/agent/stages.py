@@ -32,6 +32,7 @@ __all__ = ["STAGES", "Attribution", "StageReport", "attribute"]
 Stage = Literal["parsing", "execution", "feedback", "observation", "guardrail"]
 STAGES: tuple[str, ...] = ("parsing", "execution", "feedback", "observation", "guardrail")
 _NOT_IN_OBSERVATION = "is not in the current observation"
+_VERIFIER_REFUSED = "an independent check of the final screen"
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +73,8 @@ def _step_stage(s: StepRecord, missed: frozenset[int]) -> tuple[Stage, str] | No
     if s.status == "budget":
         return "guardrail", "a budget refused the action"
     if s.status == "invalid":
+        if _VERIFIER_REFUSED in s.message:
+            return "guardrail", "the independent verifier did not accept the answer"
         if _NOT_IN_OBSERVATION in s.message:
             return "observation", "the action named an element that was not in the observation it was shown"
         return "parsing", "the action did not match its specification"
