@@ -230,6 +230,10 @@ def scroll_at(ctx: Ctx) -> Outcome:
     return Outcome(detail=detail)
 
 
+_ACTIVE_ELEMENT = """() => { let a = document.activeElement;
+  while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+  return (a && a !== document.body && (a.isContentEditable || a.tagName === 'INPUT' || a.tagName === 'TEXTAREA'))
+    ? a : null; }"""
 _ACTIVE_VALUE = """() => { let a = document.activeElement;
   while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
   if (!a || a === document.body) return null;
@@ -249,8 +253,17 @@ def type_at(ctx: Ctx) -> Outcome:
         return Outcome("failed", f"at ({x}, {y}) there is {what}, not a text field; nothing was typed.",
                        _detail(x, y, cx, cy, hit))
     ctx.page.mouse.click(cx, cy)
-    ctx.page.keyboard.press("ControlOrMeta+a")
-    ctx.page.keyboard.insert_text(text) if text else ctx.page.keyboard.press("Delete")
+    # the click focused the field: fill it through Playwright (date/time inputs take no typing;
+    # fill sets their ISO value and dispatches input/change like a user edit)
+    handle = hit.frame.evaluate_handle(_ACTIVE_ELEMENT).as_element()
+    if handle is not None:
+        try:
+            handle.fill(text, timeout=ctx.timeout_ms)
+        finally:
+            handle.dispose()
+    else:
+        ctx.page.keyboard.press("ControlOrMeta+a")
+        ctx.page.keyboard.insert_text(text) if text else ctx.page.keyboard.press("Delete")
     value = hit.frame.evaluate(_ACTIVE_VALUE)
     msg = f"At ({x}, {y}): {hit.sentence()} now contains {render_value(str(value or ''))}."
     if value != text:
