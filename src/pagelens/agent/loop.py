@@ -19,14 +19,19 @@ Every error ends up in exactly one place:
 
 from __future__ import annotations
 
+import hashlib
+import shutil
 import time
+from collections import deque
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pagelens.actions.executor import Budgets, Executor, Feedback
+from pagelens.actions.spec import VISION_ACTIONS, Action
 from pagelens.agent.planner import PlanTree, pivotal_context
-from pagelens.agent.policy import Policy, StepContext
+from pagelens.agent.policy import Policy, PolicyReply, StepContext
+from pagelens.agent.stages import attribute
 from pagelens.agent.trace import (
     Diagnostics,
     EpisodeStatus,
@@ -44,6 +49,9 @@ if TYPE_CHECKING:
     from pagelens.bench.tasks import Task
     from pagelens.browser.session import BrowserSession, Episode
     from pagelens.focus.base import Retriever
+    from pagelens.vision.hybrid import HybridView
+    from pagelens.vision.screenshot import ScreenshotConfig
+    from pagelens.vision.verify import Verifier
 
 __all__ = ["EpisodeResult", "ObserveMode", "run_task"]
 
@@ -51,6 +59,8 @@ ObserveMode = Literal["signals", "every-step"]
 _MAX_BUDGET_REFUSALS = 3
 _MAX_EMPTY_REPLIES = 3
 _LATE_CONTENT_MS = 500
+_MAX_REPLY_CHARS = 4000
+_MAX_VERIFIER_REFUSALS = 2
 #: Fields whose text child is their value: typing into them is not an element appearing.
 _FIELDS = frozenset({"textbox", "searchbox", "spinbutton", "combobox", "date", "time", "datetime"})
 
@@ -76,8 +86,19 @@ class _End(Exception):
 
 def run_task(task: Task, *, policy: Policy, observe_mode: ObserveMode = "signals", retriever: str = "default",
              sites: Sites, session: BrowserSession, trace_path: str | Path | None = None,
-             budgets: Budgets | None = None, max_parse_errors: int = 3, timeout_s: float = 600.0) -> EpisodeResult:
-    """Run ``task`` from its start page with ``policy``; the sites are reset first."""
+             budgets: Budgets | None = None, max_parse_errors: int = 3, timeout_s: float = 600.0,
+             vision: ScreenshotConfig | None = None, pixels: bool = False,
+             verifier: Verifier | None = None) -> EpisodeResult:
+    """Run ``task`` from its start page with ``policy``; the sites are reset first.
+
+    ``vision``: every observation also takes a capped screenshot and the hybrid element list
+    (the policy gets the last ``vision.keep_last`` of them); ``pixels``: a perceptual hash of
+    the screen joins the DOM fingerprint of every action. With a ``trace_path``, the evidence
+    the stage attribution points at (observation texts, prompts, screenshots) is written
+    beside it, in ``<trace>.d/``. ``verifier``: before a ``stop`` is accepted, an independent
+    fresh-context call checks the answer against the final screen; a ``NO`` is fed back (the
+    stop becomes ``invalid``) at most ``_MAX_VERIFIER_REFUSALS`` times.
+    """
     if observe_mode not in ("signals", "every-step"):
         raise ValueError(f"unknown observe mode {observe_mode!r}")
     started = time.perf_counter()
@@ -85,13 +106,16 @@ def run_task(task: Task, *, policy: Policy, observe_mode: ObserveMode = "signals
     with TraceWriter(trace_path) as trace:
         run = _Run(task, policy, observe_mode, retriever, sites, trace, budgets or Budgets(), max_parse_errors,
                    started + timeout_s)
+        run.evidence = Evidence(Path(str(trace_path) + ".d")) if trace_path is not None else None
+        run.vision, run.pixels, run.verifier = vision, pixels, verifier
         try:
             status, detail, answer = run.run(session)
         finally:
             run.flush()
         diagnostics = diagnose(run.records, run.observations)
+        stages = attribute(run.records, status, detail, diagnostics)
         summary = Summary(task.id, status, status == "success", detail, answer, observe_mode, retriever, policy.name,
-                          round(time.perf_counter() - started, 3), diagnostics, _usage(policy))
+                          round(time.perf_counter() - started, 3), diagnostics, _usage(policy), stages.as_dict())
         trace.summary(summary)
     return EpisodeResult(task.id, status, status == "success", detail, answer, diagnostics, tuple(run.records),
                          summary.seconds, Path(trace_path) if trace_path is not None else None)
@@ -117,6 +141,15 @@ class _Run:
         self.unsent_tokens = 0  # tokens of an observation the policy has not been shown yet
         self.keys: frozenset[str] = frozenset()
         self.step = 0
+        self.vision: ScreenshotConfig | None = None
+        self.pixels = False
+        self.evidence: Evidence | None = None
+        self.executor: Executor | None = None
+        self.screens: deque[HybridView] = deque(maxlen=1)
+        self.unsent_image_tokens = 0
+        self.obs_hash = self.obs_ref = self.shot_ref = ""
+        self.verifier: Verifier | None = None
+        self.verifier_refusals = 0
 
     # -- the episode -------------------------------------------------------------------------
     def run(self, session: BrowserSession) -> tuple[EpisodeStatus, str, str | None]:
@@ -145,9 +178,16 @@ class _Run:
     def _loop(self, episode: Episode) -> tuple[EpisodeStatus, str, str | None]:
         from pagelens.bench.sites import resolve_site_url
 
-        executor = Executor(episode, self.budgets)
+        executor = self.executor = Executor(episode, self.budgets)
         detector = SignalDetector(episode)
         episode.goto(resolve_site_url(self.sites, self.task.start))
+        if self.vision is not None:
+            self.screens = deque(maxlen=max(1, self.vision.keep_last))
+            if self.pixels:
+                from pagelens.vision.pixels import PixelWatch
+
+                executor.pixels = PixelWatch()
+                executor.pixels.arm(episode.page)
         self._observe(episode, detector, "start")
         feedback: tuple[Feedback, ...] = ()
         signals: tuple[Signal, ...] = ()
@@ -161,17 +201,19 @@ class _Run:
             assert self.view is not None
             ctx = StepContext(self.task.goal, self.step + 1, self.view, self.observed_at, self.age == 0, feedback,
                               signals, self.plan.tree_text(), self.plan.history_text(), parse_error,
-                              self.budgets.max_steps - self.step)
+                              self.budgets.max_steps - self.step, self._screen(), self._screens())
             t0 = time.perf_counter()
             reply = self.policy.decide(ctx)
             decide_s = time.perf_counter() - t0
+            evidence = self._reply_evidence(reply)
             if reply.parse_error is not None:
                 self.flush()
                 self.step += 1
                 parse_errors += 1
                 self._emit(StepRecord(self.step, "parse_error", None, "parse_error", reply.parse_error,
                                       obs_index=self.observations - 1, obs_age=self.age, obs_tokens=self._take_tokens(),
-                                      url=self.view.observation.url, timings={"decide": round(decide_s, 4)}))
+                                      url=self.view.observation.url, timings={"decide": round(decide_s, 4)},
+                                      **evidence))
                 if parse_errors >= self.max_parse_errors:
                     raise _End("parse_error_limit", f"{parse_errors} replies in a row could not be parsed: "
                                                     f"{reply.parse_error}")
@@ -197,6 +239,8 @@ class _Run:
                 execute_s = time.perf_counter() - t1
                 if fb.status == "control":
                     fb = self._control(fb)
+                if action.name == "stop" and fb.status == "control":
+                    fb = self._verify(episode, fb)
                 t2 = time.perf_counter()
                 signals = () if action.name == "stop" else detector.check(fb)
                 detect_s = time.perf_counter() - t2
@@ -207,8 +251,9 @@ class _Run:
                     fb.changes, tuple((s.kind, s.detail) for s in signals), self.observations - 1, self.age,
                     self._take_tokens(), self.view.full_tokens, url=episode.page.url,
                     timings={"decide": round(decide_s, 4), "execute": round(execute_s, 4),
-                             "detect": round(detect_s, 4)})
-                decide_s = 0.0
+                             "detect": round(detect_s, 4)},
+                    point=_point(action), **evidence)
+                decide_s, evidence = 0.0, self._reply_evidence(None)
                 self.plan.record(self.step, action.render(), fb.message,
                                  pivotal_context(self.view.rendering, reply.pivotal) if action is reply.actions[0] else ())
                 self.age += 1
@@ -243,6 +288,43 @@ class _Run:
         self.view, self.keys, self.observed_at, self.age = view, keys, self.step, 0
         self.observations += 1
         self.unsent_tokens = view.focused.focused_tokens if view.focused is not None else view.full_tokens
+        self._record_observation(episode, view)
+
+    # -- vision and evidence -------------------------------------------------------------------
+    def _record_observation(self, episode: Episode, view: PageView) -> None:
+        text = view.text()
+        self.obs_hash = hashlib.sha1(text.encode("utf-8")).hexdigest()[:16]
+        n = self.observations - 1
+        self.obs_ref = self.evidence.write(f"obs-{n:03d}.txt", text.encode("utf-8")) if self.evidence else ""
+        self.shot_ref = ""
+        if self.vision is None:
+            return
+        from pagelens.vision.hybrid import capture_hybrid
+
+        hybrid = capture_hybrid(episode, view.observation, self.vision)
+        self.screens.append(hybrid)
+        if self.executor is not None:
+            self.executor.screen = hybrid.screenshot.geometry
+        self.unsent_image_tokens = sum(h.tokens("openai") for h in self.screens)
+        if self.evidence is not None:
+            self.shot_ref = self.evidence.write(f"obs-{n:03d}.{hybrid.screenshot.format}", hybrid.screenshot.data)
+
+    def _screen(self) -> HybridView | None:
+        return self.screens[-1] if self.vision is not None and self.screens else None
+
+    def _screens(self) -> tuple[HybridView, ...]:
+        return tuple(self.screens) if self.vision is not None else ()
+
+    def _reply_evidence(self, reply: PolicyReply | None) -> dict[str, Any]:
+        """Evidence fields of the next step record (the reply only on a reply's first step)."""
+        tokens, self.unsent_image_tokens = self.unsent_image_tokens, 0
+        out: dict[str, Any] = {"obs_hash": self.obs_hash, "obs_ref": self.obs_ref, "screenshot": self.shot_ref,
+                               "image_tokens": tokens}
+        if reply is not None:
+            out["reply"] = reply.text[:_MAX_REPLY_CHARS]
+            if reply.prompt and self.evidence is not None:
+                out["prompt_ref"] = self.evidence.write(f"prompt-{self.step + 1:03d}.txt", reply.prompt.encode("utf-8"))
+        return out
 
     def _take_tokens(self) -> int:
         tokens, self.unsent_tokens = self.unsent_tokens, 0
@@ -262,6 +344,24 @@ class _Run:
             return replace(fb, ok=False, status="invalid", message=f"{fb.action.render()}: {exc}")
         return fb
 
+    def _verify(self, episode: Episode, fb: Feedback) -> Feedback:
+        """The independent verifier's word on a stop (a refusal is fed back, bounded)."""
+        if self.verifier is None or self.verifier_refusals >= _MAX_VERIFIER_REFUSALS:
+            return fb
+        answer = str(fb.action.args.get("answer", ""))
+        screen = None
+        if self.vision is not None:
+            from pagelens.vision.hybrid import capture_hybrid
+
+            screen = capture_hybrid(episode, episode.observe(), self.vision)
+        verdict = self.verifier.check(self.task.goal, answer, screen, self.view.text() if self.view else "")
+        if verdict.ok:
+            return fb
+        self.verifier_refusals += 1
+        return replace(fb, ok=False, status="invalid",
+                       message=f"{fb.action.render()}: an independent check of the final screen does not support "
+                               f"this answer ({verdict.reason}). Look again, then stop with a corrected answer.")
+
     def _judge(self, episode: Episode, answer: str) -> tuple[bool, str]:
         from pagelens.bench.tasks import check_task
 
@@ -278,6 +378,26 @@ class _Run:
         if self.pending is not None:
             record, self.pending = self.pending, None
             self._emit(record)
+
+
+class Evidence:
+    """Side files of one trace (observation texts, prompts, screenshots), referenced by name."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        if root.exists():
+            shutil.rmtree(root)
+        root.mkdir(parents=True)
+
+    def write(self, name: str, data: bytes) -> str:
+        (self.root / name).write_bytes(data)
+        return f"{self.root.name}/{name}"
+
+
+def _point(action: Action) -> tuple[int, int] | None:
+    if action.name in VISION_ACTIONS and "x" in action.args and "y" in action.args:
+        return int(action.args["x"]), int(action.args["y"])
+    return None
 
 
 def _plan_id(raw: object) -> int:

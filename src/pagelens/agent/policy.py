@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from pagelens.llm.base import ChatModel
     from pagelens.signals.detector import Signal
     from pagelens.types import Line
+    from pagelens.vision.hybrid import HybridView
 
 __all__ = ["LLMPolicy", "Policy", "PolicyReply", "ScriptedPolicy", "StepContext", "resolve_target"]
 
@@ -53,6 +54,10 @@ class StepContext:
     history_text: str = ""
     parse_error: str | None = None  # why the previous reply could not be used
     remaining_steps: int = 30
+    #: the hybrid view (screenshot + element boxes) of the observation, when vision is on
+    screen: HybridView | None = None
+    #: the last k screenshots, oldest first, the latest included (``ScreenshotConfig.keep_last``)
+    screens: tuple[HybridView, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +72,8 @@ class PolicyReply:
     needs_observation: bool = False
     #: Element ids the policy named as important (replayed in the history with their context).
     pivotal: tuple[str, ...] = ()
+    #: the prompt exactly as sent (LLM policies), kept as evidence in the trace's side files
+    prompt: str = ""
 
 
 class Policy(Protocol):
@@ -90,7 +97,8 @@ class LLMPolicy:
         from pagelens.actions.parser import parse
         from pagelens.agent.prompts import build_messages
 
-        completion = self.model.complete(build_messages(ctx), max_tokens=self.max_tokens, temperature=self.temperature)
+        messages = build_messages(ctx)
+        completion = self.model.complete(messages, max_tokens=self.max_tokens, temperature=self.temperature)
         usage = {"prompt_tokens": completion.prompt_tokens, "completion_tokens": completion.completion_tokens,
                  "latency_s": completion.latency_s}
         result = parse(completion.text)
@@ -99,8 +107,10 @@ class LLMPolicy:
             error = "the reply has no action"
         pivotal = tuple(dict.fromkeys(
             [*_ID_MENTION.findall(result.thought), *(str(a.args["id"]) for a in result.actions if "id" in a.args)]))
+        prompt = "\n\n".join(f"## {m.role}" + (f" (+{len(m.images)} image(s))" if m.images else "") + f"\n{m.content}"
+                             for m in messages)
         return PolicyReply(completion.text, result.actions if error is None else (), result.thought, error, usage,
-                           pivotal=pivotal)
+                           pivotal=pivotal, prompt=prompt)
 
 
 # -- scripted --------------------------------------------------------------------------------

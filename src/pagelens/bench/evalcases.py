@@ -83,6 +83,9 @@ def score_case(case: Case, rendering: Rendering, result: FocusResult) -> dict[st
         "pruning": round(result.pruning, 4),
         "kept_items": kept_items,
         "missing": [f"{it.role} '{it.name}'" for it, ok in zip(case.must_keep, kept_items) if not ok],
+        # full-rendering lines that carry a must-keep item (the report marks them kept / lost)
+        "must_lines": sorted(ln.no for ln in rendering.lines
+                             if any(item_kept(it, [ln], [ln.text]) for it in case.must_keep)),
         "latency_ms": round(result.seconds * 1000, 2),
         "focus_error": result.error,
         "flags": len(result.flags),

@@ -106,10 +106,10 @@ def parse_items(text: str) -> dict[str, int]:
 
 @checker
 def answer_matches(task: Task, states: States, answer: str | None) -> CheckResult:
-    expected = normalize(task.answer or "")
-    got = normalize(answer or "")
-    ok = bool(expected) and (got == expected or re.search(rf"(^|\s){re.escape(expected)}($|\s)", got) is not None)
-    return CheckResult(ok, f"answer {answer!r}, expected {task.answer!r}")
+    from pagelens.vision.scoring import score_answer  # pure: exact, numeric (0.5%), dates
+
+    score = score_answer(task.answer or "", answer)
+    return CheckResult(score.ok, f"answer {answer!r}, expected {task.answer!r} ({score.method}: {score.detail})")
 
 
 @checker

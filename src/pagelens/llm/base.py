@@ -39,9 +39,15 @@ Role = Literal["system", "user", "assistant"]
 class Message:
     role: Role
     content: str
+    #: images sent with the text, as ``data:image/...;base64,...`` URLs (OpenAI content parts)
+    images: tuple[str, ...] = ()
 
-    def as_dict(self) -> dict[str, str]:
-        return {"role": self.role, "content": self.content}
+    def as_dict(self) -> dict[str, Any]:
+        if not self.images:
+            return {"role": self.role, "content": self.content}
+        parts: list[dict[str, Any]] = [{"type": "text", "text": self.content}]
+        parts += [{"type": "image_url", "image_url": {"url": url, "detail": "high"}} for url in self.images]
+        return {"role": self.role, "content": parts}
 
 
 @dataclass(frozen=True, slots=True)

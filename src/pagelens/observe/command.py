@@ -23,6 +23,9 @@ from pagelens.focus.registry import NAMES
     "--timeout", "timeout_s", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS",
     help="Deadline of the observation (default 30). Past it the browser is stopped and an error says so.",
 )
+@click.option("--screenshot", "screenshot", metavar="FILE", help="Write the capped screenshot (vision extra) and print "
+              "the interactive elements with their boxes in screenshot pixels.")
+@click.option("--marks", is_flag=True, help="With --screenshot: draw Set-of-Mark boxes and ids on the image.")
 def observe(
     target: str,
     goal: str | None,
@@ -33,6 +36,8 @@ def observe(
     no_defense: bool,
     inject: str | None,
     timeout_s: float | None,
+    screenshot: str | None = None,
+    marks: bool = False,
 ) -> None:
     """Observe URL_OR_FILE (a 127.0.0.1 URL or a local HTML file served on 127.0.0.1)."""
     from pagelens.api import observe as observe_page
@@ -43,6 +48,11 @@ def observe(
         chosen = make_retriever(retriever, budget=budget)
     elif goal:
         chosen = make_retriever("default")
+    if screenshot:
+        from pagelens.vision.command import observe_screenshot
+
+        observe_screenshot(target, screenshot, marks=marks, goal=goal, retriever=chosen, refined=refined)
+        return
     view = observe_page(
         target, goal=goal, retriever=chosen, refined=refined, defense=not no_defense, inject=inject, timeout_s=timeout_s
     )
