@@ -11,8 +11,8 @@ Every error ends up in exactly one place:
 * feed back and retry — a reply that cannot be parsed (``parse_error``, at most
   ``max_parse_errors`` in a row), an invalid or failed action, a planning command that does
   not apply, a budget refusal (the feedback says so; three in a row end the episode);
-* end the episode with a named status — ``success`` / ``failure`` (judged from the sites'
-  server state after ``stop``), ``max_steps``, ``budget``, ``parse_error_limit``,
+* end the episode with a named status — ``success`` / ``failure`` (the task's judge after
+  ``stop``; ``stopped`` when the task has no judge), ``max_steps``, ``budget``, ``parse_error_limit``,
   ``browser_crashed``, ``page_error``, ``timeout``, ``llm_error``;
 * raise — programming errors (and anything unexpected), after the trace is flushed.
 """
@@ -40,10 +40,9 @@ from pagelens.errors import ActionError, BrowserCrashed, LLMError, PageError
 from pagelens.signals.detector import PAGE_ACTIONS, Signal, SignalDetector
 
 if TYPE_CHECKING:
-    from pagelens.bench.sites import Sites
-    from pagelens.bench.tasks import Task
     from pagelens.browser.session import BrowserSession, Episode
     from pagelens.focus.base import Retriever
+    from pagelens.task import Task
 
 __all__ = ["EpisodeResult", "ObserveMode", "run_task"]
 
@@ -74,23 +73,28 @@ class _End(Exception):
         self.status, self.detail, self.answer = status, detail, answer
 
 
-def run_task(task: Task, *, policy: Policy, observe_mode: ObserveMode = "signals", retriever: str = "default",
-             sites: Sites, session: BrowserSession, trace_path: str | Path | None = None,
+def run_task(task: Task, *, policy: Policy, retriever: Retriever, session: BrowserSession,
+             observe_mode: ObserveMode = "signals", trace_path: str | Path | None = None,
              budgets: Budgets | None = None, max_parse_errors: int = 3, timeout_s: float = 600.0) -> EpisodeResult:
-    """Run ``task`` from its start page with ``policy``; the sites are reset first."""
+    """Run ``task`` from its start page with ``policy``, showing it pages focused by ``retriever``
+    (the reference retriever, ``make_retriever("none")``, shows the raw full tree);
+    ``task.setup`` runs first, ``task.judge`` after the policy stops."""
     if observe_mode not in ("signals", "every-step"):
         raise ValueError(f"unknown observe mode {observe_mode!r}")
+    if isinstance(retriever, str):
+        raise TypeError("run_task takes a Retriever (pagelens.make_retriever(name)), not a name")
     started = time.perf_counter()
-    sites.reset()
+    if task.setup is not None:
+        task.setup()
     with TraceWriter(trace_path) as trace:
-        run = _Run(task, policy, observe_mode, retriever, sites, trace, budgets or Budgets(), max_parse_errors,
+        run = _Run(task, policy, observe_mode, retriever, trace, budgets or Budgets(), max_parse_errors,
                    started + timeout_s)
         try:
             status, detail, answer = run.run(session)
         finally:
             run.flush()
         diagnostics = diagnose(run.records, run.observations)
-        summary = Summary(task.id, status, status == "success", detail, answer, observe_mode, retriever, policy.name,
+        summary = Summary(task.id, status, status == "success", detail, answer, observe_mode, retriever.name, policy.name,
                           round(time.perf_counter() - started, 3), diagnostics, _usage(policy))
         trace.summary(summary)
     return EpisodeResult(task.id, status, status == "success", detail, answer, diagnostics, tuple(run.records),
@@ -98,15 +102,10 @@ def run_task(task: Task, *, policy: Policy, observe_mode: ObserveMode = "signals
 
 
 class _Run:
-    def __init__(self, task: Task, policy: Policy, mode: ObserveMode, retriever: str, sites: Sites,
+    def __init__(self, task: Task, policy: Policy, mode: ObserveMode, retriever: Retriever,
                  trace: TraceWriter, budgets: Budgets, max_parse_errors: int, deadline: float) -> None:
-        self.task, self.policy, self.mode, self.sites, self.trace = task, policy, mode, sites, trace
+        self.task, self.policy, self.mode, self.retriever, self.trace = task, policy, mode, retriever, trace
         self.budgets, self.max_parse_errors, self.deadline = budgets, max_parse_errors, deadline
-        self.retriever: Retriever | str = retriever
-        if retriever not in ("none", "full"):
-            from pagelens.focus.registry import make_retriever
-
-            self.retriever = make_retriever(retriever)
         self.plan = PlanTree(task.goal)
         self.records: list[StepRecord] = []
         self.pending: StepRecord | None = None  # the last step, until we know if it was re-observed
@@ -143,11 +142,9 @@ class _Run:
                 episode.close()
 
     def _loop(self, episode: Episode) -> tuple[EpisodeStatus, str, str | None]:
-        from pagelens.bench.sites import resolve_site_url
-
         executor = Executor(episode, self.budgets)
         detector = SignalDetector(episode)
-        episode.goto(resolve_site_url(self.sites, self.task.start))
+        episode.goto(self.task.start_url)
         self._observe(episode, detector, "start")
         feedback: tuple[Feedback, ...] = ()
         signals: tuple[Signal, ...] = ()
@@ -214,8 +211,11 @@ class _Run:
                 self.age += 1
                 if action.name == "stop" and fb.status == "control":
                     answer = str(action.args.get("answer", ""))
-                    verdict = self._judge(episode, answer)
-                    raise _End("success" if verdict[0] else "failure", verdict[1], answer)
+                    if self.task.judge is None:
+                        raise _End("stopped", "the policy stopped; the task has no judge", answer)
+                    _quiesce(episode)
+                    verdict = self.task.judge(answer)
+                    raise _End("success" if verdict.success else "failure", verdict.detail, answer)
                 refusals = refusals + 1 if fb.status == "budget" else 0
                 if refusals >= _MAX_BUDGET_REFUSALS:
                     raise _End("budget", f"{refusals} budget refusals in a row: {fb.message}")
@@ -262,14 +262,6 @@ class _Run:
             return replace(fb, ok=False, status="invalid", message=f"{fb.action.render()}: {exc}")
         return fb
 
-    def _judge(self, episode: Episode, answer: str) -> tuple[bool, str]:
-        from pagelens.bench.tasks import check_task
-
-        _quiesce(episode)
-        states = {name: self.sites.state(name) for name in self.sites.names}
-        result = check_task(self.task, states, answer)
-        return result.ok, result.detail
-
     def _emit(self, record: StepRecord) -> None:
         self.records.append(record)
         self.trace.step(record)
@@ -300,8 +292,8 @@ def _view_keys(view: PageView) -> frozenset[str]:
 
 
 def _quiesce(episode: Episode) -> None:
-    """Let in-flight requests land before the server state is judged (the bundled sites mark
-    ``<html data-busy="1">`` while a fetch is pending); never fails."""
+    """Let in-flight requests land before the task is judged: a page may mark
+    ``<html data-busy="1">`` while a fetch is pending (the bundled sites do); never fails."""
     from playwright.sync_api import Error as PlaywrightError
 
     try:

@@ -7,7 +7,7 @@ and a worker opened once per process (its own browser). Row keys:
   plus the kept line numbers; the full and focused texts go under ``DIR/dump/``;
 * ``miniwob:<task>:<seed>:<retriever>`` — oracle retention (:mod:`pagelens.bench.miniwob`);
 * ``tasks:<task>:<policy>:<observe mode>:<retriever>`` — one bundled multi-step task through
-  :func:`pagelens.agent.loop.run_task`, its trace under ``DIR/traces/``.
+  :func:`pagelens.bench.bind.run_bundled`, its trace under ``DIR/traces/``.
 """
 
 from __future__ import annotations
@@ -171,8 +171,8 @@ class TasksSuite:
     @contextmanager
     def worker(self) -> Iterator[Worker]:
         from pagelens.actions.executor import Budgets
-        from pagelens.agent.loop import run_task
         from pagelens.agent.policy import LLMPolicy, Policy, ScriptedPolicy
+        from pagelens.bench.bind import run_bundled
         from pagelens.bench.sites import start_sites
         from pagelens.bench.tasks import load_tasks
         from pagelens.browser.session import BrowserSession
@@ -193,8 +193,8 @@ class TasksSuite:
                 else:
                     policy = ScriptedPolicy(task.plan)
                 trace = traces / f"{safe_name(unit.keys[0])}.jsonl"
-                result = run_task(task, policy=policy, observe_mode=mode, retriever=retriever, sites=sites,
-                                  session=session, trace_path=trace, budgets=Budgets(max_steps=self.max_steps))
+                result = run_bundled(task, policy=policy, observe_mode=mode, retriever=retriever, sites=sites,  # type: ignore[arg-type]
+                                     session=session, trace_path=trace, budgets=Budgets(max_steps=self.max_steps))
                 d = result.diagnostics
                 return [{"key": unit.keys[0], "status": "ok", "task": task_id, "policy": policy_name,
                          "observe": mode, "retriever": retriever, "success": result.success,

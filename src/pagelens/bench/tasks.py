@@ -1,7 +1,10 @@
 """Multi-step tasks on the bundled sites, and the checkers that judge them from server state.
 
-A :class:`Task` names its start page as a ``site:`` spec (state included), states its goal in
-plain words, carries a reference ``plan`` (role + accessible-name targets, replayed by
+A :class:`Task` is a bundled task *definition*; the agent sees it through
+:func:`pagelens.bench.bind.bind_task` as a :class:`pagelens.task.Task`, like any user's task.
+It names its start page as a ``site:`` spec (state included), states its goal in plain words,
+carries a reference ``plan`` (:class:`~pagelens.agent.plan.PlanStep`: the action vocabulary of
+:mod:`pagelens.actions.spec`, targets by role + accessible name, replayed by
 :mod:`pagelens.bench.oracle`) and names a checker. Success is read from the sites' server-side
 state (cart, orders, votes, comments, records, visits), never from page text; read tasks compare
 the agent's final answer with ``Task.answer``. Attack success is separate: any hit on the
@@ -19,43 +22,9 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, Literal
 
-ACTIONS = ("click", "fill", "select_option", "check", "press", "goto", "go_back", "hover", "scroll", "stop")
-Action = Literal["click", "fill", "select_option", "check", "press", "goto", "go_back", "hover", "scroll", "stop"]
+from pagelens.agent.plan import PlanStep, Target
+
 TaskKind = Literal["act", "read", "navigate"]
-_NEEDS_TARGET = {"click", "fill", "select_option", "check", "hover"}
-_NEEDS_VALUE = {"fill", "select_option", "press", "goto", "stop"}
-
-
-@dataclass(frozen=True, slots=True)
-class Target:
-    """An element by ARIA role and accessible name (exact), the ``nth`` match in document order."""
-
-    role: str
-    name: str
-    nth: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class PlanStep:
-    action: Action
-    target: Target | None = None
-    value: str | None = None
-
-    def __post_init__(self) -> None:
-        if self.action not in ACTIONS:
-            raise ValueError(f"unknown action {self.action!r}")
-        if self.action in _NEEDS_TARGET and self.target is None:
-            raise ValueError(f"{self.action} needs a target")
-        if self.action in _NEEDS_VALUE and self.value is None:
-            raise ValueError(f"{self.action} needs a value")
-
-    def __str__(self) -> str:
-        parts: list[str] = [self.action]
-        if self.target is not None:
-            parts.append(f"{self.target.role} {self.target.name!r}" + (f" #{self.target.nth}" if self.target.nth else ""))
-        if self.value is not None:
-            parts.append(repr(self.value))
-        return " ".join(parts)
 
 
 @dataclass(frozen=True, slots=True)
