@@ -83,7 +83,7 @@ def _suite(suite: str, out_dir: Path, names: tuple[str, ...], policies: tuple[st
     from pagelens.bench import suites
 
     if suite == "cases":
-        from pagelens.bench.evalcases_command import bundled_paths
+        from pagelens.bench.cases import bundled_paths
 
         default_file, default_pages = bundled_paths()
         path = cases_file or default_file

@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-from importlib import resources
 from pathlib import Path
 
 import click
 
+from pagelens.bench.cases import bundled_paths
+
 BUNDLED = "bundled"
-
-
-def bundled_paths() -> tuple[Path, Path]:
-    data = Path(str(resources.files("pagelens.bench").joinpath("data")))
-    return data / "cases.jsonl", data / "pages"
 
 
 @click.command("eval-cases")

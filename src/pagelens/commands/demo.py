@@ -29,7 +29,7 @@ def demo(task_id: str, retriever: str, out_dir: Path) -> None:
     from rich.console import Console
 
     from pagelens.actions.executor import Budgets
-    from pagelens.agent.command import _steps_table
+    from pagelens.commands.run import _steps_table
     from pagelens.agent.policy import LLMPolicy, Policy, ScriptedPolicy
     from pagelens.bench.bind import run_bundled
     from pagelens.bench.sites import start_sites
