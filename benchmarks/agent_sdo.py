@@ -52,7 +52,7 @@ def run(task_ids: list[str] | None, seed: int, trace_dir: Path | None) -> list[R
     from pagelens.agent.policy import ScriptedPolicy
     from pagelens.bench.bind import run_bundled
     from pagelens.bench.sites import start_sites
-    from pagelens.bench.tasks import load_tasks
+    from pagelens.bench.task_defs import load_tasks
     from pagelens.browser.session import BrowserSession
 
     tasks = [t for t in load_tasks(seed) if task_ids is None or t.id in task_ids]

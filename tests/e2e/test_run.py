@@ -16,7 +16,8 @@ from pagelens.agent.loop import run_task
 from pagelens.agent.policy import LLMPolicy, ScriptedPolicy
 from pagelens.agent.trace import read_trace
 from pagelens.bench.bind import run_bundled
-from pagelens.bench.tasks import load_tasks, parse_items
+from pagelens.bench.task_defs import load_tasks
+from pagelens.bench.tasks import parse_items
 from pagelens.focus.registry import make_retriever
 from pagelens.llm.base import LLMConfig
 from pagelens.llm.openai_compat import OpenAICompatModel

@@ -13,7 +13,8 @@ import pytest
 from pagelens.bench import sites as sites_pkg
 from pagelens.bench.sites import data, parse_site_spec, resolve_site_url, start_sites
 from pagelens.bench.sites.spec import parse_cart, parse_state
-from pagelens.bench.tasks import CHECKERS, check_task, load_tasks
+from pagelens.bench.task_defs import load_tasks
+from pagelens.bench.tasks import CHECKERS, check_task
 from pagelens.errors import ConfigError
 
 

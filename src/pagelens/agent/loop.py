@@ -25,8 +25,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from pagelens.actions.executor import Budgets, Executor, Feedback
+from pagelens.agent.context import StepContext
 from pagelens.agent.planner import PlanTree, pivotal_context
-from pagelens.agent.policy import Policy, StepContext
+from pagelens.agent.policy import Policy
 from pagelens.agent.trace import (
     Diagnostics,
     EpisodeStatus,
@@ -35,8 +36,8 @@ from pagelens.agent.trace import (
     TraceWriter,
     diagnose,
 )
-from pagelens.api import PageView, focus_view
 from pagelens.errors import ActionError, BrowserCrashed, LLMError, PageError
+from pagelens.focus.view import PageView, focus_view
 from pagelens.signals.detector import PAGE_ACTIONS, Signal, SignalDetector
 
 if TYPE_CHECKING:

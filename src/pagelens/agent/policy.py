@@ -18,18 +18,17 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from pagelens.actions.spec import Action
+from pagelens.agent.context import PolicyReply, StepContext
 from pagelens.agent.plan import PlanStep, Target
 
 if TYPE_CHECKING:
     from pagelens.actions.executor import Feedback
-    from pagelens.api import PageView
     from pagelens.llm.base import ChatModel
-    from pagelens.signals.detector import Signal
     from pagelens.types import Line
 
 __all__ = ["LLMPolicy", "Policy", "PolicyReply", "ScriptedPolicy", "StepContext", "resolve_target"]
@@ -38,35 +37,6 @@ _ID_MENTION = re.compile(r"\[(\d{1,9})\]")
 _CHECKED = re.compile(r", checked(?:=true)?(?:,|$)")
 #: ARIA roles (as plans and Playwright name them) -> Chromium's roles for the same elements.
 _ROLE_ALIASES = {"textbox": frozenset({"textbox", "date", "datetime", "inputtime", "time", "month", "week"})}
-
-
-@dataclass(frozen=True, slots=True)
-class StepContext:
-    goal: str
-    step: int  # the number the next action will get (1-based)
-    view: PageView  # the latest observation, rendered and focused
-    observed_at: int  # the step after which it was taken (0: the start page)
-    fresh: bool  # no action has run since it was taken
-    feedback: tuple[Feedback, ...] = ()  # what the actions run since the last decision did
-    signals: tuple[Signal, ...] = ()  # why the page was re-observed
-    plan_text: str = ""
-    history_text: str = ""
-    parse_error: str | None = None  # why the previous reply could not be used
-    remaining_steps: int = 30
-
-
-@dataclass(frozen=True, slots=True)
-class PolicyReply:
-    text: str
-    actions: tuple[Action, ...]
-    thought: str = ""
-    parse_error: str | None = None
-    usage: Mapping[str, float] = field(default_factory=dict)
-    #: The policy cannot go on without a fresh observation (its next target is not on the
-    #: page it was shown).
-    needs_observation: bool = False
-    #: Element ids the policy named as important (replayed in the history with their context).
-    pivotal: tuple[str, ...] = ()
 
 
 class Policy(Protocol):

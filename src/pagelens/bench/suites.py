@@ -56,9 +56,9 @@ class CasesSuite:
     @contextmanager
     def worker(self) -> Iterator[Worker]:
         from pagelens import tokens
-        from pagelens.api import render_observation
         from pagelens.bench.evalcases import _PageLoader, focus_case, score_case
         from pagelens.browser.session import BrowserSession
+        from pagelens.focus.view import render_observation
 
         cases = self._cases()
         built = {r: rr for r, rr in zip(self.retrievers, _retrievers(self.retrievers))}
@@ -148,7 +148,7 @@ class TasksSuite:
     only: tuple[str, ...] = ()  # task ids; empty: all
 
     def units(self) -> list[Unit]:
-        from pagelens.bench.tasks import load_tasks
+        from pagelens.bench.task_defs import load_tasks
 
         tasks = load_tasks(self.seed)
         if self.only:
@@ -174,7 +174,7 @@ class TasksSuite:
         from pagelens.agent.policy import LLMPolicy, Policy, ScriptedPolicy
         from pagelens.bench.bind import run_bundled
         from pagelens.bench.sites import start_sites
-        from pagelens.bench.tasks import load_tasks
+        from pagelens.bench.task_defs import load_tasks
         from pagelens.browser.session import BrowserSession
 
         by_id = {t.id: t for t in load_tasks(self.seed)}

@@ -10,7 +10,7 @@ state (cart, orders, votes, comments, records, visits), never from page text; re
 the agent's final answer with ``Task.answer``. Attack success is separate: any hit on the
 attacker server (:func:`attack_succeeded`).
 
-The tasks themselves are derived from the seeded data (:mod:`pagelens.bench.task_defs`), so
+The tasks themselves are derived from the seeded data (:func:`pagelens.bench.task_defs.load_tasks`), so
 names, prices and positions are always consistent with the sites started with the same seed.
 """
 
@@ -19,7 +19,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from typing import Any, Literal
 
 from pagelens.agent.plan import PlanStep, Target
@@ -186,18 +185,3 @@ def with_injection(task: Task, kind: str) -> Task:
     if kind == "popup":
         plan = (PlanStep("click", Target("button", "Close")), *plan)
     return replace(task, id=f"{task.id}+{kind}", start=f"{task.start}{sep}__inject={kind}", plan=plan, injection=kind)
-
-
-@lru_cache(maxsize=4)
-def load_tasks(seed: int = 0) -> tuple[Task, ...]:
-    """All tasks for sites started with ``seed`` (plain tasks first, then injection variants)."""
-    from pagelens.bench.task_defs import build_tasks
-
-    tasks = build_tasks(seed)
-    ids = [t.id for t in tasks]
-    if len(ids) != len(set(ids)):
-        raise ValueError("duplicate task ids")
-    for t in tasks:
-        if t.check not in CHECKERS:
-            raise ValueError(f"task {t.id}: unknown checker {t.check!r}")
-    return tasks

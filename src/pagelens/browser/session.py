@@ -19,7 +19,7 @@ from pagelens.errors import BrowserCrashed, BrowserError, PageNotHTML, PageTimeo
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext, Page, Playwright
 
-    from pagelens.observe.extract import PageObserver
+    from pagelens.browser.extract import PageObserver
     from pagelens.types import Observation
 
 _LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
@@ -188,7 +188,7 @@ class Episode:
     @property
     def observer(self) -> PageObserver:
         if self._observer is None:
-            from pagelens.observe.extract import PageObserver
+            from pagelens.browser.extract import PageObserver
 
             self._observer = PageObserver(self.page, timeout_s=self.session.config.extract_timeout_s)
         return self._observer

@@ -32,7 +32,7 @@ def demo(task_id: str, retriever: str, out_dir: Path) -> None:
     from pagelens.agent.policy import LLMPolicy, Policy, ScriptedPolicy
     from pagelens.bench.bind import run_bundled
     from pagelens.bench.sites import start_sites
-    from pagelens.bench.tasks import load_tasks
+    from pagelens.bench.task_defs import load_tasks
     from pagelens.browser.session import BrowserSession
     from pagelens.commands.run import _steps_table
     from pagelens.report.html import write_report

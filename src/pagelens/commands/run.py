@@ -25,7 +25,7 @@ def tasks(seed: int) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from pagelens.bench.tasks import load_tasks
+    from pagelens.bench.task_defs import load_tasks
 
     table = Table(show_lines=False)
     for col in ("id", "site", "kind", "steps", "goal"):
@@ -88,7 +88,7 @@ def run(task_id: str | None, url: str | None, goal: str | None, policy_name: str
         else:
             from pagelens.bench.bind import run_bundled
             from pagelens.bench.sites import start_sites
-            from pagelens.bench.tasks import load_tasks
+            from pagelens.bench.task_defs import load_tasks
 
             bundled = {t.id: t for t in load_tasks(seed)}.get(task_id or "")
             if bundled is None:
