@@ -78,7 +78,7 @@ def run_task(task: Task, *, policy: Policy, retriever: Retriever, session: Brows
              observe_mode: ObserveMode = "signals", trace_path: str | Path | None = None,
              budgets: Budgets | None = None, max_parse_errors: int = 3, timeout_s: float = 600.0) -> EpisodeResult:
     """Run ``task`` from its start page with ``policy``, showing it pages focused by ``retriever``
-    (the reference retriever, ``make_retriever("none")``, shows the raw full tree);
+    (the reference retriever, ``make_retriever("full")``, shows the raw full tree);
     ``task.setup`` runs first, ``task.judge`` after the policy stops."""
     if observe_mode not in ("signals", "every-step"):
         raise ValueError(f"unknown observe mode {observe_mode!r}")

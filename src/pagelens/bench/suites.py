@@ -119,15 +119,15 @@ class MiniwobSuite:
     def worker(self) -> Iterator[Worker]:
         from pagelens.bench.miniwob import MiniwobHarness
 
-        built = _retrievers(self.retrievers)
+        built = dict(zip(self.retrievers, _retrievers(self.retrievers)))  # keyed by the names asked for
         with MiniwobHarness(timeout_s=self.timeout_s) as harness:
 
             def run(unit: Unit, todo: frozenset[str]) -> list[dict[str, Any]]:
                 task, seed = unit.payload
-                wanted = [r for r in built if f"miniwob:{task}:{seed}:{r.name}" in todo]
-                outcome = harness.run(task, seed, wanted)
-                rows = outcome.rows([r.name for r in wanted])
-                for row, name in zip(rows, (r.name for r in wanted)):
+                names = [n for n in built if f"miniwob:{task}:{seed}:{n}" in todo]
+                outcome = harness.run(task, seed, [built[n] for n in names])
+                rows = outcome.rows([built[n].name for n in names])
+                for row, name in zip(rows, names):
                     row["key"] = f"miniwob:{task}:{seed}:{name}"
                     row["retriever"] = name
                 return rows

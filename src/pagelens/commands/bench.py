@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 SUITES = ("cases", "miniwob", "tasks")
-DEFAULT_RETRIEVERS = ("none", "default", "truncate", "bm25-200")
+DEFAULT_RETRIEVERS = ("full", "default", "truncate", "bm25-200")
 
 
 @click.command()

@@ -57,7 +57,7 @@ def demo(task_id: str, retriever: str, out_dir: Path) -> None:
     rows = []
     with start_sites(0) as sites, BrowserSession() as session:
         runs = {}
-        for mode, ret in (("signals", retriever), ("every-step", "none")):
+        for mode, ret in (("signals", retriever), ("every-step", "full")):
             trace = out_dir / "traces" / f"{task.id}.{mode}.{ret}.jsonl"
             result = run_bundled(task, policy=policy(), observe_mode=mode, retriever=ret, sites=sites,  # type: ignore[arg-type]
                                  session=session, trace_path=trace, budgets=Budgets(max_steps=30))
