@@ -134,3 +134,35 @@ def test_the_checker_sees_lazy_and_type_only_imports(tmp_path: Path) -> None:
     assert "pagelens.browser.session" in edges["pagelens.agent.loop"]  # under TYPE_CHECKING
     assert "pagelens.bench.sites.data" in edges["pagelens.bench.sites.shop"]  # from pkg import submodule
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+#: Modules outside browser/ that still import Playwright. The list may only shrink (ARCHITECTURE.md,
+#: "Next"): new code reaches the page through the browser package's Episode.
+_PLAYWRIGHT_STILL_OUTSIDE = frozenset({
+    "pagelens.actions.executor", "pagelens.actions.fingerprint", "pagelens.actions.ops", "pagelens.actions.targets",
+    "pagelens.signals.detector", "pagelens.bench.oracle", "pagelens.bench.miniwob", "pagelens.bench.miniwob_env",
+    "pagelens.bench.miniwob_solutions",
+})
+
+
+def _imports_playwright(path: Path) -> bool:
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import) and any(a.name.split(".")[0] == "playwright" for a in node.names):
+            return True
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "playwright":
+            return True
+    return False
+
+
+def test_playwright_stays_in_the_browser_package() -> None:
+    outside = {name for name, path in _modules().items()
+               if _top(name) != "browser" and _imports_playwright(path)}
+    assert sorted(outside - _PLAYWRIGHT_STILL_OUTSIDE) == []
+
+
+def test_the_agent_never_holds_the_page() -> None:
+    for name, path in _modules().items():
+        if _top(name) == "agent":
+            attrs = {n.attr for n in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+                     if isinstance(n, ast.Attribute)}
+            assert "page" not in attrs, name

@@ -120,7 +120,7 @@ class _Run:
 
     # -- the episode -------------------------------------------------------------------------
     def run(self, session: BrowserSession) -> tuple[EpisodeStatus, str, str | None]:
-        from playwright.sync_api import Error as PlaywrightError
+        from pagelens.browser.session import driver_errors
 
         episode: Episode | None = None
         try:
@@ -134,10 +134,9 @@ class _Run:
             return "page_error", str(exc), None
         except LLMError as exc:
             return "llm_error", str(exc), None
-        except PlaywrightError as exc:  # untranslated: decide by whether Chromium is still there
-            if session.crashed:
-                return "browser_crashed", str(exc).splitlines()[0], None
-            return "page_error", str(exc).splitlines()[0], None
+        except driver_errors() as exc:  # escaped a page operation: the browser package says which
+            error = session.translate(exc)
+            return ("browser_crashed" if isinstance(error, BrowserCrashed) else "page_error"), str(error), None
         finally:
             if episode is not None:
                 episode.close()
@@ -181,7 +180,7 @@ class _Run:
                 if empty > _MAX_EMPTY_REPLIES or not reply.needs_observation:
                     raise _End("failure", f"the policy has no action: {reply.thought or reply.text}")
                 if self.age == 0:  # a fresh look did not show it: give late content (timers) a moment
-                    episode.page.wait_for_timeout(_LATE_CONTENT_MS * empty)
+                    episode.pause(_LATE_CONTENT_MS * empty)
                 self._observe(episode, detector, "policy")
                 feedback, signals = (), ()
                 continue
@@ -203,7 +202,7 @@ class _Run:
                 self.pending = StepRecord(
                     self.step, "action", action.render(), fb.status, fb.message, action.name in PAGE_ACTIONS,
                     fb.changes, tuple((s.kind, s.detail) for s in signals), self.observations - 1, self.age,
-                    self._take_tokens(), self.view.full_tokens, url=episode.page.url,
+                    self._take_tokens(), self.view.full_tokens, url=episode.url,
                     timings={"decide": round(decide_s, 4), "execute": round(execute_s, 4),
                              "detect": round(detect_s, 4)})
                 decide_s = 0.0
@@ -214,7 +213,7 @@ class _Run:
                     answer = str(action.args.get("answer", ""))
                     if self.task.judge is None:
                         raise _End("stopped", "the policy stopped; the task has no judge", answer)
-                    _quiesce(episode)
+                    episode.wait_until_idle()  # let in-flight requests land before judging
                     verdict = self.task.judge(answer)
                     raise _End("success" if verdict.success else "failure", verdict.detail, answer)
                 refusals = refusals + 1 if fb.status == "budget" else 0
@@ -290,17 +289,6 @@ def _view_keys(view: PageView) -> frozenset[str]:
     return frozenset(f"#{ln.eid}" if ln.eid is not None else f"t:{ln.text}"
                      for ln in lines if (kept is None or ln.no in kept)
                      and not (ln.eid is None and roles.get(ln.parent if ln.parent is not None else -1) in _FIELDS))
-
-
-def _quiesce(episode: Episode) -> None:
-    """Let in-flight requests land before the task is judged: a page may mark
-    ``<html data-busy="1">`` while a fetch is pending (the bundled sites do); never fails."""
-    from playwright.sync_api import Error as PlaywrightError
-
-    try:
-        episode.page.wait_for_function("() => (document.documentElement.dataset.busy || '0') === '0'", timeout=3000)
-    except PlaywrightError:
-        pass
 
 
 def _usage(policy: Policy) -> dict[str, object]:
