@@ -182,12 +182,14 @@ def test_cli_run_url_goal_on_a_local_page(tmp_path: Path) -> None:
     assert calls == 2 and "stopped" in done.stdout
 
 
-def test_browser_killed_mid_episode_ends_with_browser_crashed(tiny_url: str, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_browser_killed_mid_episode_ends_with_browser_crashed(browser_session, tiny_url: str,  # type: ignore[no-untyped-def]
+                                                              tmp_path: Path) -> None:
     from pagelens.browser.session import BrowserSession
 
     trace = tmp_path / "crash.jsonl"
+    shared = set(browser_session.chromium_pids())  # one driver per thread: its list holds every session's
     with BrowserSession() as session:  # its own Chromium: the shared one must survive
-        pids = session.chromium_pids()
+        pids = [pid for pid in session.chromium_pids() if pid not in shared]
         assert pids
 
         calls: list[int] = []
@@ -206,5 +208,6 @@ def test_browser_killed_mid_episode_ends_with_browser_crashed(tiny_url: str, tmp
                               retriever=_DEFAULT, session=session, trace_path=trace)
         assert result.status == "browser_crashed", result.detail
         assert session.crashed
+    assert not browser_session.crashed  # the shared browser survived
     steps, summary = _check_trace(trace, "browser_crashed")
     assert steps[0]["status"] == "done" and summary["success"] is False
