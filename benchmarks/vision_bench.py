@@ -141,11 +141,11 @@ def scoring() -> dict[str, Any]:
 
 
 def bundled(session: Any, limit: int) -> dict[str, Any]:
-    from pagelens.agent.loop import run_task
+    from pagelens.bench.bind import run_bundled
     from pagelens.agent.policy import ScriptedPolicy
     from pagelens.agent.vision_policy import ScriptedVisionPolicy
     from pagelens.bench.sites import start_sites
-    from pagelens.bench.tasks import load_tasks
+    from pagelens.bench.task_defs import load_tasks
     from pagelens.vision.screenshot import ScreenshotConfig
 
     tasks = [t for t in load_tasks(0) if "+" not in t.id][:limit]
@@ -160,7 +160,7 @@ def bundled(session: Any, limit: int) -> dict[str, Any]:
                 seeing = label.startswith("vision")
                 policy: Any = ScriptedVisionPolicy(t.plan) if seeing else ScriptedPolicy(t.plan)
                 t0 = time.perf_counter()
-                r = run_task(t, policy=policy, observe_mode="every-step", retriever="none", sites=sites,
+                r = run_bundled(t, policy=policy, observe_mode="every-step", retriever="full", sites=sites,
                              session=session, vision=ScreenshotConfig() if seeing else None,
                              pixels=label == "vision")
                 dt = time.perf_counter() - t0

@@ -1,7 +1,7 @@
 """Shared frozen values: what an observation is, once parsed from CDP.
 
 Everything past the browser shell works on these values only; raw CDP dictionaries never
-travel further than :mod:`pagelens.observe.extract`.
+travel further than :mod:`pagelens.browser.extract`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import NewType
 
 #: Short element id shown to the model as ``[12]``; stable across re-observations of the
-#: same DOM element within one episode (see :mod:`pagelens.observe.ids`).
+#: same DOM element within one episode (see :mod:`pagelens.browser.ids`).
 ElementId = NewType("ElementId", str)
 
 #: A property value as CDP reports it after parsing (booleans, numbers, tokens, strings).

@@ -158,7 +158,7 @@ def test_cli_observe_text_json_and_errors(tmp_path: Path, tricky_server) -> None
     assert "[" in out.stdout and "button 'Second'" in out.stdout
     out = _cli("observe", str(page), "--format", "json")
     data = json.loads(out.stdout)
-    assert data["retriever"] == "none" and data["tokens"]["full"] > 0
+    assert data["retriever"] == "full" and data["tokens"]["full"] > 0
     assert any(line["role"] == "button" and line["id"] for line in data["lines"])
     assert {"extract", "goto", "render"} <= set(data["timings_ms"])
     for bad in (tricky_server + "/missing", str(tmp_path / "nope.html"), "http://127.0.0.1:9/"):

@@ -67,7 +67,7 @@ def test_watchdog_ends_a_cdp_call_blocked_for_good(tmp_path: Path, monkeypatch: 
     from pagelens.browser.serve import serve_file
     from pagelens.browser.session import BrowserSession
     from pagelens.config import BrowserConfig
-    from pagelens.observe.extract import PageObserver
+    from pagelens.browser.extract import PageObserver
 
     monkeypatch.setattr(PageObserver, "_probe", lambda self, deadline: None)
     page = tmp_path / "busy.html"

@@ -9,10 +9,13 @@ from typing import Any
 import pytest
 
 from pagelens.agent.loop import run_task
+from pagelens.bench.bind import run_bundled
 from pagelens.agent.policy import LLMPolicy
 from pagelens.agent.trace import read_trace
 from pagelens.agent.vision_policy import ScriptedVisionPolicy
-from pagelens.bench.tasks import Task, load_tasks, parse_items
+from pagelens.bench.task_defs import load_tasks
+from pagelens.bench.tasks import parse_items
+from pagelens.focus.registry import make_retriever
 from pagelens.llm.base import LLMConfig
 from pagelens.llm.openai_compat import OpenAICompatModel
 from pagelens.llm.scripted import ScriptedServer
@@ -23,6 +26,13 @@ pytestmark = pytest.mark.browser
 
 PAGE = """<!doctype html><html><head><title>Tiny</title></head><body>
 <h1>Answer desk</h1><p>The answer is 42.</p><button onclick="void 0">Does nothing</button></body></html>"""
+
+
+def _tiny(url: str) -> Any:
+    from pagelens.task import Task, Verdict
+
+    return Task("What is the answer?", url, id="tiny",
+                judge=lambda answer: Verdict(answer.strip() == "42", f"answer {answer!r}, expected '42'"))
 
 
 @pytest.fixture(scope="module")
@@ -37,8 +47,8 @@ def test_a_bundled_task_solved_in_pixels_with_evidence(sites, browser_session, t
     task = {t.id: t for t in load_tasks(0)}["shop-cart-edit"]
     trace = tmp_path / "trace.jsonl"
     policy = ScriptedVisionPolicy(task.plan)
-    result = run_task(task, policy=policy, observe_mode="every-step", retriever="none", sites=sites,
-                      session=browser_session, trace_path=trace, vision=ScreenshotConfig(keep_last=2), pixels=True)
+    result = run_bundled(task, policy=policy, observe_mode="every-step", retriever="full", sites=sites,
+                         session=browser_session, trace_path=trace, vision=ScreenshotConfig(keep_last=2), pixels=True)
     assert result.status == "success", result.detail
     assert sites.state("shop")["cart"] == parse_items(task.expected("cart"))
     assert policy.coordinate_actions >= 1
@@ -62,10 +72,8 @@ def test_stage_attribution_with_an_llm_policy(sites, browser_session, tmp_path: 
     trace = tmp_path / "llm.jsonl"
     with StaticServer(tmp_path) as srv, ScriptedServer(replies) as server, \
             OpenAICompatModel(LLMConfig(base_url=server.base_url, model="scripted", max_retries=0)) as model:
-        task = Task("tiny", "shop", srv.url("index.html"), "What is the answer?", (), "answer_matches", kind="read",
-                    answer="42")
-        result = run_task(task, policy=LLMPolicy(model), sites=sites, session=browser_session, trace_path=trace,
-                          vision=ScreenshotConfig())
+        result = run_task(_tiny(srv.url("index.html")), policy=LLMPolicy(model), retriever=make_retriever("default"),
+                          session=browser_session, trace_path=trace, vision=ScreenshotConfig())
         sent = server.chat_requests[0].messages
     assert result.status == "failure"
     user = sent[1]["content"]
@@ -90,10 +98,9 @@ def test_the_independent_verifier_sends_a_wrong_answer_back(sites, browser_sessi
     with StaticServer(tmp_path) as srv, ScriptedServer(agent) as a_srv, ScriptedServer(["NO: it says 42", "YES"]) as v_srv, \
             OpenAICompatModel(LLMConfig(base_url=a_srv.base_url, model="agent", max_retries=0)) as agent_model, \
             OpenAICompatModel(LLMConfig(base_url=v_srv.base_url, model="verifier", max_retries=0)) as v_model:
-        task = Task("tiny", "shop", srv.url("index.html"), "What is the answer?", (), "answer_matches", kind="read",
-                    answer="42")
         verifier = Verifier(v_model)
-        result = run_task(task, policy=LLMPolicy(agent_model), sites=sites, session=browser_session,
+        result = run_task(_tiny(srv.url("index.html")), policy=LLMPolicy(agent_model),
+                          retriever=make_retriever("default"), session=browser_session,
                           vision=ScreenshotConfig(), verifier=verifier, trace_path=tmp_path / "t.jsonl")
         checks = v_srv.chat_requests
         second_prompt = a_srv.chat_requests[1].prompt_text()

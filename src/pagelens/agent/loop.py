@@ -11,8 +11,8 @@ Every error ends up in exactly one place:
 * feed back and retry — a reply that cannot be parsed (``parse_error``, at most
   ``max_parse_errors`` in a row), an invalid or failed action, a planning command that does
   not apply, a budget refusal (the feedback says so; three in a row end the episode);
-* end the episode with a named status — ``success`` / ``failure`` (judged from the sites'
-  server state after ``stop``), ``max_steps``, ``budget``, ``parse_error_limit``,
+* end the episode with a named status — ``success`` / ``failure`` (the task's judge after
+  ``stop``; ``stopped`` when the task has no judge), ``max_steps``, ``budget``, ``parse_error_limit``,
   ``browser_crashed``, ``page_error``, ``timeout``, ``llm_error``;
 * raise — programming errors (and anything unexpected), after the trace is flushed.
 """
@@ -29,8 +29,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pagelens.actions.executor import Budgets, Executor, Feedback
 from pagelens.actions.spec import VISION_ACTIONS, Action
+from pagelens.agent.context import PolicyReply, StepContext
 from pagelens.agent.planner import PlanTree, pivotal_context
-from pagelens.agent.policy import Policy, PolicyReply, StepContext
+from pagelens.agent.policy import Policy
 from pagelens.agent.stages import attribute
 from pagelens.agent.trace import (
     Diagnostics,
@@ -40,15 +41,14 @@ from pagelens.agent.trace import (
     TraceWriter,
     diagnose,
 )
-from pagelens.api import PageView, focus_view
 from pagelens.errors import ActionError, BrowserCrashed, LLMError, PageError
+from pagelens.focus.view import PageView, focus_view
 from pagelens.signals.detector import PAGE_ACTIONS, Signal, SignalDetector
 
 if TYPE_CHECKING:
-    from pagelens.bench.sites import Sites
-    from pagelens.bench.tasks import Task
     from pagelens.browser.session import BrowserSession, Episode
     from pagelens.focus.base import Retriever
+    from pagelens.task import Task
     from pagelens.vision.hybrid import HybridView
     from pagelens.vision.screenshot import ScreenshotConfig
     from pagelens.vision.verify import Verifier
@@ -84,12 +84,14 @@ class _End(Exception):
         self.status, self.detail, self.answer = status, detail, answer
 
 
-def run_task(task: Task, *, policy: Policy, observe_mode: ObserveMode = "signals", retriever: str = "default",
-             sites: Sites, session: BrowserSession, trace_path: str | Path | None = None,
+def run_task(task: Task, *, policy: Policy, retriever: Retriever, session: BrowserSession,
+             observe_mode: ObserveMode = "signals", trace_path: str | Path | None = None,
              budgets: Budgets | None = None, max_parse_errors: int = 3, timeout_s: float = 600.0,
              vision: ScreenshotConfig | None = None, pixels: bool = False,
              verifier: Verifier | None = None) -> EpisodeResult:
-    """Run ``task`` from its start page with ``policy``; the sites are reset first.
+    """Run ``task`` from its start page with ``policy``, showing it pages focused by ``retriever``
+    (the reference retriever, ``make_retriever("full")``, shows the raw full tree);
+    ``task.setup`` runs first, ``task.judge`` after the policy stops.
 
     ``vision``: every observation also takes a capped screenshot and the hybrid element list
     (the policy gets the last ``vision.keep_last`` of them); ``pixels``: a perceptual hash of
@@ -101,10 +103,13 @@ def run_task(task: Task, *, policy: Policy, observe_mode: ObserveMode = "signals
     """
     if observe_mode not in ("signals", "every-step"):
         raise ValueError(f"unknown observe mode {observe_mode!r}")
+    if isinstance(retriever, str):
+        raise TypeError("run_task takes a Retriever (pagelens.make_retriever(name)), not a name")
     started = time.perf_counter()
-    sites.reset()
+    if task.setup is not None:
+        task.setup()
     with TraceWriter(trace_path) as trace:
-        run = _Run(task, policy, observe_mode, retriever, sites, trace, budgets or Budgets(), max_parse_errors,
+        run = _Run(task, policy, observe_mode, retriever, trace, budgets or Budgets(), max_parse_errors,
                    started + timeout_s)
         run.evidence = Evidence(Path(str(trace_path) + ".d")) if trace_path is not None else None
         run.vision, run.pixels, run.verifier = vision, pixels, verifier
@@ -114,23 +119,19 @@ def run_task(task: Task, *, policy: Policy, observe_mode: ObserveMode = "signals
             run.flush()
         diagnostics = diagnose(run.records, run.observations)
         stages = attribute(run.records, status, detail, diagnostics)
-        summary = Summary(task.id, status, status == "success", detail, answer, observe_mode, retriever, policy.name,
-                          round(time.perf_counter() - started, 3), diagnostics, _usage(policy), stages.as_dict())
+        summary = Summary(task.id, status, status == "success", detail, answer, observe_mode, retriever.name,
+                          policy.name, round(time.perf_counter() - started, 3), diagnostics, _usage(policy),
+                          stages.as_dict())
         trace.summary(summary)
     return EpisodeResult(task.id, status, status == "success", detail, answer, diagnostics, tuple(run.records),
                          summary.seconds, Path(trace_path) if trace_path is not None else None)
 
 
 class _Run:
-    def __init__(self, task: Task, policy: Policy, mode: ObserveMode, retriever: str, sites: Sites,
+    def __init__(self, task: Task, policy: Policy, mode: ObserveMode, retriever: Retriever,
                  trace: TraceWriter, budgets: Budgets, max_parse_errors: int, deadline: float) -> None:
-        self.task, self.policy, self.mode, self.sites, self.trace = task, policy, mode, sites, trace
+        self.task, self.policy, self.mode, self.retriever, self.trace = task, policy, mode, retriever, trace
         self.budgets, self.max_parse_errors, self.deadline = budgets, max_parse_errors, deadline
-        self.retriever: Retriever | str = retriever
-        if retriever not in ("none", "full"):
-            from pagelens.focus.registry import make_retriever
-
-            self.retriever = make_retriever(retriever)
         self.plan = PlanTree(task.goal)
         self.records: list[StepRecord] = []
         self.pending: StepRecord | None = None  # the last step, until we know if it was re-observed
@@ -153,7 +154,7 @@ class _Run:
 
     # -- the episode -------------------------------------------------------------------------
     def run(self, session: BrowserSession) -> tuple[EpisodeStatus, str, str | None]:
-        from playwright.sync_api import Error as PlaywrightError
+        from pagelens.browser.session import driver_errors
 
         episode: Episode | None = None
         try:
@@ -167,20 +168,17 @@ class _Run:
             return "page_error", str(exc), None
         except LLMError as exc:
             return "llm_error", str(exc), None
-        except PlaywrightError as exc:  # untranslated: decide by whether Chromium is still there
-            if session.crashed:
-                return "browser_crashed", str(exc).splitlines()[0], None
-            return "page_error", str(exc).splitlines()[0], None
+        except driver_errors() as exc:  # escaped a page operation: the browser package says which
+            error = session.translate(exc)
+            return ("browser_crashed" if isinstance(error, BrowserCrashed) else "page_error"), str(error), None
         finally:
             if episode is not None:
                 episode.close()
 
     def _loop(self, episode: Episode) -> tuple[EpisodeStatus, str, str | None]:
-        from pagelens.bench.sites import resolve_site_url
-
         executor = self.executor = Executor(episode, self.budgets)
         detector = SignalDetector(episode)
-        episode.goto(resolve_site_url(self.sites, self.task.start))
+        episode.goto(self.task.start_url)
         if self.vision is not None:
             self.screens = deque(maxlen=max(1, self.vision.keep_last))
             if self.pixels:
@@ -225,7 +223,7 @@ class _Run:
                 if empty > _MAX_EMPTY_REPLIES or not reply.needs_observation:
                     raise _End("failure", f"the policy has no action: {reply.thought or reply.text}")
                 if self.age == 0:  # a fresh look did not show it: give late content (timers) a moment
-                    episode.page.wait_for_timeout(_LATE_CONTENT_MS * empty)
+                    episode.pause(_LATE_CONTENT_MS * empty)
                 self._observe(episode, detector, "policy")
                 feedback, signals = (), ()
                 continue
@@ -249,7 +247,7 @@ class _Run:
                 self.pending = StepRecord(
                     self.step, "action", action.render(), fb.status, fb.message, action.name in PAGE_ACTIONS,
                     fb.changes, tuple((s.kind, s.detail) for s in signals), self.observations - 1, self.age,
-                    self._take_tokens(), self.view.full_tokens, url=episode.page.url,
+                    self._take_tokens(), self.view.full_tokens, url=episode.url,
                     timings={"decide": round(decide_s, 4), "execute": round(execute_s, 4),
                              "detect": round(detect_s, 4)},
                     point=_point(action), **evidence)
@@ -259,8 +257,11 @@ class _Run:
                 self.age += 1
                 if action.name == "stop" and fb.status == "control":
                     answer = str(action.args.get("answer", ""))
-                    verdict = self._judge(episode, answer)
-                    raise _End("success" if verdict[0] else "failure", verdict[1], answer)
+                    if self.task.judge is None:
+                        raise _End("stopped", "the policy stopped; the task has no judge", answer)
+                    episode.wait_until_idle()  # let in-flight requests land before judging
+                    verdict = self.task.judge(answer)
+                    raise _End("success" if verdict.success else "failure", verdict.detail, answer)
                 refusals = refusals + 1 if fb.status == "budget" else 0
                 if refusals >= _MAX_BUDGET_REFUSALS:
                     raise _End("budget", f"{refusals} budget refusals in a row: {fb.message}")
@@ -362,14 +363,6 @@ class _Run:
                        message=f"{fb.action.render()}: an independent check of the final screen does not support "
                                f"this answer ({verdict.reason}). Look again, then stop with a corrected answer.")
 
-    def _judge(self, episode: Episode, answer: str) -> tuple[bool, str]:
-        from pagelens.bench.tasks import check_task
-
-        _quiesce(episode)
-        states = {name: self.sites.state(name) for name in self.sites.names}
-        result = check_task(self.task, states, answer)
-        return result.ok, result.detail
-
     def _emit(self, record: StepRecord) -> None:
         self.records.append(record)
         self.trace.step(record)
@@ -417,17 +410,6 @@ def _view_keys(view: PageView) -> frozenset[str]:
     return frozenset(f"#{ln.eid}" if ln.eid is not None else f"t:{ln.text}"
                      for ln in lines if (kept is None or ln.no in kept)
                      and not (ln.eid is None and roles.get(ln.parent if ln.parent is not None else -1) in _FIELDS))
-
-
-def _quiesce(episode: Episode) -> None:
-    """Let in-flight requests land before the server state is judged (the bundled sites mark
-    ``<html data-busy="1">`` while a fetch is pending); never fails."""
-    from playwright.sync_api import Error as PlaywrightError
-
-    try:
-        episode.page.wait_for_function("() => (document.documentElement.dataset.busy || '0') === '0'", timeout=3000)
-    except PlaywrightError:
-        pass
 
 
 def _usage(policy: Policy) -> dict[str, object]:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from pagelens.llm.base import Message
 
 if TYPE_CHECKING:
-    from pagelens.agent.policy import StepContext
+    from pagelens.agent.context import StepContext
 
 __all__ = ["SYSTEM", "build_messages", "feedback_lines", "system_prompt"]
 

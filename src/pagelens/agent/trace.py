@@ -39,7 +39,7 @@ __all__ = [
 ]
 
 EpisodeStatus = Literal[
-    "success", "failure", "max_steps", "budget", "parse_error_limit", "browser_crashed", "page_error",
+    "success", "failure", "stopped", "max_steps", "budget", "parse_error_limit", "browser_crashed", "page_error",
     "timeout", "llm_error",
 ]
 STATUSES: tuple[str, ...] = EpisodeStatus.__args__  # type: ignore[attr-defined]

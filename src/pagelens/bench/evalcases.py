@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any
 
 from pagelens import tokens
-from pagelens.api import render_observation
 from pagelens.bench.cases import Case, item_kept, marker_retained
 from pagelens.browser.serve import StaticServer, inject_after_body
 from pagelens.browser.session import BrowserSession
@@ -27,6 +26,7 @@ from pagelens.errors import PagelensError
 from pagelens.focus.apply import FocusResult, focus
 from pagelens.focus.base import FocusQuery, Retriever
 from pagelens.focus.registry import is_reference
+from pagelens.focus.view import render_observation
 from pagelens.types import Observation, Rendering
 
 

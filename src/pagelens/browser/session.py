@@ -29,7 +29,7 @@ from pagelens.errors import (
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext, Page, Playwright
 
-    from pagelens.observe.extract import PageObserver
+    from pagelens.browser.extract import PageObserver
     from pagelens.types import Observation
 
 _LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
@@ -220,9 +220,23 @@ class BrowserSession:
             return BrowserCrashed("the Chromium process died")
         return BrowserError(_first_line(exc))
 
+    def translate(self, exc: Exception) -> BrowserCrashed | PageError:
+        """A driver error that escaped a page operation: the browser died, or the page failed."""
+        if self.crashed:
+            return BrowserCrashed(_first_line(exc))
+        return PageError(_first_line(exc))
+
 
 #: A proxy on the discard port (connections refused at once) for everything but loopback.
 _BLACKHOLE_ARGS = ("--proxy-server=http://127.0.0.1:9", "--proxy-bypass-list=127.0.0.1;localhost;[::1]")
+
+
+def driver_errors() -> tuple[type[Exception], ...]:
+    """The browser driver's own exception types, for code that calls the driver through this
+    package and must map what escapes (``except driver_errors() as exc: session.translate(exc)``)."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    return (PlaywrightError,)
 
 
 def _first_line(exc: BaseException) -> str:
@@ -264,7 +278,7 @@ class Episode:
     @property
     def observer(self) -> PageObserver:
         if self._observer is None:
-            from pagelens.observe.extract import PageObserver
+            from pagelens.browser.extract import PageObserver
 
             self._observer = PageObserver(self.page, timeout_s=self.session.config.extract_timeout_s)
         return self._observer
@@ -340,6 +354,28 @@ class Episode:
                 if dog.fired:
                     raise PageTimeout(reason) from None
                 raise self.session._translate(exc) from None
+
+    @property
+    def url(self) -> str:
+        """The page's current URL."""
+        return self.page.url
+
+    def pause(self, ms: float) -> None:
+        """Let the page run for ``ms`` milliseconds (timers, late content)."""
+        try:
+            self.page.wait_for_timeout(ms)
+        except driver_errors() as exc:
+            raise self.session._translate(exc) from None
+
+    def wait_until_idle(self, timeout_ms: float = 3000) -> bool:
+        """Wait until the page stops marking itself busy (``<html data-busy="1">`` while a fetch
+        is pending, as the bundled sites do); False when it did not within ``timeout_ms``. Never raises."""
+        try:
+            self.page.wait_for_function("() => (document.documentElement.dataset.busy || '0') === '0'",
+                                        timeout=timeout_ms)
+        except driver_errors():
+            return False
+        return True
 
     def close(self) -> None:
         if self._observer is not None:

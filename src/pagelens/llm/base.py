@@ -188,12 +188,12 @@ class LLMConfig(BaseModel):
             raise ConfigError(f"LLM endpoint not configured: set {' and '.join(missing)}")
         key_env = "PAGELENS_LLM_API_KEY" if env.get("PAGELENS_LLM_API_KEY", "").strip() else "OPENAI_API_KEY"
         extra: dict[str, float | int] = {}
-        for var, field, kind in (("PAGELENS_LLM_TIMEOUT_S", "timeout_s", float),
+        for var, name, kind in (("PAGELENS_LLM_TIMEOUT_S", "timeout_s", float),
                                  ("PAGELENS_LLM_MAX_RETRIES", "max_retries", int)):
             raw = env.get(var, "").strip()
             if raw:
                 try:
-                    extra[field] = kind(raw)
+                    extra[name] = kind(raw)
                 except ValueError:
                     raise ConfigError(f"{var} must be a number, not {raw!r}") from None
         try:

@@ -138,7 +138,7 @@ def _cases(out_dir: Path, rows: Sequence[Mapping[str, Any]]) -> list[dict[str, A
     for n in sorted(by_case):
         rs = by_case[n]
         full = _read(out_dir, rs[0].get("dump_full"))
-        views = [_tree(full, r, _read(out_dir, r.get("dump_focused"))) for r in rs if r.get("retriever") != "none"]
+        views = [_tree(full, r, _read(out_dir, r.get("dump_focused"))) for r in rs if r.get("retriever") not in ("none", "full")]
         out.append({"n": n, "page_file": f"{TREES_DIR}/case-{n}.html", "id": rs[0].get("id") or rs[0].get("page"), "goal": rs[0].get("goal", ""),
                     "page": rs[0].get("page", ""), "dump_full": rs[0].get("dump_full"), "views": views,
                     "results": [(r.get("retriever"), r.get("pruning"), r.get("missing") or []) for r in rs]})

@@ -19,9 +19,9 @@ from pagelens.vision.screenshot import Screenshot, ScreenshotConfig, capture, en
 from pagelens.vision.tokens import Provider, image_tokens
 
 if TYPE_CHECKING:
-    from pagelens.api import PageView
     from pagelens.browser.session import BrowserSession, Episode
     from pagelens.focus.base import Retriever
+    from pagelens.focus.view import PageView
     from pagelens.types import Observation
 
 __all__ = ["HybridView", "capture_hybrid", "observe_hybrid"]

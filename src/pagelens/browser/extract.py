@@ -15,9 +15,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from pagelens.browser.ids import IdRegistry
 from pagelens.browser.watchdog import Deadline
 from pagelens.errors import PageTimeout
-from pagelens.observe.ids import IdRegistry
 from pagelens.types import ElementId, Node, Observation, PropValue
 
 if TYPE_CHECKING:

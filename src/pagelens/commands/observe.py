@@ -68,7 +68,7 @@ def observe(
     payload = {
         "url": obs.url,
         "title": obs.title,
-        "retriever": fr.retriever if fr is not None else "none",
+        "retriever": fr.retriever if fr is not None else "full",
         "refined": refined,
         "tokens": {
             "full": view.full_tokens,

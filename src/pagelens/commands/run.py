@@ -1,4 +1,5 @@
-"""``pagelens run TASK`` (one bundled task, end to end) and ``pagelens tasks`` (the list)."""
+"""``pagelens run TASK`` / ``pagelens run --url URL --goal TEXT`` (one episode, end to end) and
+``pagelens tasks`` (the bundled list)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import click
 from pagelens.focus.registry import NAMES
 
 if TYPE_CHECKING:
+    from contextlib import ExitStack
+
     from rich.table import Table
 
     from pagelens.agent.loop import EpisodeResult
@@ -37,7 +40,7 @@ def tasks(seed: int) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from pagelens.bench.tasks import load_tasks
+    from pagelens.bench.task_defs import load_tasks
 
     table = Table(show_lines=False)
     for col in ("id", "site", "kind", "steps", "goal"):
@@ -48,9 +51,12 @@ def tasks(seed: int) -> None:
 
 
 @click.command()
-@click.argument("task_id", metavar="TASK")
-@click.option("--policy", "policy_name", type=click.Choice(["scripted", "llm"]), default="scripted", show_default=True,
-              help="scripted: the task's reference plan; llm: an OpenAI-compatible model.")
+@click.argument("task_id", metavar="[TASK]", required=False)
+@click.option("--url", help="Run on this page instead of a bundled task (a 127.0.0.1 URL or a local HTML file).")
+@click.option("--goal", help="The goal for --url, in plain words.")
+@click.option("--policy", "policy_name", type=click.Choice(["scripted", "llm"]), default=None,
+              help="scripted: the task's reference plan (the default for TASK); llm: an OpenAI-compatible model "
+                   "(the default, and the only choice, for --url).")
 @click.option("--model", help="Model name for --policy llm (else PAGELENS_LLM_MODEL).")
 @click.option("--base-url", help="Endpoint root with /v1 for --policy llm (else PAGELENS_LLM_BASE_URL).")
 @click.option("--observe", "observe_mode", type=click.Choice(["signals", "every-step"]), default="signals",
@@ -60,37 +66,58 @@ def tasks(seed: int) -> None:
 @click.option("--trace", "trace_path", type=click.Path(dir_okay=False, writable=True), callback=_writable_target,
               help="Write the JSONL trace here.")
 @click.option("--max-steps", type=click.IntRange(1, 500), default=30, show_default=True)
-def run(task_id: str, policy_name: str, model: str | None, base_url: str | None, observe_mode: str, retriever: str,
-        seed: int, trace_path: str | None, max_steps: int) -> None:
-    """Run one bundled TASK on the local sites and judge it from server state."""
+def run(task_id: str | None, url: str | None, goal: str | None, policy_name: str | None, model: str | None,
+        base_url: str | None, observe_mode: str, retriever: str, seed: int, trace_path: str | None,
+        max_steps: int) -> None:
+    """Run the agent on one bundled TASK (judged from the sites' server state), or on any page
+    with --url URL --goal TEXT (the LLM policy; the episode ends when it stops)."""
+    from contextlib import ExitStack
+
     from rich.console import Console
 
     from pagelens.actions.executor import Budgets
     from pagelens.agent.loop import run_task
     from pagelens.agent.policy import LLMPolicy, Policy, ScriptedPolicy
-    from pagelens.bench.sites import start_sites
-    from pagelens.bench.tasks import load_tasks
     from pagelens.browser.session import BrowserSession
-    from pagelens.focus.registry import canonical
+    from pagelens.focus.registry import make_retriever
+    from pagelens.task import Task
 
-    by_id = {t.id: t for t in load_tasks(seed)}
-    task = by_id.get(task_id)
-    if task is None:
-        raise click.BadParameter(f"unknown task {task_id!r}; see `pagelens tasks`", param_hint="TASK")
-    canonical(retriever)  # ConfigError (one line) before anything starts
-    policy: Policy
-    if policy_name == "llm":
-        policy = LLMPolicy(_model(model, base_url))
-    else:
-        policy = ScriptedPolicy(task.plan)
+    if (task_id is None) == (url is None):
+        raise click.UsageError("give a bundled TASK or --url URL --goal TEXT (not both)")
+    if url is not None and not (goal or "").strip():
+        raise click.UsageError("--url needs --goal TEXT")
+    if url is not None and policy_name == "scripted":
+        raise click.UsageError("--policy scripted replays a bundled task's plan; use --policy llm with --url")
+    built = make_retriever(retriever)  # ConfigError (one line) before anything starts
     console = Console()
-    console.print(f"[bold]{task.id}[/bold]: {task.goal}")
-    with start_sites(seed) as sites, BrowserSession() as session:
-        result = run_task(task, policy=policy, observe_mode=observe_mode, retriever=retriever,  # type: ignore[arg-type]
-                          sites=sites, session=session, trace_path=trace_path, budgets=Budgets(max_steps=max_steps))
+    budgets = Budgets(max_steps=max_steps)
+    mode = observe_mode  # click.Choice keeps it to the two modes
+    with ExitStack() as stack:
+        if url is not None:
+            assert goal is not None
+            policy: Policy = LLMPolicy(_model(model, base_url))
+            task = Task(goal, _page_url(url, stack), id="url")
+            console.print(f"[bold]{task.start_url}[/bold]: {task.goal}")
+            session = stack.enter_context(BrowserSession())
+            result = run_task(task, policy=policy, retriever=built, session=session,
+                              observe_mode=mode, trace_path=trace_path, budgets=budgets)  # type: ignore[arg-type]
+        else:
+            from pagelens.bench.bind import run_bundled
+            from pagelens.bench.sites import start_sites
+            from pagelens.bench.task_defs import load_tasks
+
+            bundled = {t.id: t for t in load_tasks(seed)}.get(task_id or "")
+            if bundled is None:
+                raise click.BadParameter(f"unknown task {task_id!r}; see `pagelens tasks`", param_hint="TASK")
+            policy = LLMPolicy(_model(model, base_url)) if policy_name == "llm" else ScriptedPolicy(bundled.plan)
+            console.print(f"[bold]{bundled.id}[/bold]: {bundled.goal}")
+            sites = stack.enter_context(start_sites(seed))
+            session = stack.enter_context(BrowserSession())
+            result = run_bundled(bundled, policy=policy, observe_mode=mode, retriever=built,  # type: ignore[arg-type]
+                                 sites=sites, session=session, trace_path=trace_path, budgets=budgets)
     console.print(_steps_table(result))
     d = result.diagnostics
-    colour = "green" if result.success else "red"
+    colour = "green" if result.success or result.status == "stopped" else "red"
     console.print(f"[{colour}]{result.status}[/{colour}]: {result.detail}" + (
         f" (answer {result.answer!r})" if result.answer else ""))
     saved = 1 - d.obs_tokens_sent / d.full_tokens_every_step if d.full_tokens_every_step else 0.0
@@ -100,8 +127,23 @@ def run(task_id: str, policy_name: str, model: str | None, base_url: str | None,
                   f"{result.seconds:.1f} s")
     if trace_path:
         console.print(f"trace: {trace_path}")
-    if not result.success:
+    if not (result.success or result.status == "stopped"):
         raise SystemExit(1)
+
+
+def _page_url(target: str, stack: ExitStack) -> str:
+    """A URL as given, or a local HTML file served on 127.0.0.1 for the episode."""
+    from pathlib import Path
+
+    from pagelens.browser.serve import serve_file
+    from pagelens.errors import PageUnreachable
+
+    if "://" in target:
+        return target
+    path = Path(target)
+    if not path.is_file():
+        raise PageUnreachable(f"{target}: no such file (and not a URL)")
+    return str(stack.enter_context(serve_file(path)))
 
 
 def _model(model: str | None, base_url: str | None) -> OpenAICompatModel:
