@@ -4,6 +4,7 @@ The public API, imported lazily (importing :mod:`pagelens` starts nothing and lo
 browser, model or tokenizer)::
 
     from pagelens import observe, focus_view, BrowserSession, make_retriever, focus
+    from pagelens import expand, search_page   # bring back what a focused view pruned
 """
 
 from __future__ import annotations
@@ -17,6 +18,9 @@ _EXPORTS = {
     "observe": "pagelens.api",
     "focus_view": "pagelens.api",
     "PageView": "pagelens.api",
+    "expand": "pagelens.api",
+    "search_page": "pagelens.api",
+    "Recovery": "pagelens.focus.recover",
     "BrowserSession": "pagelens.browser.session",
     "BrowserConfig": "pagelens.config",
     "RenderConfig": "pagelens.config",
@@ -35,8 +39,8 @@ _EXPORTS = {
 # Spelled out so static tools can read it; tests/unit/test_public_api.py keeps it equal to _EXPORTS.
 __all__ = [
     "BrowserConfig", "BrowserSession", "FocusQuery", "FocusResult", "Line", "Observation", "PageView",
-    "PagelensError", "RenderConfig", "Rendering", "Retriever", "Selection", "__version__", "focus", "focus_view",
-    "make_retriever", "observe",
+    "PagelensError", "Recovery", "RenderConfig", "Rendering", "Retriever", "Selection", "__version__", "expand",
+    "focus", "focus_view", "make_retriever", "observe", "search_page",
 ]
 
 

@@ -1,4 +1,5 @@
-"""The small public API for one-shot use: observe a page, optionally focused on a goal."""
+"""The small public API for one-shot use: observe a page, optionally focused on a goal, and
+bring back what the focus pruned (:func:`expand`, :func:`search_page`) without re-reading it."""
 
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ from pagelens.types import Observation, Rendering
 if TYPE_CHECKING:
     from pagelens.browser.session import BrowserSession
     from pagelens.focus.base import Retriever
+    from pagelens.focus.recover import Recovery
+    from pagelens.focus.recover_semantic import Embedder
 
 
 @dataclass(frozen=True)
@@ -54,8 +57,17 @@ def focus_view(
     defense: bool = True,
     render_config: RenderConfig | None = None,
     timings: Mapping[str, float] | None = None,
+    budget: float | None = None,
 ) -> PageView:
-    """Render ``obs`` and focus it on ``goal`` (``default`` retriever when a goal is given)."""
+    """Render ``obs`` and focus it on ``goal`` (``default`` retriever when a goal is given).
+
+    ``budget``: the share of the full tree's tokens the focused view may spend (0 < budget <= 1,
+    :attr:`~pagelens.focus.base.FocusQuery.budget`); retrievers that cannot honour it ignore it.
+    """
+    if budget is not None and not 0 < budget <= 1:
+        from pagelens.errors import ConfigError
+
+        raise ConfigError(f"budget is a share of the full tree's tokens (0 < budget <= 1), not {budget!r}")
     t = time.perf_counter()
     rendering = render_observation(obs, refined=refined, config=render_config)
     all_timings = dict(timings or obs.timings)
@@ -70,8 +82,8 @@ def focus_view(
         if isinstance(retriever, str):
             retriever = make_retriever(retriever)
         t = time.perf_counter()
-        result = focus(rendering, FocusQuery(goal=goal or "", history=history), retriever, defense=defense,
-                       full_tokens=full_tokens)
+        result = focus(rendering, FocusQuery(goal=goal or "", history=history, budget=budget), retriever,
+                       defense=defense, full_tokens=full_tokens)
         all_timings["focus"] = time.perf_counter() - t
     return PageView(obs, rendering, full_tokens, result, all_timings)
 
@@ -117,3 +129,32 @@ def observe(
         if nav.get("load_timeout"):
             view.timings["load_timeout"] = 1.0  # type: ignore[index]
         return view
+
+
+def expand(view: PageView, placeholder: str, *, start: int = 0, max_tokens: int | None = None) -> Recovery:
+    """The lines placeholder ``placeholder`` (``"p7"`` for ``[p7] ... 42 lines pruned ...``) of
+    ``view``'s focused observation stands for, with their ancestors, capped in tokens.
+
+    Answers from ``view`` alone (no browser). An unknown id comes back as a
+    :class:`~pagelens.focus.recover.Recovery` with ``error`` set. See :func:`pagelens.focus.recover.expand`.
+    """
+    from pagelens.focus.recover import DEFAULT_MAX_TOKENS
+    from pagelens.focus.recover import expand as _expand
+
+    return _expand(view.rendering, view.focused, placeholder, start=start,
+                   max_tokens=DEFAULT_MAX_TOKENS if max_tokens is None else max_tokens)
+
+
+def search_page(view: PageView, text: str, *, max_tokens: int | None = None, max_hits: int | None = None,
+                semantic: Embedder | bool | None = None) -> Recovery:
+    """Lines of ``view``'s full rendering (pruned ones included) that match ``text``, with their
+    ancestors, capped in tokens and lines. Answers from ``view`` alone (no browser).
+
+    See :func:`pagelens.focus.recover.search_page` for the matching rules and ``semantic``.
+    """
+    from pagelens.focus.recover import DEFAULT_MAX_HITS, DEFAULT_MAX_TOKENS
+    from pagelens.focus.recover import search_page as _search
+
+    return _search(view.rendering, text, focused=view.focused,
+                   max_tokens=DEFAULT_MAX_TOKENS if max_tokens is None else max_tokens,
+                   max_hits=DEFAULT_MAX_HITS if max_hits is None else max_hits, semantic=semantic)

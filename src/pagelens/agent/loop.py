@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from pagelens.actions.executor import Budgets, Executor, Feedback
+from pagelens.actions.executor import VIEW, Budgets, Executor, Feedback
 from pagelens.agent.planner import PlanTree, pivotal_context
 from pagelens.agent.policy import Policy, StepContext
 from pagelens.agent.trace import (
@@ -76,15 +76,20 @@ class _End(Exception):
 
 def run_task(task: Task, *, policy: Policy, observe_mode: ObserveMode = "signals", retriever: str = "default",
              sites: Sites, session: BrowserSession, trace_path: str | Path | None = None,
-             budgets: Budgets | None = None, max_parse_errors: int = 3, timeout_s: float = 600.0) -> EpisodeResult:
-    """Run ``task`` from its start page with ``policy``; the sites are reset first."""
+             budgets: Budgets | None = None, max_parse_errors: int = 3, timeout_s: float = 600.0,
+             focus_budget: float | None = None) -> EpisodeResult:
+    """Run ``task`` from its start page with ``policy``; the sites are reset first.
+
+    ``focus_budget``: the share of the full tree's tokens each focused view may spend
+    (:attr:`~pagelens.focus.base.FocusQuery.budget`; None: the retriever's own operating point).
+    """
     if observe_mode not in ("signals", "every-step"):
         raise ValueError(f"unknown observe mode {observe_mode!r}")
     started = time.perf_counter()
     sites.reset()
     with TraceWriter(trace_path) as trace:
         run = _Run(task, policy, observe_mode, retriever, sites, trace, budgets or Budgets(), max_parse_errors,
-                   started + timeout_s)
+                   started + timeout_s, focus_budget)
         try:
             status, detail, answer = run.run(session)
         finally:
@@ -99,7 +104,8 @@ def run_task(task: Task, *, policy: Policy, observe_mode: ObserveMode = "signals
 
 class _Run:
     def __init__(self, task: Task, policy: Policy, mode: ObserveMode, retriever: str, sites: Sites,
-                 trace: TraceWriter, budgets: Budgets, max_parse_errors: int, deadline: float) -> None:
+                 trace: TraceWriter, budgets: Budgets, max_parse_errors: int, deadline: float,
+                 focus_budget: float | None = None) -> None:
         self.task, self.policy, self.mode, self.sites, self.trace = task, policy, mode, sites, trace
         self.budgets, self.max_parse_errors, self.deadline = budgets, max_parse_errors, deadline
         self.retriever: Retriever | str = retriever
@@ -117,6 +123,8 @@ class _Run:
         self.unsent_tokens = 0  # tokens of an observation the policy has not been shown yet
         self.keys: frozenset[str] = frozenset()
         self.step = 0
+        self.focus_budget = focus_budget
+        self.revealed: frozenset[int] = frozenset()  # lines of the view brought back by expand/search_page
 
     # -- the episode -------------------------------------------------------------------------
     def run(self, session: BrowserSession) -> tuple[EpisodeStatus, str, str | None]:
@@ -161,7 +169,7 @@ class _Run:
             assert self.view is not None
             ctx = StepContext(self.task.goal, self.step + 1, self.view, self.observed_at, self.age == 0, feedback,
                               signals, self.plan.tree_text(), self.plan.history_text(), parse_error,
-                              self.budgets.max_steps - self.step)
+                              self.budgets.max_steps - self.step, self.revealed)
             t0 = time.perf_counter()
             reply = self.policy.decide(ctx)
             decide_s = time.perf_counter() - t0
@@ -193,7 +201,7 @@ class _Run:
             for action in reply.actions[:1] if self.mode == "every-step" else reply.actions:
                 self.step += 1
                 t1 = time.perf_counter()
-                fb = executor.execute(action, self.view.observation)
+                fb = executor.execute(action, self.view.observation, view=self.view)
                 execute_s = time.perf_counter() - t1
                 if fb.status == "control":
                     fb = self._control(fb)
@@ -209,9 +217,12 @@ class _Run:
                     timings={"decide": round(decide_s, 4), "execute": round(execute_s, 4),
                              "detect": round(detect_s, 4)})
                 decide_s = 0.0
+                if action.name in VIEW and fb.ok:  # its lines are part of what the policy has seen now
+                    self.revealed |= frozenset(fb.detail.get("revealed", ()))
+                    self.unsent_tokens += int(fb.detail.get("tokens", 0))
                 self.plan.record(self.step, action.render(), fb.message,
                                  pivotal_context(self.view.rendering, reply.pivotal) if action is reply.actions[0] else ())
-                self.age += 1
+                self.age += action.name not in VIEW  # reading the view again does not age it
                 if action.name == "stop" and fb.status == "control":
                     answer = str(action.args.get("answer", ""))
                     verdict = self._judge(episode, answer)
@@ -223,7 +234,8 @@ class _Run:
                 if self.step >= self.budgets.max_steps or not fb.ok or (signals and self.mode == "signals"):
                     break
             feedback = tuple(ran)
-            if self.mode == "every-step":
+            if self.mode == "every-step" and not all(fb.action.name in VIEW for fb in ran):
+                # (a view action reads the last observation again: re-observing would replace it)
                 self._observe(episode, detector, "every-step")
             elif signals:
                 self._observe(episode, detector, "signal")
@@ -233,7 +245,8 @@ class _Run:
         t0 = time.perf_counter()
         obs = episode.observe()
         history = tuple(e.action for e in self.plan.scoped_history()[-5:])
-        view = focus_view(obs, goal=self.task.goal, retriever=self.retriever, history=history)
+        view = focus_view(obs, goal=self.task.goal, retriever=self.retriever, history=history,
+                          budget=self.focus_budget)
         detector.arm(obs)
         keys = _view_keys(view)
         if self.pending is not None:
@@ -241,6 +254,7 @@ class _Run:
                                    view_added=len(keys - self.keys), view_removed=len(self.keys - keys),
                                    timings={**self.pending.timings, "observe": round(time.perf_counter() - t0, 4)})
         self.view, self.keys, self.observed_at, self.age = view, keys, self.step, 0
+        self.revealed = frozenset()
         self.observations += 1
         self.unsent_tokens = view.focused.focused_tokens if view.focused is not None else view.full_tokens
 
