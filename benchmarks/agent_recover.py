@@ -12,6 +12,7 @@ Configurations (``--configs`` picks some; ``full`` is the reference of extra ste
 * ``full``: the full tree (retriever ``none``): every target is in view;
 * ``starved`` / ``starved+recover``: ``truncate`` with ``FocusQuery.budget`` = ``--budget``
   (3% of the full tree's tokens by default);
+* ``truncate`` / ``truncate+recover``: ``truncate`` at its own budget (5,000 tokens, the paper's);
 * ``default`` / ``default+recover``: the ``default`` ranker at its own operating point;
 * ``default@budget`` / ``default@budget+recover``: ``default`` with the budget (only meaningful
   once the ranker honours ``FocusQuery.budget``).
@@ -43,12 +44,14 @@ CONFIGS: dict[str, tuple[str, str | None, bool]] = {
     "full": ("none", None, False),
     "starved": ("truncate", "arg", False),
     "starved+recover": ("truncate", "arg", True),
+    "truncate": ("truncate", None, False),
+    "truncate+recover": ("truncate", None, True),
     "default": ("default", None, False),
     "default+recover": ("default", None, True),
     "default@budget": ("default", "arg", False),
     "default@budget+recover": ("default", "arg", True),
 }
-DEFAULT_CONFIGS = ("full", "starved", "starved+recover", "default", "default+recover")
+DEFAULT_CONFIGS = ("full", "starved", "starved+recover", "truncate", "truncate+recover", "default", "default+recover")
 MAX_STEPS = 60  # the same for every configuration: recovery adds steps, it must not run out of them
 
 
