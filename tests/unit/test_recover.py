@@ -56,7 +56,7 @@ def test_placeholder_ids_are_unique_and_cover_every_pruned_line(catalog: tuple[R
             assert ln.text.startswith(f"[{ln.pid}] ... {ln.pruned} line")
             assert len(res.placeholders[str(ln.pid)]) == ln.pruned
     covered = [no for run in res.placeholders.values() for no in run]
-    assert sorted(covered) == sorted(set(ln.no for ln in r.lines) - res.kept)
+    assert sorted(covered) == sorted({ln.no for ln in r.lines} - res.kept)
     assert res.focused_tokens < 0.03 * res.full_tokens  # the starved view
 
 
@@ -214,6 +214,17 @@ def test_recovery_message_for_the_agent(catalog: tuple[Rendering, FocusResult]) 
     assert isinstance(rec, Recovery)
     msg = rec.message()
     assert msg.startswith('search_page("Apply filters"): ') and "\n" in msg and "button 'Apply filters'" in msg
+
+
+def test_equally_named_controls_keep_document_order_whatever_their_states() -> None:
+    r = rendering_from_text("\n".join([
+        "RootWebArea 'Top posts'",
+        "\t[10] button 'Upvote', clickable, visible, pressed=false",
+        "\t[11] button 'Upvote', clickable, visible, pressed=true",
+        *[f"\t[{20 + i}] button 'Upvote', pressed=false" for i in range(30)],
+    ]))
+    rec = search_page(r, "upvote", max_hits=3, semantic=False)
+    assert [r.lines[n].eid for n in rec.matched] == ["10", "11", "20"]
 
 
 def test_forum_comment_vote_buttons_are_found_in_order() -> None:

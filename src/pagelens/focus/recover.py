@@ -284,9 +284,9 @@ def search_page(rendering: Rendering, query: str, *, focused: FocusResult | None
     """Lines of ``rendering`` that match ``query``, best first, shown in document order with
     their ancestors, up to ``max_hits`` lines and ``max_tokens`` tokens.
 
-    Matching (case- and accent-insensitive), best first: a line whose name is the phrase, the
-    phrase inside a line, every word of it, then BM25 over single lines (any word, stemmed);
-    equal matches in document order. ``semantic``: ``None`` (auto) adds
+    Matching (case- and accent-insensitive), best first: lines whose name is the phrase (in
+    document order), the phrase inside a line, every word of it, then BM25 over single lines
+    (any word, stemmed); within those three, the best BM25 score first, ties in document order. ``semantic``: ``None`` (auto) adds
     sentence-embedding matches only when the words match nothing and the embedding extra is
     installed; ``True`` always adds them (raises :class:`~pagelens.errors.MissingDependency`
     when the extra is missing); ``False`` never; an :class:`Embedder` is used as given.
@@ -357,7 +357,9 @@ def _lexical(q: str, lines: Sequence[Line], texts: Sequence[str], names: Sequenc
             hits.append(_Hit(ln.no, 2, scores[i], first))
         elif scores[i] > 0:
             hits.append(_Hit(ln.no, 3, scores[i], None))
-    hits.sort(key=lambda h: (h.tier, -round(h.score, 6), h.no))
+    # lines named exactly the phrase: in document order (their states must not reorder them);
+    # the others: best BM25 first (a short line before a container that merely holds the words)
+    hits.sort(key=lambda h: (h.tier, 0.0 if h.tier == 0 else -round(h.score, 6), h.no))
     return hits
 
 
