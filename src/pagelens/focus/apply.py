@@ -3,7 +3,10 @@
 * kept lines keep their ids, text and indentation; ids are never renumbered;
 * ancestors of kept lines are kept, so the result still reads as a tree;
 * the focused element, open dialogs / alerts and error messages are always kept;
-* every maximal run of dropped lines becomes one placeholder line at its indentation;
+* every maximal run of dropped lines becomes one placeholder line at its indentation, with an
+  id unique within the observation (``[p3] ... 42 lines pruned ...``); ``FocusResult.placeholders``
+  maps each id to the line numbers it stands for, so :mod:`pagelens.focus.recover` can bring
+  them back (flagged lines are never in that map: recovery cannot reveal an injection);
 * lines flagged by the injection detector are removed before the retriever reads the page
   and again after it chose (``defense=True``);
 * any failure (exception, empty or out-of-range selection, a result no smaller than the
@@ -33,6 +36,7 @@ class OutputLine:
     text: str
     no: int | None  # line number in the full rendering; None for a placeholder
     pruned: int = 0  # for placeholders: how many lines it stands for
+    pid: str | None = None  # for placeholders: its id (``p3``); None when nothing in it can be shown
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +50,11 @@ class FocusResult:
     flags: tuple[Any, ...] = ()  # injection flags (pagelens.focus.defense.Flag)
     info: Mapping[str, Any] = field(default_factory=dict)
     seconds: float = 0.0
+    #: placeholder id (``p3``) -> the line numbers of the full rendering it stands for, in
+    #: document order, without flagged (hidden) lines
+    placeholders: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    hidden: frozenset[int] = frozenset()  # flagged lines removed from every view (and from recovery)
+    redacted: frozenset[int] = frozenset()  # flagged controls shown with their text redacted
 
     def text(self) -> str:
         return "\n".join("\t" * ln.depth + ln.text for ln in self.lines)
@@ -155,10 +164,12 @@ def build_lines(
 
     A run that costs no more than its placeholder (a lone "▲", a list marker) is shown
     instead: hiding it would not save a token. Runs holding a ``hidden`` (flagged) line are
-    always replaced.
+    always replaced. Placeholders are numbered ``p1, p2, ...`` in document order; a run of
+    hidden lines only gets no id (there is nothing in it that may be shown).
     """
     out: list[OutputLine] = []
     run: list[Line] = []
+    count = 0
 
     def shown(ln: Line) -> OutputLine:
         if ln.no in redact:
@@ -170,9 +181,11 @@ def build_lines(
         return OutputLine(ln.depth, compact_text(ln.text, ln.url) if compact else ln.text, ln.no)
 
     def flush() -> None:
+        nonlocal count
         if not run:
             return
-        ph = _placeholder(run[0].depth, len(run))
+        showable = any(ln.no not in hidden for ln in run)
+        ph = _placeholder(run[0].depth, len(run), f"p{count + 1}" if showable else None)
         # (a placeholder is ~25 characters: only runs of a few short lines can be cheaper)
         if compact and len(run) <= 3 and not any(ln.no in hidden for ln in run):
             as_lines = [shown(ln) for ln in run]
@@ -181,6 +194,7 @@ def build_lines(
                 run.clear()
                 return
         out.append(ph)
+        count += ph.pid is not None
         run.clear()
 
     for ln in rendering.lines:
@@ -193,8 +207,35 @@ def build_lines(
     return tuple(out)
 
 
-def _placeholder(depth: int, n: int) -> OutputLine:
-    return OutputLine(depth, f"... {n} line{'s' if n != 1 else ''} pruned ...", None, n)
+def placeholder_text(n: int, pid: str | None) -> str:
+    """``[p3] ... 42 lines pruned ...`` (no id: ``... 42 lines pruned ...``)."""
+    return (f"[{pid}] " if pid else "") + f"... {n} line{'s' if n != 1 else ''} pruned ..."
+
+
+def _placeholder(depth: int, n: int, pid: str | None = None) -> OutputLine:
+    return OutputLine(depth, placeholder_text(n, pid), None, n, pid)
+
+
+def placeholder_map(rendering: Rendering, lines: tuple[OutputLine, ...],
+                    hidden: set[int] | frozenset[int] = frozenset()) -> dict[str, tuple[int, ...]]:
+    """Placeholder id -> the (not hidden) line numbers it stands for.
+
+    A placeholder stands for the rendering's lines between the shown lines around it.
+    """
+    out: dict[str, tuple[int, ...]] = {}
+    i = 0
+    all_lines = rendering.lines
+    for ol in lines:
+        if ol.no is None:
+            run = all_lines[i : i + ol.pruned]
+            i += ol.pruned
+            if ol.pid is not None:
+                out[ol.pid] = tuple(ln.no for ln in run if ln.no not in hidden)
+        else:
+            while i < len(all_lines) and all_lines[i].no != ol.no:
+                i += 1  # (never happens: shown lines and runs tile the rendering)
+            i += 1
+    return out
 
 
 def _text_of(lines: tuple[OutputLine, ...]) -> str:
@@ -240,7 +281,7 @@ def focus(
     all_nos = {ln.no for ln in visible.lines}
 
     def full_view(reason: str | None, info: Mapping[str, Any]) -> FocusResult:
-        lines = build_lines(rendering, all_nos, compact=False, redact=redact)
+        lines = build_lines(rendering, all_nos, compact=False, redact=redact, hidden=flagged)
         return FocusResult(
             retriever=getattr(retriever, "name", type(retriever).__name__),
             lines=lines,
@@ -251,6 +292,9 @@ def focus(
             flags=flags,
             info=info,
             seconds=time.perf_counter() - t0,
+            placeholders=placeholder_map(rendering, lines, flagged),
+            hidden=frozenset(flagged),
+            redacted=frozenset(redact),
         )
 
     if not visible.lines:
@@ -288,4 +332,7 @@ def focus(
         flags=flags,
         info=selection.info,
         seconds=time.perf_counter() - t0,
+        placeholders=placeholder_map(rendering, lines, flagged),
+        hidden=frozenset(flagged),
+        redacted=frozenset(redact),
     )
