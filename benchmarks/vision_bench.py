@@ -34,7 +34,7 @@ def calibration(session: Any) -> dict[str, Any]:
     from pagelens.browser.serve import StaticServer
     from pagelens.browser.session import Episode
     from pagelens.vision.elements import element_boxes
-    from pagelens.vision.screenshot import capture
+    from pagelens.browser.screenshot import capture
 
     errors: list[float] = []
     screen_errors: list[int] = []
@@ -98,7 +98,7 @@ def clock(session: Any, clicks: int = 20) -> dict[str, Any]:
     from pagelens.bench.vision import pages_dir
     from pagelens.browser.serve import StaticServer
     from pagelens.vision.hybrid import capture_hybrid
-    from pagelens.vision.pixels import PixelWatch
+    from pagelens.actions.pixels import PixelWatch
 
     with StaticServer(pages_dir()) as srv, session.episode() as ep:
         ep.goto(srv.url("clock.html"))
@@ -146,7 +146,7 @@ def bundled(session: Any, limit: int) -> dict[str, Any]:
     from pagelens.agent.vision_policy import ScriptedVisionPolicy
     from pagelens.bench.sites import start_sites
     from pagelens.bench.task_defs import load_tasks
-    from pagelens.vision.screenshot import ScreenshotConfig
+    from pagelens.browser.screenshot import ScreenshotConfig
 
     tasks = [t for t in load_tasks(0) if "+" not in t.id][:limit]
     out: dict[str, Any] = {"tasks": len(tasks)}

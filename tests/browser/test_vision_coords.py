@@ -10,7 +10,7 @@ from pagelens.actions.executor import Executor
 from pagelens.actions.spec import Action
 from pagelens.browser.session import Episode
 from pagelens.vision.elements import element_boxes
-from pagelens.vision.screenshot import ScreenshotConfig, capture
+from pagelens.browser.screenshot import ScreenshotConfig, capture
 
 pytest.importorskip("PIL")
 pytestmark = pytest.mark.browser

@@ -11,7 +11,7 @@ from pagelens.actions.spec import Action
 from pagelens.bench.vision import VISION_TASKS, pages_dir, run_vision_task
 from pagelens.vision.hybrid import capture_hybrid
 from pagelens.vision.ocr import cross_check
-from pagelens.vision.pixels import PixelWatch
+from pagelens.actions.pixels import PixelWatch
 
 pytest.importorskip("imagehash")
 pytest.importorskip("pytesseract")

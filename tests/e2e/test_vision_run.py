@@ -19,7 +19,7 @@ from pagelens.focus.registry import make_retriever
 from pagelens.llm.base import LLMConfig
 from pagelens.llm.openai_compat import OpenAICompatModel
 from pagelens.llm.scripted import ScriptedServer
-from pagelens.vision.screenshot import ScreenshotConfig
+from pagelens.browser.screenshot import ScreenshotConfig
 
 pytest.importorskip("PIL")
 pytestmark = pytest.mark.browser

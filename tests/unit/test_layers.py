@@ -21,7 +21,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("browser", "llm"),  # the two outside systems: Chromium (with CDP extraction) and chat models
     ("observe",),  # typed tree -> numbered lines (pure)
     ("focus",),  # retrievers, defense, PageView
-    ("actions", "signals"),
+    ("actions", "signals"),  # incl. coordinate actions and the pixel watch (actions.coords, actions.pixels)
+    ("vision",),  # hybrid view, Set-of-Mark, OCR, answer scoring, the verifier
     ("agent",),  # loop, policies, planner, trace
     ("mcp",),  # the MCP server: the library offered as tools
     ("bench",),  # the harness: sites, tasks, suites, cases
@@ -147,6 +148,9 @@ _PLAYWRIGHT_STILL_OUTSIDE = frozenset({
     "pagelens.actions.executor", "pagelens.actions.fingerprint", "pagelens.actions.ops", "pagelens.actions.targets",
     "pagelens.signals.detector", "pagelens.bench.oracle", "pagelens.bench.miniwob", "pagelens.bench.miniwob_env",
     "pagelens.bench.miniwob_solutions",
+    # the vision package (built in parallel with the browser seam): screenshots and hit tests
+    # still take a Page; next, Episode.screenshot()/element_at() in the browser package
+    "pagelens.actions.coords", "pagelens.vision.elements", "pagelens.actions.pixels", "pagelens.browser.screenshot",
 })
 
 

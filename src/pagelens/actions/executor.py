@@ -30,20 +30,20 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urldefrag, urljoin, urlsplit
 
+from pagelens.actions.coords import COORD_HANDLERS
 from pagelens.actions.fingerprint import Fingerprint, diff, take
 from pagelens.actions.ops import HANDLERS as _PAGE_HANDLERS
 from pagelens.actions.ops import Ctx, Outcome, Status
 from pagelens.actions.spec import ACTIONS, ID_PATTERN, VISION_ACTIONS, Action, validate
 from pagelens.actions.targets import ElementGone, Target, resolve
 from pagelens.errors import ActionError, BrowserCrashed, PageError
-from pagelens.vision.coords import COORD_HANDLERS
 
 if TYPE_CHECKING:
-    from pagelens.api import PageView
+    from pagelens.actions.pixels import PixelWatch
+    from pagelens.browser.screenshot import Geometry
     from pagelens.browser.session import Episode
+    from pagelens.focus.view import PageView
     from pagelens.types import Node, Observation
-    from pagelens.vision.pixels import PixelWatch
-    from pagelens.vision.screenshot import Geometry
 
 __all__ = ["CONTROL", "HANDLERS", "VIEW", "Budgets", "Executor", "Feedback", "handled_actions"]
 

@@ -243,7 +243,7 @@ _SPECS: tuple[ActionSpec, ...] = (
     ),
 )
 
-# -- coordinate actions (vision): screenshot pixels, mapped by pagelens.vision.coords ---------
+# -- coordinate actions (vision): screenshot pixels, mapped by pagelens.actions.coords ---------
 _X = _p("x", "int", "pixels from the left edge of the screenshot")
 _Y = _p("y", "int", "pixels from the top edge of the screenshot")
 _VISION_SPECS: tuple[ActionSpec, ...] = (

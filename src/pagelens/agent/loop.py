@@ -46,11 +46,11 @@ from pagelens.focus.view import PageView, focus_view
 from pagelens.signals.detector import PAGE_ACTIONS, Signal, SignalDetector
 
 if TYPE_CHECKING:
+    from pagelens.browser.screenshot import ScreenshotConfig
     from pagelens.browser.session import BrowserSession, Episode
     from pagelens.focus.base import Retriever
     from pagelens.task import Task
     from pagelens.vision.hybrid import HybridView
-    from pagelens.vision.screenshot import ScreenshotConfig
     from pagelens.vision.verify import Verifier
 
 __all__ = ["EpisodeResult", "ObserveMode", "run_task"]
@@ -188,10 +188,10 @@ class _Run:
         if self.vision is not None:
             self.screens = deque(maxlen=max(1, self.vision.keep_last))
             if self.pixels:
-                from pagelens.vision.pixels import PixelWatch
+                from pagelens.actions.pixels import PixelWatch
 
                 executor.pixels = PixelWatch()
-                executor.pixels.arm(episode.page)
+                executor.pixels.arm(episode)
         self._observe(episode, detector, "start")
         feedback: tuple[Feedback, ...] = ()
         signals: tuple[Signal, ...] = ()

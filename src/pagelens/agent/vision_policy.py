@@ -18,7 +18,7 @@ from pagelens.actions.spec import Action
 from pagelens.agent.policy import PolicyReply, ScriptedPolicy, StepContext
 
 if TYPE_CHECKING:
-    from pagelens.bench.tasks import PlanStep
+    from pagelens.agent.plan import PlanStep
     from pagelens.vision.elements import ScreenElement
 
 __all__ = ["ScriptedVisionPolicy", "to_coordinates"]

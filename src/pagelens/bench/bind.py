@@ -20,9 +20,9 @@ if TYPE_CHECKING:
     from pagelens.actions.executor import Budgets
     from pagelens.agent.loop import EpisodeResult, ObserveMode
     from pagelens.agent.policy import Policy
+    from pagelens.browser.screenshot import ScreenshotConfig
     from pagelens.browser.session import BrowserSession
     from pagelens.focus.base import Retriever
-    from pagelens.vision.screenshot import ScreenshotConfig
     from pagelens.vision.verify import Verifier
 
 __all__ = ["bind_task", "run_bundled"]

@@ -196,9 +196,9 @@ def run_vision_task(task: VisionTask, session: BrowserSession, base_url: str, *,
     """Run ``task`` with :class:`VisionPolicy`; every step re-observes (tree + hybrid view)."""
     from pagelens import tokens
     from pagelens.actions.executor import Executor
+    from pagelens.actions.pixels import PixelWatch
     from pagelens.observe.render import render
     from pagelens.vision.hybrid import capture_hybrid
-    from pagelens.vision.pixels import PixelWatch
     from pagelens.vision.scoring import score_answer
 
     t0 = time.perf_counter()

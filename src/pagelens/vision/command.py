@@ -15,8 +15,8 @@ __all__ = ["observe_screenshot"]
 
 def observe_screenshot(target: str, path: str, *, marks: bool, goal: str | None = None,
                        retriever: Retriever | str | None = None, refined: bool = False) -> None:
+    from pagelens.browser.screenshot import ScreenshotConfig, require_pillow
     from pagelens.vision.hybrid import observe_hybrid
-    from pagelens.vision.screenshot import ScreenshotConfig, require_pillow
 
     require_pillow()
     suffix = path.rsplit(".", 1)[-1].lower() if "." in path else "png"

@@ -7,7 +7,7 @@ element actions and coordinate actions can be mixed) and its box in *screenshot*
 
 Boxes come from CDP ``DOM.getContentQuads`` on the renderer session that owns the node (the
 observer's sessions), in CSS pixels of the top viewport (same-process iframes included),
-mapped through :class:`~pagelens.vision.screenshot.Geometry`. Only elements whose box meets
+mapped through :class:`~pagelens.browser.screenshot.Geometry`. Only elements whose box meets
 the viewport are listed.
 """
 
@@ -22,8 +22,8 @@ from pagelens.actions.targets import session_for
 if TYPE_CHECKING:
     from playwright.sync_api import CDPSession
 
+    from pagelens.browser.screenshot import Geometry
     from pagelens.types import Node, Observation
-    from pagelens.vision.screenshot import Geometry
 
 __all__ = ["INTERACTIVE_ROLES", "ScreenElement", "element_boxes", "render_elements"]
 

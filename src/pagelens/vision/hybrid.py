@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pagelens.browser.screenshot import Screenshot, ScreenshotConfig, capture, encode
 from pagelens.vision.elements import ScreenElement, element_boxes, render_elements
-from pagelens.vision.screenshot import Screenshot, ScreenshotConfig, capture, encode
 from pagelens.vision.tokens import Provider, image_tokens
 
 if TYPE_CHECKING:
@@ -73,10 +73,10 @@ def observe_hybrid(target: str, *, config: ScreenshotConfig | None = None, marks
                    goal: str | None = None, retriever: Retriever | str | None = None, refined: bool = False,
                    defense: bool = True, session: BrowserSession | None = None) -> tuple[PageView, HybridView]:
     """Like :func:`pagelens.api.observe`, plus the hybrid view of the same moment."""
-    from pagelens.api import focus_view
     from pagelens.browser.serve import serve_file
     from pagelens.browser.session import BrowserSession
     from pagelens.errors import PageUnreachable
+    from pagelens.focus.view import focus_view
 
     with ExitStack() as stack:
         url = target

@@ -13,7 +13,7 @@ from pagelens.llm.openai_compat import OpenAICompatModel
 from pagelens.llm.scripted import ScriptedServer
 from pagelens.vision.scoring import parse_date, parse_numbers, score_answer
 
-PAIRS = Path(__file__).parents[2] / "benchmarks" / "data" / "answer_pairs.jsonl"
+PAIRS = Path(__file__).parents[3] / "benchmarks" / "data" / "answer_pairs.jsonl"
 
 
 def test_rules_agree_with_the_labeled_pairs_except_inside_the_tolerance() -> None:

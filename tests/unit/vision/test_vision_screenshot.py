@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pagelens.vision.screenshot import Geometry, ScreenshotConfig, cap_size, geometry_for
+from pagelens.browser.screenshot import Geometry, ScreenshotConfig, cap_size, geometry_for
 from pagelens.vision.tokens import image_tokens
 
 

@@ -20,7 +20,7 @@ from pagelens.actions.fingerprint import diff, take
 from pagelens.actions.ops import Ctx, Outcome
 from pagelens.actions.spec import render_value
 from pagelens.actions.targets import DESCRIBE_JS
-from pagelens.vision.screenshot import Geometry, ScreenshotConfig, geometry_for
+from pagelens.browser.screenshot import Geometry, ScreenshotConfig, geometry_for
 
 if TYPE_CHECKING:
     from playwright.sync_api import Frame, Page

@@ -22,7 +22,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urldefrag
 
-from pagelens.vision.screenshot import ScreenshotConfig, capture
+from pagelens.browser.screenshot import ScreenshotConfig, capture
 
 if TYPE_CHECKING:
     from PIL.Image import Image
@@ -112,8 +112,10 @@ class PixelWatch:
         if self._last is not None:
             self.mask.update(changed_cells(self._last, now, self.config.min_distance))
 
-    def arm(self, page: Page) -> None:
-        """Take the page as it is now; on a new document, learn its volatile cells first."""
+    def arm(self, target: Page | Any) -> None:
+        """Take the page as it is now; on a new document, learn its volatile cells first.
+        ``target``: a Playwright page or an :class:`~pagelens.browser.session.Episode`."""
+        page = getattr(target, "page", target)
         self._same_document(page)
         if self._url not in self.learnt_urls:
             self._last = self._shot(page)
