@@ -2,7 +2,9 @@
 
 ``observe_mode="signals"`` runs a policy's whole action sequence without looking at the page
 again until the :class:`~pagelens.signals.detector.SignalDetector` fires (or the policy asks
-for a fresh look); ``"every-step"`` re-observes after every action and runs only the first
+for a fresh look); ``"delta"`` does the same, but a re-observation is sent as the changes
+since the last view (:mod:`pagelens.observe.delta`; ids of unchanged elements are carried
+across documents) whenever that is cheaper than the view; ``"every-step"`` re-observes after every action and runs only the first
 action of each reply (the classic one-observation-per-action agent). The detector runs in
 both modes, so an every-step trace also shows what signal-driven observation would have missed.
 
@@ -40,6 +42,7 @@ from pagelens.errors import ActionError, BrowserCrashed, LLMError, PageError
 from pagelens.signals.detector import PAGE_ACTIONS, Signal, SignalDetector
 
 if TYPE_CHECKING:
+    from pagelens.observe.delta import ViewTracker
     from pagelens.bench.sites import Sites
     from pagelens.bench.tasks import Task
     from pagelens.browser.session import BrowserSession, Episode
@@ -47,7 +50,7 @@ if TYPE_CHECKING:
 
 __all__ = ["EpisodeResult", "ObserveMode", "run_task"]
 
-ObserveMode = Literal["signals", "every-step"]
+ObserveMode = Literal["signals", "delta", "every-step"]
 _MAX_BUDGET_REFUSALS = 3
 _MAX_EMPTY_REPLIES = 3
 _LATE_CONTENT_MS = 500
@@ -78,7 +81,7 @@ def run_task(task: Task, *, policy: Policy, observe_mode: ObserveMode = "signals
              sites: Sites, session: BrowserSession, trace_path: str | Path | None = None,
              budgets: Budgets | None = None, max_parse_errors: int = 3, timeout_s: float = 600.0) -> EpisodeResult:
     """Run ``task`` from its start page with ``policy``; the sites are reset first."""
-    if observe_mode not in ("signals", "every-step"):
+    if observe_mode not in ("signals", "delta", "every-step"):
         raise ValueError(f"unknown observe mode {observe_mode!r}")
     started = time.perf_counter()
     sites.reset()
@@ -115,6 +118,13 @@ class _Run:
         self.observed_at = 0
         self.age = 0  # actions run since the observation
         self.unsent_tokens = 0  # tokens of an observation the policy has not been shown yet
+        self.tracker: ViewTracker | None = None
+        if mode == "delta":
+            from pagelens.observe.delta import ViewTracker
+
+            self.tracker = ViewTracker()
+        self.delta: str | None = None  # the current observation as sent: changes since the previous view
+        self.base_text = ""  # the previous view, when the current one was sent as a delta
         self.keys: frozenset[str] = frozenset()
         self.step = 0
 
@@ -161,7 +171,7 @@ class _Run:
             assert self.view is not None
             ctx = StepContext(self.task.goal, self.step + 1, self.view, self.observed_at, self.age == 0, feedback,
                               signals, self.plan.tree_text(), self.plan.history_text(), parse_error,
-                              self.budgets.max_steps - self.step)
+                              self.budgets.max_steps - self.step, self.delta, self.base_text)
             t0 = time.perf_counter()
             reply = self.policy.decide(ctx)
             decide_s = time.perf_counter() - t0
@@ -220,7 +230,7 @@ class _Run:
                 if refusals >= _MAX_BUDGET_REFUSALS:
                     raise _End("budget", f"{refusals} budget refusals in a row: {fb.message}")
                 # the rest of a sequence is dropped after a failure, a refusal or a signal
-                if self.step >= self.budgets.max_steps or not fb.ok or (signals and self.mode == "signals"):
+                if self.step >= self.budgets.max_steps or not fb.ok or (signals and self.mode != "every-step"):
                     break
             feedback = tuple(ran)
             if self.mode == "every-step":
@@ -234,6 +244,11 @@ class _Run:
         obs = episode.observe()
         history = tuple(e.action for e in self.plan.scoped_history()[-5:])
         view = focus_view(obs, goal=self.task.goal, retriever=self.retriever, history=history)
+        sent: int | None = None
+        if self.tracker is not None:
+            update = self.tracker.update(view, label=f"after step {self.step}")
+            view, sent = update.view, update.tokens
+            self.delta, self.base_text = (update.text, update.base_text) if update.kind == "delta" else (None, "")
         detector.arm(obs)
         keys = _view_keys(view)
         if self.pending is not None:
@@ -243,6 +258,8 @@ class _Run:
         self.view, self.keys, self.observed_at, self.age = view, keys, self.step, 0
         self.observations += 1
         self.unsent_tokens = view.focused.focused_tokens if view.focused is not None else view.full_tokens
+        if sent is not None:
+            self.unsent_tokens = sent
 
     def _take_tokens(self) -> int:
         tokens, self.unsent_tokens = self.unsent_tokens, 0

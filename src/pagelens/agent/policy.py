@@ -53,6 +53,10 @@ class StepContext:
     history_text: str = ""
     parse_error: str | None = None  # why the previous reply could not be used
     remaining_steps: int = 30
+    #: observe="delta": the observation was sent as these changes against ``base_text`` (the
+    #: view the policy saw before); ``view`` is what they add up to.
+    delta: str | None = None
+    base_text: str = ""
 
 
 @dataclass(frozen=True, slots=True)
