@@ -24,6 +24,7 @@ COMMANDS: dict[str, str] = {
     "tasks": "pagelens.agent.command:tasks",
     "bench": "pagelens.bench.command:bench",
     "report": "pagelens.report.command:report",
+    "mcp": "pagelens.mcp.command:mcp",
     # further subcommands register here, one line each
 }
 
