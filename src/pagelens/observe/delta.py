@@ -147,9 +147,8 @@ class Delta:
 
     def text(self) -> str:
         base = f"your earlier view {self.since}" if self.since else "your last view"
-        head = (f"Changes since {base}: {self.added} added, {self.removed} removed, {self.changed} changed "
-                "(+ new line, - lines gone, ~ same element with new text; @ = after this line you already have; "
-                "unchanged lines are not repeated and keep their ids).")
+        head = (f"Changes since {base} (+{self.added} -{self.removed} ~{self.changed}; @ = after this line; "
+                "other lines unchanged, same ids):")
         if self.empty:
             return f"No change since {base}."
         return head + "\n" + "\n".join(f"{ln.op} {ln.text}" for ln in self.lines)
@@ -205,8 +204,15 @@ def _removed_runs(old: list[Shown], kept: set[int]) -> list[DeltaLine]:
         if len(run) == 1:
             out.append(DeltaLine("-", run[0].rendered()))
         elif len(run) > 1:
-            out.append(DeltaLine("-", f"{len(run)} lines, from {_excerpt(run[0])} to {_excerpt(run[-1])}"))
+            out.append(DeltaLine("-", f"{len(run)} lines: {_short_ref(run[0])} … {_short_ref(run[-1])}"))
     return out
+
+
+def _short_ref(line: Shown) -> str:
+    """A line by its id when it has one, else by its text (shortened)."""
+    if line.eid is not None and line.text.startswith(f"[{line.eid}]"):
+        return f"[{line.eid}]"
+    return _excerpt(line)
 
 
 def mark_new(lines: Sequence[Shown], seen: frozenset[str]) -> str:
