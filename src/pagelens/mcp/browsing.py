@@ -21,7 +21,7 @@ from urllib.parse import urljoin, urlsplit
 from pydantic import BaseModel, ConfigDict, Field
 
 from pagelens.actions.spec import Action
-from pagelens.errors import BrowserCrashed, BrowserError, PageError, PagelensError
+from pagelens.errors import BrowserCrashed, BrowserError, PageError, PagelensError, PageTimeout
 from pagelens.mcp.respond import Answer, compose, part_answer
 from pagelens.mcp.tools import TOOLS, ToolCall
 
@@ -125,7 +125,8 @@ class Browsing:
             c = self.config
             self._session = BrowserSession(BrowserConfig(
                 executable=c.chromium, headless=c.headless, viewport_width=c.viewport_width,
-                viewport_height=c.viewport_height, navigation_timeout_s=c.navigation_timeout_s)).start()
+                viewport_height=c.viewport_height, navigation_timeout_s=c.navigation_timeout_s,
+                extract_timeout_s=max(c.navigation_timeout_s, 2 * c.action_timeout_s))).start()
         if self._episode is None:
             self._episode = self._session.episode()
             budget = self.config.budget
@@ -147,6 +148,9 @@ class Browsing:
         except BrowserCrashed as exc:
             self.close()
             return self._error(f"{call.tool}: the browser crashed ({exc}); the next call starts a new one.")
+        except PageTimeout as exc:  # a hung page can hang the next call too: start over on a fresh page
+            self._close_episode()
+            return self._error(f"{call.tool}: {exc}. The page was closed; navigate(url) opens a fresh one.")
         except PageError as exc:
             return self._error(f"{call.tool}: {exc}")
         except BrowserError as exc:

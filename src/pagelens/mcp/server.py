@@ -54,10 +54,25 @@ class _Client:
         parsed = parse_call(tool, arguments)
         if isinstance(parsed, str):
             return Reply(parsed, is_error=True)
-        reply = self.browsing.call(parsed)
+        try:
+            reply = self.browsing.call(parsed)
+        except Exception as exc:  # a bug or an untranslated error: report it, keep serving
+            log.exception("tool %s failed", tool)
+            with contextlib.suppress(Exception):
+                self.browsing.close()
+            return Reply(f"{tool}: internal error ({type(exc).__name__}: {exc}); the browser was reset.", is_error=True)
         with self._lock:
             self.pids.update(self.browsing.chromium_pids())
         return reply
+
+    def kill_browser(self) -> int:
+        """SIGKILL this client's Chromium processes (a hung page); returns how many were alive."""
+        with self._lock:
+            pids = [p for p in self.pids if _alive(p)]
+        for pid in pids:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        return len(pids)
 
     def close(self) -> None:
         """Close the browser on its own thread; kill what is left after the grace period."""
@@ -118,16 +133,32 @@ class PagelensServer:
         from mcp import types
 
         client = self._client(ctx)
-        loop = asyncio.get_running_loop()
         try:
-            reply = await loop.run_in_executor(client.pool, client.run, params.name, dict(params.arguments or {}))
+            future = client.pool.submit(client.run, params.name, dict(params.arguments or {}))
         except RuntimeError as exc:  # the pool was shut down: the connection is closing
+            future = None
             reply = Reply(f"{params.name}: the server is shutting down ({exc}).", is_error=True)
+        if future is not None:
+            try:
+                reply = await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(future)), self._call_timeout())
+            except TimeoutError:
+                # a page whose main thread never returns can block Playwright forever: kill that
+                # browser (the stuck call then fails), answer, and start a fresh one on the next call
+                killed = client.kill_browser()
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(asyncio.wrap_future(future), 15)
+                reply = Reply(f"{params.name}: no answer from the page within {self._call_timeout():.0f} s (a script "
+                              f"that never yields?); the browser was stopped ({killed} processes) and the next call "
+                              "starts a fresh one.", is_error=True)
         content: list[Any] = [types.TextContent(type="text", text=reply.text)]
         if reply.image is not None:
             content.append(types.ImageContent(type="image", data=base64.b64encode(reply.image).decode("ascii"),
                                               mime_type=reply.image_type))
         return types.CallToolResult(content=content, is_error=reply.is_error)
+
+    def _call_timeout(self) -> float:
+        c = self.config
+        return 2 * c.navigation_timeout_s + 2 * c.action_timeout_s + 10
 
     def close(self) -> None:
         clients, self._clients = list(self._clients.values()), {}
