@@ -42,11 +42,11 @@ from pagelens.errors import ActionError, BrowserCrashed, LLMError, PageError
 from pagelens.signals.detector import PAGE_ACTIONS, Signal, SignalDetector
 
 if TYPE_CHECKING:
-    from pagelens.observe.delta import ViewTracker
     from pagelens.bench.sites import Sites
     from pagelens.bench.tasks import Task
     from pagelens.browser.session import BrowserSession, Episode
     from pagelens.focus.base import Retriever
+    from pagelens.observe.delta import ViewTracker
 
 __all__ = ["EpisodeResult", "ObserveMode", "run_task"]
 

@@ -148,9 +148,9 @@ class Browsing:
         except BrowserCrashed as exc:
             self.close()
             return self._error(f"{call.tool}: the browser crashed ({exc}); the next call starts a new one.")
-        except PageTimeout as exc:  # a hung page can hang the next call too: start over on a fresh page
-            self._close_episode()
-            return self._error(f"{call.tool}: {exc}. The page was closed; navigate(url) opens a fresh one.")
+        except PageTimeout as exc:  # a hung renderer hangs the next page of its site too: new browser
+            self.close()
+            return self._error(f"{call.tool}: {exc}. The browser was restarted; navigate(url) opens a fresh page.")
         except PageError as exc:
             return self._error(f"{call.tool}: {exc}")
         except BrowserError as exc:

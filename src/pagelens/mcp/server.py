@@ -19,10 +19,11 @@ import base64
 import contextlib
 import logging
 import os
+import queue
 import signal
 import threading
 from collections.abc import AsyncIterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future
 from typing import Any
 
 from pagelens.mcp.browsing import Browsing, McpConfig, Reply
@@ -41,13 +42,44 @@ INSTRUCTIONS = (
 )
 
 
+class _Worker:
+    """One daemon thread running submitted calls in order (a call stuck in a hung page can be
+    abandoned: unlike ThreadPoolExecutor's, this thread never blocks the process from exiting)."""
+
+    def __init__(self) -> None:
+        self._queue: queue.SimpleQueue[tuple[Future[Any], Any, tuple[Any, ...]] | None] = queue.SimpleQueue()
+        self._closed = False
+        threading.Thread(target=self._loop, name="pagelens-mcp", daemon=True).start()
+
+    def submit(self, fn: Any, *args: Any) -> Future[Any]:
+        if self._closed:
+            raise RuntimeError("the worker is closed")
+        future: Future[Any] = Future()
+        self._queue.put((future, fn, args))
+        return future
+
+    def shutdown(self) -> None:
+        self._closed = True
+        self._queue.put(None)
+
+    def _loop(self) -> None:
+        while (item := self._queue.get()) is not None:
+            future, fn, args = item
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                future.set_result(fn(*args))
+            except BaseException as exc:  # noqa: BLE001 - handed to the waiting caller
+                future.set_exception(exc)
+
+
 class _Client:
     """One connection: its browser and the one thread that drives it."""
 
     def __init__(self, config: McpConfig) -> None:
         self.browsing = Browsing(config)
-        self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pagelens-mcp")
-        self.pids: set[int] = set()
+        self.pool = _Worker()
+        self.pids: set[int] = set()  # Chromium and the Playwright driver behind it
         self._lock = threading.Lock()
 
     def run(self, tool: str, arguments: dict[str, Any] | None) -> Reply:
@@ -61,8 +93,10 @@ class _Client:
             with contextlib.suppress(Exception):
                 self.browsing.close()
             return Reply(f"{tool}: internal error ({type(exc).__name__}: {exc}); the browser was reset.", is_error=True)
+        pids = self.browsing.chromium_pids()
         with self._lock:
-            self.pids.update(self.browsing.chromium_pids())
+            self.pids.update(pids)
+            self.pids.update(_parent(p) for p in pids)
         return reply
 
     def kill_browser(self) -> int:
@@ -76,18 +110,25 @@ class _Client:
 
     def close(self) -> None:
         """Close the browser on its own thread; kill what is left after the grace period."""
-        future = self.pool.submit(self.browsing.close)
         try:
-            future.result(timeout=_CLOSE_GRACE_S)
+            self.pool.submit(self.browsing.close).result(timeout=_CLOSE_GRACE_S)
         except Exception as exc:  # noqa: BLE001 - a hung or broken browser: kill it below
             log.warning("closing the browser did not finish cleanly: %s", exc)
-        self.pool.shutdown(wait=False, cancel_futures=True)
+        self.pool.shutdown()
         with self._lock:
             pids = set(self.pids)
         for pid in pids:
             if _alive(pid):
                 with contextlib.suppress(OSError):
                     os.kill(pid, signal.SIGKILL)
+
+
+def _parent(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return int(f.read().rsplit(")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return pid
 
 
 def _alive(pid: int) -> bool:
@@ -120,10 +161,14 @@ class PagelensServer:
             for name, spec in TOOLS.items()
         ])
 
-    def _client(self, ctx: Any) -> _Client:
+    @staticmethod
+    def _key(ctx: Any) -> int:
         # one ServerSession per request in SDK 2.x; the connection behind it is per client
         # (stdio: one per process; streamable HTTP: one per MCP session)
-        key = id(getattr(ctx.session, "_connection", None))
+        return id(getattr(ctx.session, "_connection", None))
+
+    def _client(self, ctx: Any) -> _Client:
+        key = self._key(ctx)
         client = self._clients.get(key)
         if client is None:
             client = self._clients[key] = _Client(self.config)
@@ -144,12 +189,13 @@ class PagelensServer:
             except TimeoutError:
                 # a page whose main thread never returns can block Playwright forever: kill that
                 # browser (the stuck call then fails), answer, and start a fresh one on the next call
+                # the stuck thread is abandoned with its Playwright driver; the connection gets a new one
                 killed = client.kill_browser()
-                with contextlib.suppress(Exception):
-                    await asyncio.wait_for(asyncio.wrap_future(future), 15)
+                client.pool.shutdown()
+                self._clients[self._key(ctx)] = _Client(self.config)
                 reply = Reply(f"{params.name}: no answer from the page within {self._call_timeout():.0f} s (a script "
                               f"that never yields?); the browser was stopped ({killed} processes) and the next call "
-                              "starts a fresh one.", is_error=True)
+                              "starts a fresh one (the goal is kept only if set by --goal).", is_error=True)
         content: list[Any] = [types.TextContent(type="text", text=reply.text)]
         if reply.image is not None:
             content.append(types.ImageContent(type="image", data=base64.b64encode(reply.image).decode("ascii"),
