@@ -60,26 +60,38 @@ def server_params(server: str, *, goal: str | None, pwmcp: str, chromium: str, c
     return StdioServerParameters(command=pwmcp, args=pw_args(chromium, out), cwd="/tmp", env=dict(os.environ))
 
 
-async def run_task(server: str, task: Any, sites: Any, *, pwmcp: str, chromium: str, cap: int) -> Any:
+async def run_task(server: str, task: Any, sites: Any, *, pwmcp: str, chromium: str, cap: int,
+                   shared: Any = None) -> Any:
+    """One task on a fresh browser profile: a new Playwright MCP process, or on the shared pagelens
+    server ``close()`` (a fresh context) and ``set_goal`` first (setup, not counted: the goal is what
+    ``--goal`` gives at start)."""
     from mcp import ClientSession
     from mcp.client.stdio import stdio_client
 
+    sites.reset()
+    if shared is not None:
+        await shared.call_tool("close", {})
+        await shared.call_tool("set_goal", {"goal": task.goal})
+        return await _play(server, task, sites, shared)
+    params = server_params(server, goal=task.goal, pwmcp=pwmcp, chromium=chromium, cap=cap)
+    async with stdio_client(params) as (r, w), ClientSession(r, w) as session:
+        await session.initialize()
+        return await _play(server, task, sites, session)
+
+
+async def _play(server: str, task: Any, sites: Any, session: Any) -> Any:
     from pagelens.bench.mcp_plans import Episode, PagelensPlanAgent, PlaywrightPlanAgent, play
     from pagelens.bench.sites import resolve_site_url
     from pagelens.bench.tasks import check_task
 
-    sites.reset()
     ep = Episode(task.id, server)
-    params = server_params(server, goal=task.goal, pwmcp=pwmcp, chromium=chromium, cap=cap)
-    async with stdio_client(params) as (r, w), ClientSession(r, w) as session:
-        await session.initialize()
-        agent = (PagelensPlanAgent(session, ep) if server == "pagelens"
-                 else PlaywrightPlanAgent(session, ep, find=server.endswith("/find")))
-        answer = await play(agent, task, resolve_site_url(sites, task.start))
-        if not ep.detail:
-            await asyncio.sleep(0.4)  # in-flight requests (AJAX cart, votes) land before judging
-            result = check_task(task, {n: sites.state(n) for n in sites.names}, answer)
-            ep.success, ep.detail = result.ok, result.detail
+    agent = (PagelensPlanAgent(session, ep) if server == "pagelens"
+             else PlaywrightPlanAgent(session, ep, find=server.endswith("/find")))
+    answer = await play(agent, task, resolve_site_url(sites, task.start))
+    if not ep.detail:
+        await asyncio.sleep(0.4)  # in-flight requests (AJAX cart, votes) land before judging
+        result = check_task(task, {n: sites.state(n) for n in sites.names}, answer)
+        ep.success, ep.detail = result.ok, result.detail
     return ep
 
 
@@ -212,15 +224,23 @@ async def main_async(args: argparse.Namespace) -> tuple[list[Any], list[dict[str
     if args.limit:
         tasks = tasks[: args.limit]
     episodes = []
+    if not args.run_tasks:
+        tasks = []
+    from mcp import ClientSession
+    from mcp.client.stdio import stdio_client
+
+    params = server_params("pagelens", goal=None, pwmcp=args.playwright_mcp, chromium=args.chromium, cap=args.cap)
     with start_sites(0) as sites:
-        for task in tasks:
-            for server in servers:
-                ep = await run_task(server, task, sites, pwmcp=args.playwright_mcp, chromium=args.chromium,
-                                    cap=args.cap)
-                episodes.append(ep)
-                print(f"{'ok ' if ep.success else 'FAIL'} {server:15} {task.id:28} calls={len(ep.calls):2} "
-                      f"tokens={ep.tokens:7} {ep.seconds:5.1f}s {'' if ep.success else ep.detail}", file=sys.stderr,
-                      flush=True)
+        async with stdio_client(params) as (r, w), ClientSession(r, w) as shared:
+            await shared.initialize()
+            for task in tasks:
+                for server in servers:
+                    ep = await run_task(server, task, sites, pwmcp=args.playwright_mcp, chromium=args.chromium,
+                                        cap=args.cap, shared=shared if server == "pagelens" else None)
+                    episodes.append(ep)
+                    print(f"{'ok ' if ep.success else 'FAIL'} {server:20} {task.id:28} calls={len(ep.calls):2} "
+                          f"tokens={ep.tokens:7} {ep.seconds:5.1f}s {'' if ep.success else ep.detail}",
+                          file=sys.stderr, flush=True)
     corpus: list[dict[str, Any]] = []
     if args.corpus:
         pages = sorted(CORPUS.glob("*.html"))[: args.corpus_limit or None]
@@ -237,6 +257,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, help="only the first N tasks")
     parser.add_argument("--servers", default=",".join(SERVERS))
     parser.add_argument("--no-corpus", dest="corpus", action="store_false")
+    parser.add_argument("--no-tasks", dest="run_tasks", action="store_false")
     parser.add_argument("--corpus-limit", type=int)
     parser.add_argument("--cap", type=int, default=3000, help="pagelens --cap")
     parser.add_argument("--playwright-mcp", default=os.environ.get("PLAYWRIGHT_MCP", DEFAULT_PWMCP))
