@@ -192,3 +192,38 @@ def _alive(pid: int) -> bool:
     except (OSError, IndexError):
         return False
     return state not in ("Z", "X")
+
+
+def test_streamable_http_on_loopback(sites: Sites) -> None:
+    import socket
+    import subprocess
+
+    from mcp.client.streamable_http import streamable_http_client
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    env = {**os.environ, "PYTHONPATH": SRC + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    proc = subprocess.Popen([sys.executable, "-m", "pagelens.cli", "mcp", "--http", str(port)], env=env)
+
+    async def go() -> tuple[int, Any]:
+        for _ in range(60):  # wait for the listener
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            await asyncio.sleep(0.25)
+        async with streamable_http_client(f"http://127.0.0.1:{port}/mcp") as streams, \
+                ClientSession(streams[0], streams[1]) as s:
+            await s.initialize()
+            n = len((await s.list_tools()).tools)
+            return n, await s.call_tool("navigate", {"url": sites.url("shop", "/")})
+
+    try:
+        n, res = _run(go())
+        assert n == len(TOOLS)
+        assert not res.is_error and "Lumen Market" in _text(res)
+        listening = Path("/proc/net/tcp").read_text()
+        assert f"0100007F:{port:04X}" in listening  # bound to 127.0.0.1 only
+    finally:
+        proc.terminate()
+        proc.wait(30)
