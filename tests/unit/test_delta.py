@@ -96,3 +96,17 @@ def test_tracker_deltas_against_an_earlier_view_of_the_same_address() -> None:
     ids = {n.name: n.eid for n in update.view.observation.nodes if n.eid}
     assert ids["Post title 0 about something"] == "10"  # the ids the agent saw on the front page
     assert update.base_text.startswith("RootWebArea 'Front'")
+
+
+def test_an_llm_prompt_in_delta_mode_shows_the_base_view_and_the_changes() -> None:
+    from pagelens.agent.policy import StepContext
+    from pagelens.agent.prompts import build_messages
+
+    view = focus_view(_obs("http://127.0.0.1/", (None, "RootWebArea", "Shop", None), (0, "button", "Pay", "5")))
+    ctx = StepContext("pay", 2, view, 1, True, delta="Changes since your last view (+1 -0 ~0): ...",
+                      base_text="RootWebArea 'Shop'\n\t[4] link 'Old'")
+    user = build_messages(ctx)[1].content
+    assert "# The page as you saw it before\nRootWebArea 'Shop'\n\t[4] link 'Old'" in user
+    assert "what changed since then\nChanges since your last view" in user
+    plain = build_messages(StepContext("pay", 2, view, 1, True))[1].content
+    assert "[5] button 'Pay'" in plain and "saw it before" not in plain
