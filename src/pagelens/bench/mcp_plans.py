@@ -26,7 +26,7 @@ __all__ = ["CallRecord", "Episode", "PagelensPlanAgent", "PlaywrightPlanAgent", 
 
 _ROLE_ALIASES = {"textbox": frozenset({"textbox", "date", "datetime", "inputtime", "time", "month", "week"})}
 _PL_LINE = re.compile(r"^(?:[+~] )?\t*\*?\[(?P<id>\d{1,9})\] (?P<role>\S+) '(?P<rest>.*)$")
-_PW_LINE = re.compile(r'^\s*- (?P<role>[\w-]+)(?: "(?P<name>(?:[^"\\]|\\.)*)")?(?P<attrs>(?: \[[^\]]*\])*)')
+_PW_LINE = re.compile(r'^\s*- \'?(?P<role>[\w-]+)(?: "(?P<name>(?:[^"\\]|\\.)*)")?(?P<attrs>(?: \[[^\]]*\])*)')
 _PW_REF = re.compile(r"\[ref=([\w-]+)\]")
 _CHECKED = re.compile(r", checked(?:=true)?(?:,|$)")
 
@@ -214,6 +214,15 @@ class PagelensPlanAgent(_Agent):
         if found is None:
             await self.read("observe", {})
             found = _matches(self.candidates(), target)
+        if found is None:  # not in the focused view: read the whole tree, part by part
+            await self.read("observe", {"full": True})
+            found = _matches(self.candidates(), target)
+            for k in range(2, self.parts + 2):
+                if found is not None:
+                    break
+                text, _ = await self.call("observe", {"part": k})
+                self.lines += [ln.lstrip("\t") for ln in text.split("\n") if not ln.startswith("[part")]
+                found = _matches(self.candidates(), target)
         if found is None:
             raise _Failed(f"no element {target.role} {target.name!r} in what the tools showed")
         return found
