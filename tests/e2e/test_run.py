@@ -160,10 +160,13 @@ def test_browser_killed_mid_episode_ends_with_browser_crashed(sites, tiny_url: s
     assert steps[0]["status"] == "done" and summary["success"] is False
 
 
-def test_delta_observations_send_less_at_equal_success(sites, browser_session) -> None:  # type: ignore[no-untyped-def]
+def test_delta_observations_send_less_at_equal_success(sites) -> None:  # type: ignore[no-untyped-def]
+    from pagelens.browser.session import BrowserSession
+
     task = {t.id: t for t in load_tasks(0)}["shop-cart-edit"]
-    runs = {mode: run_task(task, policy=ScriptedPolicy(task.plan), observe_mode=mode, retriever="default",  # type: ignore[arg-type]
-                           sites=sites, session=browser_session) for mode in ("signals", "delta")}
+    with BrowserSession() as session:  # its own browser: an earlier test kills the shared one
+        runs = {mode: run_task(task, policy=ScriptedPolicy(task.plan), observe_mode=mode,  # type: ignore[arg-type]
+                               retriever="default", sites=sites, session=session) for mode in ("signals", "delta")}
     assert all(r.status == "success" for r in runs.values()), {m: r.detail for m, r in runs.items()}
     signals, delta = runs["signals"].diagnostics, runs["delta"].diagnostics
     assert delta.observations == signals.observations  # same signals, same re-observations
