@@ -87,33 +87,59 @@ def observe(
     session: BrowserSession | None = None,
     browser_config: BrowserConfig | None = None,
     render_config: RenderConfig | None = None,
+    timeout_s: float | None = None,
 ) -> PageView:
     """Open ``target`` (a 127.0.0.1 URL or a local HTML file) in headless Chromium and observe it.
+
+    ``timeout_s`` bounds the observation (default ``BrowserConfig.extract_timeout_s``): past
+    it the browser is stopped and :class:`~pagelens.errors.PageTimeout` is raised.
 
     A local file is served over 127.0.0.1 (``inject`` is inserted after its ``<body>``).
     Raises :class:`~pagelens.errors.PageError` when the page cannot be observed.
     """
     from pagelens.browser.serve import serve_file
     from pagelens.browser.session import BrowserSession
-    from pagelens.errors import PageUnreachable
+    from pagelens.errors import PageError
 
     with ExitStack() as stack:
         url = target
+        local: Path | None = None
         if "://" not in target:
-            path = Path(target)
-            if not path.is_file():
-                raise PageUnreachable(f"{target}: no such file (and not a URL)")
-            url = stack.enter_context(serve_file(path, inject=inject))
+            local = Path(target)
+            _check_local_file(local)
+            url = stack.enter_context(serve_file(local, inject=inject))
         if session is None:
             session = stack.enter_context(BrowserSession(browser_config))
         episode = stack.enter_context(session.episode())
         t = time.perf_counter()
-        nav = episode.goto(url)
-        goto_s = time.perf_counter() - t
-        obs = episode.observe()
+        try:
+            nav = episode.goto(url)
+            goto_s = time.perf_counter() - t
+            obs = episode.observe(timeout_s=timeout_s)
+        except PageError as exc:
+            if local is None:
+                raise
+            # name the file the user gave, not the 127.0.0.1 address it was served on
+            raise type(exc)(str(exc).replace(url, str(local))) from None
         timings = {"goto": goto_s, **obs.timings}
         view = focus_view(obs, goal=goal, retriever=retriever, refined=refined, defense=defense,
                           render_config=render_config, timings=timings)
         if nav.get("load_timeout"):
             view.timings["load_timeout"] = 1.0  # type: ignore[index]
         return view
+
+
+def _check_local_file(path: Path) -> None:
+    """A clear error for a local target that cannot be served as a page."""
+    import os
+
+    from pagelens.errors import PageUnreachable
+
+    if path.is_dir():
+        raise PageUnreachable(f"{path}: is a directory, not an HTML file")
+    if not path.exists():
+        raise PageUnreachable(f"{path}: no such file (and not a URL)")
+    if not path.is_file():
+        raise PageUnreachable(f"{path}: not a regular file")
+    if not os.access(path, os.R_OK):
+        raise PageUnreachable(f"{path}: not readable (permission denied)")

@@ -49,6 +49,9 @@ def cli() -> None:
 
 def main(argv: list[str] | None = None) -> None:
     """Console entry point: pagelens errors become one clear line and exit status 1."""
+    from pagelens.browser.watchdog import install_interrupt_guard
+
+    install_interrupt_guard()  # Ctrl-C ends the command within ~1.5 s, leaving no Chromium
     try:
         cli.main(args=argv, standalone_mode=False)
     except click.exceptions.Abort:

@@ -15,6 +15,21 @@ if TYPE_CHECKING:
     from pagelens.llm.openai_compat import OpenAICompatModel
 
 
+def _writable_target(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """Fail as a usage error (before any browser starts) when the file cannot be written."""
+    import os
+    from pathlib import Path
+
+    if value is None:
+        return None
+    parent = Path(value).expanduser().resolve().parent
+    if not parent.is_dir():
+        raise click.BadParameter(f"{value}: directory {parent} does not exist")
+    if not os.access(parent, os.W_OK):
+        raise click.BadParameter(f"{value}: directory {parent} is not writable")
+    return value
+
+
 @click.command()
 @click.option("--seed", type=int, default=0, show_default=True, help="Data seed of the sites and tasks.")
 def tasks(seed: int) -> None:
@@ -42,7 +57,8 @@ def tasks(seed: int) -> None:
               show_default=True, help="Re-observe when a signal fires, or after every action.")
 @click.option("--retriever", default="default", show_default=True, metavar="NAME", help=f"One of: {', '.join(NAMES)}.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Data seed of the sites and tasks.")
-@click.option("--trace", "trace_path", type=click.Path(dir_okay=False), help="Write the JSONL trace here.")
+@click.option("--trace", "trace_path", type=click.Path(dir_okay=False, writable=True), callback=_writable_target,
+              help="Write the JSONL trace here.")
 @click.option("--max-steps", type=click.IntRange(1, 500), default=30, show_default=True)
 def run(task_id: str, policy_name: str, model: str | None, base_url: str | None, observe_mode: str, retriever: str,
         seed: int, trace_path: str | None, max_steps: int) -> None:

@@ -16,9 +16,13 @@ from pagelens.focus.registry import NAMES
 @click.option("--retriever", metavar="NAME", help=f"One of: {', '.join(NAMES)} (default: none, or default with --goal).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--refined", is_flag=True, help="AgentOccam-style refined rendering (tables as Markdown, folded lists).")
-@click.option("--budget", type=int, default=5000, show_default=True, help="Token budget of the 'truncate' retriever.")
+@click.option("--budget", type=click.IntRange(min=1), default=5000, show_default=True, help="Token budget of the 'truncate' retriever.")
 @click.option("--no-defense", is_flag=True, help="Do not remove suspected prompt-injection lines.")
 @click.option("--inject", metavar="HTML", help="Insert this HTML after <body> (local files only).")
+@click.option(
+    "--timeout", "timeout_s", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS",
+    help="Deadline of the observation (default 30). Past it the browser is stopped and an error says so.",
+)
 def observe(
     target: str,
     goal: str | None,
@@ -28,6 +32,7 @@ def observe(
     budget: int,
     no_defense: bool,
     inject: str | None,
+    timeout_s: float | None,
 ) -> None:
     """Observe URL_OR_FILE (a 127.0.0.1 URL or a local HTML file served on 127.0.0.1)."""
     from pagelens.api import observe as observe_page
@@ -38,7 +43,9 @@ def observe(
         chosen = make_retriever(retriever, budget=budget)
     elif goal:
         chosen = make_retriever("default")
-    view = observe_page(target, goal=goal, retriever=chosen, refined=refined, defense=not no_defense, inject=inject)
+    view = observe_page(
+        target, goal=goal, retriever=chosen, refined=refined, defense=not no_defense, inject=inject, timeout_s=timeout_s
+    )
     if fmt == "text":
         sys.stdout.write(view.text() + "\n")
         if view.focused is not None and view.focused.error:
