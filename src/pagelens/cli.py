@@ -25,6 +25,7 @@ COMMANDS: dict[str, str] = {
     "tasks": "pagelens.commands.run:tasks",
     "bench": "pagelens.commands.bench:bench",
     "report": "pagelens.commands.report:report",
+    "mcp": "pagelens.commands.mcp:mcp",
     # further subcommands register here, one line each
 }
 

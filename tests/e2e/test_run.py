@@ -211,3 +211,17 @@ def test_browser_killed_mid_episode_ends_with_browser_crashed(browser_session, t
     assert not browser_session.crashed  # the shared browser survived
     steps, summary = _check_trace(trace, "browser_crashed")
     assert steps[0]["status"] == "done" and summary["success"] is False
+
+
+def test_delta_observations_send_less_at_equal_success(sites) -> None:  # type: ignore[no-untyped-def]
+    from pagelens.browser.session import BrowserSession
+
+    task = {t.id: t for t in load_tasks(0)}["shop-cart-edit"]
+    with BrowserSession() as session:  # its own browser: an earlier test kills the shared one
+        runs = {mode: run_bundled(task, policy=ScriptedPolicy(task.plan), observe_mode=mode,  # type: ignore[arg-type]
+                                  retriever="default", sites=sites, session=session) for mode in ("signals", "delta")}
+    assert all(r.status == "success" for r in runs.values()), {m: r.detail for m, r in runs.items()}
+    signals, delta = runs["signals"].diagnostics, runs["delta"].diagnostics
+    assert delta.observations == signals.observations  # same signals, same re-observations
+    # the cart re-rendered by a form post is sent as its changes, not again as a whole view
+    assert delta.obs_tokens_sent < signals.obs_tokens_sent

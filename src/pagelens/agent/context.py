@@ -41,6 +41,10 @@ class StepContext:
     #: lines of ``view``'s full rendering brought back by expand/search_page since it was taken:
     #: shown to the policy now, so their ids are valid for its next action
     revealed: frozenset[int] = frozenset()
+    #: observe="delta": the observation was sent as these changes against ``base_text`` (the
+    #: view the policy saw before); ``view`` is what they add up to.
+    delta: str | None = None
+    base_text: str = ""
 
 
 @dataclass(frozen=True, slots=True)

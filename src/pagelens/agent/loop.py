@@ -2,7 +2,9 @@
 
 ``observe_mode="signals"`` runs a policy's whole action sequence without looking at the page
 again until the :class:`~pagelens.signals.detector.SignalDetector` fires (or the policy asks
-for a fresh look); ``"every-step"`` re-observes after every action and runs only the first
+for a fresh look); ``"delta"`` does the same, but a re-observation is sent as the changes
+since the last view (:mod:`pagelens.focus.delta`; ids of unchanged elements are carried
+across documents) whenever that is cheaper than the view; ``"every-step"`` re-observes after every action and runs only the first
 action of each reply (the classic one-observation-per-action agent). The detector runs in
 both modes, so an every-step trace also shows what signal-driven observation would have missed.
 
@@ -49,13 +51,14 @@ if TYPE_CHECKING:
     from pagelens.browser.screenshot import ScreenshotConfig
     from pagelens.browser.session import BrowserSession, Episode
     from pagelens.focus.base import Retriever
+    from pagelens.focus.delta import ViewTracker
     from pagelens.task import Task
     from pagelens.vision.hybrid import HybridView
     from pagelens.vision.verify import Verifier
 
 __all__ = ["EpisodeResult", "ObserveMode", "run_task"]
 
-ObserveMode = Literal["signals", "every-step"]
+ObserveMode = Literal["signals", "delta", "every-step"]
 _MAX_BUDGET_REFUSALS = 3
 _MAX_EMPTY_REPLIES = 3
 _LATE_CONTENT_MS = 500
@@ -104,7 +107,7 @@ def run_task(task: Task, *, policy: Policy, retriever: Retriever, session: Brows
     ``focus_budget``: the share of the full tree's tokens each focused view may spend
     (:attr:`~pagelens.focus.base.FocusQuery.budget`; None: the retriever's own operating point).
     """
-    if observe_mode not in ("signals", "every-step"):
+    if observe_mode not in ("signals", "delta", "every-step"):
         raise ValueError(f"unknown observe mode {observe_mode!r}")
     if isinstance(retriever, str):
         raise TypeError("run_task takes a Retriever (pagelens.make_retriever(name)), not a name")
@@ -144,6 +147,13 @@ class _Run:
         self.observed_at = 0
         self.age = 0  # actions run since the observation
         self.unsent_tokens = 0  # tokens of an observation the policy has not been shown yet
+        self.tracker: ViewTracker | None = None
+        if mode == "delta":
+            from pagelens.focus.delta import ViewTracker
+
+            self.tracker = ViewTracker()
+        self.delta: str | None = None  # the current observation as sent: changes since the previous view
+        self.base_text = ""  # the previous view, when the current one was sent as a delta
         self.keys: frozenset[str] = frozenset()
         self.step = 0
         self.vision: ScreenshotConfig | None = None
@@ -206,7 +216,7 @@ class _Run:
             ctx = StepContext(self.task.goal, self.step + 1, self.view, self.observed_at, self.age == 0, feedback,
                               signals, self.plan.tree_text(), self.plan.history_text(), parse_error,
                               self.budgets.max_steps - self.step, self._screen(), self._screens(),
-                              self.revealed)
+                              self.revealed, self.delta, self.base_text)
             t0 = time.perf_counter()
             reply = self.policy.decide(ctx)
             decide_s = time.perf_counter() - t0
@@ -276,7 +286,7 @@ class _Run:
                 if refusals >= _MAX_BUDGET_REFUSALS:
                     raise _End("budget", f"{refusals} budget refusals in a row: {fb.message}")
                 # the rest of a sequence is dropped after a failure, a refusal or a signal
-                if self.step >= self.budgets.max_steps or not fb.ok or (signals and self.mode == "signals"):
+                if self.step >= self.budgets.max_steps or not fb.ok or (signals and self.mode != "every-step"):
                     break
             feedback = tuple(ran)
             if self.mode == "every-step" and not all(fb.action.name in VIEW for fb in ran):
@@ -292,6 +302,11 @@ class _Run:
         history = tuple(e.action for e in self.plan.scoped_history()[-5:])
         view = focus_view(obs, goal=self.task.goal, retriever=self.retriever, history=history,
                           budget=self.focus_budget)
+        sent: int | None = None
+        if self.tracker is not None:
+            update = self.tracker.update(view, label=f"after step {self.step}")
+            view, sent = update.view, update.tokens
+            self.delta, self.base_text = (update.text, update.base_text) if update.kind == "delta" else (None, "")
         detector.arm(obs)
         keys = _view_keys(view)
         if self.pending is not None:
@@ -302,6 +317,8 @@ class _Run:
         self.revealed = frozenset()
         self.observations += 1
         self.unsent_tokens = view.focused.focused_tokens if view.focused is not None else view.full_tokens
+        if sent is not None:
+            self.unsent_tokens = sent
         self._record_observation(episode, view)
 
     # -- vision and evidence -------------------------------------------------------------------

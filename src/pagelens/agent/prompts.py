@@ -73,9 +73,13 @@ def build_messages(ctx: StepContext) -> list[Message]:
         parts.append("# Signals\n- No signal fired: the page is assumed unchanged since the observation below.")
     shown = view.focused.focused_tokens if view.focused is not None else view.full_tokens
     age = "taken now" if ctx.fresh else f"taken at step {ctx.observed_at}, before your last actions"
-    parts.append(
-        f"# Observation ({age}; {view.observation.url}; {shown} of {view.full_tokens} tokens shown)\n{view.text()}"
-    )
+    if ctx.delta is not None:
+        parts.append(f"# The page as you saw it before\n{ctx.base_text}")
+        parts.append(f"# Observation ({age}; {view.observation.url}): what changed since then\n{ctx.delta}")
+    else:
+        parts.append(
+            f"# Observation ({age}; {view.observation.url}; {shown} of {view.full_tokens} tokens shown)\n{view.text()}"
+        )
     if ctx.parse_error:
         parts.append(
             "# Your previous reply could not be used\n"

@@ -19,7 +19,7 @@ DEFAULT_RETRIEVERS = ("full", "default", "truncate", "bm25-200")
               help=f"Retriever (repeatable). Default: {', '.join(DEFAULT_RETRIEVERS)}.")
 @click.option("--policy", "policies", multiple=True, type=click.Choice(["scripted", "llm"]),
               help="tasks: policy (repeatable). Default: scripted.")
-@click.option("--observe", "observe_modes", multiple=True, type=click.Choice(["signals", "every-step"]),
+@click.option("--observe", "observe_modes", multiple=True, type=click.Choice(["signals", "delta", "every-step"]),
               help="tasks: observation mode (repeatable). Default: signals.")
 @click.option("--seeds", type=click.IntRange(1, 100), default=2, show_default=True, help="miniwob: seeds per task.")
 @click.option("--task", "tasks", multiple=True, metavar="NAME", help="miniwob / tasks: only these tasks (repeatable).")

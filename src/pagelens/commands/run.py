@@ -59,7 +59,7 @@ def tasks(seed: int) -> None:
                    "(the default, and the only choice, for --url).")
 @click.option("--model", help="Model name for --policy llm (else PAGELENS_LLM_MODEL).")
 @click.option("--base-url", help="Endpoint root with /v1 for --policy llm (else PAGELENS_LLM_BASE_URL).")
-@click.option("--observe", "observe_mode", type=click.Choice(["signals", "every-step"]), default="signals",
+@click.option("--observe", "observe_mode", type=click.Choice(["signals", "delta", "every-step"]), default="signals",
               show_default=True, help="Re-observe when a signal fires, or after every action.")
 @click.option("--retriever", default="default", show_default=True, metavar="NAME", help=f"One of: {', '.join(NAMES)}.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Data seed of the sites and tasks.")

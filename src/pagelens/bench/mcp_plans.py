@@ -1,0 +1,344 @@
+"""Drive a bundled task's reference plan through an MCP browser server, as an agent would.
+
+An agent can act only on what it has read. :class:`PagelensPlanAgent` keeps the page as the
+pagelens tools showed it (views, and deltas applied to them) and resolves each plan target
+(role + accessible name) there; when the target is not in what it has, it asks
+``observe()`` (then the further parts of a cut view). :class:`PlaywrightPlanAgent` does the
+same on Playwright MCP, where a step needs the element's ``ref`` from a snapshot: whenever
+an action ran since its last read, it reads ``browser_find`` results for the target's name
+and, when they do not settle it, ``browser_snapshot``. Both count everything the agent read
+(o200k tokens, bytes), every tool call and its latency. Success is judged from the sites'
+server state, as for every bundled task.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from pagelens import tokens
+from pagelens.bench.tasks import PlanStep, Target, Task
+
+__all__ = ["CallRecord", "Episode", "PagelensPlanAgent", "PlaywrightPlanAgent", "ToolSession"]
+
+_ROLE_ALIASES = {"textbox": frozenset({"textbox", "date", "datetime", "inputtime", "time", "month", "week"})}
+_PL_LINE = re.compile(r"^(?:[+~] )?\t*\*?\[(?P<id>\d{1,9})\] (?P<role>\S+) '(?P<rest>.*)$")
+_PW_LINE = re.compile(r'^\s*- \'?(?P<role>[\w-]+)(?: "(?P<name>(?:[^"\\]|\\.)*)")?(?P<attrs>(?: \[[^\]]*\])*)')
+_PW_REF = re.compile(r"\[ref=([\w-]+)\]")
+_CHECKED = re.compile(r", checked(?:=true)?(?:,|$)")
+
+
+class ToolSession(Protocol):
+    async def call_tool(self, name: str, arguments: dict[str, Any] | None = None) -> Any: ...
+
+
+@dataclass
+class CallRecord:
+    tool: str
+    seconds: float
+    tokens: int
+    bytes: int
+    is_error: bool
+
+
+@dataclass
+class Episode:
+    task: str
+    server: str
+    success: bool = False
+    detail: str = ""
+    calls: list[CallRecord] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def tokens(self) -> int:
+        return sum(c.tokens for c in self.calls)
+
+    @property
+    def bytes(self) -> int:
+        return sum(c.bytes for c in self.calls)
+
+
+class _Failed(Exception):
+    pass
+
+
+class _Agent:
+    server = ""
+
+    def __init__(self, session: ToolSession, episode: Episode) -> None:
+        self.session = session
+        self.ep = episode
+
+    async def call(self, tool: str, args: dict[str, Any]) -> tuple[str, bool]:
+        t0 = time.perf_counter()
+        res = await self.session.call_tool(tool, args)
+        seconds = time.perf_counter() - t0
+        text = "\n".join(getattr(c, "text", "") for c in res.content if getattr(c, "type", "") == "text")
+        self.ep.calls.append(CallRecord(tool, seconds, tokens.count(text), len(text.encode()), bool(res.is_error)))
+        return text, bool(res.is_error)
+
+    async def run(self, task: Task, start_url: str) -> str | None:
+        """Play the plan; return the answer of its stop step (raise :class:`_Failed` on a dead end)."""
+        await self.open(start_url)
+        plan = task.plan
+        i = 0
+        while i < len(plan):
+            step = plan[i]
+            if step.action == "stop":
+                return step.value or ""
+            nxt = plan[i + 1] if i + 1 < len(plan) else None
+            enter = (step.action == "fill" and nxt is not None and nxt.action == "press" and nxt.target == step.target
+                     and nxt.value == "Enter")
+            await self.step(step, enter)
+            i += 2 if enter else 1
+        return None
+
+    async def open(self, url: str) -> None:
+        raise NotImplementedError
+
+    async def step(self, step: PlanStep, enter: bool) -> None:
+        raise NotImplementedError
+
+
+def _matches(candidates: Sequence[tuple[str, str, str, str]], target: Target) -> tuple[str, str] | None:
+    """(ref, line) of the ``nth`` element with the target's role and name (exact, then contained)."""
+    roles = _ROLE_ALIASES.get(target.role.casefold(), frozenset({target.role.casefold()}))
+    name = " ".join(target.name.split()).casefold()
+    cands = [c for c in candidates if c[1].casefold() in roles]
+    exact = [c for c in cands if c[2].casefold() == name]
+    if len(exact) > target.nth:
+        return exact[target.nth][0], exact[target.nth][3]
+    contains = [c for c in cands if name in c[2].casefold()]
+    return (contains[target.nth][0], contains[target.nth][3]) if len(contains) > target.nth else None
+
+
+# -- pagelens -----------------------------------------------------------------------------------
+class PagelensPlanAgent(_Agent):
+    server = "pagelens"
+
+    def __init__(self, session: ToolSession, episode: Episode) -> None:
+        super().__init__(session, episode)
+        self.lines: list[str] = []  # the page as the tools showed it (tabs stripped)
+        self.parts = 0  # parts of the last cut view not read yet
+
+    async def read(self, tool: str, args: dict[str, Any]) -> str:
+        text, is_error = await self.call(tool, args)
+        self.absorb(text)
+        if is_error:
+            raise _Failed(f"{tool}: {text.splitlines()[0] if text else 'error'}")
+        return text
+
+    def absorb(self, text: str) -> None:
+        body = text.split("\n")
+        cut = re.search(r"part 1 of (\d+) shown", text)
+        self.parts = int(cut.group(1)) - 1 if cut else 0
+        for k, line in enumerate(body):
+            if line.startswith("Changes since your"):
+                self._patch(body[k + 1:])
+                return
+            if line.startswith(("Page: ", "RootWebArea")):
+                start = k + 1 if line.startswith("Page: ") else k
+                self.lines = [ln.lstrip("\t") for ln in body[start:] if not ln.startswith("[view cut")]
+                return
+
+    def _patch(self, ops: list[str]) -> None:
+        pos = len(self.lines)
+        for op in ops:
+            kind, _, rest = op.partition(" ")
+            if kind == "@":
+                pos = self._anchor(rest)
+            elif kind == "-":
+                run = re.match(r"(\d+) lines: (.*) … (.*)$", rest)
+                if run:
+                    start = self._find(run.group(2))
+                    if start is not None:
+                        del self.lines[start:start + int(run.group(1))]
+                        pos = min(pos, start)
+                else:
+                    idx = self._find(rest.lstrip("\t"), exact=True)
+                    if idx is not None:
+                        del self.lines[idx]
+                        pos = min(pos, idx)
+            elif kind == "~":
+                m = _PL_LINE.match(rest)
+                idx = self._find(f"[{m.group('id')}]") if m else None
+                if idx is not None:
+                    self.lines[idx] = rest.lstrip("\t")
+            elif kind == "+":
+                self.lines.insert(min(pos, len(self.lines)), rest.lstrip("\t").lstrip("*"))
+                pos += 1
+
+    def _anchor(self, rest: str) -> int:
+        if rest == "at the top":
+            return 0
+        ref = rest.removeprefix("after ").rstrip("…")
+        idx = self._find(ref)
+        return len(self.lines) if idx is None else idx + 1
+
+    def _find(self, ref: str, *, exact: bool = False) -> int | None:
+        ref = ref.lstrip("*").rstrip("…")
+        for k, line in enumerate(self.lines):
+            line = line.lstrip("*")
+            if (line == ref) if exact else line.startswith(ref):
+                return k
+        return None
+
+    def candidates(self) -> list[tuple[str, str, str, str]]:
+        out = []
+        for line in self.lines:
+            m = _PL_LINE.match(line.lstrip("*"))
+            if m:
+                rest = m.group("rest")
+                end = rest.find("'" + ",") if "'," in rest else rest.rfind("'")
+                name = rest[:end] if end >= 0 else rest
+                name = name.split("' value='")[0]
+                out.append((m.group("id"), m.group("role"), " ".join(name.split()), line))
+        return out
+
+    async def open(self, url: str) -> None:
+        await self.read("navigate", {"url": url})
+
+    async def resolve(self, target: Target) -> tuple[str, str]:
+        found = _matches(self.candidates(), target)
+        if found is None and self.parts:
+            for k in range(2, self.parts + 2):
+                text, _ = await self.call("observe", {"part": k})
+                self.lines += [ln.lstrip("\t") for ln in text.split("\n") if not ln.startswith("[part")]
+                found = _matches(self.candidates(), target)
+                if found:
+                    break
+        if found is None:
+            await self.read("observe", {})
+            found = _matches(self.candidates(), target)
+        if found is None:  # not in the focused view: read the whole tree, part by part
+            await self.read("observe", {"full": True})
+            found = _matches(self.candidates(), target)
+            for k in range(2, self.parts + 2):
+                if found is not None:
+                    break
+                text, _ = await self.call("observe", {"part": k})
+                self.lines += [ln.lstrip("\t") for ln in text.split("\n") if not ln.startswith("[part")]
+                found = _matches(self.candidates(), target)
+        if found is None:
+            raise _Failed(f"no element {target.role} {target.name!r} in what the tools showed")
+        return found
+
+    async def step(self, step: PlanStep, enter: bool) -> None:
+        assert step.target is not None
+        eid, line = await self.resolve(step.target)
+        if step.action == "check" and _CHECKED.search(line):
+            return
+        if step.action == "fill":
+            await self.read("fill", {"id": eid, "text": step.value or "", **({"enter": True} if enter else {})})
+        elif step.action == "select_option":
+            await self.read("select_option", {"id": eid, "option": step.value or ""})
+        elif step.action == "press":
+            await self.read("press", {"key": step.value or ""})
+        elif step.action == "hover":
+            await self.read("hover", {"id": eid})
+        else:
+            await self.read("click", {"id": eid})
+
+
+# -- Playwright MCP -----------------------------------------------------------------------------
+class PlaywrightPlanAgent(_Agent):
+    server = "playwright-mcp"
+
+    def __init__(self, session: ToolSession, episode: Episode, *, find: bool = True) -> None:
+        super().__init__(session, episode)
+        self.find = find  # try browser_find results before reading the whole snapshot
+        self.snapshot: list[tuple[str, str, str, str]] = []
+        self.dirty = True  # an action ran since the last read
+
+    async def act(self, tool: str, args: dict[str, Any]) -> str:
+        text, is_error = await self.call(tool, args)
+        if is_error or text.startswith("### Error"):
+            raise _Failed(f"{tool}: {text.splitlines()[0:2]}")
+        self.dirty = True
+        return text
+
+    @staticmethod
+    def parse(text: str) -> list[tuple[str, str, str, str]]:
+        """(ref, role, name, line) per element; an element without a name of its own (a link
+        around a heading) is named by its first named descendant, as a reader of the tree would."""
+        rows: list[tuple[int, str, str, str, str]] = []  # indent, ref, role, name, line
+        lines = text.split("\n")
+        for line in lines:
+            m = _PW_LINE.match(line)
+            if not m:
+                continue
+            ref_m = _PW_REF.search(m.group("attrs") or "")
+            name = (m.group("name") or "").replace('\\"', '"')
+            if not name and ":" in line and not line.rstrip().endswith(":"):
+                name = line.split("]: ", 1)[-1] if "]: " in line else line.split(": ", 1)[-1]
+            rows.append((len(line) - len(line.lstrip()), ref_m.group(1) if ref_m else "", m.group("role"),
+                         " ".join(name.split()), line))
+        out = []
+        for k, (indent, ref, role, name, line) in enumerate(rows):
+            if not ref:
+                continue
+            if not name:
+                for indent2, _, _, name2, _ in rows[k + 1:]:
+                    if indent2 <= indent:
+                        break
+                    if name2:
+                        name = name2
+                        break
+            out.append((ref, role, name, line))
+        return out
+
+    async def open(self, url: str) -> None:
+        await self.act("browser_navigate", {"url": url})
+
+    async def resolve(self, target: Target) -> tuple[str, str]:
+        if not self.dirty:
+            found = _matches(self.snapshot, target)
+            if found:
+                return found
+        if self.find and target.nth == 0 and len(target.name) >= 3:  # search results name the element with its ref
+            text, is_error = await self.call("browser_find", {"text": target.name})
+            found = None if is_error else _matches(self.parse(text), target)
+            if found:
+                return found
+        text, is_error = await self.call("browser_snapshot", {})
+        if is_error:
+            raise _Failed(f"browser_snapshot: {text[:200]}")
+        self.snapshot, self.dirty = self.parse(text), False
+        found = _matches(self.snapshot, target)
+        if found is None:
+            raise _Failed(f"no element {target.role} {target.name!r} in the snapshot")
+        return found
+
+    async def step(self, step: PlanStep, enter: bool) -> None:
+        assert step.target is not None
+        ref, line = await self.resolve(step.target)
+        desc = f"{step.target.role} {step.target.name!r}"
+        if step.action == "check" and "[checked]" in line and "[checked=false]" not in line:
+            return
+        if step.action == "fill":
+            await self.act("browser_type", {"element": desc, "target": ref, "text": step.value or "",
+                                            **({"submit": True} if enter else {})})
+        elif step.action == "select_option":
+            await self.act("browser_select_option", {"element": desc, "target": ref, "values": [step.value or ""]})
+        elif step.action == "press":
+            await self.act("browser_press_key", {"key": step.value or ""})
+        elif step.action == "hover":
+            await self.act("browser_hover", {"element": desc, "target": ref})
+        else:
+            await self.act("browser_click", {"element": desc, "target": ref})
+
+
+async def play(agent: _Agent, task: Task, start_url: str) -> str | None:
+    """Run the plan; failures are recorded on the episode (never raised)."""
+    t0 = time.perf_counter()
+    try:
+        return await agent.run(task, start_url)
+    except _Failed as exc:
+        agent.ep.detail = str(exc)
+        return None
+    finally:
+        agent.ep.seconds = time.perf_counter() - t0

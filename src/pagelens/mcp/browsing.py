@@ -1,0 +1,330 @@
+"""One MCP client's browser: typed tool calls in, capped text answers out (synchronous).
+
+A :class:`Browsing` owns one Chromium (started on the first call that needs a page), one
+episode (context + page), the executor with its budgets, the signal detector and the
+:class:`~pagelens.focus.delta.ViewTracker` of what this client has been shown. Every call
+runs on the one thread that created the browser (Playwright's sync API is thread-bound):
+:mod:`pagelens.mcp.server` runs all calls of a client on one worker thread, in order.
+
+Each action answers with what really happened — the executor's verified feedback, the
+signals that fired — and, only when a signal fired, the new view or the delta against the
+last view this client saw, whichever is smaller. Every answer is under the token cap.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urljoin, urlsplit
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from pagelens.actions.executor import VIEW
+from pagelens.actions.spec import Action
+from pagelens.errors import BrowserCrashed, BrowserError, PageError, PagelensError, PageTimeout
+from pagelens.mcp.respond import Answer, compose, part_answer
+from pagelens.mcp.tools import TOOLS, ToolCall
+
+if TYPE_CHECKING:
+    from pagelens.actions.executor import Executor
+    from pagelens.browser.session import BrowserSession, Episode
+    from pagelens.focus.base import Retriever
+    from pagelens.focus.view import PageView
+    from pagelens.focus.delta import ViewTracker
+    from pagelens.signals.detector import Signal, SignalDetector
+
+__all__ = ["Browsing", "McpConfig", "Reply"]
+
+_LOOPBACK = ("127.0.0.1", "localhost", "::1", "[::1]")
+
+
+class McpConfig(BaseModel):
+    """Server configuration (CLI flags, or the ``PAGELENS_MCP_*`` environment of the client's entry)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    chromium: str | None = None
+    headless: bool = True
+    viewport_width: int = Field(default=1280, ge=200, le=7680)
+    viewport_height: int = Field(default=720, ge=200, le=4320)
+    #: Origins ``navigate`` may open (``http://127.0.0.1:8000``); empty: any loopback origin.
+    allowed_origins: tuple[str, ...] = ()
+    retriever: str = "default"
+    goal: str | None = None
+    #: Actions per session (the executor's step budget).
+    budget: int = Field(default=500, ge=1)
+    #: Hard cap on the tokens (o200k) of every answer.
+    cap: int = Field(default=3000, ge=300)
+    action_timeout_s: float = Field(default=5.0, gt=0)
+    navigation_timeout_s: float = Field(default=15.0, gt=0)
+    screenshot_max_bytes: int = Field(default=800_000, ge=10_000)
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    text: str
+    is_error: bool = False
+    image: bytes | None = None  # PNG or JPEG
+    image_type: str = "image/png"
+    tokens: int = 0
+    kind: str = ""  # "view", "delta", "" (no page text)
+
+
+class _CallError(Exception):
+    """A call that cannot run as asked: answered as a tool error, the server keeps serving."""
+
+
+class Browsing:
+    def __init__(self, config: McpConfig | None = None) -> None:
+        self.config = config or McpConfig()
+        self.goal = self.config.goal
+        self.calls = 0
+        self._session: BrowserSession | None = None
+        self._episode: Episode | None = None
+        self._executor: Executor | None = None
+        self._detector: SignalDetector | None = None
+        self._tracker: ViewTracker | None = None
+        self._view: PageView | None = None  # the last view this client saw (carried ids)
+        self._parts: tuple[str, ...] = ()
+        self._retrievers: dict[str, Retriever | str] = {}
+
+    # -- lifecycle -------------------------------------------------------------------------
+    @property
+    def started(self) -> bool:
+        return self._session is not None
+
+    def chromium_pids(self) -> list[int]:
+        return self._session.chromium_pids() if self._session is not None else []
+
+    def close(self) -> None:
+        """Close the page and the browser (idempotent)."""
+        self._close_episode()
+        if self._session is not None:
+            session, self._session = self._session, None
+            session.close()
+
+    def _close_episode(self) -> None:
+        if self._episode is not None:
+            episode, self._episode = self._episode, None
+            episode.close()
+        self._executor = self._detector = None
+        self._view, self._parts = None, ()
+        if self._tracker is not None:
+            self._tracker.forget()
+
+    def _ensure_episode(self) -> Episode:
+        from pagelens.actions.executor import Budgets, Executor
+        from pagelens.browser.session import BrowserSession
+        from pagelens.config import BrowserConfig
+        from pagelens.focus.delta import ViewTracker
+        from pagelens.signals.detector import SignalDetector
+
+        if self._session is not None and self._session.crashed:
+            self.close()
+        if self._session is None:
+            c = self.config
+            self._session = BrowserSession(BrowserConfig(
+                executable=c.chromium, headless=c.headless, viewport_width=c.viewport_width,
+                viewport_height=c.viewport_height, navigation_timeout_s=c.navigation_timeout_s,
+                extract_timeout_s=max(c.navigation_timeout_s, 2 * c.action_timeout_s))).start()
+        if self._episode is None:
+            self._episode = self._session.episode()
+            budget = self.config.budget
+            self._executor = Executor(self._episode, Budgets(max_steps=budget, max_reloads=budget,
+                                                             max_read_text=budget), timeout_s=self.config.action_timeout_s)
+            self._detector = SignalDetector(self._episode)
+            if self._tracker is None:
+                self._tracker = ViewTracker(mark=True)
+        return self._episode
+
+    # -- calls -------------------------------------------------------------------------------
+    def call(self, call: ToolCall) -> Reply:
+        self.calls += 1
+        try:
+            handler = getattr(self, f"_tool_{call.tool}")
+            return handler(call.action)  # type: ignore[no-any-return]
+        except _CallError as exc:
+            return self._error(str(exc))
+        except BrowserCrashed as exc:
+            self.close()
+            return self._error(f"{call.tool}: the browser crashed ({exc}); the next call starts a new one.")
+        except PageTimeout as exc:  # a hung renderer hangs the next page of its site too: new browser
+            self.close()
+            return self._error(f"{call.tool}: {exc}. The browser was restarted; navigate(url) opens a fresh page.")
+        except PageError as exc:
+            return self._error(f"{call.tool}: {exc}")
+        except BrowserError as exc:
+            self.close()
+            return self._error(f"{call.tool}: {exc}")
+        except PagelensError as exc:
+            return self._error(f"{call.tool}: {exc}")
+
+    def _error(self, text: str) -> Reply:
+        answer = compose((text,), None, cap=self.config.cap, more=self._more())
+        return Reply(answer.text, True, tokens=answer.tokens)
+
+    def _more(self) -> str:
+        tools = ["observe(goal=...)"] + [t for t in ("search_page(text)", "expand(pid)") if t.split("(")[0] in TOOLS]
+        return "Narrower: " + ", ".join(tools) + "."
+
+    def _page(self) -> Episode:
+        if self._episode is None or self._view is None:
+            raise _CallError("no page is open yet: call navigate(url) first.")
+        return self._episode
+
+    # -- observation -----------------------------------------------------------------------
+    def _retriever(self, name: str) -> Retriever | str:
+        if name not in self._retrievers:
+            from pagelens.focus.registry import NAMES, is_reference, make_retriever
+
+            if name not in NAMES and name != "full":
+                raise _CallError(f"unknown retriever {name!r}; use one of: {', '.join(NAMES)}")
+            self._retrievers[name] = name if is_reference(name) else make_retriever(name)
+        return self._retrievers[name]
+
+    def _look(self, *, goal: str | None = None, retriever: str | None = None, full: bool = False,
+              allow_delta: bool = True) -> tuple[str, int, str]:
+        """Observe now; (text to send, its tokens, "view" or "delta"). Records it as seen."""
+        from pagelens.focus.view import focus_view
+
+        episode = self._page() if self._view is not None else self._episode
+        assert episode is not None and self._tracker is not None and self._detector is not None
+        obs = episode.observe()
+        goal = goal if goal is not None else self.goal
+        if full:
+            view = focus_view(obs)
+        elif goal or (retriever and retriever not in ("none", "full")):
+            view = focus_view(obs, goal=goal, retriever=self._retriever(retriever or self.config.retriever))
+        else:  # no goal: the refined tree (tables as rows, folded option lists)
+            view = focus_view(obs, refined=True)
+        self._detector.arm(obs)
+        update = self._tracker.update(view, allow_delta=allow_delta, label=f"(call {self.calls})")
+        self._view = update.view
+        return update.text, update.tokens, update.kind
+
+    def _answer(self, head: list[str], *, look: bool, allow_delta: bool = True, is_error: bool = False,
+                **look_args: Any) -> Reply:
+        view_text, kind = None, ""
+        if look:
+            view_text, _, kind = self._look(allow_delta=allow_delta, **look_args)
+            if kind == "view":
+                assert self._view is not None
+                obs = self._view.observation
+                view_text = f"Page: {obs.title} ({obs.url})\n{view_text}"
+        answer: Answer = compose(head, view_text, cap=self.config.cap, more=self._more())
+        self._parts = answer.parts
+        return Reply(answer.text, is_error, tokens=answer.tokens, kind=kind)
+
+    # -- tools -------------------------------------------------------------------------------
+    def _tool_navigate(self, action: Action) -> Reply:
+        episode = self._ensure_episode()
+        raw = str(action.args["url"]).strip()
+        base = episode.page.url if episode.page.url.startswith("http") else ""
+        url = urljoin(base, raw) if base else raw
+        problem = self._origin_problem(url)
+        if problem:
+            return self._error(f"navigate({raw!r}): {problem}")
+        t0 = time.perf_counter()
+        info = episode.goto(url)
+        head = f"navigate({raw!r}): opened {episode.page.url} in {time.perf_counter() - t0:.1f} s"
+        if info.get("load_timeout"):
+            head += (f" (the page did not finish loading within {self.config.navigation_timeout_s:.0f} s; "
+                     "shown as it is now)")
+        return self._answer([head + "."], look=True)
+
+    def _origin_problem(self, url: str) -> str | None:
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https"):
+            return f"only http(s) URLs can be opened, not {parts.scheme or 'a relative path'!r} (no page is open yet)."
+        origin = f"{parts.scheme}://{parts.netloc}".lower()
+        allowed = tuple(o.rstrip("/").lower() for o in self.config.allowed_origins)
+        if allowed:
+            if origin not in allowed:
+                return f"{origin} is not an allowed origin (allowed: {', '.join(allowed)})."
+        elif (parts.hostname or "").lower() not in _LOOPBACK and not (parts.hostname or "").startswith("127."):
+            return f"{origin} is not an allowed origin (this server reaches loopback pages only)."
+        return None
+
+    def _act(self, action: Action) -> Reply:
+        self._page()
+        assert self._executor is not None and self._detector is not None and self._view is not None
+        if action.name == "goto":
+            url = urljoin(self._page().page.url, str(action.args["url"]))
+            problem = self._origin_problem(url)
+            if problem:
+                return self._error(f"{action.render()}: {problem}")
+        if action.name in VIEW:  # expand / search_page: answered from the last view, the page untouched
+            fb = self._executor.execute(action, self._view.observation, view=self._view)
+            if fb.status in ("invalid", "budget"):
+                return self._error(fb.message)
+            block = str(fb.detail.get("block", "")) if fb.detail else ""
+            return self._answer([fb.message] + ([block] if block and block not in fb.message else []), look=False,
+                                is_error=not fb.ok)
+        fb = self._executor.execute(action, self._view.observation)
+        if fb.status in ("invalid", "budget"):
+            return self._error(fb.message)
+        signals: tuple[Signal, ...] = self._detector.check(fb)
+        head = [fb.message]
+        if signals:
+            head.append("Signals: " + " ".join(s.statement() for s in signals))
+            return self._answer(head, look=True, is_error=fb.status == "failed")
+        head.append("No signal fired: the page is assumed unchanged (observe() to look again).")
+        return self._answer(head, look=False, is_error=fb.status == "failed")
+
+    _tool_click = _tool_fill = _tool_select_option = _tool_press = _tool_hover = _act
+    _tool_scroll = _tool_go_back = _tool_find_text = _tool_read_text = _act
+    _tool_search_page = _tool_expand = _act
+
+    def _tool_observe(self, action: Action) -> Reply:
+        args = action.args
+        if "part" in args and not ({"goal", "retriever", "full"} & set(args)):
+            if not self._parts:
+                return self._error("observe(part=...): the last answer was not cut; there are no parts.")
+            answer = part_answer(self._parts, int(args["part"]), cap=self.config.cap, more=self._more())
+            return Reply(answer.text, tokens=answer.tokens, kind="view")
+        self._page()
+        goal = str(args["goal"]) if "goal" in args else None
+        retriever = str(args["retriever"]) if "retriever" in args else None
+        reply = self._answer([], look=True, allow_delta=False, goal=goal, retriever=retriever,
+                             full=bool(args.get("full", False)))
+        if "part" in args and int(args["part"]) > 1 and self._parts:
+            answer = part_answer(self._parts, int(args["part"]), cap=self.config.cap, more=self._more())
+            return Reply(answer.text, tokens=answer.tokens, kind="view")
+        return reply
+
+    def _tool_set_goal(self, action: Action) -> Reply:
+        self.goal = str(action.args["goal"]).strip() or None
+        head = f"set_goal: the views are now focused on {self.goal!r}." if self.goal else "set_goal: goal cleared."
+        if self._view is None:
+            return self._answer([head + " (No page is open yet: navigate(url) next.)"], look=False)
+        return self._answer([head], look=True, allow_delta=False)
+
+    def _tool_screenshot(self, action: Action) -> Reply:
+        from pagelens.browser.session import driver_errors
+
+        page = self._page().page
+        cap = self.config.screenshot_max_bytes
+        full = bool(action.args.get("full_page", False))
+        try:
+            shot = page.screenshot(type="png", full_page=full, scale="css", timeout=10_000)
+            kind = "image/png"
+            if len(shot) > cap:
+                shot, kind = page.screenshot(type="jpeg", quality=60, full_page=full, scale="css", timeout=10_000), \
+                    "image/jpeg"
+            if len(shot) > cap and full:
+                shot = page.screenshot(type="jpeg", quality=50, full_page=False, scale="css", timeout=10_000)
+                full = False
+        except driver_errors() as exc:
+            raise _CallError(f"screenshot failed: {str(exc).splitlines()[0]}") from None
+        if len(shot) > cap:
+            return self._error(f"screenshot: {len(shot)} bytes even as a JPEG of the viewport, above the "
+                               f"{cap}-byte cap.")
+        what = "whole page" if full else "viewport"
+        return Reply(f"screenshot of the {what} of {page.url} ({kind}, {len(shot)} bytes).", image=shot,
+                     image_type=kind)
+
+    def _tool_close(self, action: Action) -> Reply:
+        had = self._episode is not None
+        self._close_episode()
+        return Reply("close: the page was closed; navigate(url) opens a new one." if had else "close: no page was open.")

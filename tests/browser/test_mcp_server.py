@@ -1,0 +1,230 @@
+"""`pagelens mcp` driven by the official SDK's stdio client, against the bundled sites (real Chromium)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("mcp")
+
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+from pagelens.bench.mcp_plans import Episode, PagelensPlanAgent, play
+from pagelens.bench.sites import Sites, resolve_site_url, start_sites
+from pagelens.bench.task_defs import load_tasks
+from pagelens.bench.tasks import check_task
+from pagelens.mcp.tools import TOOLS, input_schema
+
+pytestmark = pytest.mark.browser
+SRC = str(Path(__file__).resolve().parents[2] / "src")
+CAP = 1500
+
+
+@pytest.fixture(scope="module")
+def sites() -> Iterator[Sites]:
+    with start_sites(seed=0) as running:
+        yield running
+
+
+def _params(*extra: str) -> StdioServerParameters:
+    env = {**os.environ, "PYTHONPATH": SRC + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    return StdioServerParameters(command=sys.executable, args=["-m", "pagelens.cli", "mcp", "--cap", str(CAP),
+                                                               "--navigation-timeout", "4", *extra], env=env)
+
+
+def _run(coro: Any) -> Any:
+    return asyncio.run(asyncio.wait_for(coro, timeout=240))
+
+
+def _text(res: Any) -> str:
+    return "\n".join(c.text for c in res.content if c.type == "text")
+
+
+def _descendant_chromiums() -> set[int]:
+    """Chromium processes below this test process (the server's browser)."""
+    parents: dict[int, int] = {}
+    names: dict[int, str] = {}
+    for d in Path("/proc").glob("[0-9]*"):
+        try:
+            stat = (d / "stat").read_text()
+        except OSError:
+            continue
+        names[int(d.name)] = stat[stat.find("(") + 1 : stat.rfind(")")]
+        parents[int(d.name)] = int(stat[stat.rfind(")") + 2 :].split()[1])
+    me = os.getpid()
+    out = set()
+    for pid, name in names.items():
+        p, seen = pid, 0
+        while p in parents and p > 1 and seen < 64:
+            p, seen = parents[p], seen + 1
+            if p == me:
+                if "chrom" in name.lower():
+                    out.add(pid)
+                break
+    return out
+
+
+def test_lists_the_tools_with_schemas_from_the_action_specs() -> None:
+    async def go() -> list[Any]:
+        async with stdio_client(_params()) as (r, w), ClientSession(r, w) as s:
+            await s.initialize()
+            return (await s.list_tools()).tools
+
+    tools = _run(go())
+    assert [t.name for t in tools] == list(TOOLS)
+    for t in tools:
+        assert t.input_schema == input_schema(TOOLS[t.name])
+        assert t.description and TOOLS[t.name].doc in t.description
+    assert not _descendant_chromiums()  # listing tools starts no browser (lazy start)
+
+
+def test_a_bundled_task_end_to_end_through_tool_calls(sites: Sites) -> None:
+    task = next(t for t in load_tasks(0) if t.id == "shop-search-qty")
+    sites.reset()
+
+    async def go() -> tuple[Episode, str | None]:
+        async with stdio_client(_params("--goal", task.goal)) as (r, w), ClientSession(r, w) as s:
+            await s.initialize()
+            ep = Episode(task.id, "pagelens")
+            answer = await play(PagelensPlanAgent(s, ep), task, resolve_site_url(sites, task.start))
+            return ep, answer
+
+    ep, answer = _run(go())
+    assert not ep.detail, ep.detail
+    time.sleep(0.3)
+    result = check_task(task, {n: sites.state(n) for n in sites.names}, answer)
+    assert result.ok, result.detail
+    assert all(c.tokens <= CAP for c in ep.calls)  # no answer above the cap
+    assert not any(c.is_error for c in ep.calls)
+
+
+def test_errors_are_tool_errors_and_the_server_keeps_serving(sites: Sites, tricky_server: str) -> None:
+    async def go() -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        async with stdio_client(_params()) as (r, w), ClientSession(r, w) as s:
+            await s.initialize()
+            out["before"] = await s.call_tool("click", {"id": "3"})
+            out["nav"] = await s.call_tool("navigate", {"url": sites.url("shop", "/")})
+            out["unknown_id"] = await s.call_tool("click", {"id": "99999"})
+            out["blocked"] = await s.call_tool("navigate", {"url": "http://example.com/"})
+            out["unknown_tool"] = await s.call_tool("teleport", {})
+            out["bad_arg"] = await s.call_tool("scroll", {"direction": "sideways"})
+            out["extra_arg"] = await s.call_tool("click", {"id": "3", "force": True})
+            out["never_loads"] = await s.call_tool("navigate", {"url": tricky_server + "/slow-asset"})
+            out["hung"] = await s.call_tool("navigate", {"url": tricky_server + "/busy"})
+            await asyncio.sleep(0.8)  # its script now spins forever
+            out["hung_click"] = await s.call_tool("observe", {})
+            out["after"] = await s.call_tool("navigate", {"url": sites.url("shop", "/cart")})
+            out["find"] = await s.call_tool("find_text", {"text": "cart"})
+        return out
+
+    out = _run(go())
+    assert out["before"].is_error and "navigate" in _text(out["before"])
+    assert not out["nav"].is_error and "[" in _text(out["nav"])
+    assert out["unknown_id"].is_error and "id 99999 is not in the current observation" in _text(out["unknown_id"])
+    assert out["blocked"].is_error and "not an allowed origin" in _text(out["blocked"])
+    assert out["unknown_tool"].is_error and "unknown tool 'teleport'" in _text(out["unknown_tool"])
+    assert out["bad_arg"].is_error and "up, down" in _text(out["bad_arg"])
+    assert out["extra_arg"].is_error and "no argument 'force'" in _text(out["extra_arg"])
+    never = _text(out["never_loads"])
+    assert not out["never_loads"].is_error and "did not finish loading" in never and "Usable" in never
+    hung = out["hung"] if out["hung"].is_error else out["hung_click"]  # the script starts spinning after 200 ms
+    assert hung.is_error and any(w in _text(hung) for w in ("main thread", "no answer from the page"))
+    assert not out["after"].is_error and "Cart" in _text(out["after"])  # still serving, on a fresh page
+    assert not out["find"].is_error
+
+
+def test_parallel_calls_are_answered_in_turn(sites: Sites) -> None:
+    async def go() -> list[Any]:
+        async with stdio_client(_params()) as (r, w), ClientSession(r, w) as s:
+            await s.initialize()
+            await s.call_tool("navigate", {"url": sites.url("shop", "/")})
+            calls = [s.call_tool("observe", {}), s.call_tool("scroll", {"direction": "down"}),
+                     s.call_tool("find_text", {"text": "Kitchen"}), s.call_tool("click", {"id": "99999"}),
+                     s.call_tool("observe", {"goal": "search for a lamp"})]
+            return list(await asyncio.gather(*calls))
+
+    results = _run(go())
+    assert [r.is_error for r in results] == [False, False, False, True, False]
+    assert all(_text(r) for r in results)
+
+
+def test_disconnect_mid_action_leaves_no_chromium(tricky_server: str, sites: Sites) -> None:
+    seen: set[int] = set()
+
+    async def go() -> None:
+        async with stdio_client(_params()) as (r, w), ClientSession(r, w) as s:
+            await s.initialize()
+            await s.call_tool("navigate", {"url": sites.url("shop", "/")})
+            seen.update(_descendant_chromiums())
+            # a navigation that waits for a load event that never comes; the client leaves meanwhile
+            pending = asyncio.ensure_future(s.call_tool("navigate", {"url": tricky_server + "/slow-asset"}))
+            await asyncio.sleep(1.0)
+            pending.cancel()
+
+    with _CancelOk():  # leaving mid-call may surface as a cancellation
+        _run(go())
+    assert seen, "the browser should have been running"
+    deadline = time.time() + 30
+    while time.time() < deadline and any(_alive(p) for p in seen):
+        time.sleep(0.5)
+    assert not [p for p in seen if _alive(p)], "Chromium outlived its MCP client"
+
+
+class _CancelOk:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> bool:
+        return isinstance(exc[1], asyncio.CancelledError | BaseExceptionGroup)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state not in ("Z", "X")
+
+
+def test_streamable_http_on_loopback(sites: Sites) -> None:
+    import socket
+    import subprocess
+
+    from mcp.client.streamable_http import streamable_http_client
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    env = {**os.environ, "PYTHONPATH": SRC + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    proc = subprocess.Popen([sys.executable, "-m", "pagelens.cli", "mcp", "--http", str(port)], env=env)
+
+    async def go() -> tuple[int, Any]:
+        for _ in range(60):  # wait for the listener
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            await asyncio.sleep(0.25)
+        async with streamable_http_client(f"http://127.0.0.1:{port}/mcp") as streams, \
+                ClientSession(streams[0], streams[1]) as s:
+            await s.initialize()
+            n = len((await s.list_tools()).tools)
+            return n, await s.call_tool("navigate", {"url": sites.url("shop", "/")})
+
+    try:
+        n, res = _run(go())
+        assert n == len(TOOLS)
+        assert not res.is_error and "Lumen Market" in _text(res)
+        listening = Path("/proc/net/tcp").read_text()
+        assert f"0100007F:{port:04X}" in listening  # bound to 127.0.0.1 only
+    finally:
+        proc.terminate()
+        proc.wait(30)

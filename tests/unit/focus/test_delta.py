@@ -1,0 +1,112 @@
+"""Delta observations on hand-built observations (no browser)."""
+
+from __future__ import annotations
+
+from pagelens.focus.view import focus_view
+from pagelens.focus.delta import Shown, ViewTracker, carry_ids, diff_views
+from pagelens.types import ElementId, Node, Observation
+
+
+def _obs(url: str, *specs: tuple[int | None, str, str, str | None]) -> Observation:
+    """specs: (parent, role, name, eid) in pre-order."""
+    nodes = []
+    depth: dict[int, int] = {}
+    for i, (parent, role, name, eid) in enumerate(specs):
+        d = 0 if parent is None else depth[parent] + 1
+        depth[i] = d
+        nodes.append(Node(index=i, parent=parent, depth=d, eid=ElementId(eid) if eid else None, role=role, name=name))
+    return Observation(url=url, title="t", nodes=tuple(nodes))
+
+
+HEADER = [(None, "RootWebArea", "Shop", None), (0, "navigation", "Main", "1"), (1, "link", "Home", "2"),
+          (1, "link", "Cart", "3")]
+
+
+def test_ids_carry_over_to_a_new_document_with_the_same_header() -> None:
+    first = _obs("http://127.0.0.1/a", *HEADER, (0, "heading", "Lamps", "4"), (0, "link", "Edit", "5"))
+    # a new document: every raw id is fresh
+    second = _obs("http://127.0.0.1/b", (None, "RootWebArea", "Shop", None), (0, "navigation", "Main", "11"),
+                  (1, "link", "Home", "12"), (1, "link", "Cart", "13"), (0, "heading", "Your cart", "14"),
+                  (0, "button", "Pay", "15"))
+    _, m1 = carry_ids(None, {}, first)
+    carried, m2 = carry_ids(first, m1, second)
+    ids = {n.name: n.eid for n in carried.nodes if n.eid}
+    assert (ids["Main"], ids["Home"], ids["Cart"]) == ("1", "2", "3")  # the header kept its ids
+    assert ids["Pay"] == "15"  # a new element keeps its fresh id
+    assert m2["12"] == "2" and m2["15"] == "15"
+    assert len(set(m2.values())) == len(m2)  # never two elements with one id
+
+
+def test_persisting_element_keeps_its_id_and_never_lends_it() -> None:
+    first = _obs("http://127.0.0.1/a", *HEADER)
+    _, m1 = carry_ids(None, {}, first)
+    # same document: [3] is still there but moved; a look-alike "Cart" link appears where it was
+    second = _obs("http://127.0.0.1/a", (None, "RootWebArea", "Shop", None), (0, "navigation", "Main", "1"),
+                  (1, "link", "Home", "2"), (1, "link", "Cart", "9"), (0, "link", "Cart", "3"))
+    carried, _ = carry_ids(first, m1, second)
+    by_id = {n.eid: n for n in carried.nodes if n.eid}
+    assert by_id["3"].depth == 1  # the persisted element (moved under the root)
+    assert len(by_id) == 4
+
+
+def test_diff_lists_added_removed_and_changed_lines() -> None:
+    before = [Shown(0, "RootWebArea 'Shop'"), Shown(1, "[2] textbox 'Qty' value='1'", "2"),
+              Shown(1, "[3] button 'Add'", "3"), Shown(1, "[4] link 'Help'", "4")]
+    after = [Shown(0, "RootWebArea 'Shop'"), Shown(1, "[2] textbox 'Qty' value='3'", "2"),
+             Shown(1, "[3] button 'Add'", "3"), Shown(1, "[7] dialog 'Added to cart'", "7")]
+    delta = diff_views(before, after)
+    assert (delta.added, delta.removed, delta.changed) == (1, 1, 1)
+    text = delta.text()
+    assert "~ \t[2] textbox 'Qty' value='3'" in text
+    assert "+ \t[7] dialog 'Added to cart'" in text
+    assert "- \t[4] link 'Help'" in text
+    body = [ln for ln in text.splitlines()[1:] if not ln.startswith("@")]
+    assert not any("[3] button 'Add'" in ln for ln in body)  # unchanged: not repeated (only as an anchor)
+    assert diff_views(after, after).empty
+
+
+def test_tracker_sends_the_smaller_of_delta_and_view() -> None:
+    items = [(0, "listitem", f"Product number {i} with a long descriptive name", str(10 + i)) for i in range(40)]
+    page = _obs("http://127.0.0.1/list", (None, "RootWebArea", "Shop", None), *items)
+    tracker = ViewTracker()
+    first = tracker.update(focus_view(page))
+    assert first.kind == "view" and first.delta is None
+    changed = _obs("http://127.0.0.1/list", (None, "RootWebArea", "Shop", None), *items,
+                   (0, "alert", "Saved", "99"))
+    second = tracker.update(focus_view(changed))
+    assert second.kind == "delta" and second.tokens < second.view_tokens
+    assert "+ \t[99] alert 'Saved'" in second.text
+    other = _obs("http://127.0.0.1/other", (None, "RootWebArea", "Login", None), (0, "button", "Go", "200"))
+    third = tracker.update(focus_view(other))
+    assert third.kind == "view"  # a small new page: the view is cheaper than the delta
+    assert "[200] button 'Go'" in third.text
+
+
+def test_tracker_deltas_against_an_earlier_view_of_the_same_address() -> None:
+    items = [(0, "link", f"Post title {i} about something", str(10 + i)) for i in range(30)]
+    front = _obs("http://127.0.0.1/", (None, "RootWebArea", "Front", None), *items)
+    login = _obs("http://127.0.0.1/login", (None, "RootWebArea", "Login", None), (0, "textbox", "User", "100"))
+    back = _obs("http://127.0.0.1/", (None, "RootWebArea", "Front", None),
+                *[(0, "link", name, str(int(eid) + 500)) for _, _, name, eid in items], (0, "button", "Me", "600"))
+    tracker = ViewTracker()
+    tracker.update(focus_view(front), label="step 0")
+    tracker.update(focus_view(login), label="step 1")
+    update = tracker.update(focus_view(back), label="step 2")
+    assert update.kind == "delta" and "earlier view step 0" in update.text
+    ids = {n.name: n.eid for n in update.view.observation.nodes if n.eid}
+    assert ids["Post title 0 about something"] == "10"  # the ids the agent saw on the front page
+    assert update.base_text.startswith("RootWebArea 'Front'")
+
+
+def test_an_llm_prompt_in_delta_mode_shows_the_base_view_and_the_changes() -> None:
+    from pagelens.agent.context import StepContext
+    from pagelens.agent.prompts import build_messages
+
+    view = focus_view(_obs("http://127.0.0.1/", (None, "RootWebArea", "Shop", None), (0, "button", "Pay", "5")))
+    ctx = StepContext("pay", 2, view, 1, True, delta="Changes since your last view (+1 -0 ~0): ...",
+                      base_text="RootWebArea 'Shop'\n\t[4] link 'Old'")
+    user = build_messages(ctx)[1].content
+    assert "# The page as you saw it before\nRootWebArea 'Shop'\n\t[4] link 'Old'" in user
+    assert "what changed since then\nChanges since your last view" in user
+    plain = build_messages(StepContext("pay", 2, view, 1, True))[1].content
+    assert "[5] button 'Pay'" in plain and "saw it before" not in plain
