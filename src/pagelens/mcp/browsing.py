@@ -30,8 +30,8 @@ if TYPE_CHECKING:
     from pagelens.actions.executor import Executor
     from pagelens.browser.session import BrowserSession, Episode
     from pagelens.focus.base import Retriever
-    from pagelens.focus.view import PageView
     from pagelens.focus.delta import ViewTracker
+    from pagelens.focus.view import PageView
     from pagelens.signals.detector import Signal, SignalDetector
 
 __all__ = ["Browsing", "McpConfig", "Reply"]
