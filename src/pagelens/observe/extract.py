@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pagelens.errors import PageTimeout
+from pagelens.observe.concealed import STYLES, concealment
 from pagelens.observe.ids import IdRegistry
 from pagelens.types import ElementId, Node, Observation, PropValue
 
@@ -36,6 +37,7 @@ class _Box:
     h: float
     clickable: bool
     hidden: bool  # visibility:hidden
+    concealed: str = ""  # why a sighted user does not see it (pagelens.observe.concealed)
 
 
 @dataclass(slots=True)
@@ -126,7 +128,7 @@ class PageObserver:
         scroll = (0.0, 0.0)
         for process, session in sessions.items():
             try:
-                snap = session.send("DOMSnapshot.captureSnapshot", {"computedStyles": ["visibility"]})
+                snap = session.send("DOMSnapshot.captureSnapshot", {"computedStyles": list(STYLES)})
             except PlaywrightError as exc:
                 frame_errors[f"snapshot:{process}"] = _first_line(exc)
                 continue
@@ -241,9 +243,15 @@ def _parse_snapshot(snap: dict[str, Any]) -> tuple[dict[int, _Box], tuple[float,
             hidden_idx = strings.index("hidden")
         except ValueError:
             pass
+        try:
+            concealed = concealment(doc, strings)
+        except (KeyError, IndexError, TypeError, ValueError):  # provenance is best effort: never lose the tree
+            concealed = {}
         for node_index, bounds, styles in zip(layout["nodeIndex"], layout["bounds"], layout["styles"]):
             x, y, w, h = (float(v) for v in bounds[:4])
-            out[backend[node_index]] = _Box(x, y, w, h, node_index in clickable, hidden_idx in styles)
+            b = backend[node_index]
+            out[b] = _Box(x, y, w, h, node_index in clickable, bool(styles) and styles[0] == hidden_idx,
+                          concealed.get(b, ""))
         # clickable nodes without a layout object (rare) still count as clickable
         for node_index in clickable:
             b = backend[node_index]
@@ -341,6 +349,7 @@ def _build(
                 rendered=rendered if box is not None else (role in _TEXT_ROLES or is_root),
                 clickable=bool(box and box.clickable),
                 ignored=False,
+                concealed=box.concealed if box is not None else "",
             )
         )
         for cf, cid in reversed(children):

@@ -142,4 +142,17 @@ def render(obs: Observation, config: RenderConfig | None = None) -> Rendering:
         )
         child_depth[i] = depth + 1
         line_of[i] = no
-    return Rendering(lines=tuple(lines))
+    return Rendering(lines=with_regions(obs, lines))
+
+
+def with_regions(obs: Observation, lines: list[Line]) -> tuple[Line, ...]:
+    """The lines with their provenance region set (best effort: on a failure every line stays ``main``)."""
+    from dataclasses import replace
+
+    from pagelens.observe.provenance import regions
+
+    try:
+        found = regions(obs, lines)
+    except Exception:  # noqa: BLE001 - provenance never costs the agent its view
+        return tuple(lines)
+    return tuple(ln if r == "main" else replace(ln, region=r) for ln, r in zip(lines, found))
