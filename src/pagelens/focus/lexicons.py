@@ -309,7 +309,7 @@ ABOUT_USER = re.compile(
     r"\breport\s+[^.!?;]{1,40}?\s+(?:to\s+the\s+user|as)\b|\bthe\s+(?:correct|real|actual|true|right)?\s*answer\s+"
     r"(?:to\s+[^.!?]{1,60}?\s+)?is\b|\bwhen\s+(?:you\s+are\s+)?asked\b|\bsummari[sz]e\s+(?:this|it|the\s+\w+)\b[^.!?]{0,40}\bas\b|"
     r"\bnot\s+what\s+the\s+(?:table|page|site|list|data)\s+says\b|\b(?:respond|reply|answer)\s+(?:to\s+the\s+user\s+)?only\s+in\b", _I)
-#: Someone's changed wishes relayed to the reader: "they now want you to", "she would rather you".
+#: Changed wishes of a third party relayed to the reader (an adverb of change, a wish verb, "you to").
 WANTS_YOU_NOW = re.compile(
     rf"\b(?:now|actually|really|instead|secretly|also|suddenly|jetzt|eigentlich|maintenant|ahora|ora|agora|теперь)\s+"
     rf"{_WISH}\s+(?:you|the\s+(?:agent|assistant))\s+to\b|\bwould\s+(?:now\s+|actually\s+|really\s+)?rather\s+you\b", _I)
