@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from pagelens.actions.executor import Budgets, Executor, Feedback
+from pagelens.actions.guard import OriginGuard
 from pagelens.agent.planner import PlanTree, pivotal_context
 from pagelens.agent.policy import Policy, StepContext
 from pagelens.agent.trace import (
@@ -76,15 +77,19 @@ class _End(Exception):
 
 def run_task(task: Task, *, policy: Policy, observe_mode: ObserveMode = "signals", retriever: str = "default",
              sites: Sites, session: BrowserSession, trace_path: str | Path | None = None,
-             budgets: Budgets | None = None, max_parse_errors: int = 3, timeout_s: float = 600.0) -> EpisodeResult:
-    """Run ``task`` from its start page with ``policy``; the sites are reset first."""
+             budgets: Budgets | None = None, max_parse_errors: int = 3, timeout_s: float = 600.0,
+             guard: bool = True) -> EpisodeResult:
+    """Run ``task`` from its start page with ``policy``; the sites are reset first.
+
+    ``guard``: refuse navigation off the origins the task allows (its start page's and those its goal
+    names; see :mod:`pagelens.actions.guard`)."""
     if observe_mode not in ("signals", "every-step"):
         raise ValueError(f"unknown observe mode {observe_mode!r}")
     started = time.perf_counter()
     sites.reset()
     with TraceWriter(trace_path) as trace:
         run = _Run(task, policy, observe_mode, retriever, sites, trace, budgets or Budgets(), max_parse_errors,
-                   started + timeout_s)
+                   started + timeout_s, guard)
         try:
             status, detail, answer = run.run(session)
         finally:
@@ -99,7 +104,9 @@ def run_task(task: Task, *, policy: Policy, observe_mode: ObserveMode = "signals
 
 class _Run:
     def __init__(self, task: Task, policy: Policy, mode: ObserveMode, retriever: str, sites: Sites,
-                 trace: TraceWriter, budgets: Budgets, max_parse_errors: int, deadline: float) -> None:
+                 trace: TraceWriter, budgets: Budgets, max_parse_errors: int, deadline: float,
+                 guard: bool = True) -> None:
+        self.guard = guard
         self.task, self.policy, self.mode, self.sites, self.trace = task, policy, mode, sites, trace
         self.budgets, self.max_parse_errors, self.deadline = budgets, max_parse_errors, deadline
         self.retriever: Retriever | str = retriever
@@ -145,9 +152,11 @@ class _Run:
     def _loop(self, episode: Episode) -> tuple[EpisodeStatus, str, str | None]:
         from pagelens.bench.sites import resolve_site_url
 
-        executor = Executor(episode, self.budgets)
+        start = resolve_site_url(self.sites, self.task.start)
+        guard = OriginGuard.for_task(start, self.task.goal) if self.guard else None
+        executor = Executor(episode, self.budgets, guard=guard)
         detector = SignalDetector(episode)
-        episode.goto(resolve_site_url(self.sites, self.task.start))
+        episode.goto(start)
         self._observe(episode, detector, "start")
         feedback: tuple[Feedback, ...] = ()
         signals: tuple[Signal, ...] = ()
