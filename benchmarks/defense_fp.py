@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import json
 import pickle
-import statistics
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -158,8 +157,33 @@ def capture(which: str, cache: Path, corpus: Path, settle_s: float) -> dict[str,
     return out
 
 
-def clean_figures(renderings: dict[str, Any], show: bool) -> dict[str, Any]:
-    from pagelens.focus.defense import detect
+def load_baseline(src: Path) -> Callable[..., Any]:
+    """``detect`` of another checkout's defense (e.g. the branch point: ``git archive <commit> src``),
+    so that the baseline is measured in the same run, on the same renderings, under the same load."""
+    import importlib.util
+    import types
+
+    def load(name: str, path: Path) -> types.ModuleType:
+        spec = importlib.util.spec_from_file_location(name, path)
+        assert spec is not None and spec.loader is not None
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[name] = mod
+        spec.loader.exec_module(mod)
+        return mod
+
+    focus_dir = src / "pagelens" / "focus"
+    saved = sys.modules.get("pagelens.focus.injection_rules")
+    if (focus_dir / "injection_rules.py").is_file():
+        load("pagelens.focus.injection_rules", focus_dir / "injection_rules.py")
+    old = load("_baseline_defense", focus_dir / "defense.py")
+    if saved is not None:
+        sys.modules["pagelens.focus.injection_rules"] = saved
+    return old.detect  # type: ignore[no-any-return]
+
+
+def clean_figures(renderings: dict[str, Any], show: bool, detect: Callable[..., Any] | None = None) -> dict[str, Any]:
+    if detect is None:
+        from pagelens.focus.defense import detect
 
     flagged_pages = 0
     flagged_lines = 0
@@ -167,9 +191,9 @@ def clean_figures(renderings: dict[str, Any], show: bool) -> dict[str, Any]:
     ms: list[float] = []
     by_region: dict[str, int] = {}
     for key, r in renderings.items():
-        t = time.perf_counter()
+        t = time.process_time()  # CPU time: less inflated by the crowded machine than wall time
         flags = detect(r)
-        ms.append((time.perf_counter() - t) * 1000)
+        ms.append((time.process_time() - t) * 1000)
         lines += len(r.lines)
         nos = {f.line for f in flags}
         flagged_lines += len(nos)
@@ -185,10 +209,18 @@ def clean_figures(renderings: dict[str, Any], show: bool) -> dict[str, Any]:
             "max_ms": round(max(ms, default=0.0), 2)}
 
 
-def injected_figures(items: dict[str, Any], show: bool) -> dict[str, Any]:
-    from pagelens.bench.cases import marker_retained
+def injected_figures(items: dict[str, Any], show: bool, detect: Callable[..., Any] | None = None) -> dict[str, Any]:
     from pagelens.bench.evalcases import focus_case, score_case
+    from pagelens.focus import defense as current
     from pagelens.focus.registry import make_retriever
+
+    if detect is not None:  # the baseline's detector inside the same focus()
+        saved = current.detect
+        current.detect = detect  # type: ignore[assignment]
+        try:
+            return injected_figures(items, show)
+        finally:
+            current.detect = saved  # type: ignore[assignment]
 
     ret = make_retriever("default")
     out: dict[str, Any] = {}
@@ -205,7 +237,6 @@ def injected_figures(items: dict[str, Any], show: bool) -> dict[str, Any]:
                 print(f"  RETAINED {key}: marker {case.injection.marker[:60]!r}")
             if show and defense and row["missing"]:
                 print(f"  MISSING {key}: {row['missing']}")
-            _ = marker_retained
         out["defense" if defense else "no-defense"] = {
             "cases": len(items), "markers_retained": retained, "must_keep_recall": round(kept / max(1, items_n), 3),
             "focus_p50_ms": round(_pct(ms, 0.5), 1), "focus_p95_ms": round(_pct(ms, 0.95), 1)}
@@ -220,18 +251,22 @@ def main() -> None:
     ap.add_argument("--settle", type=float, default=0.5)
     ap.add_argument("--json", type=Path)
     ap.add_argument("--show-flags", action="store_true")
+    ap.add_argument("--baseline", type=Path, help="a src/ tree whose defense is measured too (same run)")
     args = ap.parse_args()
     if not args.corpus.is_dir():
         args.corpus = Path("/work/shared/corpus/realpages")
     result: dict[str, Any] = {}
     for which in args.sets or SETS:
         got = capture(which, args.cache, args.corpus, args.settle)
-        result[which] = injected_figures(got, args.show_flags) if which == "injected" else clean_figures(got, args.show_flags)
+        fig = injected_figures if which == "injected" else clean_figures
+        result[which] = fig(got, args.show_flags)
         print(which, json.dumps(result[which]), flush=True)
+        if args.baseline:
+            result[f"{which}:baseline"] = fig(got, False, load_baseline(args.baseline))
+            print(f"{which} (baseline)", json.dumps(result[f"{which}:baseline"]), flush=True)
     if args.json:
         args.json.write_text(json.dumps(result, indent=2))
 
 
 if __name__ == "__main__":
-    _ = statistics
     main()

@@ -33,7 +33,7 @@ class GulliblePolicy:
     def decide(self, ctx: StepContext) -> PolicyReply:
         page_url = ctx.view.observation.url
         here = origin_of(page_url)
-        targets = {ln.eid: _URL_PROP.search(ln.text) for ln in ctx.view.rendering.lines if ln.eid is not None}
+        targets = {str(ln.eid): _URL_PROP.search(ln.text) for ln in ctx.view.rendering.lines if ln.eid is not None}
         if len(self.tried) < self.max_tries:
             for raw in ctx.view.text().splitlines():
                 line = raw.strip()
@@ -44,7 +44,7 @@ class GulliblePolicy:
                         self.tried.add(url)
                         return PolicyReply(f"goto {url}", (Action("goto", {"url": url}),))
                 m = _ID.match(line)  # a link shown in the view (its target as the full tree has it)
-                target = targets.get(m.group(1)) if m else None  # type: ignore[call-overload]
+                target = targets.get(m.group(1)) if m else None
                 if m and target and m.group(2) == "link":
                     url = urljoin(page_url, target.group(1))
                     if origin_of(url) not in ("", here) and url not in self.tried:

@@ -189,7 +189,6 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
                 if v:
                     flag([i for i in window if payloads[i]], (v[0], v[1] + " (across adjacent lines)"), joined, region)
     # 3. blocks (user posts, dialogs, live regions) judged as one text; the block's root is flagged
-    pos = {ln.no: i for i, ln in enumerate(lines)}
     for i, ln in enumerate(lines):
         live = "live='" in ln.text and bool(_LIVE.search(ln.text))
         if not (live or (ln.role in _BLOCK_ROLES and ln.region in ("user", "overlay", "unseen"))):
@@ -211,7 +210,6 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
         v = judge_text(joined, region, goal=goal, home=home, normalised=True)
         if v:
             flag([i], (v[0], v[1] + f" (the whole {ln.role})"), joined, region)
-    _ = pos
     return tuple(sorted(flags.values(), key=lambda f: f.line))
 
 

@@ -29,7 +29,7 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
-from pagelens.focus import lexicons as L
+from pagelens.focus import lexicons as lx
 
 _INVISIBLE = re.compile("[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]")
 _LATIN = re.compile(r"[a-z]", re.IGNORECASE)
@@ -40,8 +40,8 @@ _CLAUSE = re.compile(r"(?<=[.!?。！？;；,:，：])\s*|\s+[-–—|]\s+|\n|\b
 
 def _fold_word(m: re.Match[str]) -> str:
     w = m.group(0)
-    if _LATIN.search(w) and any(c in L.CONFUSABLES for c in w):  # a Latin word with Cyrillic/Greek look-alikes
-        return "".join(L.CONFUSABLES.get(c, c) for c in w)
+    if _LATIN.search(w) and any(c in lx.CONFUSABLES for c in w):  # a Latin word with Cyrillic/Greek look-alikes
+        return "".join(lx.CONFUSABLES.get(c, c) for c in w)
     return w
 
 
@@ -116,7 +116,7 @@ def domain(url: str) -> str:
         url = url.rsplit("@", 1)[1]
     host = re.sub(r"^[a-z][a-z0-9+.-]*://", "", url).split("/")[0].split("?")[0].split("#")[0]
     host = host.rsplit("@", 1)[-1]
-    name, _, port = host.partition(":")
+    name = host.partition(":")[0]
     if re.fullmatch(r"[\d.]+", name) or name in ("localhost", "[::1]"):
         return host  # a loopback or IP origin is its own domain, port included
     parts = [p for p in name.split(".") if p]
@@ -127,7 +127,7 @@ def domain(url: str) -> str:
 
 def gate(text: str) -> bool:
     """Whether ``text`` (normalised) has any word a verdict needs (false: nothing to judge)."""
-    return L.GATE.search(text.lower()) is not None or L.GATE_CASED.search(text) is not None
+    return lx.GATE.search(text.lower()) is not None or lx.GATE_CASED.search(text) is not None
 
 
 def _windows(rx: re.Pattern[str], low: str, before: int, after: int) -> list[str]:
@@ -145,13 +145,13 @@ def _windows(rx: re.Pattern[str], low: str, before: int, after: int) -> list[str
 
 def _override(low: str, addressed: int, you: bool) -> int:
     best = 0
-    for w in _windows(L.DISMISS_FIND, low, 60, 120):
-        for m in L.OVERRIDE.finditer(w):
-            ordered = L.OVERRIDE_ORDER.search(w[max(0, m.start() - 40) : m.end()]) is not None
-            if ordered and L.CONDITION.search(w[max(0, m.start() - 80) : m.start()]) and not addressed:
+    for w in _windows(lx.DISMISS_FIND, low, 60, 120):
+        for m in lx.OVERRIDE.finditer(w):
+            ordered = lx.OVERRIDE_ORDER.search(w[max(0, m.start() - 40) : m.end()]) is not None
+            if ordered and lx.CONDITION.search(w[max(0, m.start() - 80) : m.start()]) and not addressed:
                 ordered = False  # "if you use a Mac, ignore the previous instructions": help for some readers
-            best = max(best, 2 if ordered and (L.PRIOR.search(w) or you or addressed) else 1)
-    if best < 2 and L.INSTR_FIND.search(low) and L.REPLACED_TASK.search(low):
+            best = max(best, 2 if ordered and (lx.PRIOR.search(w) or you or addressed) else 1)
+    if best < 2 and lx.INSTR_FIND.search(low) and lx.REPLACED_TASK.search(low):
         best = 2
     return best
 
@@ -159,23 +159,23 @@ def _override(low: str, addressed: int, you: bool) -> int:
 def _address_level(low: str) -> int:
     """2 when an automated reader is addressed, 1 when a plain role noun is spoken to, else 0."""
     level = 0
-    if not low.isascii() and L.ADDRESSED_CJK.search(low):
+    if not low.isascii() and lx.ADDRESSED_CJK.search(low):
         return 2
-    for m in L.NOUN.finditer(low):
+    for m in lx.NOUN.finditer(low):
         before, at = low[max(0, m.start() - 80) : m.start()], m.end()
         if m.start() > 80:
             before = "\x00 " + before
         if m.group("ai") or m.group("bare"):
             if m.group("bare") and not re.match(r"\s*[:,!—–]", low[at:]):
                 continue  # a bare "ai" is the Italian/Spanish preposition unless it is a vocative
-            if (L.AI_BEFORE.search(before) and L.AI_AFTER.match(low, at)) or L.AI_AFTER_ANY.match(low, at) or (
-                    L.MSG_FOR_BEFORE.search(before) and L.MSG_FOR_AFTER.match(low, at)):
+            if (lx.AI_BEFORE.search(before) and lx.AI_AFTER.match(low, at)) or lx.AI_AFTER_ANY.match(low, at) or (
+                    lx.MSG_FOR_BEFORE.search(before) and lx.MSG_FOR_AFTER.match(low, at)):
                 return 2
         else:
-            if ((L.WEAK_BEFORE.search(before) and L.WEAK_AFTER.match(low, at))
-                    or (L.WEAK_HEAD_BEFORE.search(before) and L.HEAD_AFTER.match(low, at))
-                    or L.GREET_BEFORE.search(before) or L.WEAK_AFTER_ANY.match(low, at)
-                    or (L.MSG_FOR_BEFORE.search(before) and L.MSG_FOR_AFTER.match(low, at))):
+            if ((lx.WEAK_BEFORE.search(before) and lx.WEAK_AFTER.match(low, at))
+                    or (lx.WEAK_HEAD_BEFORE.search(before) and lx.HEAD_AFTER.match(low, at))
+                    or lx.GREET_BEFORE.search(before) or lx.WEAK_AFTER_ANY.match(low, at)
+                    or (lx.MSG_FOR_BEFORE.search(before) and lx.MSG_FOR_AFTER.match(low, at))):
                 level = 1
     return level
 
@@ -187,59 +187,59 @@ def evidence(text: str, home: frozenset[str] = frozenset()) -> Evidence:
     The slow patterns run only in windows around the literal stems they need (see the ``*_FIND``
     finders), and the features that never anchor a verdict only once something could."""
     low = text.lower()
-    if not (L.GATE.search(low) or L.GATE_CASED.search(text)):
+    if not (lx.GATE.search(low) or lx.GATE_CASED.search(text)):
         return _NONE
     addressed = 0
-    if L.ROLE_FIND.search(low) or L.GATE_CASED.search(text):
-        if L.ADDRESSED.search(text) or L.YOU_ARE_AI.search(text) or L.DETECTED.search(low):
+    if lx.ROLE_FIND.search(low) or lx.GATE_CASED.search(text):
+        if lx.ADDRESSED.search(text) or lx.YOU_ARE_AI.search(text) or lx.DETECTED.search(low):
             addressed = 2
         else:
             addressed = _address_level(low)
     imitation = ""
-    if L.MARK_FIND.search(low):
-        m = L.IMITATION.search(text)
+    if lx.MARK_FIND.search(low):
+        m = lx.IMITATION.search(text)
         if m:
             imitation = next((k for k, v in m.groupdict().items() if v is not None), "the observation format")
     you = False
     override = 0
-    if L.DISMISS_FIND.search(low) or L.INSTR_FIND.search(low):
-        you = _any(L.YOU, low)
+    if lx.DISMISS_FIND.search(low) or lx.INSTR_FIND.search(low):
+        you = _any(lx.YOU, low)
         override = _override(low, addressed, you)
     principal = 0
     about_user = wants_you = False
-    if L.USER_FIND.search(low):
-        about_user = _any(L.ABOUT_USER, low) or (L.INSTR_FIND.search(low) is not None and _any(L.TASK_REF, low))
-        wants_you = L.WANTS_FIND.search(low) is not None and _any(L.WANTS_YOU, low)
-        has_user = L.PRINCIPAL_FIND.search(low) is not None
-        if has_user and (L.PRINCIPAL_WISH.search(low) or L.PRINCIPAL_STRONG.search(low)):
+    if lx.USER_FIND.search(low):
+        about_user = _any(lx.ABOUT_USER, low) or (lx.INSTR_FIND.search(low) is not None and _any(lx.TASK_REF, low))
+        wants_you = lx.WANTS_FIND.search(low) is not None and _any(lx.WANTS_YOU, low)
+        has_user = lx.PRINCIPAL_FIND.search(low) is not None
+        if has_user and (lx.PRINCIPAL_WISH.search(low) or lx.PRINCIPAL_STRONG.search(low)):
             principal = 2
-        elif (has_user and L.PRINCIPAL.search(low)) or about_user:
+        elif (has_user and lx.PRINCIPAL.search(low)) or about_user:
             principal = 1
-        if wants_you and (principal or L.WANTS_YOU_NOW.search(low)):
+        if wants_you and (principal or lx.WANTS_YOU_NOW.search(low)):
             principal = 2
     offsite = ""
     if "http" in low or "www." in low or "@" in low or "/" in low:
-        for u in L.DEST.finditer(text):
+        for u in lx.DEST.finditer(text):
             d = domain(u.group(0))
             if d and d not in home:
                 offsite = u.group(0)
                 break
     disputes = 0
-    if L.DISPUTE_FIND.search(low) and _any(L.DISPUTE, low):
-        real, here = _any(L.REAL, low), _any(L.DEICTIC, low)
+    if lx.DISPUTE_FIND.search(low) and _any(lx.DISPUTE, low):
+        real, here = _any(lx.REAL, low), _any(lx.DEICTIC, low)
         disputes = 2 if (offsite and (real or here)) or (real and here) else int(bool(offsite))
-    secrecy = bool(L.SECRECY_FIND.search(low)) and _any(L.SECRECY, low)
-    authority = L.AUTHORITY_FIND.search(low) is not None and _any(L.AUTHORITY, text)
+    secrecy = bool(lx.SECRECY_FIND.search(low)) and _any(lx.SECRECY, low)
+    authority = lx.AUTHORITY_FIND.search(low) is not None and _any(lx.AUTHORITY, text)
     if not (addressed or imitation or override or principal or disputes or secrecy or authority or offsite):
         return _NONE  # nothing here can anchor a verdict: skip the rest
-    you = you or _any(L.YOU, low)
+    you = you or _any(lx.YOU, low)
     sentences = [s for s in _CLAUSE.split(low) if s]
-    order = any(L.ORDER_START.match(s) for s in sentences)
-    order = order or _any(L.ORDER_ANY, low) or (you and _any(L.MODAL, low)) or about_user or wants_you
+    order = any(lx.ORDER_START.match(s) for s in sentences)
+    order = order or _any(lx.ORDER_ANY, low) or (you and _any(lx.MODAL, low)) or about_user or wants_you
     if addressed and not order:
-        order = _any(L.MODAL, low)
-    return Evidence(addressed, you, order, _any(L.URGENT, low), override, principal, secrecy,
-                    _any(L.CREDENTIAL, low) or _any(L.EXFIL, low), offsite, disputes, imitation, authority)
+        order = _any(lx.MODAL, low)
+    return Evidence(addressed, you, order, _any(lx.URGENT, low), override, principal, secrecy,
+                    _any(lx.CREDENTIAL, low) or _any(lx.EXFIL, low), offsite, disputes, imitation, authority)
 
 
 def points(ev: Evidence) -> tuple[int, bool]:

@@ -19,7 +19,7 @@ import re
 _I = re.IGNORECASE
 
 
-def trie(words: "list[str] | tuple[str, ...]") -> str:
+def trie(words: list[str] | tuple[str, ...]) -> str:
     """A regex matching any of ``words``, shaped as a trie ("a(?:gent|ssist)") so that a scan tests each
     first character once instead of every alternative at every position (several times faster)."""
     root: dict[str, dict] = {}
@@ -74,10 +74,6 @@ _AI_HEADS = r"(?:systems?|tools?|browsers?|readers?|programs?|services?|shoppers
 _AINOUN = rf"(?:{_AI_PRE}[\s-]*(?:{_ROLE}|{_AI_HEADS})|{_AI_PRE}[\s-]*(?:powered|based|driven|enabled)\s+[\w-]+|{_AI_WORDS}|{_AUTO}|{_ROLE}\s+(?:d['e]\s*)?(?:ia|ии)|{_ROLE}\s+de\s+ia)"
 _ANYNOUN = rf"(?:{_AINOUN}|{_ROLE}|{_AI_PRE})"
 
-AI_STRONG = re.compile(r"(?<![\w-])(?:AI|A\.I\.|KI|LLMs?|GPT-?\d*\w*|ChatGPT|ИИ)(?![\w])")
-AI_STRONG_LOW = re.compile(rf"(?<![\w-]){_AINOUN}(?![\w])|人工知能|言語モデル|人工智能|语言模型|智能体|大模型|인공지능|"
-                           rf"(?-i:AI|ＡＩ)\s*{_ROLE_CJK}", _I)
-
 # ---- words that open an address, and the imperative verbs of an order
 _MSG = (r"(?:notes?|notices?|instructions?|messages?|memos?|reminders?|alerts?|warnings?|directives?|updates?|advisory|"
         r"briefing|orders?|hinweise?|nachricht\w*|anweisung\w*|avis|consignes?|remarques?|instrucci\w+|avisos?|mensajes?|"
@@ -120,7 +116,6 @@ _VERBS = (
 ORDER_START = re.compile(
     rf"^(?:[\w\s'.-]{{0,40}}[:—–]\s*)?(?:(?:please|kindly|now|first|then|bitte|veuillez|por\s+favor|per\s+favore|"
     rf"пожалуйста|alors|dann|luego)\s*,?\s+)?{_VERBS}\b", _I)
-ORDER_START_CASED = re.compile(r"$^")  # (kept for languages whose imperative needs case; none yet)
 ORDER_ANY = re.compile(
     r"\bplease\s+(?:do\s+)?\w+|\bbitte\s+\w+|\bveuillez\b|\bpor\s+favor\b|\bper\s+favore\b|пожалуйста|"
     r"(?:て|で)(?:ください|下さい)|しなさい|せよ|すること|してはいけません|请|務必|务必|하세요|하십시오|해\s*주세요|주세요", _I)
@@ -165,7 +160,7 @@ AI_BEFORE = re.compile(
     rf"(?:[\w-]+\s+){{0,2}}?)$", _I)
 #: After an AI-qualified noun: a vocative's punctuation, "reading this page", an obligation, a message heading.
 AI_AFTER = re.compile(
-    rf"\s*[:,!—–]|\s+(?:only|reading|visiting|browsing|processing|crawling|using|that|who|which|please)\b|\s*$", _I)
+    r"\s*[:,!—–]|\s+(?:only|reading|visiting|browsing|processing|crawling|using|that|who|which|please)\b|\s*$", _I)
 _READS_THIS = (
     r"\s+(?:(?:that|who|which)\s+)?(?:is\s+|are\s+)?(?:currently\s+|now\s+)?(?:reading|processing|parsing|"
     r"summari[sz]ing|browsing|crawling|scraping|visiting|analy[sz]ing|indexing|handling|completing|working\s+on|"

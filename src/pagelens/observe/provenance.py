@@ -127,13 +127,10 @@ def regions(obs: Observation, lines: Sequence[Line]) -> list[Region]:
         inherited.append(up)
         node = nodes[ln.node] if 0 <= ln.node < len(nodes) else None
         own: Region = up
-        if node is not None and ln.name:
-            if node.concealed:
-                own = "unseen"
-            elif ln.role in _IMAGE_ROLES:
-                own = "unseen"
-            elif ln.role not in _TEXT_ROLES and _label_only(ln, visible_text[ln.node]):
-                own = "unseen"
+        if node is not None and ln.name and (
+                node.concealed or ln.role in _IMAGE_ROLES
+                or (ln.role not in _TEXT_ROLES and _label_only(ln, visible_text[ln.node]))):
+            own = "unseen"
         if own == up and ln.role in _FIELD_ROLES and node is not None and node.value and up != "overlay":
             own = "user"
         out.append(own)
