@@ -71,7 +71,8 @@ _AUTO = (
 )
 #: An AI-qualified reader: "AI agent", "KI-Assistent", "LLM", "language model", "automated reader" ...
 _AI_HEADS = r"(?:systems?|tools?|browsers?|readers?|programs?|services?|shoppers?|helpers?|copilots?|clients?)"
-_AINOUN = rf"(?:{_AI_PRE}[\s-]*(?:{_ROLE}|{_AI_HEADS})|{_AI_PRE}[\s-]*(?:powered|based|driven|enabled)\s+[\w-]+|{_AI_WORDS}|{_AUTO}|{_ROLE}\s+(?:d['e]\s*)?(?:ia|ии)|{_ROLE}\s+de\s+ia)"
+_NOT_MOD = r"(?!(?:and|or|the|of|for|to|in|with|is|are|was|were|on|at|by|as|can|will|has|have|und|et|y|e|и)\b)"
+_AINOUN = rf"(?:{_AI_PRE}[\s-]*(?:{_ROLE}|{_AI_HEADS})|{_AI_PRE}[\s-]+(?:{_NOT_MOD}[a-z]+[\s-]+){{1,2}}?(?:{_ROLE}|{_AI_HEADS})|{_AI_PRE}[\s-]*(?:powered|based|driven|enabled)\s+[\w-]+|{_AI_WORDS}|{_AUTO}|{_ROLE}\s+(?:d['e]\s*)?(?:ia|ии)|{_ROLE}\s+de\s+ia)"
 _ANYNOUN = rf"(?:{_AINOUN}|{_ROLE}|{_AI_PRE})"
 
 # ---- words that open an address, and the imperative verbs of an order
