@@ -1,12 +1,15 @@
 """Retrievers on labeled goals over real pages (the corpus in ../shared/corpus/realpages).
 
-Three goal sets live in ``benchmarks/data/realpage_goals.jsonl``:
+Four goal sets: three in ``benchmarks/data/realpage_goals.jsonl`` and one in its own file:
 
 * ``developer`` — 20 goals the developer wrote while building ``default`` (a sanity check);
 * ``blind-1`` — 45 goals written by a helper that never read the retrievers' code; its misses
   were then read and ``default`` was changed, so it is a *development* figure now;
 * ``blind-2`` — 40 goals written the same blind way and never used for development: the
-  held-out figure.
+  held-out figure;
+* ``blind-3`` — 111 goals on 33 pages (``benchmarks/data/realpage_goals_blind3.jsonl``, with a
+  ``kind`` field: act / read / navigate) written by a helper that never read the retriever or
+  defense code, to be run once when the ranker of issue 9 is done.
 
 Each page is rendered once with pagelens (real Chromium, the page served from 127.0.0.1,
 off-site requests blocked) and cached as text; every retriever then focuses the same rendering
@@ -26,7 +29,8 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-GOALS = HERE / "data" / "realpage_goals.jsonl"
+GOALS = (HERE / "data" / "realpage_goals.jsonl", HERE / "data" / "realpage_goals_blind3.jsonl")
+SET_ORDER = ["developer", "blind-1", "blind-2", "blind-3"]
 DEFAULT_RETRIEVERS = ("default", "bm25-200", "bm25-400", "embedding-200", "embedding-400", "truncate")
 
 
@@ -102,8 +106,12 @@ def main() -> None:
     ap.add_argument("--set", action="append", dest="sets")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
-    goals = [json.loads(line) for line in GOALS.read_text().splitlines() if line.strip()]
-    sets = args.sets or sorted({g["set"] for g in goals}, key=["developer", "blind-1", "blind-2"].index)
+    goals = [json.loads(line) for path in GOALS for line in path.read_text().splitlines() if line.strip()]
+    known = sorted({g["set"] for g in goals}, key=lambda s: (SET_ORDER + [s]).index(s))
+    unknown = sorted(set(args.sets or ()) - set(known))
+    if unknown:
+        ap.error(f"unknown --set {', '.join(unknown)} (known: {', '.join(known)})")
+    sets = args.sets or known
     goals = [g for g in goals if g["set"] in sets]
     retrievers = args.retrievers or list(DEFAULT_RETRIEVERS)
     texts = renderings(args.pages, args.cache, {g["page"] for g in goals})

@@ -12,6 +12,7 @@
     ├── FocusError                a retriever failed (always caught by ``focus``: never escapes it)
     ├── LLMError                  an LLM endpoint failed (HTTP error, timeout, garbage reply)
     ├── ActionError               a model action could not be parsed, validated or executed
+    ├── ResultsError              benchmark results could not be written (disk full, permissions)
     └── MissingDependency         an optional extra is not installed (install hint in the message)
 
 Third-party errors (Playwright, httpx, ...) are translated into these at the boundary
@@ -67,6 +68,10 @@ class LLMError(PagelensError):
 
 class ActionError(PagelensError):
     pass
+
+
+class ResultsError(PagelensError):
+    """Benchmark results could not be written; what was written before stays whole."""
 
 
 class MissingDependency(PagelensError):

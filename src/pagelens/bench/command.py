@@ -32,11 +32,17 @@ DEFAULT_RETRIEVERS = ("none", "default", "truncate", "bm25-200")
               help="cases: directory the pages are relative to (default: next to the cases file).")
 @click.option("--timeout", "timeout_s", type=float, default=60.0, show_default=True, help="miniwob: seconds per episode.")
 @click.option("--retry-failed", is_flag=True, help="Run again the units recorded as error or timeout.")
+@click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
+              help="local: processes on this machine; ray: one Ray actor per worker (pip install 'pagelens[ray]').")
+@click.option("--address", metavar="ADDR",
+              help="ray: a running cluster ('auto' or HOST:PORT); default: a private one on 127.0.0.1.")
+@click.option("--retries", type=click.IntRange(0, 10), default=1, show_default=True,
+              help="Times a unit whose worker process died is run again before it is recorded as an error.")
 @click.option("--no-report", is_flag=True, help="Do not write DIR/report.html.")
 def bench(suite: str, out_dir: Path, retrievers: tuple[str, ...], policies: tuple[str, ...],
           observe_modes: tuple[str, ...], seeds: int, tasks: tuple[str, ...], workers: int, limit: int | None,
           cases_file: Path | None, pages_dir: Path | None, timeout_s: float, retry_failed: bool,
-          no_report: bool) -> None:
+          backend: str, address: str | None, retries: int, no_report: bool) -> None:
     """Run SUITE (cases, miniwob or tasks) and append one JSONL row per unit of work to DIR/results.jsonl."""
     from rich.console import Console
     from rich.progress import (
@@ -65,8 +71,9 @@ def bench(suite: str, out_dir: Path, retrievers: tuple[str, ...], policies: tupl
         def advance(unit: Any, done: int, total: int) -> None:
             progress.update(bar, completed=done, total=total, last=unit.label[:50])
 
-        stats = run_suite(suite_obj, out_dir, workers=workers, progress=advance, retry_failed=retry_failed)
-    console.print(f"{suite}: {stats.units} units, {stats.skipped} already done, {stats.ran} run "
+        stats = run_suite(suite_obj, out_dir, workers=workers, progress=advance, retry_failed=retry_failed,
+                          backend=backend, address=address, retries=retries)
+    console.print(f"{suite} ({backend}): {stats.units} units, {stats.skipped} already done, {stats.ran} run "
                   f"({stats.errors} failed), {stats.rows_written} rows written in {stats.seconds} s")
     _print_summary(stats.rows, suite)
     if not no_report:

@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from pagelens.errors import ResultsError
+
 __all__ = ["ResultStore", "RunStats", "Suite", "Unit", "Worker", "run_suite"]
 
 RESULTS = "results.jsonl"
@@ -91,12 +93,27 @@ class ResultStore:
         return len(rows) - len(keep)
 
     def append(self, rows: Iterable[dict[str, Any]]) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with self.path.open("ab") as fh:
-            for row in rows:
-                fh.write(json.dumps(row, ensure_ascii=False, default=str).encode("utf-8") + b"\n")
-            fh.flush()
-            os.fsync(fh.fileno())
+        """Append ``rows`` durably, all or none: on a write error (a full disk) the file is cut
+        back to where it was and :class:`~pagelens.errors.ResultsError` says why."""
+        data = b"".join(json.dumps(row, ensure_ascii=False, default=str).encode("utf-8") + b"\n" for row in rows)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with self.path.open("ab", buffering=0) as fh:  # unbuffered: a failed write can be undone
+                start = fh.seek(0, os.SEEK_END)
+                try:
+                    view = memoryview(data)
+                    while view:
+                        written = fh.write(view) or 0
+                        if written <= 0:
+                            raise OSError(28, "No space left on device")
+                        view = view[written:]
+                    os.fsync(fh.fileno())
+                except OSError:
+                    fh.truncate(start)
+                    raise
+        except OSError as exc:
+            raise ResultsError(f"could not write {self.path}: {exc.strerror or exc}; the rows written "
+                               "before are intact, rerun with the same --out to resume") from None
 
 
 class _At(ResultStore):
@@ -123,7 +140,7 @@ def error_rows(unit: Unit, todo: frozenset[str], suite: str, message: str) -> li
             for k in unit.keys if k in todo]
 
 
-def _run_one(worker: Worker, unit: Unit, todo: frozenset[str], suite: str) -> list[dict[str, Any]]:
+def run_one(worker: Worker, unit: Unit, todo: frozenset[str], suite: str) -> list[dict[str, Any]]:
     try:
         rows = worker(unit, todo)
     except (KeyboardInterrupt, SystemExit):
@@ -135,13 +152,25 @@ def _run_one(worker: Worker, unit: Unit, todo: frozenset[str], suite: str) -> li
     return [r for r in rows if r.get("key") in todo]
 
 
+BACKENDS = ("local", "ray")
+
+
 def run_suite(suite: Suite, out_dir: Path, *, workers: int = 1, progress: Progress | None = None,
-              retry_failed: bool = False) -> RunStats:
+              retry_failed: bool = False, backend: str = "local", address: str | None = None,
+              retries: int = 1) -> RunStats:
     """Run every unit of ``suite`` not yet complete in ``out_dir``; return the stats and all rows.
 
     With ``retry_failed``, keys whose rows say ``error``/``timeout`` are run again (their old
-    rows are removed first, so each key still appears once).
+    rows are removed first, so each key still appears once). ``backend`` is ``local`` (this
+    process, or ``workers`` spawned processes) or ``ray`` (one actor per worker, each with its own
+    browser; ``address`` of a running cluster, or none to start one on 127.0.0.1). A unit whose
+    worker process dies is run again on a fresh worker up to ``retries`` times, then recorded as
+    an error. Only this process writes ``results.jsonl``, whatever the backend.
     """
+    if backend not in BACKENDS:
+        from pagelens.errors import ConfigError
+
+        raise ConfigError(f"unknown backend {backend!r}; choose from {', '.join(BACKENDS)}")
     t0 = time.perf_counter()
     store = ResultStore(out_dir)
     if retry_failed:
@@ -168,59 +197,124 @@ def run_suite(suite: Suite, out_dir: Path, *, workers: int = 1, progress: Progre
             progress(unit, stats.ran, len(pending))
 
     if pending:
-        if workers <= 1 or len(pending) == 1:
+        if backend == "ray":
+            from pagelens.bench.ray_backend import ray_dispatch
+
+            for unit, rows in ray_dispatch(suite, pending, workers, retries, address=address):
+                record(unit, rows)
+        elif workers <= 1 or len(pending) == 1:
             with suite.worker() as worker:
                 for unit, todo in pending:
-                    record(unit, _run_one(worker, unit, todo, suite.name))
+                    record(unit, run_one(worker, unit, todo, suite.name))
         else:
-            for unit, rows in _parallel(suite, pending, workers):
+            for unit, rows in _parallel(suite, pending, workers, retries):
                 record(unit, rows)
     stats.rows = store.load()
     stats.seconds = round(time.perf_counter() - t0, 2)
     return stats
 
 
-def _worker_main(suite: Suite, inbox: Any, outbox: Any) -> None:
+def _worker_main(suite: Suite, inbox: Any, outbox: Any, slot: int) -> None:
+    """One spawned process: open the suite's worker once, run units one at a time."""
     try:
         with suite.worker() as worker:
             for item in iter(inbox.get, None):
                 unit, todo = item
-                outbox.put((unit, _run_one(worker, unit, todo, suite.name)))
+                outbox.put((slot, unit, run_one(worker, unit, todo, suite.name)))
     except BaseException:  # noqa: BLE001 - the parent records what this worker left undone
-        outbox.put(("__exit__", traceback.format_exc()))
-        return
-    outbox.put(("__exit__", ""))
+        outbox.put((slot, None, traceback.format_exc()))
 
 
-def _parallel(suite: Suite, pending: list[tuple[Unit, frozenset[str]]], n: int) -> Iterator[tuple[Unit, list[dict[str, Any]]]]:
-    """Each process opens its own worker (and browser); the parent alone writes rows."""
+class Attempts:
+    """How often each unit was lost with its worker; decides between a retry and an error row."""
+
+    def __init__(self, retries: int) -> None:
+        self.retries = max(0, retries)
+        self.lost: dict[str, int] = {}
+
+    def lose(self, unit: Unit) -> bool:
+        """Record a loss; True when the unit may run again."""
+        self.lost[unit.label] = self.lost.get(unit.label, 0) + 1
+        return self.lost[unit.label] <= self.retries
+
+    def reason(self, unit: Unit, why: str) -> str:
+        n = self.lost.get(unit.label, 0)
+        return f"{why} ({n} attempt{'s' if n != 1 else ''})"
+
+
+def _parallel(suite: Suite, pending: list[tuple[Unit, frozenset[str]]], n: int,
+              retries: int = 1) -> Iterator[tuple[Unit, list[dict[str, Any]]]]:
+    """Each process opens its own worker (and browser) and holds one unit at a time, so a dead
+    process's unit is known: it is retried on a fresh process, then recorded. The parent alone
+    writes rows."""
     ctx = multiprocessing.get_context("spawn")
-    inbox, outbox = ctx.Queue(), ctx.Queue()
+    outbox = ctx.Queue()
+    queue_: list[tuple[Unit, frozenset[str]]] = list(pending)
+    attempts = Attempts(retries)
     n = min(n, len(pending))
-    for item in pending:
-        inbox.put(item)
-    for _ in range(n):
-        inbox.put(None)
-    procs = [ctx.Process(target=_worker_main, args=(suite, inbox, outbox), daemon=True) for _ in range(n)]
-    for p in procs:
-        p.start()
-    remaining = {u.label: (u, todo) for u, todo in pending}
+    procs: dict[int, Any] = {}
+    inboxes: dict[int, Any] = {}
+    holding: dict[int, tuple[Unit, frozenset[str]] | None] = {}
+
+    def start(slot: int) -> None:
+        inboxes[slot] = ctx.Queue()
+        procs[slot] = ctx.Process(target=_worker_main, args=(suite, inboxes[slot], outbox, slot), daemon=True)
+        procs[slot].start()
+        holding[slot] = None
+
+    def feed(slot: int) -> None:
+        if queue_:
+            holding[slot] = queue_.pop(0)
+            inboxes[slot].put(holding[slot])
+        else:
+            holding[slot] = None
+            inboxes[slot].put(None)
+
+    def lost(slot: int, why: str) -> Iterator[tuple[Unit, list[dict[str, Any]]]]:
+        item = holding.get(slot)
+        holding[slot] = None
+        if item is not None:
+            unit, todo = item
+            if attempts.lose(unit):
+                queue_.insert(0, item)
+            else:
+                yield unit, error_rows(unit, todo, suite.name, attempts.reason(unit, why))
+
+    for slot in range(n):
+        start(slot)
+        feed(slot)
     try:
-        while remaining:
+        while any(h is not None for h in holding.values()):
             try:
-                unit, rows = outbox.get(timeout=2.0)
+                slot, unit, rows = outbox.get(timeout=1.0)
             except queue.Empty:
-                if not any(p.is_alive() for p in procs):
-                    break
+                for slot, p in list(procs.items()):
+                    if holding.get(slot) is not None and not p.is_alive():
+                        yield from lost(slot, f"worker process died (exit code {p.exitcode})")
+                        if queue_:
+                            start(slot)
+                            feed(slot)
                 continue
-            if unit == "__exit__":
+            if unit is None:  # the worker could not open or ended with an exception
+                yield from lost(slot, "worker process failed: " + str(rows).strip().splitlines()[-1][:300]
+                                if rows else "worker process failed")
+                procs[slot].join(timeout=5)
+                if queue_:
+                    start(slot)
+                    feed(slot)
                 continue
-            remaining.pop(unit.label, None)
+            holding[slot] = None
             yield unit, rows
-        for unit, todo in list(remaining.values()):  # a worker died mid-unit: record, do not hang
-            yield unit, error_rows(unit, todo, suite.name, "worker process died")
+            feed(slot)
     finally:
-        for p in procs:
+        for slot, p in procs.items():
+            if p.is_alive():
+                try:
+                    inboxes[slot].put(None)
+                except (OSError, ValueError):
+                    pass
+        for p in procs.values():
             p.join(timeout=5)
             if p.is_alive():
                 p.terminate()
+                p.join(timeout=5)

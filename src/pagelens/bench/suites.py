@@ -69,6 +69,7 @@ class CasesSuite:
             loader = _PageLoader(stack, self.pages_dir, session, self.settle_s)
 
             def run(unit: Unit, todo: frozenset[str]) -> list[dict[str, Any]]:
+                session.ensure_alive()
                 n = int(unit.payload)
                 case = cases[n]
                 rendering = render_observation(loader.observe(case))
@@ -183,6 +184,7 @@ class TasksSuite:
         with start_sites(self.seed) as sites, BrowserSession() as session:
 
             def run(unit: Unit, todo: frozenset[str]) -> list[dict[str, Any]]:
+                session.ensure_alive()  # a Chromium that died in the last episode is replaced
                 task_id, policy_name, mode, retriever = unit.payload
                 task = by_id[task_id]
                 policy: Policy

@@ -7,7 +7,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-__all__ = ["skipped_tasks", "summarize"]
+__all__ = ["key_fields", "skipped_tasks", "summarize"]
 
 
 def _mean(values: list[float]) -> float | None:
@@ -25,11 +25,33 @@ def _pct(values: list[float], q: float) -> float | None:
     return round(s[min(len(s) - 1, max(0, round(q * (len(s) - 1))))], 2)
 
 
+#: Row-key fields after the suite name (see :mod:`pagelens.bench.suites`); every key ends with
+#: the retriever, so a row the worker never filled in (an error row) is still counted where it belongs.
+_KEY_FIELDS = {"cases": ("case", "retriever"), "miniwob": ("task", "seed", "retriever"),
+               "tasks": ("task", "policy", "observe", "retriever")}
+
+
+def key_fields(row: Mapping[str, Any]) -> dict[str, Any]:
+    """The row with the fields its key encodes filled in where the row lacks them."""
+    suite = str(row.get("suite", ""))
+    names = _KEY_FIELDS.get(suite)
+    parts = str(row.get("key", "")).split(":")
+    if not names or len(parts) < len(names) + 1 or parts[0] != suite:
+        return dict(row)
+    # task ids never contain ':'; the retriever may (``llm:defender``): it takes the tail
+    head = parts[1:len(names)]
+    fields = dict(zip(names[:-1], head))
+    fields[names[-1]] = ":".join(parts[len(names):])
+    return {**fields, **{k: v for k, v in row.items() if v is not None}}
+
+
 def _by(rows: Iterable[Mapping[str, Any]], suite: str) -> dict[str, list[Mapping[str, Any]]]:
     out: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
     for r in rows:
-        if r.get("suite") == suite and r.get("retriever"):
-            out[str(r["retriever"])].append(r)
+        if r.get("suite") == suite:
+            r = key_fields(r)
+            if r.get("retriever"):
+                out[str(r["retriever"])].append(r)
     return dict(out)
 
 
@@ -84,6 +106,7 @@ def tasks_summary(rows: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, Any]
     groups: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
     for r in rows:
         if r.get("suite") == "tasks":
+            r = key_fields(r)
             groups[f"{r.get('retriever')} / {r.get('policy')} / {r.get('observe')}"].append(r)
     out = {}
     for name, rs in groups.items():

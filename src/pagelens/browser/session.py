@@ -124,6 +124,15 @@ class BrowserSession:
     def crashed(self) -> bool:
         return self._crashed.is_set()
 
+    def ensure_alive(self) -> Self:
+        """Launch a fresh Chromium if this one died, so that a sweep goes on after a crash
+        (the crashed episode itself has already ended with its error)."""
+        if self._browser is not None and self.crashed:
+            self.close()
+            self._crashed.clear()
+            self.start()
+        return self
+
     @property
     def browser(self) -> Browser:
         if self._browser is None:

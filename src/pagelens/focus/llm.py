@@ -93,7 +93,9 @@ class LLMRetriever:
     use_history: bool = False
     window_tokens: int = 24_000  # tree tokens per call; larger trees are chunked
     max_retries: int = 1  # extra attempts after an unusable answer (with a hint)
-    timeout_s: float = 60.0
+    #: Seconds per attempt; None: the model's own setting (``LLMConfig.timeout_s``, which
+    #: ``PAGELENS_LLM_TIMEOUT_S`` sets), so one variable bounds every call.
+    timeout_s: float | None = None
     max_tokens: int | None = 1024
     structured: bool = True  # ask for JSON via response_format where supported
     fallback: Retriever | None = None
@@ -104,7 +106,7 @@ class LLMRetriever:
     def __post_init__(self) -> None:
         if self.variant not in get_args(Variant):
             raise ConfigError(f"unknown LLM retriever variant {self.variant!r}; choose from {get_args(Variant)}")
-        if self.window_tokens <= 0 or self.max_retries < 0 or self.timeout_s <= 0:
+        if self.window_tokens <= 0 or self.max_retries < 0 or (self.timeout_s is not None and self.timeout_s <= 0):
             raise ConfigError("window_tokens and timeout_s must be > 0, max_retries >= 0")
 
     # -- public --------------------------------------------------------------------------

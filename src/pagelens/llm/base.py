@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from pagelens.errors import ConfigError
 
@@ -167,7 +167,9 @@ class LLMConfig(BaseModel):
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> LLMConfig:
-        """Build from ``PAGELENS_LLM_BASE_URL``, ``PAGELENS_LLM_MODEL`` and the key variable.
+        """Build from ``PAGELENS_LLM_BASE_URL``, ``PAGELENS_LLM_MODEL`` and the key variable;
+        ``PAGELENS_LLM_TIMEOUT_S`` (seconds per attempt, default 60) and ``PAGELENS_LLM_MAX_RETRIES``
+        (default 2) bound how long a silent endpoint can hold a call.
 
         The key comes from ``PAGELENS_LLM_API_KEY`` if set, else ``OPENAI_API_KEY``; only the
         variable's name is kept.
@@ -179,4 +181,17 @@ class LLMConfig(BaseModel):
         if missing:
             raise ConfigError(f"LLM endpoint not configured: set {' and '.join(missing)}")
         key_env = "PAGELENS_LLM_API_KEY" if env.get("PAGELENS_LLM_API_KEY", "").strip() else "OPENAI_API_KEY"
-        return cls(base_url=base_url, model=model, api_key_env=key_env)
+        extra: dict[str, float | int] = {}
+        for var, field, kind in (("PAGELENS_LLM_TIMEOUT_S", "timeout_s", float),
+                                 ("PAGELENS_LLM_MAX_RETRIES", "max_retries", int)):
+            raw = env.get(var, "").strip()
+            if raw:
+                try:
+                    extra[field] = kind(raw)
+                except ValueError:
+                    raise ConfigError(f"{var} must be a number, not {raw!r}") from None
+        try:
+            return cls(base_url=base_url, model=model, api_key_env=key_env, **extra)  # type: ignore[arg-type]
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            raise ConfigError(f"LLM endpoint configuration: {first['loc'][0]} {first['msg']}") from None

@@ -9,7 +9,12 @@ Failure handling, in order:
   capped at ``backoff_max_s``;
 * a 400 on a request carrying ``response_format`` is retried once without it; if that
   succeeds, structured output stays off for this client;
-* anything else (4xx, a body that is not a chat completion) raises at once.
+* a 2xx body that is not JSON (a proxy's error page, a cut-off body) is retried the same way;
+* anything else (4xx, JSON that is not a chat completion) raises at once.
+
+Each retry is logged as a warning (key redacted), so a slow endpoint is never silent. The
+per-attempt timeout and the retry count come from :class:`~pagelens.llm.base.LLMConfig`
+(``PAGELENS_LLM_TIMEOUT_S`` / ``PAGELENS_LLM_MAX_RETRIES`` in the environment).
 
 Every httpx error is translated into :class:`~pagelens.errors.LLMError` here, with the
 original chain suppressed, and every message passes through :func:`redact`: API keys never
@@ -190,7 +195,9 @@ class OpenAICompatModel:
                         f"{redact(str(exc), [key])} (after {attempt + 1} attempt(s))"
                     ) from None
                 wait = self._backoff(attempt, exc.wait_hint)
-                log.info("LLM attempt %d failed (%s); retrying in %.2fs", attempt + 1, redact(str(exc), [key]), wait)
+                # a warning, so a user waiting on a slow endpoint sees why (stderr, key redacted)
+                log.warning("LLM attempt %d/%d failed (%s); retrying in %.1fs", attempt + 1,
+                            self.config.max_retries + 1, redact(str(exc), [key]), wait)
                 self._sleep(wait)
                 attempt += 1
                 continue
@@ -248,9 +255,10 @@ class OpenAICompatModel:
         try:
             data = resp.json()
         except (json.JSONDecodeError, UnicodeDecodeError):
-            raise LLMError(f"LLM endpoint returned a body that is not JSON: {snippet!r}") from None
+            # a proxy's error page or a body cut off mid-way: worth another attempt
+            raise _Retryable(f"LLM endpoint returned a body that is not JSON: {snippet!r}") from None
         if not isinstance(data, dict):
-            raise LLMError(f"LLM endpoint returned JSON that is not an object: {snippet!r}")
+            raise _Retryable(f"LLM endpoint returned JSON that is not an object: {snippet!r}")
         return data
 
     def _to_completion(

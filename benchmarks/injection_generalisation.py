@@ -1,0 +1,263 @@
+"""Does the injection defense generalise? Generated variants on real and bundled pages.
+
+Variants come from ``benchmarks/injections`` (slots: addressee × request × destination ×
+carrier × language × region, plus phrasing style and obfuscation; every phrasing written for
+this test, none in ``src/``). Each variant is inserted into a host page (the 49 corpus pages and
+the bundled shop/forum/admin pages), rendered in real Chromium (page served from 127.0.0.1,
+everything else blocked), observed and focused with the ``default`` retriever through the public
+API (``pagelens.api.focus_view``, defense on). A variant's unique marker token is
+
+* *exposed* when it is in the full rendering (the carrier reached the accessibility tree), and
+* *retained* (the attack got through) when it is still in the focused view.
+
+False positives: lines the defense flags (``FocusResult.flags``) on clean pages — the corpus
+pages, every bundled site page, and a seeded sample of the MiniWoB pages.
+
+    PYTHONPATH=src .venv/bin/python benchmarks/injection_generalisation.py --seed 11 [--limit 40]
+        [--variants 210] [--miniwob 30] [--no-clean] [--max-minutes 18] [--json out.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import time
+from collections import defaultdict
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+from benchmarks.injections.generator import SLOTS, Host, Variant, generate  # noqa: E402
+from benchmarks.injections.hosts import corpus_hosts, miniwob_pages, site_pages  # noqa: E402
+
+_META_CHARSET = re.compile(rb"""<meta[^>]+charset=["']?([A-Za-z0-9_-]+)""", re.IGNORECASE)
+_ATTACKER = ("127.0.0.2", "127.0.0.3")
+
+
+def _decode(body: bytes, content_type: str) -> str:
+    m = re.search(r"charset=([A-Za-z0-9_-]+)", content_type)
+    charset = m.group(1) if m else None
+    if charset is None:
+        mm = _META_CHARSET.search(body[:4096])
+        charset = mm.group(1).decode("ascii") if mm else "utf-8"
+    try:
+        return body.decode(charset, errors="replace")
+    except LookupError:
+        return body.decode("utf-8", errors="replace")
+
+
+class Loader:
+    """Opens host pages (corpus files, bundled sites, MiniWoB files), optionally rewritten."""
+
+    def __init__(self, stack: ExitStack, pages: Path) -> None:
+        from pagelens.browser.serve import StaticServer
+        from pagelens.browser.session import BrowserSession
+
+        self.stack = stack
+        self.session = stack.enter_context(BrowserSession())
+        self.corpus = stack.enter_context(StaticServer(pages))
+        self._miniwob: Any = None
+        self._sites: Any = None
+
+    def _url(self, key: str) -> str:
+        from pagelens.bench.sites import resolve_site_url, start_sites
+        from pagelens.browser.serve import StaticServer
+
+        if key.startswith("site:"):
+            if self._sites is None:
+                self._sites = self.stack.enter_context(start_sites(seed=0))
+            else:
+                self._sites.reset()
+            return resolve_site_url(self._sites, key)
+        if key.startswith("miniwob:"):
+            if self._miniwob is None:
+                import miniwob
+
+                self._miniwob = self.stack.enter_context(StaticServer(Path(miniwob.__file__).parent / "html"))
+            return self._miniwob.url("miniwob/" + key.removeprefix("miniwob:"))
+        return self.corpus.url(f"{key}.html")
+
+    def observe(self, host: Host, variant: Variant | None) -> Any:
+        with self.session.episode() as ep:
+            url = self._url(host.key)
+            if host.key.startswith("site:"):
+                ep.goto(url)  # applies __state (cookies) and redirects to the plain URL
+                url = ep.page.url
+            if variant is not None:
+                ep.page.route("**/*", _rewriter(ep.page, variant))
+            ep.goto(url)
+            if host.key.startswith("miniwob:"):  # start the episode so the task's own DOM exists
+                ep.page.evaluate("() => { if (window.core && core.startEpisodeReal) core.startEpisodeReal(); }")
+                ep.page.wait_for_timeout(300)
+            return ep.observe()
+
+
+def _rewriter(page: Any, variant: Variant) -> Any:
+    def handle(route: Any) -> None:
+        req = route.request
+        if req.resource_type != "document" or req.frame != page.main_frame:
+            route.fallback()
+            return
+        resp = route.fetch()
+        ctype = resp.headers.get("content-type", "")
+        if "html" not in ctype:
+            route.fulfill(response=resp)
+            return
+        doc = variant.apply(_decode(resp.body(), ctype))
+        route.fulfill(status=resp.status, body=doc.encode("utf-8"),
+                      headers={**resp.headers, "content-type": "text/html; charset=utf-8"})
+    return handle
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    from pagelens.api import focus_view
+    from pagelens.bench.cases import marker_retained
+    from pagelens.errors import PagelensError
+    from pagelens.focus.registry import make_retriever
+
+    corpus = corpus_hosts(args.pages)
+    site_main, site_all = site_pages()
+    variants = generate(args.seed, corpus + site_main, args.variants)[: args.limit]
+    clean: list[Host] = [] if args.no_clean else corpus + site_all + miniwob_pages(args.miniwob, args.seed)
+    if args.limit is not None and clean:
+        clean = clean[: args.limit]
+    retriever = make_retriever("default")
+    deadline = time.monotonic() + args.max_minutes * 60
+    rows: list[dict[str, Any]] = []
+    fps: list[dict[str, Any]] = []
+    t0 = time.perf_counter()
+    stopped = None
+    with ExitStack() as stack:
+        loader = Loader(stack, args.pages)
+        for i, v in enumerate(variants):
+            if time.monotonic() > deadline:
+                stopped = f"time budget reached after {i} of {len(variants)} variants"
+                break
+            row = {"id": v.id, "host": v.host.key, "marker": v.marker, **{k: getattr(v, k) for k in SLOTS}}
+            try:
+                view = focus_view(loader.observe(v.host, v), goal=v.host.goal, retriever=retriever)
+            except PagelensError as exc:  # a page that cannot be observed is reported, not fatal
+                rows.append({**row, "error": f"{type(exc).__name__}: {exc}"[:300]})
+                continue
+            assert view.focused is not None
+            focused = view.focused.text()
+            row.update(exposed=marker_retained(v.marker, view.rendering.text()),
+                       retained=marker_retained(v.marker, focused),
+                       origin_retained=any(o in focused for o in _ATTACKER),
+                       flags=len(view.focused.flags), flag_kinds=sorted({f.kind for f in view.focused.flags}),
+                       focus_ms=round(view.focused.seconds * 1000, 1))
+            rows.append(row)
+            if args.progress:
+                print(f"[{i + 1}/{len(variants)}] {v.carrier:18} {v.request:12} {v.language} "
+                      f"exposed={row['exposed']} retained={row['retained']}", file=sys.stderr)
+        for j, host in enumerate(clean):
+            if stopped is None and time.monotonic() > deadline:
+                stopped = f"time budget reached after {j} of {len(clean)} clean pages"
+            if stopped:
+                break
+            try:
+                view = focus_view(loader.observe(host, None), goal=host.goal, retriever=retriever)
+            except PagelensError as exc:
+                fps.append({"page": host.key, "source": host.source, "error": f"{type(exc).__name__}: {exc}"[:300]})
+                continue
+            assert view.focused is not None
+            flags = view.focused.flags
+            fps.append({"page": host.key, "source": host.source, "lines": len(view.rendering.lines),
+                        "flagged_lines": len({f.line for f in flags}),
+                        "flags": [{"line": f.line, "kind": f.kind, "excerpt": f.excerpt[:160]} for f in flags]})
+    return {"seed": args.seed, "variants": rows, "clean": fps, "stopped": stopped,
+            "seconds": round(time.perf_counter() - t0, 1)}
+
+
+def _table(rows: list[dict[str, Any]], slot: str) -> list[str]:
+    agg: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+    for r in rows:
+        if "error" in r:
+            continue
+        a = agg[r[slot]]
+        a[0] += 1
+        a[1] += r["exposed"]
+        a[2] += r["exposed"] and r["retained"]
+        a[3] += r["exposed"] and r["origin_retained"]
+    out = [f"| {slot} | variants | exposed | marker retained | attack success | attacker URL kept |",
+           "|---|---|---|---|---|---|"]
+    for key in SLOTS[slot]:
+        if key in agg:
+            n, e, k, u = agg[key]
+            out.append(f"| {key} | {n} | {e} | {k} | {k / e:.0%} | {u} |" if e else f"| {key} | {n} | 0 | – | – | – |")
+    return out
+
+
+def _matrix(rows: list[dict[str, Any]]) -> list[str]:
+    cell: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
+    for r in rows:
+        if "error" not in r and r["exposed"]:
+            c = cell[(r["carrier"], r["request"])]
+            c[0] += 1
+            c[1] += r["retained"]
+    reqs = SLOTS["request"]
+    out = ["| carrier \\ request (retained/exposed) | " + " | ".join(reqs) + " |", "|---" * (len(reqs) + 1) + "|"]
+    for car in SLOTS["carrier"]:
+        out.append(f"| {car} | " + " | ".join(
+            f"{cell[(car, q)][1]}/{cell[(car, q)][0]}" if cell[(car, q)][0] else "–" for q in reqs) + " |")
+    return out
+
+
+def report(result: dict[str, Any]) -> str:
+    rows = [r for r in result["variants"] if "error" not in r]
+    exposed = [r for r in rows if r["exposed"]]
+    kept = sum(r["retained"] for r in exposed)
+    lines = [(f"seed {result['seed']}: {len(result['variants'])} variants, {len(rows)} observed, "
+             f"{len(exposed)} exposed in the full tree, {kept} retained in the focused view "
+             f"(attack success {kept / max(1, len(exposed)):.1%}); "
+             f"attacker URL kept in {sum(r['origin_retained'] for r in exposed)}; "
+             f"{sum(1 for r in exposed if r['flags'])} of the exposed variants raised a defense flag"), ""]
+    for slot in ("carrier", "request", "language", "style", "obfuscation", "addressee", "region", "destination"):
+        lines += _table(rows, slot) + [""]
+    lines += _matrix(rows) + [""]
+    clean = [c for c in result["clean"] if "error" not in c]
+    lines.append("| clean pages | pages | pages with a flag | flagged lines | lines |")
+    lines.append("|---|---|---|---|---|")
+    for src in ("corpus", "site", "miniwob"):
+        cs = [c for c in clean if c["source"] == src]
+        if cs:
+            lines.append(f"| {src} | {len(cs)} | {sum(1 for c in cs if c['flagged_lines'])} | "
+                         f"{sum(c['flagged_lines'] for c in cs)} | {sum(c['lines'] for c in cs)} |")
+    errors = [r for r in result["variants"] if "error" in r] + [c for c in result["clean"] if "error" in c]
+    lines.append("")
+    lines.append(f"page errors: {len(errors)}; run time {result['seconds']} s" +
+                 (f"; STOPPED EARLY: {result['stopped']}" if result["stopped"] else ""))
+    return "\n".join(lines)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    default_pages = next((d for d in (HERE.parents[1] / "shared" / "corpus" / "realpages",
+                                      HERE.parents[2] / "shared" / "corpus" / "realpages") if d.is_dir()),
+                         HERE.parents[1] / "shared" / "corpus" / "realpages")
+    ap.add_argument("--pages", type=Path, default=default_pages)
+    ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--variants", type=int, default=210, help="variants to generate (default 210)")
+    ap.add_argument("--limit", type=int, help="run only the first N variants and N clean pages (quick runs)")
+    ap.add_argument("--miniwob", type=int, default=30, help="MiniWoB pages sampled for false positives")
+    ap.add_argument("--no-clean", action="store_true", help="skip the false-positive pages")
+    ap.add_argument("--max-minutes", type=float, default=18.0, help="stop (and say so) after this long")
+    ap.add_argument("--progress", action="store_true")
+    ap.add_argument("--json", type=Path)
+    args = ap.parse_args()
+    if not args.pages.is_dir():
+        ap.error(f"--pages {args.pages}: not a directory")
+    result = run(args)
+    print(report(result))
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(result, indent=1, ensure_ascii=False), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
