@@ -84,6 +84,15 @@ class Line:
     eid: ElementId | None = None
     parent: int | None = None  # line number of the nearest rendered ancestor
     name: str = ""  # the accessible name as shown (whitespace-normalised), for matching
+    # -- typed fields prepared at render time (h-focus): the focus stage reads these, never
+    # the rendered ``text``. Lines parsed from foreign text (textparse) fill them at that edge.
+    value: str | None = None  # the control's value as shown
+    states: tuple[str, ...] = ()  # shown state flags: "focused", "required", "invalid", "checked" ...
+    url: str | None = None  # a link's or image's url property
+    frame: str = "main"  # frame key of the node
+    #: Visible text that labels a control without an accessible name (nearest label cell,
+    #: preceding or following text, placeholder): inferred, shown as ``(label?: '…')``.
+    label: str = ""
     # -- provenance (pagelens.observe.provenance): where the line's text comes from
     region: Region = "main"
 

@@ -7,7 +7,9 @@ retriever focuses the *same* observation, so the figures are comparable within o
 
 from __future__ import annotations
 
+import hashlib
 import json
+import pickle
 import statistics
 import time
 from collections.abc import Callable, Sequence
@@ -91,11 +93,12 @@ def score_case(case: Case, rendering: Rendering, result: FocusResult) -> dict[st
 
 
 def focus_case(
-    rendering: Rendering, case: Case, retriever: Retriever, *, defense: bool = True, full_tokens: int | None = None
+    rendering: Rendering, case: Case, retriever: Retriever, *, defense: bool = True, full_tokens: int | None = None,
+    budget: float | None = None,
 ) -> FocusResult:
     """Focus one case's rendering. ``none`` is the reference — what an unprotected agent
     sees — so the injection defense never applies to it."""
-    return focus(rendering, FocusQuery(goal=case.goal), retriever, defense=defense and not is_reference(retriever),
+    return focus(rendering, FocusQuery(goal=case.goal, budget=budget), retriever, defense=defense and not is_reference(retriever),
                  full_tokens=full_tokens)
 
 
@@ -138,6 +141,20 @@ class _PageLoader:
         return resolve_site_url(self._sites, spec)
 
 
+def _cached_observe(loader: _PageLoader, case: Case, cache: Path | None) -> Observation:
+    if cache is None:
+        return loader.observe(case)
+    key = hashlib.sha1(json.dumps([case.page, case.injection.html if case.injection else None]).encode()).hexdigest()
+    f = cache / f"{key[:20]}.obs.pickle"
+    if f.is_file():
+        obs: Observation = pickle.loads(f.read_bytes())
+        return obs
+    obs = loader.observe(case)
+    cache.mkdir(parents=True, exist_ok=True)
+    f.write_bytes(pickle.dumps(obs))
+    return obs
+
+
 def _inject_documents(episode: Any, html: str) -> None:
     """Insert ``html`` after ``<body>`` of every HTML document the episode loads."""
 
@@ -164,7 +181,11 @@ def run_cases(
     settle_s: float = 1.0,
     progress: Callable[[int, Case], None] | None = None,
     defense: bool = True,
+    obs_cache: Path | None = None,
+    budget: float | None = None,
 ) -> dict[str, Any]:
+    """``obs_cache``: a directory where each case's observation is kept (pickled, keyed by
+    the case's page and injection), so that re-runs measure retrievers without a browser."""
     scores = {r.name: RetrieverScore(r.name) for r in retrievers}
     failures: list[dict[str, Any]] = []
     t0 = time.perf_counter()
@@ -177,7 +198,7 @@ def run_cases(
             if progress is not None:
                 progress(n, case)
             try:
-                obs = loader.observe(case)
+                obs = _cached_observe(loader, case, obs_cache)
             except PagelensError as exc:
                 failures.append({"case": n, "page": case.page, "error": str(exc)})
                 continue
@@ -186,7 +207,8 @@ def run_cases(
                 (dump_dir / f"{n}.full.txt").write_text(rendering.text(), encoding="utf-8")
             full_tokens = tokens.count(rendering.text())  # once per case, not per retriever
             for retriever in retrievers:
-                result = focus_case(rendering, case, retriever, defense=defense, full_tokens=full_tokens)
+                result = focus_case(rendering, case, retriever, defense=defense, full_tokens=full_tokens,
+                                    budget=budget)
                 row = score_case(case, rendering, result)
                 row.update({"case": n, "id": case.id, "page": case.page, "kind": case.kind})
                 sc = scores[retriever.name]

@@ -26,8 +26,12 @@ def bundled_paths() -> tuple[Path, Path]:
 @click.option("--settle", type=float, default=1.0, show_default=True, help="Seconds to wait after load before observing.")
 @click.option("--limit", type=int, help="Only the first N cases.")
 @click.option("--no-defense", is_flag=True, help="Do not remove suspected injection lines.")
+@click.option("--cache", "obs_cache", type=click.Path(file_okay=False, path_type=Path),
+              help="Keep each case's observation here and reuse it on later runs (no browser for cached cases).")
+@click.option("--budget", type=float, help="FocusQuery.budget for every case (share of the full tree's tokens).")
 def eval_cases(cases_file: str | None, pages_dir: Path | None, retrievers: tuple[str, ...], out: Path,
-               dump_dir: Path | None, settle: float, limit: int | None, no_defense: bool) -> None:
+               dump_dir: Path | None, settle: float, limit: int | None, no_defense: bool,
+               obs_cache: Path | None, budget: float | None) -> None:
     """Evaluate retrievers on CASES.jsonl (default: the bundled cases)."""
     from rich.console import Console
     from rich.progress import Progress
@@ -51,7 +55,7 @@ def eval_cases(cases_file: str | None, pages_dir: Path | None, retrievers: tuple
         result = run_cases(
             cases, built, pages_dir=pages_dir or default_pages, dump_dir=dump_dir, settle_s=settle,
             progress=lambda n, c: progress.update(task, completed=n, description=f"{c.page[:40]}"),
-            defense=not no_defense,
+            defense=not no_defense, obs_cache=obs_cache, budget=budget,
         )
     write_result(result, out)
     table = Table(title=f"{len(cases)} cases from {path.name} ({result['seconds']} s)")

@@ -68,9 +68,9 @@ def always_kept(rendering: Rendering) -> set[int]:
             keep.update(x.no for x in lines[i:end])
             i = end
             continue
-        focused = ", focused" in ln.text and ln.role != "RootWebArea"
+        focused = "focused" in ln.states and ln.role != "RootWebArea"
         # the error text usually sits right under or after an invalid field
-        invalid = "invalid=" in ln.text or ", invalid" in ln.text
+        invalid = any(st == "invalid" or (st.startswith("invalid=") and st != "invalid=false") for st in ln.states)
         if focused or invalid:
             keep.add(ln.no)
         i += 1
@@ -146,8 +146,10 @@ def redacted_text(line: Line, region: str | None = None) -> str:
     return f"[{line.eid}] {line.role} {REDACTED if region is None else redaction_marker(region)}"
 
 
-def compact_text(text: str) -> str:
+def compact_text(text: str, url: str | None = None) -> str:
     """A kept line without its ``url=`` property (never needed to act; ~40% of tokens)."""
+    if url is not None:
+        return text.replace(f", url='{url}'", "")
     return _URL_PROP.sub("", text)
 
 
@@ -158,6 +160,7 @@ def build_lines(
     compact: bool,
     redact: set[int] | frozenset[int] = frozenset(),
     hidden: set[int] | frozenset[int] = frozenset(),
+    short: set[int] | frozenset[int] = frozenset(),
     regions: Mapping[int, str] | None = None,
 ) -> tuple[OutputLine, ...]:
     """The shown lines, each maximal run of dropped lines as one placeholder.
@@ -173,7 +176,11 @@ def build_lines(
     def shown(ln: Line) -> OutputLine:
         if ln.no in redact:
             return OutputLine(ln.depth, redacted_text(ln, None if regions is None else regions.get(ln.no)), ln.no)
-        return OutputLine(ln.depth, compact_text(ln.text) if compact else ln.text, ln.no)
+        if ln.no in short:
+            from pagelens.focus.linefmt import short_text
+
+            return OutputLine(ln.depth, short_text(ln), ln.no)
+        return OutputLine(ln.depth, compact_text(ln.text, ln.url) if compact else ln.text, ln.no)
 
     def flush() -> None:
         if not run:
@@ -289,9 +296,13 @@ def focus(
     if len(keep) == len(all_nos):
         return full_view(None, selection.info)
     keep |= always_kept(visible)
+    chosen = set(keep)
     keep = with_ancestors(visible, keep) - flagged
-    lines = _warned(build_lines(rendering, keep, compact=compact, redact=redact, hidden=flagged, regions=regions),
-                    unprotected)
+    # ancestors kept only to hold the tree together are shown short (a layout cell named
+    # with the whole page's text must not cost thousands of tokens)
+    short = keep - chosen if compact else set()
+    lines = _warned(build_lines(rendering, keep, compact=compact, redact=redact, hidden=flagged, short=short,
+                                regions=regions), unprotected)
     keep = {ln.no for ln in lines if ln.no is not None}  # with the runs too cheap to hide
     focused_tokens = tokens.count(_text_of(lines))
     if focused_tokens >= full_tokens:

@@ -171,12 +171,12 @@ def _address_level(low: str) -> int:
             if (lx.AI_BEFORE.search(before) and lx.AI_AFTER.match(low, at)) or lx.AI_AFTER_ANY.match(low, at) or (
                     lx.MSG_FOR_BEFORE.search(before) and lx.MSG_FOR_AFTER.match(low, at)):
                 return 2
-        if not m.group("bare"):  # any role noun spoken to, AI-qualified or not
-            if ((lx.WEAK_BEFORE.search(before) and lx.WEAK_AFTER.match(low, at))
-                    or (lx.WEAK_HEAD_BEFORE.search(before) and lx.HEAD_AFTER.match(low, at))
-                    or lx.GREET_BEFORE.search(before) or lx.WEAK_AFTER_ANY.match(low, at)
-                    or (lx.MSG_FOR_BEFORE.search(before) and lx.MSG_FOR_AFTER.match(low, at))):
-                level = 1
+        if not m.group("bare") and (  # any role noun spoken to, AI-qualified or not
+                (lx.WEAK_BEFORE.search(before) and lx.WEAK_AFTER.match(low, at))
+                or (lx.WEAK_HEAD_BEFORE.search(before) and lx.HEAD_AFTER.match(low, at))
+                or lx.GREET_BEFORE.search(before) or lx.WEAK_AFTER_ANY.match(low, at)
+                or (lx.MSG_FOR_BEFORE.search(before) and lx.MSG_FOR_AFTER.match(low, at))):
+            level = 1
     return level
 
 

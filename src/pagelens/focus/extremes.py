@@ -1,0 +1,102 @@
+"""Goals that ask for an extreme of a listing ("the cheapest", "the most cited", "bottom of
+the table"): the answer can be any item, so every item keeps its name and its numbers.
+
+An extreme is recognised by the shape of English comparison words (superlatives in ``-est``,
+most/least, top/bottom, first/last, highest/lowest ...), not by a list of any page's phrases.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pagelens.focus.terms import normalise, without_quotes
+from pagelens.focus.units import HEADING_ROLES, Page
+
+_EXTREME = re.compile(r"\b(?:most|least|top|bottom|first|last|highest|lowest|fewest|largest|smallest|"
+                      r"[a-z]{2,}est)\b")
+#: Words that end in -est without being superlatives.
+_NOT_SUPERLATIVE = frozenset(["interest", "request", "rest", "test", "forest", "guest", "west", "suggest", "honest", "contest", "manifest", "harvest", "digest", "protest", "nest", "chest", "quest", "arrest", "invest", "modest", "pest", "vest", "zest", "crest", "attest", "detest", "digest", "latest_", "priest"])
+_NUMBER = re.compile(r"\d")
+_LETTER = re.compile(r"[^\W\d_]{2}")
+
+
+def asks_extreme(goal: str) -> bool:
+    low = normalise(without_quotes(goal))
+    return any(m.group(0) not in _NOT_SUPERLATIVE for m in _EXTREME.finditer(low))
+
+
+def listings(page: Page, min_items: int = 4) -> list[list[int]]:
+    """Runs of 4+ siblings sharing a role (rows, list items, articles, cards)."""
+    kids: dict[int, dict[str, list[int]]] = {}
+    for i, ln in enumerate(page.lines):
+        if ln.role in ("StaticText", "ListMarker", "option", "none", "LineBreak"):
+            continue
+        kids.setdefault(page.parents[i], {}).setdefault(ln.role, []).append(i)
+    return [same for by_role in kids.values() for same in by_role.values() if len(same) >= min_items]
+
+
+def projection(page: Page, hits: dict[int, frozenset[str]], tokens: int) -> list[int]:
+    """For the listing the goal's words hit most (the largest one when none is hit): every
+    item's name, its short lines holding numbers and the lines the goal hits, up to ``tokens``."""
+    best: tuple[int, int, list[int]] | None = None
+    for same in listings(page):
+        n_hit = sum(1 for c in same if any(hits.get(j) for j in range(c, page.ends[c])))
+        key = (n_hit, len(same))
+        if best is None or key > best[:2]:
+            best = (key[0], key[1], same)
+    if best is None:
+        return []
+    out: list[int] = []
+    spent = 0
+    items = best[2]
+    # of the items the goal names ("the cheapest *headphones*"), when it names some: a term
+    # that most items carry ("Add to cart") names none of them
+    item_hits = [set().union(*(hits.get(j, frozenset()) for j in range(c, page.ends[c]))) for c in items]
+    seen_in: dict[str, int] = {}
+    for h in item_hits:
+        for t in h:
+            seen_in[t] = seen_in.get(t, 0) + 1
+    named_items = [c for c, h in zip(items, item_hits, strict=True)
+                   if any(seen_in[t] <= len(items) // 2 for t in h)]
+    whole = False
+    if named_items:
+        items = named_items
+        whole = True  # the goal's own candidates: whole, when they are small
+    # the head of the listing whole (sorted listings: "the newest" is the first item), then
+    # every item from both ends inwards ("the last", "bottom of the table" sit at the end)
+    for c in items[:2]:
+        cost = page.subtree_tokens(c)
+        if cost <= 120 and spent + cost <= tokens // 3:
+            out += range(c, page.ends[c])
+            spent += cost
+    order = [items[k // 2] if k % 2 == 0 else items[-1 - k // 2] for k in range(len(items))]
+    for c in order:
+        named = [j for j in range(c, page.ends[c]) if page.lines[j].name]
+        if not named:
+            continue
+        if whole and page.subtree_tokens(c) <= 60:
+            cost = page.subtree_tokens(c)
+            if spent + cost > tokens:
+                break
+            out += range(c, page.ends[c])
+            spent += cost
+            continue
+        pick = named[:1]
+        title = next((j for j in named if page.lines[j].role in ("link", "heading") and _LETTER.search(page.lines[j].name)),
+                     None)
+        if title is not None and title not in pick:
+            pick.append(title)
+        for j in named[1:]:
+            ln = page.lines[j]
+            own = hits.get(j, frozenset())
+            if any(seen_in.get(t, 0) <= len(items) // 2 for t in own) or (
+                    len(ln.name) <= 40 and _NUMBER.search(ln.name)):
+                pick.append(j)
+        if page.lines[pick[0]].role in HEADING_ROLES:
+            pick += range(pick[0], page.ends[pick[0]])  # the item's title with its link
+        cost = sum(page.cost[j] + 1 for j in pick)
+        if spent + cost > tokens:
+            break
+        out += pick
+        spent += cost
+    return sorted(set(out))

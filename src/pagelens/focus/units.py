@@ -1,0 +1,247 @@
+"""The page as structural units: what ``default`` ranks and keeps (pure, no goal).
+
+A *unit* is the largest small element around a line — a product card, a table row, a list
+item, a label with its value, a form field with its label — so that what sits next to a match
+travels with it. Every unit also knows its *partners*, kept along when it is kept:
+
+* a table row: its table's header row (the column names a cell needs);
+* a form control: the buttons of its form (the submit);
+* a heading: the lead of its section (the lines after it, a few dozen tokens);
+* a short line (a label, a value): its neighbouring siblings (the value beside a label,
+  the label above a value, a ``term`` and its ``definition``).
+
+Everything here reads the typed fields of :class:`~pagelens.types.Line` only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from pagelens.types import Line, Rendering
+
+CONTROL_ROLES = frozenset({
+    "textbox", "searchbox", "combobox", "checkbox", "radio", "spinbutton", "listbox", "slider", "switch",
+    "textarea", "ComboBoxSelect", "ComboBoxMenuButton", "TextField", "DatePicker", "InputTime", "DateTime",
+})
+ACTION_ROLES = frozenset({"button", "link", "menuitem", "tab", "option", "menuitemcheckbox", "menuitemradio",
+                          "treeitem"})
+#: Never a unit: expanding to these would keep most of the page.
+BARRIER_ROLES = frozenset({"RootWebArea", "main", "document", "Iframe", "application", "WebArea"})
+HEADING_ROLES = frozenset({"heading"})
+TEXT_ENTRY_ROLES = frozenset({"textbox", "searchbox", "spinbutton", "combobox", "textarea"})
+TABLE_ROLES = frozenset({"table", "grid", "treegrid"})
+HEADER_CELL_ROLES = frozenset({"columnheader"})
+
+
+def line_text(ln: Line) -> str:
+    """What a line says: its name, inferred label and value (never its rendered text)."""
+    parts = [ln.name]
+    if ln.label:
+        parts.append(ln.label)
+    if ln.value:
+        parts.append(ln.value)
+    return " ".join(p for p in parts if p)
+
+
+def shown_cost(ln: Line) -> int:
+    """Tokens a kept line costs as shown (compact: no url), ~4 characters per token."""
+    n = len(ln.text)
+    if ln.url:
+        n -= len(ln.url) + 8
+    return ln.depth + (max(n, 1) + 3) // 4
+
+
+#: Tokens an ancestor costs when it is shown short (role, id and a few words).
+SHORT_COST = 8
+#: Tokens one placeholder line costs.
+PLACEHOLDER_COST = 8
+
+
+@dataclass
+class Page:
+    lines: tuple[Line, ...]
+    ends: list[int]  # subtree end (exclusive) per position
+    parents: list[int]  # parent position or -1
+    cost: list[int]  # tokens per line as shown
+    prefix: list[int] = field(default_factory=list)
+
+    @property
+    def total(self) -> int:
+        return self.prefix[-1]
+
+    def subtree_tokens(self, i: int) -> int:
+        return self.prefix[self.ends[i]] - self.prefix[i]
+
+    def span_tokens(self, start: int, stop: int) -> int:
+        return self.prefix[stop] - self.prefix[start]
+
+    def ancestors(self, i: int) -> Iterable[int]:
+        p = self.parents[i]
+        while p >= 0:
+            yield p
+            p = self.parents[p]
+
+
+def page_of(rendering: Rendering) -> Page:
+    lines = rendering.lines
+    n = len(lines)
+    ends = [n] * n
+    parents = [-1] * n
+    stack: list[int] = []
+    for i, ln in enumerate(lines):
+        while stack and lines[stack[-1]].depth >= ln.depth:
+            ends[stack.pop()] = i
+        parents[i] = stack[-1] if stack else -1
+        stack.append(i)
+    cost = [shown_cost(ln) for ln in lines]
+    prefix = [0]
+    for c in cost:
+        prefix.append(prefix[-1] + c + 1)
+    return Page(lines, ends, parents, cost, prefix)
+
+
+@dataclass(frozen=True, slots=True)
+class UnitLimits:
+    unit_max_tokens: int = 220  # a unit is the largest ancestor at most this big...
+    unit_max_lines: int = 40  # ...and at most this many lines
+    form_max_tokens: int = 900  # a relevant form is kept whole up to this size
+    lead_tokens: int = 160  # a heading's section lead (a recipe's ingredient list)
+    neighbour_tokens: int = 24  # a sibling this small travels with a short line
+
+
+def unit_of(page: Page, i: int, limits: UnitLimits) -> int:
+    """Position of the largest small ancestor of line ``i`` (``i`` itself at worst)."""
+    best = i
+    for a in page.ancestors(i):
+        ln = page.lines[a]
+        if ln.role in BARRIER_ROLES:
+            break
+        if page.subtree_tokens(a) > limits.unit_max_tokens or page.ends[a] - a > limits.unit_max_lines:
+            break
+        best = a
+    return best
+
+
+def form_of(page: Page, i: int, limits: UnitLimits) -> int | None:
+    """Smallest ancestor holding a field and a button, if it is not too big."""
+    for a in page.ancestors(i):
+        if page.lines[a].role in BARRIER_ROLES or page.subtree_tokens(a) > limits.form_max_tokens:
+            return None
+        roles = {page.lines[j].role for j in range(a, page.ends[a])}
+        if roles & CONTROL_ROLES and "button" in roles:
+            return a
+    return None
+
+
+def submit_buttons(page: Page, i: int) -> list[int]:
+    """The buttons of the nearest enclosing ``form``, however big it is (its submit)."""
+    for a in page.ancestors(i):
+        if page.lines[a].role == "form":
+            return [j for j in range(a, page.ends[a]) if page.lines[j].role == "button"][:6]
+        if page.lines[a].role in BARRIER_ROLES:
+            break
+    return []
+
+
+def header_row(page: Page, i: int) -> list[int]:
+    """The header row (or header cells) of the table holding line ``i``."""
+    for a in page.ancestors(i):
+        if page.lines[a].role in TABLE_ROLES:
+            for j in range(a, min(page.ends[a], a + 400)):
+                if page.lines[j].role in HEADER_CELL_ROLES:
+                    r = page.parents[j]
+                    if r >= 0 and page.lines[r].role == "row":
+                        return list(range(r, page.ends[r]))
+                    return [j]
+            return []
+    return []
+
+
+def row_of(page: Page, i: int) -> int | None:
+    for a in (i, *page.ancestors(i)):
+        role = page.lines[a].role
+        if role == "row":
+            return a
+        if role in TABLE_ROLES or role in BARRIER_ROLES:
+            return None
+    return None
+
+
+def following(page: Page, start: int, tokens: int) -> list[int]:
+    """Lines after ``start`` in reading order, up to ``tokens``, not past a heading."""
+    out: list[int] = []
+    j = start
+    while j < len(page.lines) and tokens > 0:
+        if page.lines[j].role in HEADING_ROLES and page.lines[j].name:
+            break
+        out.append(j)
+        tokens -= page.cost[j] + 1
+        j += 1
+    return out
+
+
+def neighbours(page: Page, i: int, limits: UnitLimits) -> list[int]:
+    """The small siblings just before and after line ``i`` (label <-> value), with their
+    subtrees when those are small too."""
+    out: list[int] = []
+    p = page.parents[i]
+    # next sibling: the first line after i's subtree at i's depth, under the same parent
+    j = page.ends[i]
+    if j < len(page.lines) and page.parents[j] == p and page.subtree_tokens(j) <= limits.neighbour_tokens:
+        out.extend(range(j, page.ends[j]))
+    # previous sibling: walk up from the line before i to the child of p
+    k = i - 1
+    while k >= 0 and k != p and page.parents[k] != p:
+        k = page.parents[k]
+    if k >= 0 and k != p and page.subtree_tokens(k) <= limits.neighbour_tokens:
+        out.extend(range(k, page.ends[k]))
+    return out
+
+
+def partners(page: Page, u: int, limits: UnitLimits) -> list[int]:
+    """Lines that travel with unit ``u`` (see the module docstring)."""
+    ln = page.lines[u]
+    out: list[int] = []
+    if row_of(page, u) is not None or ln.role in ("cell", "gridcell", "row"):
+        hdr = header_row(page, u)
+        if u not in hdr:
+            out.extend(hdr)
+    if ln.role in HEADING_ROLES:
+        out.extend(following(page, page.ends[u], limits.lead_tokens))
+    if page.subtree_tokens(u) <= limits.neighbour_tokens:
+        out.extend(neighbours(page, u, limits))
+    for j in range(u, page.ends[u]):
+        if page.lines[j].role in CONTROL_ROLES:
+            out.extend(submit_buttons(page, j))
+            break
+    return out
+
+
+def sibling_runs(page: Page) -> list[list[int]]:
+    """Positions of every run of 8+ rich siblings sharing a role (posts, products, rows)."""
+    kids: dict[int, list[int]] = {}
+    for i in range(len(page.lines)):
+        kids.setdefault(page.parents[i], []).append(i)
+    runs: list[list[int]] = []
+    for ch in kids.values():
+        by_role: dict[str, list[int]] = {}
+        for c in ch:
+            by_role.setdefault(page.lines[c].role, []).append(c)
+        for role, same in by_role.items():
+            if role in ("StaticText", "ListMarker", "option", "generic", "none") or len(same) < 8:
+                continue
+            if sum(page.ends[c] - c for c in same) >= 6 * len(same):
+                runs.append(same)
+    return runs
+
+
+def deep_items(page: Page) -> list[bool]:
+    """Lines inside the items of a long listing of rich items after its first five: their
+    headings are item titles, not landmarks, and their controls repeat the first items'."""
+    deep = [False] * len(page.lines)
+    for same in sibling_runs(page):
+        for c in same[5:]:
+            for j in range(c, page.ends[c]):
+                deep[j] = True
+    return deep
