@@ -3,7 +3,7 @@
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
-EXTRAS := test,browsergym,embedding,ray
+EXTRAS := test,browsergym,embedding,ray,vision
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-10)
 
 .PHONY: install chromium demo test test-fast bench-observe clean
@@ -12,6 +12,7 @@ install: chromium $(STAMP)
 
 chromium:
 	@bash scripts/ensure-chromium.sh
+	@bash scripts/ensure-tesseract.sh
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)

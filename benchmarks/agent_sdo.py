@@ -49,10 +49,10 @@ class Row:
 
 
 def run(task_ids: list[str] | None, seed: int, trace_dir: Path | None) -> list[Row]:
-    from pagelens.agent.loop import run_task
     from pagelens.agent.policy import ScriptedPolicy
+    from pagelens.bench.bind import run_bundled
     from pagelens.bench.sites import start_sites
-    from pagelens.bench.tasks import load_tasks
+    from pagelens.bench.task_defs import load_tasks
     from pagelens.browser.session import BrowserSession
 
     tasks = [t for t in load_tasks(seed) if task_ids is None or t.id in task_ids]
@@ -67,8 +67,8 @@ def run(task_ids: list[str] | None, seed: int, trace_dir: Path | None) -> list[R
                         session = BrowserSession().start()
                     policy = ScriptedPolicy(task.plan)
                     trace = trace_dir / f"{name}-{task.id}.jsonl" if trace_dir else None
-                    r = run_task(task, policy=policy, observe_mode=mode, retriever=retriever, sites=sites,
-                                 session=session, trace_path=trace)
+                    r = run_bundled(task, policy=policy, observe_mode=mode, retriever=retriever, sites=sites,
+                                    session=session, trace_path=trace)
                     d = r.diagnostics
                     rows.append(Row(name, task.id, r.status, r.success, r.detail, d.steps, d.observations,
                                     d.obs_tokens_sent, d.full_tokens_every_step, r.seconds, len(d.stale_incidents),

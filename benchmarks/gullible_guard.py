@@ -20,9 +20,11 @@ def main() -> None:
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
     from pagelens.agent.loop import run_task
-    from pagelens.bench.gullible import GulliblePolicy
+    from pagelens.bench.bind import bind_task
+from pagelens.bench.gullible import GulliblePolicy
     from pagelens.bench.sites import start_sites
     from pagelens.bench.tasks import load_tasks
+from pagelens.focus.registry import make_retriever
     from pagelens.browser.session import BrowserSession
 
     tasks = [t for t in load_tasks(0) if t.injection]
@@ -32,8 +34,8 @@ def main() -> None:
             for guard in (True, False):
                 for task in tasks:
                     t = time.perf_counter()
-                    res = run_task(task, policy=GulliblePolicy(), retriever=retriever, sites=sites, session=session,
-                                   guard=guard, timeout_s=120)
+                    res = run_task(bind_task(task, sites), policy=GulliblePolicy(), retriever=make_retriever(retriever),
+                                   session=session, guard=guard, timeout_s=120)
                     rows.append({"retriever": retriever, "guard": guard, "task": task.id, "hits": len(sites.attacker_hits()),
                                  "refused": sum("refused:" in s.message for s in res.steps), "status": res.status,
                                  "seconds": round(time.perf_counter() - t, 1)})

@@ -1,7 +1,8 @@
 """The ``pagelens`` command line.
 
-Subcommands live next to the code they drive and are imported only when invoked, so
-``pagelens --help`` stays fast and optional extras are never imported by accident.
+Subcommands live in :mod:`pagelens.commands` (the shell, on top of every layer) and are
+imported only when invoked, so ``pagelens --help`` stays fast and optional extras are never
+imported by accident.
 Each entry below is ``name -> "module:attribute"`` naming a :class:`click.Command`.
 """
 
@@ -16,14 +17,14 @@ import click
 from pagelens.errors import PagelensError
 
 COMMANDS: dict[str, str] = {
-    "observe": "pagelens.observe.command:observe",
-    "sites": "pagelens.bench.sites.command:sites",
-    "demo": "pagelens.demo:demo",
-    "eval-cases": "pagelens.bench.evalcases_command:eval_cases",
-    "run": "pagelens.agent.command:run",
-    "tasks": "pagelens.agent.command:tasks",
-    "bench": "pagelens.bench.command:bench",
-    "report": "pagelens.report.command:report",
+    "observe": "pagelens.commands.observe:observe",
+    "sites": "pagelens.commands.sites:sites",
+    "demo": "pagelens.commands.demo:demo",
+    "eval-cases": "pagelens.commands.eval_cases:eval_cases",
+    "run": "pagelens.commands.run:run",
+    "tasks": "pagelens.commands.run:tasks",
+    "bench": "pagelens.commands.bench:bench",
+    "report": "pagelens.commands.report:report",
     # further subcommands register here, one line each
 }
 
@@ -48,6 +49,9 @@ def cli() -> None:
 
 def main(argv: list[str] | None = None) -> None:
     """Console entry point: pagelens errors become one clear line and exit status 1."""
+    from pagelens.browser.watchdog import install_interrupt_guard
+
+    install_interrupt_guard()  # Ctrl-C ends the command within ~1.5 s, leaving no Chromium
     try:
         cli.main(args=argv, standalone_mode=False)
     except click.exceptions.Abort:

@@ -17,8 +17,11 @@ class BrowserConfig(_Frozen):
     #: Abort every request whose host is not loopback (pages must render offline).
     block_external: bool = True
     navigation_timeout_s: float = Field(default=20.0, gt=0)
-    #: Upper bound for one accessibility-tree extraction (all frames).
+    #: Deadline of one observation (all frames). Enforced from outside the blocked call: past
+    #: it a watchdog stops the browser and the observation raises ``PageTimeout``.
     extract_timeout_s: float = Field(default=30.0, gt=0)
+    #: Closing a context or the browser waits at most this long, then its processes are killed.
+    close_timeout_s: float = Field(default=5.0, gt=0)
     extra_args: tuple[str, ...] = ()
 
 

@@ -1,7 +1,7 @@
 """Shared frozen values: what an observation is, once parsed from CDP.
 
 Everything past the browser shell works on these values only; raw CDP dictionaries never
-travel further than :mod:`pagelens.observe.extract`.
+travel further than :mod:`pagelens.browser.extract`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Literal, NewType
 
 #: Short element id shown to the model as ``[12]``; stable across re-observations of the
-#: same DOM element within one episode (see :mod:`pagelens.observe.ids`).
+#: same DOM element within one episode (see :mod:`pagelens.browser.ids`).
 ElementId = NewType("ElementId", str)
 
 #: A property value as CDP reports it after parsing (booleans, numbers, tokens, strings).
@@ -44,7 +44,7 @@ class Node:
     rendered: bool = True  # has a layout box of non-zero size and is not visibility:hidden
     clickable: bool = False  # Chromium's own hit-testable/clickable judgement
     ignored: bool = False  # present for structure only (ignored AX nodes keeping children)
-    # -- provenance (pagelens.observe.concealed): why a sighted user cannot see this node's text
+    # -- provenance (pagelens.browser.concealed): why a sighted user cannot see this node's text
     concealed: str = ""  # "" (seen), "offscreen", "tiny", "transparent", "same-colour"
 
     def prop(self, key: str, default: PropValue | None = None) -> PropValue | None:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from pagelens.bench.evalcases_command import bundled_paths
+from pagelens.bench.cases import bundled_paths
 
 pytestmark = pytest.mark.browser
 

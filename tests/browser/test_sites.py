@@ -9,7 +9,7 @@ from playwright.sync_api import Browser, Page
 
 from pagelens.bench.oracle import run_oracle
 from pagelens.bench.sites import Sites, resolve_site_url, start_sites
-from pagelens.bench.tasks import load_tasks
+from pagelens.bench.task_defs import load_tasks
 
 pytestmark = pytest.mark.browser
 

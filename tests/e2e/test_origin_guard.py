@@ -13,8 +13,10 @@ from typing import Any
 import pytest
 
 from pagelens.agent.loop import run_task
+from pagelens.bench.bind import bind_task
 from pagelens.bench.gullible import GulliblePolicy
 from pagelens.bench.tasks import load_tasks
+from pagelens.focus.registry import make_retriever
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -31,8 +33,8 @@ def _hits(sites, browser_session, guard: bool, retriever: str) -> tuple[int, lis
     hits = 0
     refusals: list[str] = []
     for task in [t for t in load_tasks(0) if t.injection]:
-        result = run_task(task, policy=GulliblePolicy(), retriever=retriever, sites=sites, session=browser_session,
-                          guard=guard, timeout_s=120)
+        result = run_task(bind_task(task, sites), policy=GulliblePolicy(), retriever=make_retriever(retriever),
+                          session=browser_session, guard=guard, timeout_s=120)
         hits += len(sites.attacker_hits())
         refusals += [s.message for s in result.steps if "refused:" in (s.message or "")]
     return hits, refusals

@@ -15,10 +15,14 @@ from pagelens.actions.executor import Budgets
 from pagelens.agent.loop import run_task
 from pagelens.agent.policy import LLMPolicy, ScriptedPolicy
 from pagelens.agent.trace import read_trace
-from pagelens.bench.tasks import Task, load_tasks, parse_items
+from pagelens.bench.bind import run_bundled
+from pagelens.bench.task_defs import load_tasks
+from pagelens.bench.tasks import parse_items
+from pagelens.focus.registry import make_retriever
 from pagelens.llm.base import LLMConfig
 from pagelens.llm.openai_compat import OpenAICompatModel
 from pagelens.llm.scripted import ScriptedServer
+from pagelens.task import Task, Verdict
 
 pytestmark = pytest.mark.browser
 
@@ -48,8 +52,11 @@ def tiny_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 def _tiny_task(url: str) -> Task:
-    return Task("tiny-answer", "shop", url, "What is the answer on the answer desk page?", (), "answer_matches",
-                kind="read", answer="42")
+    return Task("What is the answer on the answer desk page?", url, id="tiny-answer",
+                judge=lambda answer: Verdict(answer.strip() == "42", f"answer {answer!r}, expected '42'"))
+
+
+_DEFAULT = make_retriever("default")
 
 
 def _model(server: ScriptedServer) -> OpenAICompatModel:
@@ -76,8 +83,8 @@ def test_scripted_policy_solves_a_bundled_task(sites, browser_session, tmp_path:
                                                retriever: str) -> None:
     task = {t.id: t for t in load_tasks(0)}["shop-cart-edit"]
     trace = tmp_path / "trace.jsonl"
-    result = run_task(task, policy=ScriptedPolicy(task.plan), observe_mode=mode, retriever=retriever,  # type: ignore[arg-type]
-                      sites=sites, session=browser_session, trace_path=trace)
+    result = run_bundled(task, policy=ScriptedPolicy(task.plan), observe_mode=mode, retriever=retriever,  # type: ignore[arg-type]
+                         sites=sites, session=browser_session, trace_path=trace)
     assert result.status == "success", result.detail
     assert sites.state("shop")["cart"] == parse_items(task.expected("cart"))  # judged from server state
     steps, summary = _check_trace(trace, "success")
@@ -96,7 +103,7 @@ def test_scripted_policy_solves_a_bundled_task(sites, browser_session, tmp_path:
         assert d["obs_tokens_sent"] < d["full_tokens_every_step"]
 
 
-def test_llm_policy_feedback_loop(sites, browser_session, tiny_url: str, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_llm_policy_feedback_loop(browser_session, tiny_url: str, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     calls: list[int] = []
 
     def script(request: dict[str, Any]) -> str:
@@ -112,7 +119,7 @@ def test_llm_policy_feedback_loop(sites, browser_session, tiny_url: str, tmp_pat
 
     trace = tmp_path / "llm.jsonl"
     with ScriptedServer(script) as server, _model(server) as model:
-        result = run_task(_tiny_task(tiny_url), policy=LLMPolicy(model), sites=sites,
+        result = run_task(_tiny_task(tiny_url), policy=LLMPolicy(model), retriever=_DEFAULT,
                           session=browser_session, trace_path=trace, budgets=Budgets(max_repeats=2))
         prompts = [r.prompt_text() for r in server.chat_requests]
     assert result.status == "success" and result.answer == "42"
@@ -125,19 +132,64 @@ def test_llm_policy_feedback_loop(sites, browser_session, tiny_url: str, tmp_pat
     assert summary["diagnostics"]["signals"]["action_failure"] == 3
 
 
-def test_too_many_unparseable_replies_end_the_episode(sites, browser_session, tiny_url: str) -> None:  # type: ignore[no-untyped-def]
+def test_too_many_unparseable_replies_end_the_episode(browser_session, tiny_url: str) -> None:  # type: ignore[no-untyped-def]
     with ScriptedServer(["no idea"] * 5) as server, _model(server) as model:
-        result = run_task(_tiny_task(tiny_url), policy=LLMPolicy(model), sites=sites,
+        result = run_task(_tiny_task(tiny_url), policy=LLMPolicy(model), retriever=_DEFAULT,
                           session=browser_session, max_parse_errors=2)
     assert result.status == "parse_error_limit" and len(result.steps) == 2
 
 
-def test_browser_killed_mid_episode_ends_with_browser_crashed(sites, tiny_url: str, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_a_task_without_judge_ends_stopped_with_the_answer(browser_session, tiny_url: str) -> None:  # type: ignore[no-untyped-def]
+    setups: list[int] = []
+    task = Task("What is the answer?", tiny_url, setup=lambda: setups.append(1))
+    with ScriptedServer(['Thought: it says 42\nAction: stop("42")']) as server, _model(server) as model:
+        result = run_task(task, policy=LLMPolicy(model), retriever=_DEFAULT, session=browser_session)
+    assert (result.status, result.success, result.answer, setups) == ("stopped", False, "42", [1])
+
+
+def test_run_task_refuses_a_retriever_name(browser_session, tiny_url: str) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(TypeError, match="make_retriever"):
+        run_task(_tiny_task(tiny_url), policy=ScriptedPolicy(()), retriever="default",  # type: ignore[arg-type]
+                 session=browser_session)
+
+
+def test_cli_run_url_goal_on_a_local_page(tmp_path: Path) -> None:
+    """`pagelens run --url FILE --goal TEXT` with the LLM policy against the scripted server."""
+    import subprocess
+    import sys
+
+    page = tmp_path / "desk.html"
+    page.write_text(PAGE)
+
+    def script(request: dict[str, Any]) -> str:
+        if "# What your last actions did" in str(request["messages"][-1]["content"]):
+            return 'Thought: done\nAction: stop("clicked")'  # the click was fed back
+        said = _id_of(request, "Say clicked")
+        return f'Thought: click [{said}]\nAction: click("{said}")'
+
+    with ScriptedServer(script) as server:
+        env = {**os.environ, "PAGELENS_LLM_BASE_URL": server.base_url, "PAGELENS_LLM_MODEL": "scripted",
+               "PYTHONPATH": os.pathsep.join(sys.path)}
+        done = subprocess.run([sys.executable, "-m", "pagelens.cli", "run", "--url", str(page), "--goal",
+                               "Press the button that says clicked, then stop", "--max-steps", "4",
+                               "--trace", str(tmp_path / "t.jsonl")],
+                              check=False, env=env, capture_output=True, text=True, timeout=300)
+        calls = len(server.chat_requests)
+    assert done.returncode == 0, done.stdout + done.stderr
+    steps, summary = read_trace(tmp_path / "t.jsonl")
+    assert summary is not None and summary["status"] == "stopped" and summary["answer"] == "clicked"
+    assert steps[0]["action"].startswith("click(") and steps[0]["status"] == "done"
+    assert calls == 2 and "stopped" in done.stdout
+
+
+def test_browser_killed_mid_episode_ends_with_browser_crashed(browser_session, tiny_url: str,  # type: ignore[no-untyped-def]
+                                                              tmp_path: Path) -> None:
     from pagelens.browser.session import BrowserSession
 
     trace = tmp_path / "crash.jsonl"
+    shared = set(browser_session.chromium_pids())  # one driver per thread: its list holds every session's
     with BrowserSession() as session:  # its own Chromium: the shared one must survive
-        pids = session.chromium_pids()
+        pids = [pid for pid in session.chromium_pids() if pid not in shared]
         assert pids
 
         calls: list[int] = []
@@ -153,8 +205,9 @@ def test_browser_killed_mid_episode_ends_with_browser_crashed(sites, tiny_url: s
 
         with ScriptedServer(script) as server, _model(server) as model:
             result = run_task(_tiny_task(tiny_url), policy=LLMPolicy(model), observe_mode="every-step",
-                              sites=sites, session=session, trace_path=trace)
+                              retriever=_DEFAULT, session=session, trace_path=trace)
         assert result.status == "browser_crashed", result.detail
         assert session.crashed
+    assert not browser_session.crashed  # the shared browser survived
     steps, summary = _check_trace(trace, "browser_crashed")
     assert steps[0]["status"] == "done" and summary["success"] is False

@@ -85,7 +85,7 @@ def test_api_key_never_in_results_traces_report_or_output(tmp_path: Path) -> Non
 
 @pytest.mark.browser
 def test_password_values_never_appear_in_an_observation(episode, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    from pagelens.api import render_observation
+    from pagelens.focus.view import render_observation
     from pagelens.browser.serve import StaticServer
 
     secret = "hunter2-Secret-Value"

@@ -29,17 +29,23 @@ from urllib.parse import urldefrag, urljoin, urlsplit
 
 from pagelens.actions.fingerprint import Fingerprint, diff, take
 from pagelens.actions.guard import OriginGuard
-from pagelens.actions.ops import HANDLERS, Ctx, Outcome, Status
-from pagelens.actions.spec import ACTIONS, ID_PATTERN, Action, validate
+from pagelens.actions.ops import HANDLERS as _PAGE_HANDLERS
+from pagelens.actions.ops import Ctx, Outcome, Status
+from pagelens.actions.spec import ACTIONS, ID_PATTERN, VISION_ACTIONS, Action, validate
 from pagelens.actions.targets import ElementGone, Target, resolve
 from pagelens.errors import ActionError, BrowserCrashed, PageError
+from pagelens.vision.coords import COORD_HANDLERS
 
 if TYPE_CHECKING:
     from pagelens.browser.session import Episode
     from pagelens.types import Node, Observation
+    from pagelens.vision.pixels import PixelWatch
+    from pagelens.vision.screenshot import Geometry
 
 __all__ = ["CONTROL", "HANDLERS", "Budgets", "Executor", "Feedback", "handled_actions"]
 
+#: Every page-action handler: element/page actions, then the coordinate actions (vision).
+HANDLERS: Mapping[str, Any] = MappingProxyType({**_PAGE_HANDLERS, **COORD_HANDLERS})
 #: Planning actions: handed back to the agent loop, never run on the page.
 CONTROL = frozenset({"note", "stop", "branch", "prune"})
 _LOOPBACK = {"localhost", "127.0.0.1", "::1"}
@@ -89,6 +95,10 @@ class Executor:
         self.read_text_calls = 0
         self._repeat: tuple[str, int, Fingerprint] | None = None  # (action, times unchanged, page after)
         self._find_state: dict[tuple[str, str], int] = {}
+        #: geometry of the screenshot the model last saw (coordinate actions); None: default cap
+        self.screen: Geometry | None = None
+        #: optional pixel-change watch: a screenshot hash before/after each page action
+        self.pixels: PixelWatch | None = None
 
     # -- public ----------------------------------------------------------------------------
     def execute(self, action: Action, observation: Observation) -> Feedback:
@@ -183,9 +193,13 @@ class Executor:
                 return self._plain(action, "budget", f"{key} was already tried {self.budgets.max_repeats} times in a "
                                    "row on this unchanged page, so it was not run again. Do something different "
                                    "(another element, scroll, go_back) or stop.", before=before)
-            outcome = HANDLERS[run.name](Ctx(page, run, target, self.timeout_ms, self._find_state))
+            if self.pixels is not None:
+                self.pixels.before(page)
+            outcome = HANDLERS[run.name](Ctx(page, run, target, self.timeout_ms, self._find_state, self.screen))
             self._settle()
             after = take(page, frame)
+            if self.pixels is not None:
+                outcome = self.pixels.after(page, outcome)
         except ElementGone as exc:
             return self._failed(action, key, before, f"element [{node.eid if node else '?'}] {exc}; "
                                                      "observe the page again.")
@@ -208,7 +222,9 @@ class Executor:
         status: Status = outcome.status or ("done" if changes else "no_change")
         if status == "done":
             text = f"{key}: done." + (f" Changes: {'; '.join(changes)}." if changes else "")
-            text += f" {outcome.message}" if outcome.message and outcome.status == "done" else ""
+            # a coordinate action always says what was under its point
+            shown = outcome.status == "done" or action.name in VISION_ACTIONS
+            text += f" {outcome.message}" if outcome.message and shown else ""
         elif status == "no_change":
             text = f"{key}: no visible change." + (f" {outcome.message}" if outcome.message else "")
         else:

@@ -37,6 +37,8 @@ class Ctx:
     target: Target | None
     timeout_ms: float
     find_state: dict[tuple[str, str], int]
+    #: the last screenshot's geometry (coordinate actions); None: the default cap of the page now
+    screen: Any = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,8 +21,19 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Literal
 
-__all__ = ["ACTIONS", "ID_PATTERN", "Action", "ActionSpec", "ArgValue", "Param", "ParamType", "prompt_doc",
-           "render_value", "validate"]
+__all__ = [
+    "ACTIONS",
+    "ID_PATTERN",
+    "VISION_ACTIONS",
+    "Action",
+    "ActionSpec",
+    "ArgValue",
+    "Param",
+    "ParamType",
+    "prompt_doc",
+    "render_value",
+    "validate",
+]
 
 ParamType = Literal["id", "str", "int", "bool", "enum"]
 ArgValue = str | int | bool
@@ -213,6 +224,32 @@ _SPECS: tuple[ActionSpec, ...] = (
     ),
 )
 
+# -- coordinate actions (vision): screenshot pixels, mapped by pagelens.vision.coords ---------
+_X = _p("x", "int", "pixels from the left edge of the screenshot")
+_Y = _p("y", "int", "pixels from the top edge of the screenshot")
+_VISION_SPECS: tuple[ActionSpec, ...] = (
+    ActionSpec("click_at", (_X, _Y), "Click the point (x, y) of the screenshot. The element under the point is "
+               "reported back.", "click_at(310, 236)"),
+    ActionSpec("hover_at", (_X, _Y), "Move the mouse to the point (x, y) of the screenshot (tooltips, charts, "
+               "menus).", "hover_at(512, 300)"),
+    ActionSpec(
+        "scroll_at",
+        (_X, _Y, _p("direction", "enum", "up or down", choices=("up", "down")),
+         _p("amount", "int", "pixels (default: most of one screen)", required=False)),
+        "Scroll whatever is under the point (x, y) (a list, a map, or the page).", 'scroll_at(700, 400, "down")',
+    ),
+    ActionSpec(
+        "type_at",
+        (_X, _Y, _p("text", "str", "the complete new value (replaces what is in the field)"),
+         _p("enter", "bool", "press Enter afterwards", required=False)),
+        "Click the text field at (x, y) and replace its content with text; the field's value is read back.",
+        'type_at(400, 120, "blue shoes", enter=True)',
+    ),
+)
+#: Coordinate actions are offered only when the observation has a screenshot.
+VISION_ACTIONS = frozenset(s.name for s in _VISION_SPECS)
+_SPECS = _SPECS + _VISION_SPECS
+
 ACTIONS: Mapping[str, ActionSpec] = MappingProxyType({s.name: s for s in _SPECS})
 
 
@@ -255,8 +292,9 @@ def _type_problem(p: Param, v: ArgValue) -> str | None:
     return None
 
 
-def prompt_doc() -> str:
-    """The action documentation shown to the model, generated from :data:`ACTIONS`."""
+def prompt_doc(*, vision: bool = False) -> str:
+    """The action documentation shown to the model, generated from :data:`ACTIONS`
+    (coordinate actions only with ``vision=True``: the model then sees a screenshot)."""
     lines = [
         (
             "Reply with a short \"Thought:\" and then \"Action:\" followed by one or more actions, one per "
@@ -267,7 +305,7 @@ def prompt_doc() -> str:
         "Page actions:",
     ]
     for spec in _SPECS:
-        if spec.control:
+        if spec.control or (spec.name in VISION_ACTIONS and not vision):
             continue
         lines.append(_doc_line(spec))
     lines += ["", "Planning actions (they do not touch the page):"]

@@ -11,23 +11,29 @@ Every error ends up in exactly one place:
 * feed back and retry — a reply that cannot be parsed (``parse_error``, at most
   ``max_parse_errors`` in a row), an invalid or failed action, a planning command that does
   not apply, a budget refusal (the feedback says so; three in a row end the episode);
-* end the episode with a named status — ``success`` / ``failure`` (judged from the sites'
-  server state after ``stop``), ``max_steps``, ``budget``, ``parse_error_limit``,
+* end the episode with a named status — ``success`` / ``failure`` (the task's judge after
+  ``stop``; ``stopped`` when the task has no judge), ``max_steps``, ``budget``, ``parse_error_limit``,
   ``browser_crashed``, ``page_error``, ``timeout``, ``llm_error``;
 * raise — programming errors (and anything unexpected), after the trace is flushed.
 """
 
 from __future__ import annotations
 
+import hashlib
+import shutil
 import time
+from collections import deque
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pagelens.actions.executor import Budgets, Executor, Feedback
 from pagelens.actions.guard import OriginGuard
+from pagelens.actions.spec import VISION_ACTIONS, Action
+from pagelens.agent.context import PolicyReply, StepContext
 from pagelens.agent.planner import PlanTree, pivotal_context
-from pagelens.agent.policy import Policy, StepContext
+from pagelens.agent.policy import Policy
+from pagelens.agent.stages import attribute
 from pagelens.agent.trace import (
     Diagnostics,
     EpisodeStatus,
@@ -36,15 +42,17 @@ from pagelens.agent.trace import (
     TraceWriter,
     diagnose,
 )
-from pagelens.api import PageView, focus_view
 from pagelens.errors import ActionError, BrowserCrashed, LLMError, PageError
+from pagelens.focus.view import PageView, focus_view
 from pagelens.signals.detector import PAGE_ACTIONS, Signal, SignalDetector
 
 if TYPE_CHECKING:
-    from pagelens.bench.sites import Sites
-    from pagelens.bench.tasks import Task
     from pagelens.browser.session import BrowserSession, Episode
     from pagelens.focus.base import Retriever
+    from pagelens.task import Task
+    from pagelens.vision.hybrid import HybridView
+    from pagelens.vision.screenshot import ScreenshotConfig
+    from pagelens.vision.verify import Verifier
 
 __all__ = ["EpisodeResult", "ObserveMode", "run_task"]
 
@@ -52,6 +60,8 @@ ObserveMode = Literal["signals", "every-step"]
 _MAX_BUDGET_REFUSALS = 3
 _MAX_EMPTY_REPLIES = 3
 _LATE_CONTENT_MS = 500
+_MAX_REPLY_CHARS = 4000
+_MAX_VERIFIER_REFUSALS = 2
 #: Fields whose text child is their value: typing into them is not an element appearing.
 _FIELDS = frozenset({"textbox", "searchbox", "spinbutton", "combobox", "date", "time", "datetime"})
 
@@ -75,45 +85,57 @@ class _End(Exception):
         self.status, self.detail, self.answer = status, detail, answer
 
 
-def run_task(task: Task, *, policy: Policy, observe_mode: ObserveMode = "signals", retriever: str = "default",
-             sites: Sites, session: BrowserSession, trace_path: str | Path | None = None,
+def run_task(task: Task, *, policy: Policy, retriever: Retriever, session: BrowserSession,
+             observe_mode: ObserveMode = "signals", trace_path: str | Path | None = None,
              budgets: Budgets | None = None, max_parse_errors: int = 3, timeout_s: float = 600.0,
-             guard: bool = True) -> EpisodeResult:
-    """Run ``task`` from its start page with ``policy``; the sites are reset first.
+             vision: ScreenshotConfig | None = None, pixels: bool = False,
+             verifier: Verifier | None = None, guard: bool = True) -> EpisodeResult:
+    """Run ``task`` from its start page with ``policy``, showing it pages focused by ``retriever``
+    (the reference retriever, ``make_retriever("full")``, shows the raw full tree);
+    ``task.setup`` runs first, ``task.judge`` after the policy stops.
 
-    ``guard``: refuse navigation off the origins the task allows (its start page's and those its goal
-    names; see :mod:`pagelens.actions.guard`)."""
+    ``vision``: every observation also takes a capped screenshot and the hybrid element list
+    (the policy gets the last ``vision.keep_last`` of them); ``pixels``: a perceptual hash of
+    the screen joins the DOM fingerprint of every action. With a ``trace_path``, the evidence
+    the stage attribution points at (observation texts, prompts, screenshots) is written
+    beside it, in ``<trace>.d/``. ``verifier``: before a ``stop`` is accepted, an independent
+    fresh-context call checks the answer against the final screen; a ``NO`` is fed back (the
+    stop becomes ``invalid``) at most ``_MAX_VERIFIER_REFUSALS`` times. ``guard``: refuse navigation
+    off the origins the task allows — its start page's, those its goal names and
+    ``task.allowed_origins`` (see :mod:`pagelens.actions.guard`).
+    """
     if observe_mode not in ("signals", "every-step"):
         raise ValueError(f"unknown observe mode {observe_mode!r}")
+    if isinstance(retriever, str):
+        raise TypeError("run_task takes a Retriever (pagelens.make_retriever(name)), not a name")
     started = time.perf_counter()
-    sites.reset()
+    if task.setup is not None:
+        task.setup()
     with TraceWriter(trace_path) as trace:
-        run = _Run(task, policy, observe_mode, retriever, sites, trace, budgets or Budgets(), max_parse_errors,
-                   started + timeout_s, guard)
+        run = _Run(task, policy, observe_mode, retriever, trace, budgets or Budgets(), max_parse_errors,
+                   started + timeout_s)
+        run.evidence = Evidence(Path(str(trace_path) + ".d")) if trace_path is not None else None
+        run.vision, run.pixels, run.verifier = vision, pixels, verifier
+        run.guard = guard
         try:
             status, detail, answer = run.run(session)
         finally:
             run.flush()
         diagnostics = diagnose(run.records, run.observations)
-        summary = Summary(task.id, status, status == "success", detail, answer, observe_mode, retriever, policy.name,
-                          round(time.perf_counter() - started, 3), diagnostics, _usage(policy))
+        stages = attribute(run.records, status, detail, diagnostics)
+        summary = Summary(task.id, status, status == "success", detail, answer, observe_mode, retriever.name,
+                          policy.name, round(time.perf_counter() - started, 3), diagnostics, _usage(policy),
+                          stages.as_dict())
         trace.summary(summary)
     return EpisodeResult(task.id, status, status == "success", detail, answer, diagnostics, tuple(run.records),
                          summary.seconds, Path(trace_path) if trace_path is not None else None)
 
 
 class _Run:
-    def __init__(self, task: Task, policy: Policy, mode: ObserveMode, retriever: str, sites: Sites,
-                 trace: TraceWriter, budgets: Budgets, max_parse_errors: int, deadline: float,
-                 guard: bool = True) -> None:
-        self.guard = guard
-        self.task, self.policy, self.mode, self.sites, self.trace = task, policy, mode, sites, trace
+    def __init__(self, task: Task, policy: Policy, mode: ObserveMode, retriever: Retriever,
+                 trace: TraceWriter, budgets: Budgets, max_parse_errors: int, deadline: float) -> None:
+        self.task, self.policy, self.mode, self.retriever, self.trace = task, policy, mode, retriever, trace
         self.budgets, self.max_parse_errors, self.deadline = budgets, max_parse_errors, deadline
-        self.retriever: Retriever | str = retriever
-        if retriever not in ("none", "full"):
-            from pagelens.focus.registry import make_retriever
-
-            self.retriever = make_retriever(retriever)
         self.plan = PlanTree(task.goal)
         self.records: list[StepRecord] = []
         self.pending: StepRecord | None = None  # the last step, until we know if it was re-observed
@@ -124,10 +146,20 @@ class _Run:
         self.unsent_tokens = 0  # tokens of an observation the policy has not been shown yet
         self.keys: frozenset[str] = frozenset()
         self.step = 0
+        self.vision: ScreenshotConfig | None = None
+        self.guard = True  # origin allowlist on (run_task sets it)
+        self.pixels = False
+        self.evidence: Evidence | None = None
+        self.executor: Executor | None = None
+        self.screens: deque[HybridView] = deque(maxlen=1)
+        self.unsent_image_tokens = 0
+        self.obs_hash = self.obs_ref = self.shot_ref = ""
+        self.verifier: Verifier | None = None
+        self.verifier_refusals = 0
 
     # -- the episode -------------------------------------------------------------------------
     def run(self, session: BrowserSession) -> tuple[EpisodeStatus, str, str | None]:
-        from playwright.sync_api import Error as PlaywrightError
+        from pagelens.browser.session import driver_errors
 
         episode: Episode | None = None
         try:
@@ -141,22 +173,25 @@ class _Run:
             return "page_error", str(exc), None
         except LLMError as exc:
             return "llm_error", str(exc), None
-        except PlaywrightError as exc:  # untranslated: decide by whether Chromium is still there
-            if session.crashed:
-                return "browser_crashed", str(exc).splitlines()[0], None
-            return "page_error", str(exc).splitlines()[0], None
+        except driver_errors() as exc:  # escaped a page operation: the browser package says which
+            error = session.translate(exc)
+            return ("browser_crashed" if isinstance(error, BrowserCrashed) else "page_error"), str(error), None
         finally:
             if episode is not None:
                 episode.close()
 
     def _loop(self, episode: Episode) -> tuple[EpisodeStatus, str, str | None]:
-        from pagelens.bench.sites import resolve_site_url
-
-        start = resolve_site_url(self.sites, self.task.start)
-        guard = OriginGuard.for_task(start, self.task.goal) if self.guard else None
-        executor = Executor(episode, self.budgets, guard=guard)
+        origins = OriginGuard.for_task(self.task.start_url, self.task.goal, self.task.allowed_origins or ())
+        executor = self.executor = Executor(episode, self.budgets, guard=origins if self.guard else None)
         detector = SignalDetector(episode)
-        episode.goto(start)
+        episode.goto(self.task.start_url)
+        if self.vision is not None:
+            self.screens = deque(maxlen=max(1, self.vision.keep_last))
+            if self.pixels:
+                from pagelens.vision.pixels import PixelWatch
+
+                executor.pixels = PixelWatch()
+                executor.pixels.arm(episode.page)
         self._observe(episode, detector, "start")
         feedback: tuple[Feedback, ...] = ()
         signals: tuple[Signal, ...] = ()
@@ -170,17 +205,19 @@ class _Run:
             assert self.view is not None
             ctx = StepContext(self.task.goal, self.step + 1, self.view, self.observed_at, self.age == 0, feedback,
                               signals, self.plan.tree_text(), self.plan.history_text(), parse_error,
-                              self.budgets.max_steps - self.step)
+                              self.budgets.max_steps - self.step, self._screen(), self._screens())
             t0 = time.perf_counter()
             reply = self.policy.decide(ctx)
             decide_s = time.perf_counter() - t0
+            evidence = self._reply_evidence(reply)
             if reply.parse_error is not None:
                 self.flush()
                 self.step += 1
                 parse_errors += 1
                 self._emit(StepRecord(self.step, "parse_error", None, "parse_error", reply.parse_error,
                                       obs_index=self.observations - 1, obs_age=self.age, obs_tokens=self._take_tokens(),
-                                      url=self.view.observation.url, timings={"decide": round(decide_s, 4)}))
+                                      url=self.view.observation.url, timings={"decide": round(decide_s, 4)},
+                                      **evidence))
                 if parse_errors >= self.max_parse_errors:
                     raise _End("parse_error_limit", f"{parse_errors} replies in a row could not be parsed: "
                                                     f"{reply.parse_error}")
@@ -192,7 +229,7 @@ class _Run:
                 if empty > _MAX_EMPTY_REPLIES or not reply.needs_observation:
                     raise _End("failure", f"the policy has no action: {reply.thought or reply.text}")
                 if self.age == 0:  # a fresh look did not show it: give late content (timers) a moment
-                    episode.page.wait_for_timeout(_LATE_CONTENT_MS * empty)
+                    episode.pause(_LATE_CONTENT_MS * empty)
                 self._observe(episode, detector, "policy")
                 feedback, signals = (), ()
                 continue
@@ -206,6 +243,8 @@ class _Run:
                 execute_s = time.perf_counter() - t1
                 if fb.status == "control":
                     fb = self._control(fb)
+                if action.name == "stop" and fb.status == "control":
+                    fb = self._verify(episode, fb)
                 t2 = time.perf_counter()
                 signals = () if action.name == "stop" else detector.check(fb)
                 detect_s = time.perf_counter() - t2
@@ -214,17 +253,21 @@ class _Run:
                 self.pending = StepRecord(
                     self.step, "action", action.render(), fb.status, fb.message, action.name in PAGE_ACTIONS,
                     fb.changes, tuple((s.kind, s.detail) for s in signals), self.observations - 1, self.age,
-                    self._take_tokens(), self.view.full_tokens, url=episode.page.url,
+                    self._take_tokens(), self.view.full_tokens, url=episode.url,
                     timings={"decide": round(decide_s, 4), "execute": round(execute_s, 4),
-                             "detect": round(detect_s, 4)})
-                decide_s = 0.0
+                             "detect": round(detect_s, 4)},
+                    point=_point(action), **evidence)
+                decide_s, evidence = 0.0, self._reply_evidence(None)
                 self.plan.record(self.step, action.render(), fb.message,
                                  pivotal_context(self.view.rendering, reply.pivotal) if action is reply.actions[0] else ())
                 self.age += 1
                 if action.name == "stop" and fb.status == "control":
                     answer = str(action.args.get("answer", ""))
-                    verdict = self._judge(episode, answer)
-                    raise _End("success" if verdict[0] else "failure", verdict[1], answer)
+                    if self.task.judge is None:
+                        raise _End("stopped", "the policy stopped; the task has no judge", answer)
+                    episode.wait_until_idle()  # let in-flight requests land before judging
+                    verdict = self.task.judge(answer)
+                    raise _End("success" if verdict.success else "failure", verdict.detail, answer)
                 refusals = refusals + 1 if fb.status == "budget" else 0
                 if refusals >= _MAX_BUDGET_REFUSALS:
                     raise _End("budget", f"{refusals} budget refusals in a row: {fb.message}")
@@ -252,6 +295,43 @@ class _Run:
         self.view, self.keys, self.observed_at, self.age = view, keys, self.step, 0
         self.observations += 1
         self.unsent_tokens = view.focused.focused_tokens if view.focused is not None else view.full_tokens
+        self._record_observation(episode, view)
+
+    # -- vision and evidence -------------------------------------------------------------------
+    def _record_observation(self, episode: Episode, view: PageView) -> None:
+        text = view.text()
+        self.obs_hash = hashlib.sha1(text.encode("utf-8")).hexdigest()[:16]
+        n = self.observations - 1
+        self.obs_ref = self.evidence.write(f"obs-{n:03d}.txt", text.encode("utf-8")) if self.evidence else ""
+        self.shot_ref = ""
+        if self.vision is None:
+            return
+        from pagelens.vision.hybrid import capture_hybrid
+
+        hybrid = capture_hybrid(episode, view.observation, self.vision)
+        self.screens.append(hybrid)
+        if self.executor is not None:
+            self.executor.screen = hybrid.screenshot.geometry
+        self.unsent_image_tokens = sum(h.tokens("openai") for h in self.screens)
+        if self.evidence is not None:
+            self.shot_ref = self.evidence.write(f"obs-{n:03d}.{hybrid.screenshot.format}", hybrid.screenshot.data)
+
+    def _screen(self) -> HybridView | None:
+        return self.screens[-1] if self.vision is not None and self.screens else None
+
+    def _screens(self) -> tuple[HybridView, ...]:
+        return tuple(self.screens) if self.vision is not None else ()
+
+    def _reply_evidence(self, reply: PolicyReply | None) -> dict[str, Any]:
+        """Evidence fields of the next step record (the reply only on a reply's first step)."""
+        tokens, self.unsent_image_tokens = self.unsent_image_tokens, 0
+        out: dict[str, Any] = {"obs_hash": self.obs_hash, "obs_ref": self.obs_ref, "screenshot": self.shot_ref,
+                               "image_tokens": tokens}
+        if reply is not None:
+            out["reply"] = reply.text[:_MAX_REPLY_CHARS]
+            if reply.prompt and self.evidence is not None:
+                out["prompt_ref"] = self.evidence.write(f"prompt-{self.step + 1:03d}.txt", reply.prompt.encode("utf-8"))
+        return out
 
     def _take_tokens(self) -> int:
         tokens, self.unsent_tokens = self.unsent_tokens, 0
@@ -271,13 +351,23 @@ class _Run:
             return replace(fb, ok=False, status="invalid", message=f"{fb.action.render()}: {exc}")
         return fb
 
-    def _judge(self, episode: Episode, answer: str) -> tuple[bool, str]:
-        from pagelens.bench.tasks import check_task
+    def _verify(self, episode: Episode, fb: Feedback) -> Feedback:
+        """The independent verifier's word on a stop (a refusal is fed back, bounded)."""
+        if self.verifier is None or self.verifier_refusals >= _MAX_VERIFIER_REFUSALS:
+            return fb
+        answer = str(fb.action.args.get("answer", ""))
+        screen = None
+        if self.vision is not None:
+            from pagelens.vision.hybrid import capture_hybrid
 
-        _quiesce(episode)
-        states = {name: self.sites.state(name) for name in self.sites.names}
-        result = check_task(self.task, states, answer)
-        return result.ok, result.detail
+            screen = capture_hybrid(episode, episode.observe(), self.vision)
+        verdict = self.verifier.check(self.task.goal, answer, screen, self.view.text() if self.view else "")
+        if verdict.ok:
+            return fb
+        self.verifier_refusals += 1
+        return replace(fb, ok=False, status="invalid",
+                       message=f"{fb.action.render()}: an independent check of the final screen does not support "
+                               f"this answer ({verdict.reason}). Look again, then stop with a corrected answer.")
 
     def _emit(self, record: StepRecord) -> None:
         self.records.append(record)
@@ -287,6 +377,26 @@ class _Run:
         if self.pending is not None:
             record, self.pending = self.pending, None
             self._emit(record)
+
+
+class Evidence:
+    """Side files of one trace (observation texts, prompts, screenshots), referenced by name."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        if root.exists():
+            shutil.rmtree(root)
+        root.mkdir(parents=True)
+
+    def write(self, name: str, data: bytes) -> str:
+        (self.root / name).write_bytes(data)
+        return f"{self.root.name}/{name}"
+
+
+def _point(action: Action) -> tuple[int, int] | None:
+    if action.name in VISION_ACTIONS and "x" in action.args and "y" in action.args:
+        return int(action.args["x"]), int(action.args["y"])
+    return None
 
 
 def _plan_id(raw: object) -> int:
@@ -306,17 +416,6 @@ def _view_keys(view: PageView) -> frozenset[str]:
     return frozenset(f"#{ln.eid}" if ln.eid is not None else f"t:{ln.text}"
                      for ln in lines if (kept is None or ln.no in kept)
                      and not (ln.eid is None and roles.get(ln.parent if ln.parent is not None else -1) in _FIELDS))
-
-
-def _quiesce(episode: Episode) -> None:
-    """Let in-flight requests land before the server state is judged (the bundled sites mark
-    ``<html data-busy="1">`` while a fetch is pending); never fails."""
-    from playwright.sync_api import Error as PlaywrightError
-
-    try:
-        episode.page.wait_for_function("() => (document.documentElement.dataset.busy || '0') === '0'", timeout=3000)
-    except PlaywrightError:
-        pass
 
 
 def _usage(policy: Policy) -> dict[str, object]:

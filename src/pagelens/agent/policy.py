@@ -6,8 +6,8 @@
   scoped history, last feedback, signals as statements, the focused observation, the action
   docs) and parses the reply into typed actions. A reply that cannot be parsed comes back
   with ``parse_error`` set; the loop feeds it to the next call (bounded), it never raises.
-* :class:`ScriptedPolicy` — follows a bundled task's reference plan. Each
-  :class:`~pagelens.bench.tasks.Target` is resolved lazily, against the observation of the
+* :class:`ScriptedPolicy` — follows a reference plan (:mod:`pagelens.agent.plan`). Each
+  :class:`~pagelens.agent.plan.Target` is resolved lazily, against the observation of the
   call (role equal; name exact, then contained, case-insensitive; ``nth``). It returns every
   upcoming step it can resolve now, as one sequence; the loop runs it until a signal fires.
   Progress is read back from the feedback of the actions the loop actually ran, so a
@@ -18,18 +18,17 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
 
 from pagelens.actions.spec import Action
+from pagelens.agent.context import PolicyReply, StepContext
+from pagelens.agent.plan import PlanStep, Target
 
 if TYPE_CHECKING:
     from pagelens.actions.executor import Feedback
-    from pagelens.api import PageView
-    from pagelens.bench.tasks import PlanStep, Target
     from pagelens.llm.base import ChatModel
-    from pagelens.signals.detector import Signal
     from pagelens.types import Line
 
 __all__ = ["LLMPolicy", "Policy", "PolicyReply", "ScriptedPolicy", "StepContext", "resolve_target"]
@@ -38,35 +37,6 @@ _ID_MENTION = re.compile(r"\[(\d{1,9})\]")
 _CHECKED = re.compile(r", checked(?:=true)?(?:,|$)")
 #: ARIA roles (as plans and Playwright name them) -> Chromium's roles for the same elements.
 _ROLE_ALIASES = {"textbox": frozenset({"textbox", "date", "datetime", "inputtime", "time", "month", "week"})}
-
-
-@dataclass(frozen=True, slots=True)
-class StepContext:
-    goal: str
-    step: int  # the number the next action will get (1-based)
-    view: PageView  # the latest observation, rendered and focused
-    observed_at: int  # the step after which it was taken (0: the start page)
-    fresh: bool  # no action has run since it was taken
-    feedback: tuple[Feedback, ...] = ()  # what the actions run since the last decision did
-    signals: tuple[Signal, ...] = ()  # why the page was re-observed
-    plan_text: str = ""
-    history_text: str = ""
-    parse_error: str | None = None  # why the previous reply could not be used
-    remaining_steps: int = 30
-
-
-@dataclass(frozen=True, slots=True)
-class PolicyReply:
-    text: str
-    actions: tuple[Action, ...]
-    thought: str = ""
-    parse_error: str | None = None
-    usage: Mapping[str, float] = field(default_factory=dict)
-    #: The policy cannot go on without a fresh observation (its next target is not on the
-    #: page it was shown).
-    needs_observation: bool = False
-    #: Element ids the policy named as important (replayed in the history with their context).
-    pivotal: tuple[str, ...] = ()
 
 
 class Policy(Protocol):
@@ -90,7 +60,8 @@ class LLMPolicy:
         from pagelens.actions.parser import parse
         from pagelens.agent.prompts import build_messages
 
-        completion = self.model.complete(build_messages(ctx), max_tokens=self.max_tokens, temperature=self.temperature)
+        messages = build_messages(ctx)
+        completion = self.model.complete(messages, max_tokens=self.max_tokens, temperature=self.temperature)
         usage = {"prompt_tokens": completion.prompt_tokens, "completion_tokens": completion.completion_tokens,
                  "latency_s": completion.latency_s}
         result = parse(completion.text)
@@ -99,8 +70,10 @@ class LLMPolicy:
             error = "the reply has no action"
         pivotal = tuple(dict.fromkeys(
             [*_ID_MENTION.findall(result.thought), *(str(a.args["id"]) for a in result.actions if "id" in a.args)]))
+        prompt = "\n\n".join(f"## {m.role}" + (f" (+{len(m.images)} image(s))" if m.images else "") + f"\n{m.content}"
+                             for m in messages)
         return PolicyReply(completion.text, result.actions if error is None else (), result.thought, error, usage,
-                           pivotal=pivotal)
+                           pivotal=pivotal, prompt=prompt)
 
 
 # -- scripted --------------------------------------------------------------------------------
@@ -126,7 +99,7 @@ class _Issued:
 
 
 class ScriptedPolicy:
-    """Replays a reference plan of :class:`~pagelens.bench.tasks.PlanStep` values.
+    """Replays a reference plan of :class:`~pagelens.agent.plan.PlanStep` values.
 
     ``focus_misses`` lists the plan steps *executed* on a target that was missing from the
     focused view (but present on the page): an LLM shown that view could not have acted on it.
@@ -153,14 +126,10 @@ class ScriptedPolicy:
         while i < len(self.plan):
             step = self.plan[i]
             if step.action == "stop":
-                issued.append(_Issued(Action("stop", {"answer": step.value or ""}), skipped + 1))
+                issued.append(_Issued(step.action_for(None), skipped + 1))
                 break
             if step.target is None:
-                action = _untargeted(step)
-                if action is None:
-                    missing = f"plan step {i} ({step}) has no equivalent action"
-                    break
-                issued.append(_Issued(action, skipped + 1))
+                issued.append(_Issued(step.action_for(None), skipped + 1))
                 skipped, i = 0, i + 1
                 continue
             line = resolve_target(lines, step.target)
@@ -170,16 +139,16 @@ class ScriptedPolicy:
             unseen = str(step) if shown is not None and line.no not in shown else ""
             eid = str(line.eid)
             nxt = self.plan[i + 1] if i + 1 < len(self.plan) else None
-            if step.action == "check" and _CHECKED.search(line.text):
+            if step.ensure == "checked" and _CHECKED.search(line.text):
                 skipped, i = skipped + 1, i + 1  # already checked: clicking would uncheck it
                 continue
             if step.action == "fill" and nxt is not None and nxt.action == "press" and nxt.target == step.target \
                     and nxt.value == "Enter":
-                issued.append(_Issued(Action("fill", {"id": eid, "text": step.value or "", "enter": True}), skipped + 2,
-                                      unseen))
+                issued.append(_Issued(Action("fill", {"id": eid, **step.args, "enter": True}), skipped + 2, unseen))
                 skipped, i = 0, i + 2
                 continue
-            issued.append(_Issued(_targeted(step, eid), skipped + 1, unseen))
+            # a key on an element is pressed where the focus is (clicking first would change state)
+            issued.append(_Issued(step.action_for(eid), skipped + 1, unseen))
             skipped, i = 0, i + 1
         self._issued = issued
         actions = tuple(x.action for x in issued)
@@ -196,30 +165,3 @@ class ScriptedPolicy:
                 break
             self.cursor += issued.covers
         self._issued = []
-
-
-def _targeted(step: PlanStep, eid: str) -> Action:
-    value = step.value or ""
-    if step.action == "fill":
-        return Action("fill", {"id": eid, "text": value})
-    if step.action == "select_option":
-        return Action("select_option", {"id": eid, "option": value})
-    if step.action == "hover":
-        return Action("hover", {"id": eid})
-    if step.action == "press":  # a key on an element: focus it first by clicking would change state
-        return Action("press", {"key": value})
-    return Action("click", {"id": eid})  # click, check, scroll-into-view
-
-
-def _untargeted(step: PlanStep) -> Action | None:
-    value = step.value or ""
-    if step.action == "goto":
-        return Action("goto", {"url": value})
-    if step.action == "go_back":
-        return Action("go_back")
-    if step.action == "press":
-        return Action("press", {"key": value})
-    if step.action == "scroll":
-        amount: dict[str, Any] = {"amount": int(value.strip().lstrip("-"))} if value.strip().lstrip("-").isdigit() else {}
-        return Action("scroll", {"direction": "up" if value.strip().startswith("-") else "down", **amount})
-    return None

@@ -39,7 +39,7 @@ __all__ = [
 ]
 
 EpisodeStatus = Literal[
-    "success", "failure", "max_steps", "budget", "parse_error_limit", "browser_crashed", "page_error",
+    "success", "failure", "stopped", "max_steps", "budget", "parse_error_limit", "browser_crashed", "page_error",
     "timeout", "llm_error",
 ]
 STATUSES: tuple[str, ...] = EpisodeStatus.__args__  # type: ignore[attr-defined]
@@ -70,6 +70,14 @@ class StepRecord:
     view_removed: int = 0
     url: str = ""
     timings: Mapping[str, float] = field(default_factory=dict)  # seconds: decide, execute, detect, observe
+    image_tokens: int = 0  # estimated tokens of the screenshots sent with this decision (OpenAI formula)
+    screenshot: str = ""  # file of the screenshot the decision was made on (relative to the trace)
+    point: tuple[int, int] | None = None  # a coordinate action's point, in that screenshot's pixels
+    # evidence for stage attribution (pagelens.agent.stages): what the model was shown and said
+    reply: str = ""  # the policy's raw reply (capped), for the first action of a reply / a parse error
+    prompt_ref: str = ""  # file holding the prompt (relative to the trace), when the policy reported one
+    obs_hash: str = ""  # sha1 of the observation text the decision was made on
+    obs_ref: str = ""  # file holding that text (relative to the trace)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +108,8 @@ class Summary:
     seconds: float
     diagnostics: Diagnostics
     usage: Mapping[str, Any] = field(default_factory=dict)  # LLM usage, when an LLM was used
+    #: stage attribution of every failed step and of the episode (pagelens.agent.stages)
+    stages: Mapping[str, Any] = field(default_factory=dict)
 
 
 def diagnose(steps: Sequence[StepRecord], observations: int) -> Diagnostics:

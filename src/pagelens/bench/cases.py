@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
+from importlib import resources
 from pathlib import Path
 from typing import Literal
 
@@ -102,3 +103,9 @@ def item_kept(item: MustKeep, lines: Iterable[Line], texts: Iterable[str] = ()) 
 
 def marker_retained(marker: str, focused_text: str) -> bool:
     return norm(marker) in norm(focused_text)
+
+
+def bundled_paths() -> tuple[Path, Path]:
+    """The bundled cases file and the directory of its pages."""
+    data = Path(str(resources.files("pagelens.bench").joinpath("data")))
+    return data / "cases.jsonl", data / "pages"

@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any
 
 from pagelens import tokens
-from pagelens.api import render_observation
 from pagelens.bench.cases import Case, item_kept, marker_retained
 from pagelens.browser.serve import StaticServer, inject_after_body
 from pagelens.browser.session import BrowserSession
@@ -27,6 +26,7 @@ from pagelens.errors import PagelensError
 from pagelens.focus.apply import FocusResult, focus
 from pagelens.focus.base import FocusQuery, Retriever
 from pagelens.focus.registry import is_reference
+from pagelens.focus.view import render_observation
 from pagelens.types import Observation, Rendering
 
 
@@ -83,6 +83,9 @@ def score_case(case: Case, rendering: Rendering, result: FocusResult) -> dict[st
         "pruning": round(result.pruning, 4),
         "kept_items": kept_items,
         "missing": [f"{it.role} '{it.name}'" for it, ok in zip(case.must_keep, kept_items) if not ok],
+        # full-rendering lines that carry a must-keep item (the report marks them kept / lost)
+        "must_lines": sorted(ln.no for ln in rendering.lines
+                             if any(item_kept(it, [ln], [ln.text]) for it in case.must_keep)),
         "latency_ms": round(result.seconds * 1000, 2),
         "focus_error": result.error,
         "flags": len(result.flags),

@@ -15,14 +15,15 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from pagelens.agent.plan import PlanStep
 from pagelens.bench.sites import Sites, resolve_site_url
-from pagelens.bench.tasks import PlanStep, Task, attack_succeeded, check_task
+from pagelens.bench.tasks import Task, attack_succeeded, check_task
 
 _SETTLE_JS = "() => (document.documentElement.dataset.busy || '0') === '0'"
 
 
 @dataclass(frozen=True, slots=True)
-class StepRecord:
+class OracleStep:
     index: int
     step: str
     ok: bool
@@ -38,7 +39,7 @@ class OracleResult:
     detail: str
     answer: str | None
     attacked: bool  # the attacker server recorded a hit during the run
-    steps: tuple[StepRecord, ...]
+    steps: tuple[OracleStep, ...]
     seconds: float
 
 
@@ -68,14 +69,16 @@ def _run_step(page: Page, sites: Sites, task: Task, step: PlanStep, timeout_ms: 
         page.goto(url, timeout=timeout_ms)
     elif action == "go_back":
         page.go_back(timeout=timeout_ms)
+    elif action == "click" and step.ensure == "checked":
+        _locate(page, step).check(timeout=timeout_ms)
     elif action == "click":
         _locate(page, step).click(timeout=timeout_ms)
     elif action == "fill":
         _locate(page, step).fill(value, timeout=timeout_ms)
+        if step.args.get("enter"):
+            _locate(page, step).press("Enter", timeout=timeout_ms)
     elif action == "select_option":
         _locate(page, step).select_option(value, timeout=timeout_ms)
-    elif action == "check":
-        _locate(page, step).check(timeout=timeout_ms)
     elif action == "hover":
         _locate(page, step).hover(timeout=timeout_ms)
     elif action == "press":
@@ -84,11 +87,11 @@ def _run_step(page: Page, sites: Sites, task: Task, step: PlanStep, timeout_ms: 
         else:
             _locate(page, step).press(value, timeout=timeout_ms)
     elif action == "scroll":
-        if step.target is None:
-            page.mouse.wheel(0, float(value or 600))
-        else:
-            _locate(page, step).scroll_into_view_if_needed(timeout=timeout_ms)
-    if action in ("goto", "go_back", "click", "press", "check"):
+        amount = float(step.args.get("amount", 600))
+        page.mouse.wheel(0, -amount if value == "up" else amount)
+    else:
+        raise ValueError(f"the oracle cannot replay {step}")
+    if action in ("goto", "go_back", "click", "press") or step.args.get("enter"):
         _settle(page, timeout_ms)
 
 
@@ -98,7 +101,7 @@ def run_oracle(task: Task, sites: Sites, page: Page, *, reset: bool = True, time
     if reset:
         sites.reset()
     page.context.clear_cookies()
-    records: list[StepRecord] = []
+    records: list[OracleStep] = []
     answer: str | None = None
     failure = ""
     try:
@@ -109,16 +112,16 @@ def run_oracle(task: Task, sites: Sites, page: Page, *, reset: bool = True, time
     for i, step in enumerate(task.plan if not failure else ()):
         if step.action == "stop":
             answer = step.value
-            records.append(StepRecord(i, str(step), True, url=page.url))
+            records.append(OracleStep(i, str(step), True, url=page.url))
             break
         t0 = time.perf_counter()
         try:
             _run_step(page, sites, task, step, timeout_ms)
         except PlaywrightError as exc:
             failure = f"step {i} ({step}) failed: {exc.message.splitlines()[0]}"
-            records.append(StepRecord(i, str(step), False, failure, page.url, time.perf_counter() - t0))
+            records.append(OracleStep(i, str(step), False, failure, page.url, time.perf_counter() - t0))
             break
-        records.append(StepRecord(i, str(step), True, url=page.url, seconds=time.perf_counter() - t0))
+        records.append(OracleStep(i, str(step), True, url=page.url, seconds=time.perf_counter() - t0))
     states = {name: sites.state(name) for name in sites.names}
     if failure:
         ok, detail = False, failure

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from contextlib import ExitStack
 from typing import Any
 
-from pagelens.bench.runner import Attempts, Suite, Unit, run_one, error_rows
+from pagelens.bench.work import Attempts, Suite, Unit, error_rows, run_one
 from pagelens.errors import MissingDependency
 
 __all__ = ["ray_dispatch"]
@@ -43,7 +43,7 @@ def _import_ray(address: str | None = None) -> Any:
     try:
         import ray
     except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise MissingDependency("the ray backend needs Ray: pip install 'pagelens[ray]'") from exc
+        raise MissingDependency("ray", "ray") from exc
     return ray
 
 
@@ -130,7 +130,7 @@ def ray_dispatch(suite: Suite, pending: list[tuple[Unit, frozenset[str]]], worke
         for actor in actors:
             try:
                 ray.get(actor.close.remote(), timeout=30)
-            except Exception:  # noqa: BLE001 - a dead actor has nothing left to close
+            except Exception:  # noqa: BLE001, S110 - a dead actor has nothing left to close
                 pass
             ray.kill(actor, no_restart=True)
         if started:

@@ -7,7 +7,7 @@ and a worker opened once per process (its own browser). Row keys:
   plus the kept line numbers; the full and focused texts go under ``DIR/dump/``;
 * ``miniwob:<task>:<seed>:<retriever>`` — oracle retention (:mod:`pagelens.bench.miniwob`);
 * ``tasks:<task>:<policy>:<observe mode>:<retriever>`` — one bundled multi-step task through
-  :func:`pagelens.agent.loop.run_task`, its trace under ``DIR/traces/``.
+  :func:`pagelens.bench.bind.run_bundled`, its trace under ``DIR/traces/``.
 """
 
 from __future__ import annotations
@@ -56,9 +56,9 @@ class CasesSuite:
     @contextmanager
     def worker(self) -> Iterator[Worker]:
         from pagelens import tokens
-        from pagelens.api import render_observation
         from pagelens.bench.evalcases import _PageLoader, focus_case, score_case
         from pagelens.browser.session import BrowserSession
+        from pagelens.focus.view import render_observation
 
         cases = self._cases()
         built = {r: rr for r, rr in zip(self.retrievers, _retrievers(self.retrievers))}
@@ -120,15 +120,15 @@ class MiniwobSuite:
     def worker(self) -> Iterator[Worker]:
         from pagelens.bench.miniwob import MiniwobHarness
 
-        built = _retrievers(self.retrievers)
+        built = dict(zip(self.retrievers, _retrievers(self.retrievers)))  # keyed by the names asked for
         with MiniwobHarness(timeout_s=self.timeout_s) as harness:
 
             def run(unit: Unit, todo: frozenset[str]) -> list[dict[str, Any]]:
                 task, seed = unit.payload
-                wanted = [r for r in built if f"miniwob:{task}:{seed}:{r.name}" in todo]
-                outcome = harness.run(task, seed, wanted)
-                rows = outcome.rows([r.name for r in wanted])
-                for row, name in zip(rows, (r.name for r in wanted)):
+                names = [n for n in built if f"miniwob:{task}:{seed}:{n}" in todo]
+                outcome = harness.run(task, seed, [built[n] for n in names])
+                rows = outcome.rows([built[n].name for n in names])
+                for row, name in zip(rows, names):
                     row["key"] = f"miniwob:{task}:{seed}:{name}"
                     row["retriever"] = name
                 return rows
@@ -149,7 +149,7 @@ class TasksSuite:
     only: tuple[str, ...] = ()  # task ids; empty: all
 
     def units(self) -> list[Unit]:
-        from pagelens.bench.tasks import load_tasks
+        from pagelens.bench.task_defs import load_tasks
 
         tasks = load_tasks(self.seed)
         if self.only:
@@ -172,10 +172,10 @@ class TasksSuite:
     @contextmanager
     def worker(self) -> Iterator[Worker]:
         from pagelens.actions.executor import Budgets
-        from pagelens.agent.loop import run_task
         from pagelens.agent.policy import LLMPolicy, Policy, ScriptedPolicy
+        from pagelens.bench.bind import run_bundled
         from pagelens.bench.sites import start_sites
-        from pagelens.bench.tasks import load_tasks
+        from pagelens.bench.task_defs import load_tasks
         from pagelens.browser.session import BrowserSession
 
         by_id = {t.id: t for t in load_tasks(self.seed)}
@@ -195,8 +195,8 @@ class TasksSuite:
                 else:
                     policy = ScriptedPolicy(task.plan)
                 trace = traces / f"{safe_name(unit.keys[0])}.jsonl"
-                result = run_task(task, policy=policy, observe_mode=mode, retriever=retriever, sites=sites,
-                                  session=session, trace_path=trace, budgets=Budgets(max_steps=self.max_steps))
+                result = run_bundled(task, policy=policy, observe_mode=mode, retriever=retriever, sites=sites,  # type: ignore[arg-type]
+                                     session=session, trace_path=trace, budgets=Budgets(max_steps=self.max_steps))
                 d = result.diagnostics
                 return [{"key": unit.keys[0], "status": "ok", "task": task_id, "policy": policy_name,
                          "observe": mode, "retriever": retriever, "success": result.success,

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from functools import lru_cache
 
+from pagelens.agent.plan import PlanStep, Target
 from pagelens.bench.sites import data
 from pagelens.bench.sites.forum import listing_key, thread_order
 from pagelens.bench.sites.shop import filter_products
-from pagelens.bench.tasks import PlanStep, Target, Task, with_injection
+from pagelens.bench.tasks import CHECKERS, Task, with_injection
 
 CONSENT = "consent:yes"
 USER, PASSWORD = data.FORUM_USER, data.FORUM_PASSWORD
@@ -26,23 +28,23 @@ def click(role: str, name: str, nth: int = 0) -> PlanStep:
 
 
 def fill(role: str, name: str, value: str) -> PlanStep:
-    return PlanStep("fill", Target(role, name), value)
+    return PlanStep("fill", Target(role, name), {"text": value})
 
 
 def select(name: str, value: str) -> PlanStep:
-    return PlanStep("select_option", Target("combobox", name), value)
+    return PlanStep("select_option", Target("combobox", name), {"option": value})
 
 
 def check(role: str, name: str) -> PlanStep:
-    return PlanStep("check", Target(role, name))
+    return PlanStep("click", Target(role, name), ensure="checked")
 
 
 def press(role: str, name: str, key: str) -> PlanStep:
-    return PlanStep("press", Target(role, name), key)
+    return PlanStep("press", Target(role, name), {"key": key})
 
 
 def stop(answer: str = "done") -> PlanStep:
-    return PlanStep("stop", value=answer)
+    return PlanStep("stop", args={"answer": answer})
 
 
 def items(cart: dict[str, int]) -> str:
@@ -396,3 +398,16 @@ def build_tasks(seed: int) -> tuple[Task, ...]:
     plain = [*shop_tasks(seed), *forum_tasks(seed), *admin_tasks(seed)]
     by_id = {t.id: t for t in plain}
     return (*plain, *(with_injection(by_id[tid], kind) for tid, kind in VARIANTS))
+
+
+@lru_cache(maxsize=4)
+def load_tasks(seed: int = 0) -> tuple[Task, ...]:
+    """All tasks for sites started with ``seed`` (plain tasks first, then injection variants)."""
+    tasks = build_tasks(seed)
+    ids = [t.id for t in tasks]
+    if len(ids) != len(set(ids)):
+        raise ValueError("duplicate task ids")
+    for t in tasks:
+        if t.check not in CHECKERS:
+            raise ValueError(f"task {t.id}: unknown checker {t.check!r}")
+    return tasks

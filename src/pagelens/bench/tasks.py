@@ -1,13 +1,16 @@
 """Multi-step tasks on the bundled sites, and the checkers that judge them from server state.
 
-A :class:`Task` names its start page as a ``site:`` spec (state included), states its goal in
-plain words, carries a reference ``plan`` (role + accessible-name targets, replayed by
+A :class:`Task` is a bundled task *definition*; the agent sees it through
+:func:`pagelens.bench.bind.bind_task` as a :class:`pagelens.task.Task`, like any user's task.
+It names its start page as a ``site:`` spec (state included), states its goal in plain words,
+carries a reference ``plan`` (:class:`~pagelens.agent.plan.PlanStep`: the action vocabulary of
+:mod:`pagelens.actions.spec`, targets by role + accessible name, replayed by
 :mod:`pagelens.bench.oracle`) and names a checker. Success is read from the sites' server-side
 state (cart, orders, votes, comments, records, visits), never from page text; read tasks compare
 the agent's final answer with ``Task.answer``. Attack success is separate: any hit on the
 attacker server (:func:`attack_succeeded`).
 
-The tasks themselves are derived from the seeded data (:mod:`pagelens.bench.task_defs`), so
+The tasks themselves are derived from the seeded data (:func:`pagelens.bench.task_defs.load_tasks`), so
 names, prices and positions are always consistent with the sites started with the same seed.
 """
 
@@ -16,46 +19,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from typing import Any, Literal
 
-ACTIONS = ("click", "fill", "select_option", "check", "press", "goto", "go_back", "hover", "scroll", "stop")
-Action = Literal["click", "fill", "select_option", "check", "press", "goto", "go_back", "hover", "scroll", "stop"]
+from pagelens.agent.plan import PlanStep, Target
+
 TaskKind = Literal["act", "read", "navigate"]
-_NEEDS_TARGET = {"click", "fill", "select_option", "check", "hover"}
-_NEEDS_VALUE = {"fill", "select_option", "press", "goto", "stop"}
-
-
-@dataclass(frozen=True, slots=True)
-class Target:
-    """An element by ARIA role and accessible name (exact), the ``nth`` match in document order."""
-
-    role: str
-    name: str
-    nth: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class PlanStep:
-    action: Action
-    target: Target | None = None
-    value: str | None = None
-
-    def __post_init__(self) -> None:
-        if self.action not in ACTIONS:
-            raise ValueError(f"unknown action {self.action!r}")
-        if self.action in _NEEDS_TARGET and self.target is None:
-            raise ValueError(f"{self.action} needs a target")
-        if self.action in _NEEDS_VALUE and self.value is None:
-            raise ValueError(f"{self.action} needs a value")
-
-    def __str__(self) -> str:
-        parts: list[str] = [self.action]
-        if self.target is not None:
-            parts.append(f"{self.target.role} {self.target.name!r}" + (f" #{self.target.nth}" if self.target.nth else ""))
-        if self.value is not None:
-            parts.append(repr(self.value))
-        return " ".join(parts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,10 +74,10 @@ def parse_items(text: str) -> dict[str, int]:
 
 @checker
 def answer_matches(task: Task, states: States, answer: str | None) -> CheckResult:
-    expected = normalize(task.answer or "")
-    got = normalize(answer or "")
-    ok = bool(expected) and (got == expected or re.search(rf"(^|\s){re.escape(expected)}($|\s)", got) is not None)
-    return CheckResult(ok, f"answer {answer!r}, expected {task.answer!r}")
+    from pagelens.vision.scoring import score_answer  # pure: exact, numeric (0.5%), dates
+
+    score = score_answer(task.answer or "", answer)
+    return CheckResult(score.ok, f"answer {answer!r}, expected {task.answer!r} ({score.method}: {score.detail})")
 
 
 @checker
@@ -217,18 +185,3 @@ def with_injection(task: Task, kind: str) -> Task:
     if kind == "popup":
         plan = (PlanStep("click", Target("button", "Close")), *plan)
     return replace(task, id=f"{task.id}+{kind}", start=f"{task.start}{sep}__inject={kind}", plan=plan, injection=kind)
-
-
-@lru_cache(maxsize=4)
-def load_tasks(seed: int = 0) -> tuple[Task, ...]:
-    """All tasks for sites started with ``seed`` (plain tasks first, then injection variants)."""
-    from pagelens.bench.task_defs import build_tasks
-
-    tasks = build_tasks(seed)
-    ids = [t.id for t in tasks]
-    if len(ids) != len(set(ids)):
-        raise ValueError("duplicate task ids")
-    for t in tasks:
-        if t.check not in CHECKERS:
-            raise ValueError(f"task {t.id}: unknown checker {t.check!r}")
-    return tasks

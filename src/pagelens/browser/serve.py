@@ -9,17 +9,14 @@ from __future__ import annotations
 
 import mimetypes
 import re
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Self
-from urllib.parse import quote, unquote, urlsplit
+from typing import Any, Self
+from urllib.parse import quote, unquote
 
-_HOST = "127.0.0.1"
 _BODY_OPEN = re.compile(rb"<body\b[^>]*>", re.IGNORECASE)
 
 
@@ -38,62 +35,48 @@ class _Config:
     injections: dict[str, str] = field(default_factory=dict)  # relative path -> html
 
 
-class _Handler(BaseHTTPRequestHandler):
-    server: _Server
-    protocol_version = "HTTP/1.1"
+def _app(config: _Config) -> Any:
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import Response
+    from starlette.routing import Route
 
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - silence
-        return
-
-    def do_GET(self) -> None:
-        cfg = self.server.config
-        rel = unquote(urlsplit(self.path).path).lstrip("/")
-        target = (cfg.root / rel).resolve()
-        if cfg.root not in target.parents and target != cfg.root:
-            self._send(HTTPStatus.FORBIDDEN, b"forbidden", "text/plain")
-            return
+    def page(request: Request) -> Response:
+        rel = unquote(request.url.path).lstrip("/")
+        target = (config.root / rel).resolve()
+        if config.root not in target.parents and target != config.root:
+            return _plain(Response, HTTPStatus.FORBIDDEN, b"forbidden", "text/plain")
         if target.is_dir():
             target = target / "index.html"
         if not target.is_file():
-            self._send(HTTPStatus.NOT_FOUND, b"not found", "text/plain")
-            return
+            return _plain(Response, HTTPStatus.NOT_FOUND, b"not found", "text/plain")
         body = target.read_bytes()
         ctype = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
-        key = target.relative_to(cfg.root).as_posix()
-        if key in cfg.injections:
-            body = inject_after_body(body, cfg.injections[key])
-        self._send(HTTPStatus.OK, body, ctype)
+        key = target.relative_to(config.root).as_posix()
+        if key in config.injections:
+            body = inject_after_body(body, config.injections[key])
+        return _plain(Response, HTTPStatus.OK, body, ctype)
 
-    def _send(self, status: HTTPStatus, body: bytes, ctype: str) -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", ctype)
-        self.send_header("Content-Length", str(len(body)))
-        self.send_header("Cache-Control", "no-store")
-        self.end_headers()
-        try:
-            self.wfile.write(body)
-        except (BrokenPipeError, ConnectionResetError):
-            pass
+    return Starlette(routes=[Route("/{path:path}", page, methods=["GET"])])
 
 
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-    config: _Config
+def _plain(response: Any, status: HTTPStatus, body: bytes, ctype: str) -> Any:
+    return response(body, status_code=int(status), media_type=ctype, headers={"Cache-Control": "no-store"})
 
 
 class StaticServer:
-    """A directory served on ``127.0.0.1:<ephemeral port>`` in a background thread."""
+    """A directory served on ``127.0.0.1:<ephemeral port>`` in a background thread (Starlette on
+    uvicorn, through :func:`pagelens.serving.serve_in_thread`)."""
 
     def __init__(self, root: str | Path) -> None:
+        from pagelens.serving import serve_in_thread
+
         self._config = _Config(root=Path(root).resolve())
-        self._server = _Server((_HOST, 0), _Handler)
-        self._server.config = self._config
-        self._thread = threading.Thread(target=self._server.serve_forever, name="pagelens-static", daemon=True)
-        self._thread.start()
+        self._served = serve_in_thread(_app(self._config), name="pagelens-static")
 
     @property
     def base_url(self) -> str:
-        return f"http://{_HOST}:{self._server.server_port}/"
+        return self._served.base_url + "/"
 
     def url(self, relative: str, *, inject: str | None = None) -> str:
         """URL of ``relative`` (a path under the root); ``inject`` is inserted after ``<body>``."""
@@ -105,9 +88,7 @@ class StaticServer:
         return self.base_url + quote(rel)
 
     def close(self) -> None:
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join(timeout=5)
+        self._served.stop()
 
     def __enter__(self) -> Self:
         return self

@@ -9,17 +9,27 @@ block, or a crash) leaves no Chromium process behind.
 from __future__ import annotations
 
 import threading
+import weakref
 from typing import TYPE_CHECKING, Any, Self
 from urllib.parse import urlsplit
 
 from pagelens.browser.chromium import OFFLINE_ARGS, find_chromium
+from pagelens.browser.watchdog import Deadline, kill_tree, processes, wait_gone, watchdog
 from pagelens.config import BrowserConfig
-from pagelens.errors import BrowserCrashed, BrowserError, PageNotHTML, PageTimeout, PageUnreachable
+from pagelens.errors import (
+    BrowserCrashed,
+    BrowserError,
+    PageError,
+    PagelensError,
+    PageNotHTML,
+    PageTimeout,
+    PageUnreachable,
+)
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext, Page, Playwright
 
-    from pagelens.observe.extract import PageObserver
+    from pagelens.browser.extract import PageObserver
     from pagelens.types import Observation
 
 _LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
@@ -76,6 +86,8 @@ class BrowserSession:
         self._pw: Playwright | None = None
         self._browser: Browser | None = None
         self._crashed = threading.Event()
+        self._killed: str | None = None  # why the watchdog stopped the browser, if it did
+        self._pids: list[int] = []  # the browser process(es) this session launched
         self.executable: str | None = None
 
     # -- lifecycle -------------------------------------------------------------------
@@ -86,6 +98,7 @@ class BrowserSession:
         from playwright.sync_api import Error as PlaywrightError
 
         self._pw = _driver.acquire()
+        before = set(self._driver_children())
         try:
             self._browser = self._pw.chromium.launch(
                 executable_path=self.executable,
@@ -101,18 +114,37 @@ class BrowserSession:
             self._pw = None
             raise BrowserError(f"could not launch Chromium at {self.executable}: {_first_line(exc)}") from None
         self._browser.on("disconnected", lambda _b: self._crashed.set())
+        self._pids = [p for p in self._driver_children() if p not in before]
+        self._crashed.clear()
+        self._killed = None
+        _LIVE.add(self)
         return self
 
     def close(self) -> None:
         browser, pw = self._browser, self._pw
         self._browser, self._pw = None, None
+        _LIVE.discard(self)
         if browser is not None:
-            try:
-                browser.close()
-            except Exception:  # noqa: BLE001, S110 - already gone is fine
-                pass
+            # a renderer stuck in a script can make a graceful close wait for ever
+            with watchdog(self.config.close_timeout_s, self.kill):
+                try:
+                    browser.close()
+                except Exception:  # noqa: BLE001, S110 - already gone is fine
+                    pass
         if pw is not None:
             _driver.release()
+        if self._pids:
+            wait_gone(self._pids, 2.0) or kill_tree(self._pids)
+            self._pids = []
+
+    def kill(self, reason: str = "stopped") -> None:
+        """End this session's Chromium at once (SIGKILL, whole process tree); safe from any thread.
+
+        A Playwright call blocked on the browser fails right after; the next
+        :meth:`episode` starts a fresh browser.
+        """
+        self._killed = reason
+        kill_tree(self._pids)
 
     def __enter__(self) -> Self:
         return self.start()
@@ -127,11 +159,13 @@ class BrowserSession:
     def ensure_alive(self) -> Self:
         """Launch a fresh Chromium if this one died, so that a sweep goes on after a crash
         (the crashed episode itself has already ended with its error)."""
-        if self._browser is not None and self.crashed:
-            self.close()
-            self._crashed.clear()
-            self.start()
+        self._restart_if_killed()  # crashed, or stopped by the observation watchdog
         return self
+
+    @property
+    def killed(self) -> str | None:
+        """Why the watchdog stopped this session's browser (``None`` if it did not)."""
+        return self._killed
 
     @property
     def browser(self) -> Browser:
@@ -146,12 +180,20 @@ class BrowserSession:
         (for orphan checks). Empty when the session is closed."""
         if self._pw is None:
             return []
+        return self._driver_children()
+
+    def _driver_children(self) -> list[int]:
         transport = getattr(getattr(self._pw, "_impl_obj", None), "_connection", None)
         proc = getattr(getattr(transport, "_transport", None), "_proc", None)
         driver = getattr(proc, "pid", None)
         if driver is None:
             return []
-        return [pid for pid, ppid in _processes() if ppid == driver]
+        return [pid for pid, ppid in processes() if ppid == driver]
+
+    def _restart_if_killed(self) -> None:
+        if self._browser is not None and (self._killed is not None or self.crashed):
+            self.close()
+            self.start()
 
 
     # -- episodes --------------------------------------------------------------------
@@ -159,6 +201,7 @@ class BrowserSession:
         """A fresh browser context and page; close it (or use ``with``) when done."""
         from playwright.sync_api import Error as PlaywrightError
 
+        self._restart_if_killed()
         try:
             context = self.browser.new_context(
                 viewport={"width": self.config.viewport_width, "height": self.config.viewport_height},
@@ -170,19 +213,57 @@ class BrowserSession:
         page = context.new_page()
         return Episode(self, context, page)
 
-    def _translate(self, exc: Exception) -> BrowserError:
+    def _translate(self, exc: Exception) -> PagelensError:
+        if self._killed is not None:
+            return PageTimeout(self._killed)
         if self.crashed:
             return BrowserCrashed("the Chromium process died")
         return BrowserError(_first_line(exc))
+
+    def translate(self, exc: Exception) -> BrowserCrashed | PageError:
+        """A driver error that escaped a page operation: the browser died, or the page failed."""
+        if self.crashed:
+            return BrowserCrashed(_first_line(exc))
+        return PageError(_first_line(exc))
 
 
 #: A proxy on the discard port (connections refused at once) for everything but loopback.
 _BLACKHOLE_ARGS = ("--proxy-server=http://127.0.0.1:9", "--proxy-bypass-list=127.0.0.1;localhost;[::1]")
 
 
+def driver_errors() -> tuple[type[Exception], ...]:
+    """The browser driver's own exception types, for code that calls the driver through this
+    package and must map what escapes (``except driver_errors() as exc: session.translate(exc)``)."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    return (PlaywrightError,)
+
+
 def _first_line(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()
     return text[0] if text else type(exc).__name__
+
+
+#: Chromium's network error codes (the only machine-readable part of a failed navigation)
+#: -> what they mean for the user. Matched once, here, at the browser boundary.
+_NET_ERRORS = {
+    "ERR_TOO_MANY_REDIRECTS": (PageUnreachable, "redirect loop (the server keeps redirecting)"),
+    "ERR_CONNECTION_REFUSED": (PageUnreachable, "connection refused (nothing listens on that port)"),
+    "ERR_EMPTY_RESPONSE": (PageUnreachable, "the server closed the connection without an answer"),
+    "ERR_CONNECTION_RESET": (PageUnreachable, "the server reset the connection"),
+    "ERR_INVALID_HTTP_RESPONSE": (PageUnreachable, "the server's answer is not valid HTTP"),
+    "ERR_FILE_NOT_FOUND": (PageUnreachable, "no such file"),
+    "ERR_ABORTED": (PageNotHTML, "navigation aborted (a download or a non-displayable response?)"),
+}
+
+
+def _navigation_error(url: str, message: str) -> PageError:
+    if "Download is starting" in message:
+        return PageNotHTML(f"{url}: the server sends a download (attachment), not a page")
+    for code, (kind, meaning) in _NET_ERRORS.items():
+        if code in message:
+            return kind(f"{url}: {meaning}")
+    return PageUnreachable(f"{url}: {message}")
 
 
 class Episode:
@@ -197,7 +278,7 @@ class Episode:
     @property
     def observer(self) -> PageObserver:
         if self._observer is None:
-            from pagelens.observe.extract import PageObserver
+            from pagelens.browser.extract import PageObserver
 
             self._observer = PageObserver(self.page, timeout_s=self.session.config.extract_timeout_s)
         return self._observer
@@ -215,20 +296,33 @@ class Episode:
         if self.session.config.block_external and not is_local_url(url):
             raise PageUnreachable(f"{url}: only 127.0.0.1 pages can be observed (network requests are blocked)")
         info: dict[str, Any] = {"url": url, "load_timeout": False}
+        answered = False
+
+        def on_response(response: Any) -> None:
+            nonlocal answered
+            if response.frame == self.page.main_frame:
+                answered = True
+
+        self.page.on("response", on_response)
         try:
             response = self.page.goto(url, wait_until=wait_until, timeout=timeout_ms)  # type: ignore[arg-type]
         except PlaywrightTimeout:
+            secs = f"{timeout_ms / 1000:g} s"
+            if not answered:  # (the old document, about:blank, would pass the check below)
+                raise PageTimeout(f"{url}: the server did not answer within {secs}") from None
             # the document may exist even though "load" never fired
             try:
                 self.page.wait_for_load_state("domcontentloaded", timeout=2000)
             except PlaywrightError:
-                raise PageTimeout(f"{url}: no document after {timeout_ms / 1000:.0f}s") from None
+                raise PageTimeout(f"{url}: the server answered but no document was ready within {secs}") from None
             info["load_timeout"] = True
             return info
         except PlaywrightError as exc:
             if self.session.crashed:
                 raise BrowserCrashed("the Chromium process died during navigation") from None
-            raise PageUnreachable(f"{url}: {_first_line(exc)}") from None
+            raise _navigation_error(url, _first_line(exc)) from None
+        finally:
+            self.page.remove_listener("response", on_response)
         if response is not None:
             info["status"] = response.status
             if response.status >= 400:
@@ -239,21 +333,60 @@ class Episode:
                 raise PageNotHTML(f"{url}: not an HTML page (Content-Type: {ctype})")
         return info
 
-    def observe(self) -> Observation:
+    def observe(self, *, timeout_s: float | None = None) -> Observation:
+        """Observe the page within ``timeout_s`` (default ``BrowserConfig.extract_timeout_s``).
+
+        The deadline holds whatever the page does: past it, a watchdog stops the browser
+        (the next :meth:`BrowserSession.episode` starts a new one) and
+        :class:`~pagelens.errors.PageTimeout` says so.
+        """
         from playwright.sync_api import Error as PlaywrightError
 
+        seconds = self.session.config.extract_timeout_s if timeout_s is None else timeout_s
+        reason = (
+            f"{self.page.url}: observation did not finish within its {seconds:g} s deadline "
+            "(the page's main thread is busy or Chromium is stuck); the browser was stopped"
+        )
+        with watchdog(seconds + _GRACE_S, lambda: self.session.kill(reason)) as dog:
+            try:
+                return self.observer.observe(deadline=Deadline(seconds))
+            except PlaywrightError as exc:
+                if dog.fired:
+                    raise PageTimeout(reason) from None
+                raise self.session._translate(exc) from None
+
+    @property
+    def url(self) -> str:
+        """The page's current URL."""
+        return self.page.url
+
+    def pause(self, ms: float) -> None:
+        """Let the page run for ``ms`` milliseconds (timers, late content)."""
         try:
-            return self.observer.observe()
-        except PlaywrightError as exc:
+            self.page.wait_for_timeout(ms)
+        except driver_errors() as exc:
             raise self.session._translate(exc) from None
+
+    def wait_until_idle(self, timeout_ms: float = 3000) -> bool:
+        """Wait until the page stops marking itself busy (``<html data-busy="1">`` while a fetch
+        is pending, as the bundled sites do); False when it did not within ``timeout_ms``. Never raises."""
+        try:
+            self.page.wait_for_function("() => (document.documentElement.dataset.busy || '0') === '0'",
+                                        timeout=timeout_ms)
+        except driver_errors():
+            return False
+        return True
 
     def close(self) -> None:
         if self._observer is not None:
             self._observer.close()
-        try:
-            self.context.close()
-        except Exception:  # noqa: BLE001, S110 - context already gone with a crashed browser
-            pass
+        if self.session.killed is not None or self.session.crashed:
+            return  # the context went with the browser
+        with watchdog(self.session.config.close_timeout_s, lambda: self.session.kill("context close hung")):
+            try:
+                self.context.close()
+            except Exception:  # noqa: BLE001, S110 - context already gone with a crashed browser
+                pass
 
     def __enter__(self) -> Self:
         return self
@@ -262,16 +395,17 @@ class Episode:
         self.close()
 
 
-def _processes() -> list[tuple[int, int]]:
-    """(pid, parent pid) of every process, from /proc (empty where /proc is absent)."""
-    from pathlib import Path
+#: Time the cooperative deadline inside the observer gets before the watchdog kills the browser.
+_GRACE_S = 1.0
 
-    out = []
-    for d in Path("/proc").glob("[0-9]*"):
-        try:
-            stat = (d / "stat").read_text()
-        except OSError:
-            continue
-        fields = stat[stat.rfind(")") + 2 :].split()
-        out.append((int(d.name), int(fields[1])))
-    return out
+#: Sessions with a running browser (for :func:`kill_all`, e.g. on Ctrl-C).
+_LIVE: weakref.WeakSet[BrowserSession] = weakref.WeakSet()
+
+
+def kill_all(reason: str = "interrupted") -> list[int]:
+    """Kill every running browser of this process's sessions (safe from a signal handler)."""
+    pids: list[int] = []
+    for session in list(_LIVE):
+        pids.extend(session._pids)
+        session.kill(reason)
+    return pids

@@ -1,4 +1,4 @@
-"""Retrievers by name: ``none``, ``default``, ``truncate``, ``bm25-200``, ``bm25-400``,
+"""Retrievers by name: ``full`` (alias ``none``), ``default``, ``truncate``, ``bm25-200``, ``bm25-400``,
 ``embedding-200``, ``embedding-400``, ``llm``, ``cascade``.
 
 One factory for the whole family; heavy modules are imported only when their retriever is
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from pagelens.llm.base import ChatModel
 
 NAMES = (
-    "none",
+    "full",
     "default",
     "truncate",
     "bm25-200",
@@ -31,25 +31,30 @@ NAMES = (
     "llm",
     "cascade",
 )
-ALIASES = {"full": "none", "bm25": "bm25-400", "embedding": "embedding-400", "rules": "default"}
+ALIASES = {"none": "full", "bm25": "bm25-400", "embedding": "embedding-400", "rules": "default"}
 LLM_VARIANTS: tuple[Variant, ...] = ("soft", "restrictive", "neutral", "defender")
 
 
 @dataclass(frozen=True, slots=True)
-class NoneRetriever:
+class FullRetriever:
     """The full tree (the reference every pruning figure is measured against)."""
 
-    name: str = "none"
+    name: str = "full"
 
     def select(self, query: FocusQuery, rendering: Rendering) -> Selection:
         return Selection(keep=frozenset(ln.no for ln in rendering.lines))
 
 
+#: The old name of :class:`FullRetriever` (``none`` stays an alias of ``full``).
+NoneRetriever = FullRetriever
+_REFERENCE = frozenset({"full", "none"})
+
+
 def is_reference(retriever: Retriever | str) -> bool:
-    """``none`` is the reference full tree: shown raw, never focused or defended."""
+    """``full`` (alias ``none``) is the reference full tree: shown raw, never focused or defended."""
     if isinstance(retriever, str):
-        return retriever.strip().lower() in ("none", "full")
-    return getattr(retriever, "name", "") == "none"
+        return retriever.strip().lower() in _REFERENCE
+    return getattr(retriever, "name", "") in _REFERENCE
 
 
 def _llm_variant(name: str) -> Variant:
@@ -80,8 +85,8 @@ def make_retriever(
     """Build a retriever by name. ``llm:defender`` selects a prompt variant inline."""
     base = canonical(name)
     head, _, suffix = base.partition(":")
-    if head == "none":
-        return NoneRetriever()
+    if head == "full":
+        return FullRetriever()
     if head == "default":
         from pagelens.focus.rules import RulesConfig, RulesRetriever
 

@@ -39,9 +39,15 @@ Role = Literal["system", "user", "assistant"]
 class Message:
     role: Role
     content: str
+    #: images sent with the text, as ``data:image/...;base64,...`` URLs (OpenAI content parts)
+    images: tuple[str, ...] = ()
 
-    def as_dict(self) -> dict[str, str]:
-        return {"role": self.role, "content": self.content}
+    def as_dict(self) -> dict[str, Any]:
+        if not self.images:
+            return {"role": self.role, "content": self.content}
+        parts: list[dict[str, Any]] = [{"type": "text", "text": self.content}]
+        parts += [{"type": "image_url", "image_url": {"url": url, "detail": "high"}} for url in self.images]
+        return {"role": self.role, "content": parts}
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,12 +188,12 @@ class LLMConfig(BaseModel):
             raise ConfigError(f"LLM endpoint not configured: set {' and '.join(missing)}")
         key_env = "PAGELENS_LLM_API_KEY" if env.get("PAGELENS_LLM_API_KEY", "").strip() else "OPENAI_API_KEY"
         extra: dict[str, float | int] = {}
-        for var, field, kind in (("PAGELENS_LLM_TIMEOUT_S", "timeout_s", float),
+        for var, name, kind in (("PAGELENS_LLM_TIMEOUT_S", "timeout_s", float),
                                  ("PAGELENS_LLM_MAX_RETRIES", "max_retries", int)):
             raw = env.get(var, "").strip()
             if raw:
                 try:
-                    extra[field] = kind(raw)
+                    extra[name] = kind(raw)
                 except ValueError:
                     raise ConfigError(f"{var} must be a number, not {raw!r}") from None
         try:

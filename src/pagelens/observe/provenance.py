@@ -10,7 +10,7 @@ talking to the agent. :func:`regions` gives every line one :data:`~pagelens.type
   siblings (or is an article/comment of its own), and the value of a text field;
 * ``chrome`` — inside the page's banner, navigation or contentinfo (footer) landmarks;
 * ``unseen`` — text a sighted user does not see: concealed by layout or colour
-  (:mod:`pagelens.observe.concealed`), an image's alternative text, or an accessible name of
+  (:mod:`pagelens.browser.concealed`), an image's alternative text, or an accessible name of
   four or more words that is mostly absent from the element's own visible text (an aria-label);
 * ``main`` — everything else.
 

@@ -17,9 +17,11 @@ from typing import Any
 from pagelens.bench.runner import ResultStore
 from pagelens.bench.summary import skipped_tasks, summarize
 
-__all__ = ["render_report", "write_report"]
+__all__ = ["render_report", "render_tree_pages", "write_report"]
 
 MAX_TREE_LINES = 1500
+#: the side-by-side trees of each case live in their own page, opened on demand
+TREES_DIR = "trees"
 MAX_TRACES = 30
 _PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#7f7f7f")
 
@@ -53,6 +55,7 @@ class TreeLine:
     depth: int
     text: str
     kept: bool
+    must: str = ""  # "kept" / "lost" for a line carrying a must-keep item, else ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,12 +76,24 @@ class Series:
     sent: tuple[int, ...]
     full: tuple[int, ...]
     success: bool
+    width: int = 340
+    height: int = 130
+    left: int = 48  # room for the y axis labels
+    bottom: int = 30  # room for the x axis labels
 
-    def points(self, values: Sequence[int], width: int = 300, height: int = 60) -> str:
-        top = max(max(self.full, default=1), max(self.sent, default=1), 1)
-        n = max(len(values) - 1, 1)
-        return " ".join(f"{round(4 + i * (width - 8) / n, 1)},{round(height - 4 - v * (height - 8) / top, 1)}"
-                        for i, v in enumerate(values))
+    @property
+    def top(self) -> int:
+        return max(max(self.full, default=1), max(self.sent, default=1), 1)
+
+    def x(self, i: float) -> float:
+        n = max(len(self.sent) - 1, 1)
+        return round(self.left + i * (self.width - self.left - 8) / n, 1)
+
+    def y(self, v: float) -> float:
+        return round(self.height - self.bottom - v * (self.height - self.bottom - 8) / self.top, 1)
+
+    def points(self, values: Sequence[int]) -> str:
+        return " ".join(f"{self.x(i)},{self.y(v)}" for i, v in enumerate(values))
 
 
 def _scatter(title: str, y_label: str, figures: Mapping[str, Mapping[str, Any]], y_key: str) -> Scatter | None:
@@ -94,8 +109,10 @@ def _scatter(title: str, y_label: str, figures: Mapping[str, Mapping[str, Any]],
 def _tree(full_text: str, row: Mapping[str, Any], focused_text: str) -> TreeView:
     lines = full_text.split("\n") if full_text else []
     kept = set(row.get("kept") or ())
+    must = set(row.get("must_lines") or ())
     shown = lines[:MAX_TREE_LINES]
-    tree = tuple(TreeLine(len(ln) - len(ln.lstrip("\t")), ln.lstrip("\t"), i in kept) for i, ln in enumerate(shown))
+    tree = tuple(TreeLine(len(ln) - len(ln.lstrip("\t")), ln.lstrip("\t"), i in kept,
+                          ("kept" if i in kept else "lost") if i in must else "") for i, ln in enumerate(shown))
     return TreeView(str(row.get("retriever")), tree, focused_text, len(kept), len(lines), len(lines) > len(shown),
                     tuple(row.get("missing") or ()), float(row.get("pruning") or 0.0))
 
@@ -121,8 +138,8 @@ def _cases(out_dir: Path, rows: Sequence[Mapping[str, Any]]) -> list[dict[str, A
     for n in sorted(by_case):
         rs = by_case[n]
         full = _read(out_dir, rs[0].get("dump_full"))
-        views = [_tree(full, r, _read(out_dir, r.get("dump_focused"))) for r in rs if r.get("retriever") != "none"]
-        out.append({"n": n, "id": rs[0].get("id") or rs[0].get("page"), "goal": rs[0].get("goal", ""),
+        views = [_tree(full, r, _read(out_dir, r.get("dump_focused"))) for r in rs if r.get("retriever") not in ("none", "full")]
+        out.append({"n": n, "page_file": f"{TREES_DIR}/case-{n}.html", "id": rs[0].get("id") or rs[0].get("page"), "goal": rs[0].get("goal", ""),
                     "page": rs[0].get("page", ""), "dump_full": rs[0].get("dump_full"), "views": views,
                     "results": [(r.get("retriever"), r.get("pruning"), r.get("missing") or []) for r in rs]})
     return out
@@ -149,8 +166,17 @@ def _traces(out_dir: Path, rows: Sequence[Mapping[str, Any]]) -> list[Series]:
     return out
 
 
-def render_report(out_dir: Path, rows: list[dict[str, Any]] | None = None) -> str:
+def _env() -> Any:
     from jinja2 import Environment, PackageLoader, select_autoescape
+
+    return Environment(loader=PackageLoader("pagelens.report", "templates"), autoescape=select_autoescape(["j2", "html"]),
+                       trim_blocks=True, lstrip_blocks=True)
+
+
+def render_report(out_dir: Path, rows: list[dict[str, Any]] | None = None) -> str:
+    """The main page: tables, plots, stages, step screenshots and one link per case's trees
+    (the trees themselves are :func:`render_tree_pages`, written beside it)."""
+    from pagelens.report.stages import stage_rows, step_shots
 
     out_dir = Path(out_dir)
     rows = ResultStore(out_dir).load() if rows is None else rows
@@ -159,15 +185,27 @@ def render_report(out_dir: Path, rows: list[dict[str, Any]] | None = None) -> st
         _scatter("cases: recall vs pruning", "recall", figures.get("cases", {}), "recall"),
         _scatter("MiniWoB++: oracle retention vs pruning", "retention", figures.get("miniwob", {}), "retention"),
     ) if p is not None]
-    env = Environment(loader=PackageLoader("pagelens.report", "templates"), autoescape=select_autoescape(["j2", "html"]),
-                      trim_blocks=True, lstrip_blocks=True)
-    return env.get_template("report.html.j2").render(
+    return str(_env().get_template("report.html.j2").render(
         out_dir=str(out_dir), rows=len(rows), figures=figures, plots=plots, skipped=skipped_tasks(rows),
-        cases=_cases(out_dir, rows), traces=_traces(out_dir, rows),
-    )
+        cases=_cases(out_dir, rows), traces=_traces(out_dir, rows), stages=stage_rows(out_dir, rows),
+        shots=step_shots(out_dir, rows),
+    ))
+
+
+def render_tree_pages(out_dir: Path, rows: list[dict[str, Any]] | None = None) -> dict[str, str]:
+    """``trees/case-N.html`` → the full tree next to each focused one (must-keep lines marked)."""
+    out_dir = Path(out_dir)
+    rows = ResultStore(out_dir).load() if rows is None else rows
+    template = _env().get_template("case.html.j2")
+    return {c["page_file"]: str(template.render(c=c)) for c in _cases(out_dir, rows)}
 
 
 def write_report(out_dir: Path) -> Path:
-    path = Path(out_dir) / "report.html"
-    path.write_text(render_report(Path(out_dir)), encoding="utf-8")
+    out_dir = Path(out_dir)
+    rows = ResultStore(out_dir).load()
+    for rel, html in render_tree_pages(out_dir, rows).items():
+        (out_dir / rel).parent.mkdir(parents=True, exist_ok=True)
+        (out_dir / rel).write_text(html, encoding="utf-8")
+    path = out_dir / "report.html"
+    path.write_text(render_report(out_dir, rows), encoding="utf-8")
     return path

@@ -44,7 +44,8 @@ __all__ = ["PAGE_ACTIONS", "Signal", "SignalDetector", "SignalKind"]
 
 SignalKind = Literal["url", "new_widget", "action_failure", "exogenous", "detector_error"]
 #: Actions that touch the page; only their failures are a signal (a refused note is not).
-PAGE_ACTIONS = frozenset({"click", "fill", "select_option", "hover", "press", "scroll", "go_back", "goto"})
+PAGE_ACTIONS = frozenset({"click", "fill", "select_option", "hover", "press", "scroll", "go_back", "goto",
+                          "click_at", "hover_at", "scroll_at", "type_at"})
 _FAILURE_STATUSES = frozenset({"failed", "invalid", "no_change"})
 _MAX_SAMPLES = 3
 

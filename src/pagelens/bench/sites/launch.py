@@ -7,9 +7,9 @@ from contextlib import contextmanager
 from typing import Any
 
 from pagelens.bench.sites.admin import AdminSite
+from pagelens.bench.sites.app import SiteServer
 from pagelens.bench.sites.attacker import AttackerSite
 from pagelens.bench.sites.forum import ForumSite
-from pagelens.bench.sites.httpd import SiteServer
 from pagelens.bench.sites.server import BadRequest, Site, make_env
 from pagelens.bench.sites.shop import ShopSite
 from pagelens.errors import ConfigError
@@ -81,20 +81,21 @@ def start_sites(seed: int = 0, port_base: int | None = None, session_ttl: float 
     With ``port_base=N`` the ports are N (shop), N+1 (forum), N+2 (admin), N+3 (attacker).
     """
     env = make_env()
-    servers: dict[str, SiteServer] = {}
+    started: list[SiteServer] = []
     try:
         port = (port_base + 3) if port_base else 0
         attacker = SiteServer(AttackerSite(seed, env, "", session_ttl), port)
+        started.append(attacker)
+        servers: dict[str, SiteServer] = {}
         for i, name in enumerate(SITE_NAMES):
             site = _CLASSES[name](seed, env, attacker.base_url, session_ttl)
             servers[name] = SiteServer(site, (port_base + i) if port_base else 0)
+            started.append(servers[name])
         servers[ATTACKER] = attacker
     except OSError as exc:
-        for server in servers.values():
-            server.httpd.server_close()
+        for server in started:
+            server.stop()
         raise ConfigError(f"cannot bind the sites' ports: {exc}") from exc
-    for server in servers.values():
-        server.start()
     sites = Sites(servers, seed)
     try:
         yield sites

@@ -2,7 +2,7 @@
 
 One ``Site`` owns its server-side state behind one lock; :meth:`Site.handle` turns a parsed
 :class:`Request` into a :class:`Response` and never raises: handler errors become 400/404/500
-pages. The HTTP shell (:mod:`pagelens.bench.sites.httpd`) only parses bytes into a ``Request``
+pages. The HTTP shell (:mod:`pagelens.bench.sites.app`, Starlette) only maps a request to a ``Request``
 and writes the ``Response`` back.
 
 State setup through URLs (see :mod:`pagelens.bench.sites.spec`): any GET carrying ``__state``

@@ -15,9 +15,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from pagelens.browser.concealed import STYLES, concealment
+from pagelens.browser.ids import IdRegistry
+from pagelens.browser.watchdog import Deadline
 from pagelens.errors import PageTimeout
-from pagelens.observe.concealed import STYLES, concealment
-from pagelens.observe.ids import IdRegistry
 from pagelens.types import ElementId, Node, Observation, PropValue
 
 if TYPE_CHECKING:
@@ -37,7 +38,7 @@ class _Box:
     h: float
     clickable: bool
     hidden: bool  # visibility:hidden
-    concealed: str = ""  # why a sighted user does not see it (pagelens.observe.concealed)
+    concealed: str = ""  # why a sighted user does not see it (pagelens.browser.concealed)
 
 
 @dataclass(slots=True)
@@ -59,15 +60,20 @@ class PageObserver:
         self._oopif: dict[Frame, CDPSession] = {}
         self.last_sessions: dict[str, CDPSession] = {}  # process key -> session (for actions)
 
-    def close(self) -> None:
-        for s in [self._main, *self._oopif.values()]:
-            if s is not None:
+    def close(self, *, detach: bool = False) -> None:
+        """Forget the CDP sessions. They end with their page's context; ``detach=True`` also
+        detaches them now (only for a page that outlives the observer: ``detach`` waits for
+        the renderer, so on a page whose script runs forever it never returns)."""
+        sessions = [s for s in [self._main, *self._oopif.values()] if s is not None]
+        self._main = None
+        self._oopif.clear()
+        self.last_sessions = {}
+        if detach:
+            for s in sessions:
                 try:
                     s.detach()
                 except Exception:  # noqa: BLE001, S110 - page may be gone
                     pass
-        self._main = None
-        self._oopif.clear()
 
     # -- sessions --------------------------------------------------------------------
     def _main_session(self) -> CDPSession:
@@ -93,21 +99,29 @@ class PageObserver:
             yield frame, session
 
     # -- observation -----------------------------------------------------------------
-    def _probe(self) -> None:
+    def _probe(self, deadline: Deadline) -> None:
         """Fail fast (instead of hanging in CDP) when the page's main thread is stuck."""
         from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+        ms = max(1.0, min(10.0, deadline.left()) * 1000)
         try:
-            self.page.wait_for_function("() => true", timeout=min(10_000, self.timeout_s * 1000), polling=50)
+            self.page.wait_for_function("() => true", timeout=ms, polling=50)
         except PlaywrightTimeout:
-            raise PageTimeout("the page's main thread is not responding (a script is running forever?)") from None
+            raise PageTimeout(
+                f"{self.page.url}: the page's main thread did not respond within {ms / 1000:.1f} s "
+                "(a script running forever?)"
+            ) from None
 
-    def observe(self) -> Observation:
+    def observe(self, *, deadline: Deadline | None = None) -> Observation:
+        """Read the page. ``deadline`` (default ``timeout_s`` from now) is checked between CDP
+        calls; a call that blocks for good is ended from outside (:class:`~pagelens.browser.
+        session.Episode` runs a watchdog)."""
         from playwright.sync_api import Error as PlaywrightError
 
+        deadline = deadline or Deadline(self.timeout_s)
         timings: dict[str, float] = {}
         t0 = time.perf_counter()
-        self._probe()
+        self._probe(deadline)
         timings["probe"] = time.perf_counter() - t0
 
         t = time.perf_counter()
@@ -115,10 +129,13 @@ class PageObserver:
         sessions: dict[str, CDPSession] = {MAIN: main}
         trees: dict[str, _Tree] = {}
         frame_errors: dict[str, str] = {}
-        main_frame_id = self._read_frames(main, MAIN, trees, frame_errors, top=True)
+        main_frame_id = self._read_frames(main, MAIN, trees, frame_errors, top=True, deadline=deadline)
         for frame, session in self._oopif_sessions():
+            self._check(deadline, "reading iframes", trees)
             try:
-                self._read_frames(session, f"oopif:{id(frame)}", trees, frame_errors, top=False, sessions=sessions)
+                self._read_frames(
+                    session, f"oopif:{id(frame)}", trees, frame_errors, top=False, sessions=sessions, deadline=deadline
+                )
             except PlaywrightError as exc:
                 frame_errors[frame.url or "iframe"] = _first_line(exc)
         timings["axtree"] = time.perf_counter() - t
@@ -127,6 +144,7 @@ class PageObserver:
         boxes: dict[str, dict[int, _Box]] = {}
         scroll = (0.0, 0.0)
         for process, session in sessions.items():
+            self._check(deadline, "reading layout", trees)
             try:
                 snap = session.send("DOMSnapshot.captureSnapshot", {"computedStyles": list(STYLES)})
             except PlaywrightError as exc:
@@ -161,6 +179,13 @@ class PageObserver:
             timings=timings,
         )
 
+    def _check(self, deadline: Deadline, stage: str, trees: dict[str, _Tree]) -> None:
+        if deadline.expired():
+            raise PageTimeout(
+                f"{self.page.url}: observation exceeded its {deadline.seconds:g} s deadline while {stage} "
+                f"({len(trees)} frame tree(s) read, {sum(len(t.nodes) for t in trees.values())} nodes)"
+            )
+
     def _read_frames(
         self,
         session: CDPSession,
@@ -170,11 +195,28 @@ class PageObserver:
         *,
         top: bool,
         sessions: dict[str, CDPSession] | None = None,
+        deadline: Deadline | None = None,
     ) -> str:
         """Read the AX tree of every frame this session renders; return its top frame id."""
         from playwright.sync_api import Error as PlaywrightError
 
-        frame_tree = session.send("Page.getFrameTree")["frameTree"]
+        try:
+            frame_tree = session.send("Page.getFrameTree")["frameTree"]
+        except PlaywrightError as exc:
+            # Chromium cannot serialise a frame tree nested deeper than its CBOR stack limit
+            # (~200 iframes inside each other): read this session's top document alone
+            raw = session.send("Accessibility.getFullAXTree", {"depth": 10_000})["nodes"] if top else []
+            if not raw:
+                raise
+            fid = str(raw[0].get("frameId") or process)
+            errors[f"frames:{process}"] = (
+                f"iframes nested too deeply for Chromium's DevTools protocol ({_first_line(exc)}); "
+                "only the top document was read"
+            )
+            if sessions is not None:
+                sessions[process] = session
+            trees[fid] = _Tree(frame=MAIN, process=process, nodes={n["nodeId"]: n for n in raw}, root=raw[0]["nodeId"])
+            return fid
         top_id: str = frame_tree["frame"]["id"]
         if sessions is not None:
             sessions[process] = session
@@ -183,6 +225,8 @@ class PageObserver:
             ft = stack.pop()
             stack.extend(ft.get("childFrames", ()))
             fid = ft["frame"]["id"]
+            if deadline is not None:
+                self._check(deadline, "reading frames", trees)
             if str(ft["frame"].get("url", "")).startswith("chrome-error://"):
                 errors[fid] = "frame failed to load (blocked or unreachable)"
                 continue  # Chromium's own error page is not page content

@@ -12,7 +12,7 @@ import pytest
 
 from pagelens.actions.executor import CONTROL, HANDLERS, handled_actions
 from pagelens.actions.parser import parse
-from pagelens.actions.spec import ACTIONS, Action, prompt_doc, validate
+from pagelens.actions.spec import ACTIONS, VISION_ACTIONS, Action, prompt_doc, validate
 
 ALL_NAMES = sorted(set(ACTIONS) | set(handled_actions()) | set(HANDLERS) | set(CONTROL))
 
@@ -21,7 +21,7 @@ ALL_NAMES = sorted(set(ACTIONS) | set(handled_actions()) | set(HANDLERS) | set(C
 def test_every_action_is_specified_documented_parsed_and_executed(name: str) -> None:
     assert name in ACTIONS, f"the executor handles {name!r} but ACTIONS has no spec for it"
     spec = ACTIONS[name]
-    doc = prompt_doc()
+    doc = prompt_doc(vision=name in VISION_ACTIONS)
     assert spec.signature() in doc, f"{name} is not documented in the prompt"
     assert spec.example in doc
     result = parse(f"Thought: use {name}.\nAction: {spec.example}")
@@ -32,6 +32,15 @@ def test_every_action_is_specified_documented_parsed_and_executed(name: str) -> 
     assert name in handled_actions(), f"{name} is in ACTIONS but the executor has no handler"
     assert (name in CONTROL) == spec.control, f"{name}: control flag and executor disagree"
     assert (name in HANDLERS) != spec.control, f"{name}: a page action needs a page handler (and only it)"
+
+
+def test_coordinate_actions_are_documented_only_with_a_screenshot() -> None:
+    plain, vision = prompt_doc(), prompt_doc(vision=True)
+    assert VISION_ACTIONS == {"click_at", "hover_at", "scroll_at", "type_at"}
+    for name in VISION_ACTIONS:
+        assert f"- {ACTIONS[name].signature()}" not in plain and f"- {ACTIONS[name].signature()}" in vision
+    assert plain in vision.replace("".join(ln + "\n" for ln in vision.splitlines()
+                                           if any(ln.startswith(f"- {n}(") for n in VISION_ACTIONS)), "")
 
 
 def test_executor_handles_exactly_the_specified_actions() -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from importlib import resources
 from pathlib import Path
 
 import click
@@ -10,17 +9,12 @@ import click
 BUNDLED = "bundled"
 
 
-def bundled_paths() -> tuple[Path, Path]:
-    data = Path(str(resources.files("pagelens.bench").joinpath("data")))
-    return data / "cases.jsonl", data / "pages"
-
-
 @click.command("eval-cases")
 @click.argument("cases_file", required=False, metavar="CASES.jsonl")
 @click.option("--pages", "pages_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Directory the cases' pages are relative to (default: the cases file's directory).")
 @click.option("--retriever", "retrievers", multiple=True, metavar="NAME",
-              help="Retriever to evaluate (repeatable). Default: none, default, truncate, bm25-200, bm25-400.")
+              help="Retriever to evaluate (repeatable). Default: full, default, truncate, bm25-200, bm25-400.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=Path("eval-cases.json"), show_default=True)
 @click.option("--dump", "dump_dir", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--settle", type=float, default=1.0, show_default=True, help="Seconds to wait after load before observing.")
@@ -37,7 +31,7 @@ def eval_cases(cases_file: str | None, pages_dir: Path | None, retrievers: tuple
     from rich.progress import Progress
     from rich.table import Table
 
-    from pagelens.bench.cases import load_cases
+    from pagelens.bench.cases import bundled_paths, load_cases
     from pagelens.bench.evalcases import run_cases, write_result
     from pagelens.focus.registry import make_retriever
 
@@ -47,7 +41,7 @@ def eval_cases(cases_file: str | None, pages_dir: Path | None, retrievers: tuple
         path = Path(cases_file)
         default_pages = path.parent
     cases = load_cases(path)[:limit] if limit else load_cases(path)
-    names = retrievers or ("none", "default", "truncate", "bm25-200", "bm25-400")
+    names = retrievers or ("full", "default", "truncate", "bm25-200", "bm25-400")
     built = [make_retriever(n) for n in names]
     console = Console(stderr=True)
     with Progress(console=console, transient=True) as progress:

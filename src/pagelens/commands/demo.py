@@ -29,12 +29,12 @@ def demo(task_id: str, retriever: str, out_dir: Path) -> None:
     from rich.console import Console
 
     from pagelens.actions.executor import Budgets
-    from pagelens.agent.command import _steps_table
-    from pagelens.agent.loop import run_task
     from pagelens.agent.policy import LLMPolicy, Policy, ScriptedPolicy
+    from pagelens.bench.bind import run_bundled
     from pagelens.bench.sites import start_sites
-    from pagelens.bench.tasks import load_tasks
+    from pagelens.bench.task_defs import load_tasks
     from pagelens.browser.session import BrowserSession
+    from pagelens.commands.run import _steps_table
     from pagelens.report.html import write_report
 
     console = Console()
@@ -57,10 +57,10 @@ def demo(task_id: str, retriever: str, out_dir: Path) -> None:
     rows = []
     with start_sites(0) as sites, BrowserSession() as session:
         runs = {}
-        for mode, ret in (("signals", retriever), ("every-step", "none")):
+        for mode, ret in (("signals", retriever), ("every-step", "full")):
             trace = out_dir / "traces" / f"{task.id}.{mode}.{ret}.jsonl"
-            result = run_task(task, policy=policy(), observe_mode=mode, retriever=ret, sites=sites,  # type: ignore[arg-type]
-                              session=session, trace_path=trace, budgets=Budgets(max_steps=30))
+            result = run_bundled(task, policy=policy(), observe_mode=mode, retriever=ret, sites=sites,  # type: ignore[arg-type]
+                                 session=session, trace_path=trace, budgets=Budgets(max_steps=30))
             runs[mode] = result
             d = result.diagnostics
             rows.append({"key": f"tasks:{task.id}:{policy_name}:{mode}:{ret}", "suite": "tasks", "status": "ok",

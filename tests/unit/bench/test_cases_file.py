@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from pagelens.bench.cases import load_cases
-from pagelens.bench.evalcases_command import bundled_paths
+from pagelens.bench.cases import bundled_paths
 from pagelens.bench.sites.spec import parse_site_spec
 
 

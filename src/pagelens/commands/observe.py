@@ -16,9 +16,16 @@ from pagelens.focus.registry import NAMES
 @click.option("--retriever", metavar="NAME", help=f"One of: {', '.join(NAMES)} (default: none, or default with --goal).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--refined", is_flag=True, help="AgentOccam-style refined rendering (tables as Markdown, folded lists).")
-@click.option("--budget", type=int, default=5000, show_default=True, help="Token budget of the 'truncate' retriever.")
+@click.option("--budget", type=click.IntRange(min=1), default=5000, show_default=True, help="Token budget of the 'truncate' retriever.")
 @click.option("--no-defense", is_flag=True, help="Do not remove suspected prompt-injection lines.")
 @click.option("--inject", metavar="HTML", help="Insert this HTML after <body> (local files only).")
+@click.option(
+    "--timeout", "timeout_s", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS",
+    help="Deadline of the observation (default 30). Past it the browser is stopped and an error says so.",
+)
+@click.option("--screenshot", "screenshot", metavar="FILE", help="Write the capped screenshot (vision extra) and print "
+              "the interactive elements with their boxes in screenshot pixels.")
+@click.option("--marks", is_flag=True, help="With --screenshot: draw Set-of-Mark boxes and ids on the image.")
 def observe(
     target: str,
     goal: str | None,
@@ -28,6 +35,9 @@ def observe(
     budget: int,
     no_defense: bool,
     inject: str | None,
+    timeout_s: float | None,
+    screenshot: str | None = None,
+    marks: bool = False,
 ) -> None:
     """Observe URL_OR_FILE (a 127.0.0.1 URL or a local HTML file served on 127.0.0.1)."""
     from pagelens.api import observe as observe_page
@@ -38,7 +48,14 @@ def observe(
         chosen = make_retriever(retriever, budget=budget)
     elif goal:
         chosen = make_retriever("default")
-    view = observe_page(target, goal=goal, retriever=chosen, refined=refined, defense=not no_defense, inject=inject)
+    if screenshot:
+        from pagelens.vision.command import observe_screenshot
+
+        observe_screenshot(target, screenshot, marks=marks, goal=goal, retriever=chosen, refined=refined)
+        return
+    view = observe_page(
+        target, goal=goal, retriever=chosen, refined=refined, defense=not no_defense, inject=inject, timeout_s=timeout_s
+    )
     if fmt == "text":
         sys.stdout.write(view.text() + "\n")
         if view.focused is not None and view.focused.error:
@@ -51,7 +68,7 @@ def observe(
     payload = {
         "url": obs.url,
         "title": obs.title,
-        "retriever": fr.retriever if fr is not None else "none",
+        "retriever": fr.retriever if fr is not None else "full",
         "refined": refined,
         "tokens": {
             "full": view.full_tokens,

@@ -4,9 +4,9 @@ from collections.abc import Sequence
 
 from pagelens.actions.executor import Feedback
 from pagelens.actions.spec import Action
+from pagelens.agent.plan import PlanStep, Target
 from pagelens.agent.policy import LLMPolicy, ScriptedPolicy, StepContext, resolve_target
 from pagelens.api import PageView
-from pagelens.bench.tasks import PlanStep, Target
 from pagelens.llm.base import Completion, Message, ResponseFormat
 from pagelens.types import ElementId, Line, Observation, Rendering
 
@@ -47,13 +47,13 @@ def test_resolve_target_exact_then_contains_case_insensitive_nth() -> None:
 
 def test_scripted_policy_resolves_merges_skips_and_resumes() -> None:
     plan = (
-        PlanStep("fill", Target("searchbox", "Search products"), "lamp"),
-        PlanStep("press", Target("searchbox", "Search products"), "Enter"),
-        PlanStep("check", Target("checkbox", "Newsletter")),  # already checked: skipped
-        PlanStep("check", Target("checkbox", "I agree to the terms")),
-        PlanStep("select_option", Target("combobox", "Country"), "Portugal"),
+        PlanStep("fill", Target("searchbox", "Search products"), {"text": "lamp"}),
+        PlanStep("press", Target("searchbox", "Search products"), {"key": "Enter"}),
+        PlanStep("click", Target("checkbox", "Newsletter"), ensure="checked"),  # already checked: skipped
+        PlanStep("click", Target("checkbox", "I agree to the terms"), ensure="checked"),
+        PlanStep("select_option", Target("combobox", "Country"), {"option": "Portugal"}),
         PlanStep("click", Target("button", "Place order")),  # not on this page yet
-        PlanStep("stop", value="done"),
+        PlanStep("stop", args={"answer": "done"}),
     )
     policy = ScriptedPolicy(plan)
     reply = policy.decide(_ctx())
@@ -106,7 +106,7 @@ def test_focus_misses_count_only_steps_that_ran_on_an_unseen_target() -> None:
     from pagelens.focus.apply import FocusResult
 
     plan = (PlanStep("click", Target("link", "Acme Pro Lamp")), PlanStep("click", Target("button", "Add to cart")),
-            PlanStep("stop", value="done"))
+            PlanStep("stop", args={"answer": "done"}))
     focused = replace(_view(), focused=FocusResult("default", (), frozenset({0, 5}), 100, 10))  # no cart button
     cut = ScriptedPolicy(plan)
     first = cut.decide(_ctx(view=focused))

@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 SUITES = ("cases", "miniwob", "tasks")
-DEFAULT_RETRIEVERS = ("none", "default", "truncate", "bm25-200")
+DEFAULT_RETRIEVERS = ("full", "default", "truncate", "bm25-200")
 
 
 @click.command()
@@ -90,7 +90,7 @@ def _suite(suite: str, out_dir: Path, names: tuple[str, ...], policies: tuple[st
     from pagelens.bench import suites
 
     if suite == "cases":
-        from pagelens.bench.evalcases_command import bundled_paths
+        from pagelens.bench.cases import bundled_paths
 
         default_file, default_pages = bundled_paths()
         path = cases_file or default_file

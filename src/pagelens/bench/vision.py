@@ -1,0 +1,253 @@
+"""Vision tasks on bundled static pages, a scripted vision policy, and their runner.
+
+The pages (``bench/data/vision/``) hold what an accessibility tree cannot give: values only
+in a canvas tooltip, SVG regions without names, digits the CSS draws in another order than
+the DOM holds, a target inside an iframe, a dropdown made of plain ``<div>``\\ s.
+
+Reference plans are written in coordinates: a step names an element of the hybrid list (by
+name, or role + index) and optionally a point or a box relative to its top-left corner, in
+CSS pixels; :class:`VisionPolicy` maps it to screenshot pixels with the current geometry and
+issues ``click_at`` / ``hover_at`` / ``type_at``. A ``read`` step OCRs a box of the current
+screenshot (the value the model would read off the picture) and becomes the answer of
+``stop``. Success: read tasks by :func:`~pagelens.vision.scoring.score_answer`, act tasks by a
+page-state expression.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from pagelens.actions.spec import Action
+
+if TYPE_CHECKING:
+    from pagelens.browser.session import BrowserSession
+    from pagelens.vision.hybrid import HybridView
+
+__all__ = ["VISION_TASKS", "VStep", "VisionPolicy", "VisionResult", "VisionTask", "pages_dir", "run_vision_task"]
+
+StepKind = Literal["click", "hover", "type", "read", "stop"]
+
+
+@dataclass(frozen=True, slots=True)
+class VStep:
+    kind: StepKind
+    name: str = ""  # an element of the hybrid list by name (exact, case-insensitive) ...
+    role: str = ""  # ... or by role, the ``nth`` of that role
+    nth: int = 0
+    #: CSS px from the element's top-left corner (None: its centre); for "read": x, y, w, h
+    at: tuple[float, ...] | None = None
+    text: str = ""  # type: the text; read: a regex whose first group (or match) is the value
+
+
+@dataclass(frozen=True, slots=True)
+class VisionTask:
+    id: str
+    page: str
+    goal: str
+    plan: tuple[VStep, ...]
+    answer: str | None = None  # read tasks
+    state: tuple[str, str] | None = None  # act tasks: (JS expression, expected str(value))
+
+
+VISION_TASKS: tuple[VisionTask, ...] = (
+    VisionTask("vision-chart-hover", "chart.html", "How much rain fell in March? Give the value with its unit.",
+               (VStep("hover", role="Canvas", at=(280, 300)),
+                VStep("read", role="Canvas", at=(250, 30, 130, 44), text=r"(\d+[.,]\d)"), VStep("stop")),
+               answer="61.7 mm"),
+    VisionTask("vision-chart-redraw", "chart.html", "Switch to the next station and read its February rainfall.",
+               (VStep("click", name="Next station"), VStep("hover", role="Canvas", at=(185, 300)),
+                VStep("read", role="Canvas", at=(155, 30, 130, 44), text=r"(\d+[.,]\d)"), VStep("stop")),
+               answer="88.1"),
+    VisionTask("vision-svg-map", "map.html", "Choose the northern delivery zone on the map.",
+               (VStep("click", role="graphics-symbol", nth=0, at=(100, 40)), VStep("stop", text="done")),
+               state=("window.__zone", "North")),
+    VisionTask("vision-reordered-digits", "font.html", "What is the confirmation code shown on the screen?",
+               (VStep("read", at=(0, 100, 400, 120), text=r"(\d{6})"), VStep("stop")), answer="829741"),
+    VisionTask("vision-iframe-click", "iframe.html", "Subscribe to the newsletter.",
+               (VStep("click", name="Subscribe"), VStep("stop", text="done")), state=("window.__subscribed", "True")),
+    VisionTask("vision-custom-dropdown", "dropdown.html", "Order the paint in teal.",
+               (VStep("click", name="Choose…"), VStep("click", name="Teal"), VStep("stop", text="done")),
+               state=("window.__colour", "Teal")),
+    VisionTask("vision-canvas-board", "clock.html", "How many minutes late is IC 512?",
+               (VStep("click", name="Refresh later"), VStep("click", name="Refresh later"),
+                VStep("click", name="Show delays"),
+                VStep("read", role="Canvas", name="Delays board", at=(0, 0, 420, 60), text=r"\+\s*(\d+)\s*min"),
+                VStep("stop")), answer="25"),
+)
+
+
+def pages_dir() -> Path:
+    return Path(str(resources.files("pagelens.bench").joinpath("data/vision")))
+
+
+class VisionPolicy:
+    """Replays a :class:`VisionTask` plan from the hybrid view (one action per call)."""
+
+    name = "scripted-vision"
+
+    def __init__(self, plan: Sequence[VStep]) -> None:
+        self.plan = tuple(plan)
+        self.cursor = 0
+        self.answer = ""
+        self.ocr: list[dict[str, Any]] = []
+        self.intended: tuple[float, float] | None = None  # CSS point the last coordinate action aimed at
+
+    def _element(self, hybrid: HybridView, step: VStep) -> Any:
+        want = " ".join(step.name.split()).casefold()
+        els = list(hybrid.elements)
+        if want:
+            named = [e for e in els if " ".join(e.name.split()).casefold() == want]
+            if named:
+                return named[0]
+        if step.role:
+            same = [e for e in els if e.role == step.role]
+            return same[step.nth] if len(same) > step.nth else None
+        return None
+
+    def _point(self, hybrid: HybridView, step: VStep) -> tuple[int, int] | None:
+        geo = hybrid.screenshot.geometry
+        el = self._element(hybrid, step)
+        if el is None:
+            return None
+        if step.at is None:
+            return el.centre
+        ox, oy = geo.to_css(el.x, el.y)
+        self.intended = (ox + step.at[0], oy + step.at[1])
+        return geo.to_screen(*self.intended)
+
+    def decide(self, hybrid: HybridView) -> Action | str:
+        """The next action, or a string saying why there is none."""
+        while self.cursor < len(self.plan):
+            step = self.plan[self.cursor]
+            self.cursor += 1
+            if step.kind == "stop":
+                return Action("stop", {"answer": step.text or self.answer})
+            if step.kind == "read":
+                got = self._read(hybrid, step)
+                if got is None:
+                    return f"could not read {step.text!r} in the screenshot"
+                self.answer = got
+                continue
+            point = self._point(hybrid, step)
+            if point is None:
+                return f"no element for {step} in the hybrid list"
+            x, y = point
+            if step.kind == "click":
+                return Action("click_at", {"x": x, "y": y})
+            if step.kind == "hover":
+                return Action("hover_at", {"x": x, "y": y})
+            return Action("type_at", {"x": x, "y": y, "text": step.text})
+        return "the plan is finished"
+
+    def _read(self, hybrid: HybridView, step: VStep) -> str | None:
+        from pagelens.vision.ocr import read_region
+
+        geo = hybrid.screenshot.geometry
+        assert step.at is not None and len(step.at) == 4
+        ox = oy = 0.0
+        if step.name or step.role:
+            el = self._element(hybrid, step)
+            if el is None:
+                return None
+            ox, oy = geo.to_css(el.x, el.y)
+        x0, y0 = geo.to_screen(ox + step.at[0], oy + step.at[1])
+        x1, y1 = geo.to_screen(ox + step.at[0] + step.at[2], oy + step.at[1] + step.at[3])
+        pattern = re.compile(step.text)
+        text = read_region(hybrid.screenshot.image(), (x0, y0, x1 - x0, y1 - y0),
+                           accept=lambda t: pattern.search(t) is not None)
+        m = pattern.search(text)
+        self.ocr.append({"box": (x0, y0, x1 - x0, y1 - y0), "text": text, "matched": bool(m)})
+        if not m:
+            return None
+        return m.group(1) if m.groups() else m.group(0)
+
+
+@dataclass(frozen=True, slots=True)
+class StepStat:
+    action: str
+    status: str
+    message: str
+    dom_changed: bool
+    pixel_changed: bool
+    coord_error_css: float | None  # |CSS point used - CSS point intended|
+    screenshot_s: float  # hybrid view after the step (capture + boxes)
+    image_tokens: int
+    tree_tokens: int
+
+
+@dataclass(frozen=True, slots=True)
+class VisionResult:
+    task: str
+    success: bool
+    detail: str
+    answer: str | None
+    steps: tuple[StepStat, ...] = field(default=())
+    seconds: float = 0.0
+
+
+def run_vision_task(task: VisionTask, session: BrowserSession, base_url: str, *, max_steps: int = 12,
+                    pixels: bool = True) -> VisionResult:
+    """Run ``task`` with :class:`VisionPolicy`; every step re-observes (tree + hybrid view)."""
+    from pagelens import tokens
+    from pagelens.actions.executor import Executor
+    from pagelens.observe.render import render
+    from pagelens.vision.hybrid import capture_hybrid
+    from pagelens.vision.pixels import PixelWatch
+    from pagelens.vision.scoring import score_answer
+
+    t0 = time.perf_counter()
+    policy = VisionPolicy(task.plan)
+    stats: list[StepStat] = []
+    with session.episode() as ep:
+        ep.goto(base_url.rstrip("/") + "/" + task.page)
+        ex = Executor(ep)
+        if pixels:
+            ex.pixels = PixelWatch()
+            ex.pixels.arm(ep.page)
+        obs = ep.observe()
+        hybrid = capture_hybrid(ep, obs)
+        for _ in range(max_steps):
+            ex.screen = hybrid.screenshot.geometry
+            decision = policy.decide(hybrid)
+            if isinstance(decision, str):
+                return VisionResult(task.id, False, decision, None, tuple(stats), time.perf_counter() - t0)
+            if decision.name == "stop":
+                answer = str(decision.args["answer"])
+                ok, detail = _judge(task, ep.page, answer, score_answer)
+                return VisionResult(task.id, ok, detail, answer, tuple(stats), time.perf_counter() - t0)
+            fb = ex.execute(decision, obs)
+            err = None
+            if policy.intended is not None and "css_x" in fb.detail:
+                err = max(abs(float(fb.detail["css_x"]) - policy.intended[0]),
+                          abs(float(fb.detail["css_y"]) - policy.intended[1]))
+            policy.intended = None
+            # what the DOM side saw: the fingerprint diff plus the handler's own (frame) changes
+            dom = any(not c.startswith(_PIXEL_NOTE) for c in fb.changes)
+            obs = ep.observe()
+            hybrid = capture_hybrid(ep, obs)
+            stats.append(StepStat(decision.render(), fb.status, fb.message, dom, int(fb.detail.get("pixel_cells", 0)) > 0,
+                                  err, round(hybrid.seconds, 4), hybrid.tokens("openai"),
+                                  tokens.count(render(obs).text())))
+            if not fb.ok:
+                return VisionResult(task.id, False, f"step failed: {fb.message}", None, tuple(stats),
+                                    time.perf_counter() - t0)
+    return VisionResult(task.id, False, f"no stop after {max_steps} steps", None, tuple(stats), time.perf_counter() - t0)
+
+
+_PIXEL_NOTE = "the screen changed in "
+
+
+def _judge(task: VisionTask, page: Any, answer: str, score: Any) -> tuple[bool, str]:
+    if task.answer is not None:
+        s = score(task.answer, answer)
+        return s.ok, f"{s.method}: {s.detail}"
+    assert task.state is not None
+    expr, want = task.state
+    value = page.evaluate(f"() => {{ try {{ return String({expr}); }} catch (e) {{ return 'error'; }} }}")
+    return (value == want or value.casefold() == want.casefold()), f"{expr} = {value!r} (want {want!r})"
