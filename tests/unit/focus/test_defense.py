@@ -194,7 +194,7 @@ def test_no_phrase_of_a_labeled_injection_is_in_the_rules() -> None:
     sites' attack texts appears in the defense's source."""
     import re
 
-    root = Path(__file__).resolve().parents[2] / "src" / "pagelens"
+    root = Path(__file__).resolve().parents[3] / "src" / "pagelens"
     rules = " ".join((root / "focus" / f).read_text(encoding="utf-8").lower()
                      for f in ("defense.py", "evidence.py", "lexicons.py"))
     rules = re.sub(r"[^a-z]+", " ", rules)
