@@ -76,8 +76,6 @@ class OriginGuard:
 
     def install(self, episode: Episode) -> None:
         """Abort page-initiated navigations (and pop-ups) to other origins in this episode's context."""
-        from playwright.sync_api import Error as PlaywrightError
-
         def handle(route: Any) -> None:
             request = route.request
             try:
@@ -86,7 +84,7 @@ class OriginGuard:
                     route.abort("blockedbyclient")
                     return
                 route.fallback()
-            except PlaywrightError:  # the page or context closed meanwhile
+            except Exception:  # noqa: BLE001, S110 - the page or context closed meanwhile (a browser error)
                 pass
 
         episode.context.route("**/*", handle)
