@@ -5,6 +5,7 @@ browser, model, tokenizer or pydantic). The headline, one name per job::
 
     observe            open a page and observe it (optionally focused on a goal) -> PageView
     focus_view         render and focus an Observation you already have -> PageView
+    expand, search_page  bring back what a focused view pruned, from the view alone (no browser)
     make_retriever     a Retriever by name: full (the reference; alias none), default, bm25-400, llm ...
     Executor           act: run a typed Action on an Episode, get Feedback (what changed, said plainly)
     parse_actions      a model's reply -> typed Actions (never exec'd)
@@ -29,6 +30,9 @@ _EXPORTS = {
     "observe": "pagelens.api",
     "focus_view": "pagelens.focus.view",
     "PageView": "pagelens.focus.view",
+    "expand": "pagelens.api",
+    "search_page": "pagelens.api",
+    "Recovery": "pagelens.focus.recover",
     "BrowserSession": "pagelens.browser.session",
     "Episode": "pagelens.browser.session",
     "BrowserConfig": "pagelens.config",
@@ -80,9 +84,9 @@ __all__ = [
     "ACTIONS", "Action", "BrowserConfig", "BrowserSession", "Budgets", "ChatModel", "Completion", "Episode",
     "EpisodeResult", "Executor", "Feedback", "FocusQuery", "FocusResult", "LLMConfig", "LLMPolicy", "Line",
     "Message", "Observation", "OpenAICompatModel", "PageView", "PagelensError", "PlanStep", "Policy", "PolicyReply",
-    "RenderConfig", "Rendering", "Retriever", "ScriptedPolicy", "Selection", "Signal", "SignalDetector",
-    "StepContext", "Target", "Task", "Verdict", "__version__", "focus_view", "make_retriever", "observe",
-    "parse_actions", "run_task",
+    "Recovery", "RenderConfig", "Rendering", "Retriever", "ScriptedPolicy", "Selection", "Signal", "SignalDetector",
+    "StepContext", "Target", "Task", "Verdict", "__version__", "expand", "focus_view", "make_retriever",
+    "observe", "parse_actions", "run_task", "search_page",
 ]
 
 

@@ -13,8 +13,10 @@ if TYPE_CHECKING:
     from pagelens.browser.session import BrowserSession
     from pagelens.config import BrowserConfig, RenderConfig
     from pagelens.focus.base import Retriever
+    from pagelens.focus.recover import Recovery
+    from pagelens.focus.recover_semantic import Embedder
 
-__all__ = ["PageView", "focus_view", "observe", "render_observation"]
+__all__ = ["PageView", "expand", "focus_view", "observe", "render_observation", "search_page"]
 
 
 def observe(
@@ -68,6 +70,35 @@ def observe(
         if nav.get("load_timeout"):
             view.timings["load_timeout"] = 1.0  # type: ignore[index]
         return view
+
+
+def expand(view: PageView, placeholder: str, *, start: int = 0, max_tokens: int | None = None) -> Recovery:
+    """The lines placeholder ``placeholder`` (``"p7"`` for ``[p7] ... 42 lines pruned ...``) of
+    ``view``'s focused observation stands for, with their ancestors, capped in tokens.
+
+    Answers from ``view`` alone (no browser). An unknown id comes back as a
+    :class:`~pagelens.focus.recover.Recovery` with ``error`` set. See :func:`pagelens.focus.recover.expand`.
+    """
+    from pagelens.focus.recover import DEFAULT_MAX_TOKENS
+    from pagelens.focus.recover import expand as _expand
+
+    return _expand(view.rendering, view.focused, placeholder, start=start,
+                   max_tokens=DEFAULT_MAX_TOKENS if max_tokens is None else max_tokens)
+
+
+def search_page(view: PageView, text: str, *, max_tokens: int | None = None, max_hits: int | None = None,
+                semantic: Embedder | bool | None = None) -> Recovery:
+    """Lines of ``view``'s full rendering (pruned ones included) that match ``text``, with their
+    ancestors, capped in tokens and lines. Answers from ``view`` alone (no browser).
+
+    See :func:`pagelens.focus.recover.search_page` for the matching rules and ``semantic``.
+    """
+    from pagelens.focus.recover import DEFAULT_MAX_HITS, DEFAULT_MAX_TOKENS
+    from pagelens.focus.recover import search_page as _search
+
+    return _search(view.rendering, text, focused=view.focused,
+                   max_tokens=DEFAULT_MAX_TOKENS if max_tokens is None else max_tokens,
+                   max_hits=DEFAULT_MAX_HITS if max_hits is None else max_hits, semantic=semantic)
 
 
 def _check_local_file(path: Path) -> None:

@@ -8,6 +8,9 @@ One :meth:`Executor.execute` call is the execution and feedback half of a round 
    of the current URL), a cap on the same action repeated on an unchanged page, and a
    ``read_text`` cap; each refusal is a ``budget`` result with an explanation;
 3. planning actions (note/stop/branch/prune) never touch the page: ``control`` results;
+   view actions (expand/search_page) never touch it either: they are answered from the
+   observation the model was shown (:mod:`pagelens.focus.recover`), the answer's lines in
+   ``Feedback.detail["block"]`` and the line numbers shown in ``detail["revealed"]``;
 4. element actions resolve the node's backend id in its renderer, tag the element and act
    through a Playwright locator (actionability checks included, every call time-bounded);
 5. the page is fingerprinted before and after; the feedback names the changes, or says
@@ -37,24 +40,27 @@ from pagelens.errors import ActionError, BrowserCrashed, PageError
 from pagelens.vision.coords import COORD_HANDLERS
 
 if TYPE_CHECKING:
+    from pagelens.api import PageView
     from pagelens.browser.session import Episode
     from pagelens.types import Node, Observation
     from pagelens.vision.pixels import PixelWatch
     from pagelens.vision.screenshot import Geometry
 
-__all__ = ["CONTROL", "HANDLERS", "Budgets", "Executor", "Feedback", "handled_actions"]
+__all__ = ["CONTROL", "HANDLERS", "VIEW", "Budgets", "Executor", "Feedback", "handled_actions"]
 
 #: Every page-action handler: element/page actions, then the coordinate actions (vision).
 HANDLERS: Mapping[str, Any] = MappingProxyType({**_PAGE_HANDLERS, **COORD_HANDLERS})
 #: Planning actions: handed back to the agent loop, never run on the page.
 CONTROL = frozenset({"note", "stop", "branch", "prune"})
+#: View actions: answered from the last observation, never run on the page.
+VIEW = frozenset({"expand", "search_page"})
 _LOOPBACK = {"localhost", "127.0.0.1", "::1"}
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 
 def handled_actions() -> frozenset[str]:
     """Every action name the executor can run (checked against ACTIONS by a test)."""
-    return frozenset(HANDLERS) | CONTROL
+    return frozenset(HANDLERS) | CONTROL | VIEW
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +69,7 @@ class Budgets:
     max_reloads: int = 3
     max_repeats: int = 3
     max_read_text: int = 5
+    max_recover: int = 20  # expand + search_page calls per episode
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +100,7 @@ class Executor:
         self.steps = 0
         self.reloads = 0
         self.read_text_calls = 0
+        self.recover_calls = 0
         self._repeat: tuple[str, int, Fingerprint] | None = None  # (action, times unchanged, page after)
         self._find_state: dict[tuple[str, str], int] = {}
         #: geometry of the screenshot the model last saw (coordinate actions); None: default cap
@@ -101,7 +109,8 @@ class Executor:
         self.pixels: PixelWatch | None = None
 
     # -- public ----------------------------------------------------------------------------
-    def execute(self, action: Action, observation: Observation) -> Feedback:
+    def execute(self, action: Action, observation: Observation, *, view: PageView | None = None) -> Feedback:
+        """Run ``action``; ``view`` (the observation as the model was shown it) answers view actions."""
         self.steps += 1
         problem = validate(action)
         if problem:
@@ -112,6 +121,8 @@ class Executor:
                                                  "was not run. Finish now with stop(\"<answer>\") using what you know.")
         if action.name in CONTROL:
             return self._plain(action, "control", f"{action.render()}: recorded.", detail=dict(action.args))
+        if action.name in VIEW:
+            return self._recover(action, view)
         handler = HANDLERS.get(action.name)
         if handler is None:  # spec and executor disagree: a bug, not a model error
             raise ActionError(f"the executor has no handler for {action.name!r}")
@@ -145,6 +156,26 @@ class Executor:
                                                      "use the observation instead.")
             self.read_text_calls += 1
         return self._run(action, run, node)
+
+    def _recover(self, action: Action, view: PageView | None) -> Feedback:
+        from pagelens.focus.recover import expand, search_page
+
+        if view is None:
+            return self._plain(action, "failed", f"{action.render()}: failed: there is no observation to read.")
+        if self.recover_calls >= self.budgets.max_recover:
+            return self._plain(action, "budget", f"expand/search_page budget used up ({self.budgets.max_recover} "
+                                                 "calls per task); act on what you have seen.")
+        self.recover_calls += 1
+        args = action.args
+        if action.name == "expand":
+            rec = expand(view.rendering, view.focused, str(args["placeholder"]), start=int(args.get("start", 0)))
+        else:
+            rec = search_page(view.rendering, str(args["text"]), focused=view.focused)
+        if not rec.ok:
+            return self._plain(action, "invalid", f"{action.render()}: {rec.error}")
+        detail = {"block": rec.text(), "revealed": tuple(sorted(rec.revealed)), "tokens": rec.tokens,
+                  "matched": rec.matched, "total": rec.total, "capped": rec.capped}
+        return self._plain(action, "done", f"{action.render()}: {rec.note}", detail=detail)
 
     # -- checks ------------------------------------------------------------------------------
     def _node(self, action: Action, observation: Observation) -> tuple[Node | None, str | None]:
@@ -247,7 +278,7 @@ class Executor:
     def _plain(self, action: Action, status: Status, message: str, *, before: Fingerprint | None = None,
                detail: Mapping[str, Any] | None = None) -> Feedback:
         now = time.time() * 1000
-        return Feedback(action, status == "control", status, message, (), before, None, now, now,
+        return Feedback(action, status in ("control", "done"), status, message, (), before, None, now, now,
                         MappingProxyType(dict(detail or {})))
 
     def _settle(self) -> None:

@@ -7,9 +7,10 @@ rendering with :meth:`Action.render`). An action described in one place but miss
 another fails silently in practice, so nothing here is duplicated elsewhere.
 
 The space is deliberately small (AgentOccam): element actions, a few page actions, two
-text tools (``find_text``, ``read_text``) and four planning actions (``note``, ``stop``,
-``branch``, ``prune``) that never touch the page: the executor hands them back to the
-agent loop as ``control`` results.
+text tools (``find_text``, ``read_text``), two view actions (``expand``, ``search_page``) that
+answer from the last observation (:mod:`pagelens.focus.recover`) without touching the page,
+and four planning actions (``note``, ``stop``, ``branch``, ``prune``) that never touch the
+page either: the executor hands them back to the agent loop as ``control`` results.
 """
 
 from __future__ import annotations
@@ -59,6 +60,8 @@ class ActionSpec:
     example: str
     #: Planning actions (note/stop/branch/prune): returned to the loop, never run on the page.
     control: bool = False
+    #: View actions (expand/search_page): answered from the last observation, never run on the page.
+    view: bool = False
 
     def param(self, name: str) -> Param | None:
         for p in self.params:
@@ -204,6 +207,22 @@ _SPECS: tuple[ActionSpec, ...] = (
         'read_text("Order total")',
     ),
     ActionSpec(
+        "expand",
+        (
+            _p("placeholder", "str", 'a placeholder id from the observation, e.g. "p7" for [p7] ... 42 lines pruned ...'),
+            _p("start", "int", "skip this many of its lines (to page through a long one)", required=False),
+        ),
+        "Show the lines a placeholder stands for, with their context. Their ids can be used in your next actions.",
+        'expand("p7")', view=True,
+    ),
+    ActionSpec(
+        "search_page",
+        (_p("text", "str", "the words to look for (any case and accents; whole phrase first, then words)"),),
+        "List the lines of the last observation, pruned ones included, that match text, with their context. Their "
+        "ids can be used in your next actions. (find_text scrolls the page; this only reads the observation.)",
+        'search_page("Add to cart")', view=True,
+    ),
+    ActionSpec(
         "note", (_p("text", "str", "what to remember"),), "Write down a fact for later steps.",
         'note("Order #1042 costs $35.10")', control=True,
     ),
@@ -305,9 +324,13 @@ def prompt_doc(*, vision: bool = False) -> str:
         "Page actions:",
     ]
     for spec in _SPECS:
-        if spec.control or (spec.name in VISION_ACTIONS and not vision):
+        if spec.control or spec.view or (spec.name in VISION_ACTIONS and not vision):
             continue
         lines.append(_doc_line(spec))
+    lines += ["", "View actions (they answer from the last observation; the page is not touched):"]
+    for spec in _SPECS:
+        if spec.view:
+            lines.append(_doc_line(spec))
     lines += ["", "Planning actions (they do not touch the page):"]
     for spec in _SPECS:
         if spec.control:

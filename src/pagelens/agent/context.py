@@ -38,6 +38,9 @@ class StepContext:
     screen: HybridView | None = None
     #: the last k screenshots, oldest first, the latest included (``ScreenshotConfig.keep_last``)
     screens: tuple[HybridView, ...] = ()
+    #: lines of ``view``'s full rendering brought back by expand/search_page since it was taken:
+    #: shown to the policy now, so their ids are valid for its next action
+    revealed: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)

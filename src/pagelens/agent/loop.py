@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from pagelens.actions.executor import Budgets, Executor, Feedback
+from pagelens.actions.executor import VIEW, Budgets, Executor, Feedback
 from pagelens.actions.guard import OriginGuard
 from pagelens.actions.spec import VISION_ACTIONS, Action
 from pagelens.agent.context import PolicyReply, StepContext
@@ -89,7 +89,8 @@ def run_task(task: Task, *, policy: Policy, retriever: Retriever, session: Brows
              observe_mode: ObserveMode = "signals", trace_path: str | Path | None = None,
              budgets: Budgets | None = None, max_parse_errors: int = 3, timeout_s: float = 600.0,
              vision: ScreenshotConfig | None = None, pixels: bool = False,
-             verifier: Verifier | None = None, guard: bool = True) -> EpisodeResult:
+             verifier: Verifier | None = None, focus_budget: float | None = None,
+             guard: bool = True) -> EpisodeResult:
     """Run ``task`` from its start page with ``policy``, showing it pages focused by ``retriever``
     (the reference retriever, ``make_retriever("full")``, shows the raw full tree);
     ``task.setup`` runs first, ``task.judge`` after the policy stops.
@@ -103,6 +104,9 @@ def run_task(task: Task, *, policy: Policy, retriever: Retriever, session: Brows
     stop becomes ``invalid``) at most ``_MAX_VERIFIER_REFUSALS`` times. ``guard``: refuse navigation
     off the origins the task allows — its start page's, those its goal names and
     ``task.allowed_origins`` (see :mod:`pagelens.actions.guard`).
+
+    ``focus_budget``: the share of the full tree's tokens each focused view may spend
+    (:attr:`~pagelens.focus.base.FocusQuery.budget`; None: the retriever's own operating point).
     """
     if observe_mode not in ("signals", "every-step"):
         raise ValueError(f"unknown observe mode {observe_mode!r}")
@@ -113,7 +117,7 @@ def run_task(task: Task, *, policy: Policy, retriever: Retriever, session: Brows
         task.setup()
     with TraceWriter(trace_path) as trace:
         run = _Run(task, policy, observe_mode, retriever, trace, budgets or Budgets(), max_parse_errors,
-                   started + timeout_s)
+                   started + timeout_s, focus_budget)
         run.evidence = Evidence(Path(str(trace_path) + ".d")) if trace_path is not None else None
         run.vision, run.pixels, run.verifier = vision, pixels, verifier
         run.guard = guard
@@ -133,7 +137,8 @@ def run_task(task: Task, *, policy: Policy, retriever: Retriever, session: Brows
 
 class _Run:
     def __init__(self, task: Task, policy: Policy, mode: ObserveMode, retriever: Retriever,
-                 trace: TraceWriter, budgets: Budgets, max_parse_errors: int, deadline: float) -> None:
+                 trace: TraceWriter, budgets: Budgets, max_parse_errors: int, deadline: float,
+                 focus_budget: float | None = None) -> None:
         self.task, self.policy, self.mode, self.retriever, self.trace = task, policy, mode, retriever, trace
         self.budgets, self.max_parse_errors, self.deadline = budgets, max_parse_errors, deadline
         self.plan = PlanTree(task.goal)
@@ -156,6 +161,8 @@ class _Run:
         self.obs_hash = self.obs_ref = self.shot_ref = ""
         self.verifier: Verifier | None = None
         self.verifier_refusals = 0
+        self.focus_budget = focus_budget
+        self.revealed: frozenset[int] = frozenset()  # lines of the view brought back by expand/search_page
 
     # -- the episode -------------------------------------------------------------------------
     def run(self, session: BrowserSession) -> tuple[EpisodeStatus, str, str | None]:
@@ -205,7 +212,8 @@ class _Run:
             assert self.view is not None
             ctx = StepContext(self.task.goal, self.step + 1, self.view, self.observed_at, self.age == 0, feedback,
                               signals, self.plan.tree_text(), self.plan.history_text(), parse_error,
-                              self.budgets.max_steps - self.step, self._screen(), self._screens())
+                              self.budgets.max_steps - self.step, self._screen(), self._screens(),
+                              self.revealed)
             t0 = time.perf_counter()
             reply = self.policy.decide(ctx)
             decide_s = time.perf_counter() - t0
@@ -239,7 +247,7 @@ class _Run:
             for action in reply.actions[:1] if self.mode == "every-step" else reply.actions:
                 self.step += 1
                 t1 = time.perf_counter()
-                fb = executor.execute(action, self.view.observation)
+                fb = executor.execute(action, self.view.observation, view=self.view)
                 execute_s = time.perf_counter() - t1
                 if fb.status == "control":
                     fb = self._control(fb)
@@ -258,9 +266,12 @@ class _Run:
                              "detect": round(detect_s, 4)},
                     point=_point(action), **evidence)
                 decide_s, evidence = 0.0, self._reply_evidence(None)
+                if action.name in VIEW and fb.ok:  # its lines are part of what the policy has seen now
+                    self.revealed |= frozenset(fb.detail.get("revealed", ()))
+                    self.unsent_tokens += int(fb.detail.get("tokens", 0))
                 self.plan.record(self.step, action.render(), fb.message,
                                  pivotal_context(self.view.rendering, reply.pivotal) if action is reply.actions[0] else ())
-                self.age += 1
+                self.age += action.name not in VIEW  # reading the view again does not age it
                 if action.name == "stop" and fb.status == "control":
                     answer = str(action.args.get("answer", ""))
                     if self.task.judge is None:
@@ -275,7 +286,8 @@ class _Run:
                 if self.step >= self.budgets.max_steps or not fb.ok or (signals and self.mode == "signals"):
                     break
             feedback = tuple(ran)
-            if self.mode == "every-step":
+            if self.mode == "every-step" and not all(fb.action.name in VIEW for fb in ran):
+                # (a view action reads the last observation again: re-observing would replace it)
                 self._observe(episode, detector, "every-step")
             elif signals:
                 self._observe(episode, detector, "signal")
@@ -285,7 +297,8 @@ class _Run:
         t0 = time.perf_counter()
         obs = episode.observe()
         history = tuple(e.action for e in self.plan.scoped_history()[-5:])
-        view = focus_view(obs, goal=self.task.goal, retriever=self.retriever, history=history)
+        view = focus_view(obs, goal=self.task.goal, retriever=self.retriever, history=history,
+                          budget=self.focus_budget)
         detector.arm(obs)
         keys = _view_keys(view)
         if self.pending is not None:
@@ -293,6 +306,7 @@ class _Run:
                                    view_added=len(keys - self.keys), view_removed=len(self.keys - keys),
                                    timings={**self.pending.timings, "observe": round(time.perf_counter() - t0, 4)})
         self.view, self.keys, self.observed_at, self.age = view, keys, self.step, 0
+        self.revealed = frozenset()
         self.observations += 1
         self.unsent_tokens = view.focused.focused_tokens if view.focused is not None else view.full_tokens
         self._record_observation(episode, view)

@@ -13,6 +13,10 @@
   Progress is read back from the feedback of the actions the loop actually ran, so a
   sequence cut short by a signal is resumed, re-resolved, after the re-observation. A step it
   cannot resolve on a stale observation asks for a fresh one (``needs_observation``).
+  With ``view_only=True`` it acts, as an LLM would, only on elements in the view it was shown
+  (the focused lines, plus lines an ``expand``/``search_page`` brought back); with
+  ``recover=True`` too, a target missing from that view is looked for with ``search_page``
+  (the target's name), then by expanding placeholders in order, before it acts.
 """
 
 from __future__ import annotations
@@ -107,18 +111,26 @@ class ScriptedPolicy:
     re-planned on a new observation) do not count.
     """
 
-    def __init__(self, plan: Sequence[PlanStep], *, name: str = "scripted") -> None:
+    def __init__(self, plan: Sequence[PlanStep], *, name: str = "scripted", view_only: bool = False,
+                 recover: bool = False, max_recover_per_step: int = 6) -> None:
         self.plan = tuple(plan)
         self.name = name
         self.cursor = 0
         self.focus_misses: list[str] = []
+        self.view_only = view_only
+        self.recover = recover
+        self.max_recover_per_step = max_recover_per_step
+        #: view actions issued, as ``(plan step index, rendered action)``
+        self.recoveries: list[tuple[int, str]] = []
+        self.recovered_tokens = 0  # tokens of the lines view actions brought back (sent to the policy)
+        self._tried: tuple[int, object, set[str]] = (-1, None, set())  # (cursor, view, view actions tried)
         self._issued: list[_Issued] = []
 
     def decide(self, ctx: StepContext) -> PolicyReply:
         self._advance(ctx.feedback)
         view = ctx.view
         lines = view.rendering.lines
-        shown = view.focused.kept if view.focused is not None else None
+        shown = view.focused.kept | ctx.revealed if view.focused is not None else None
         issued: list[_Issued] = []
         i = self.cursor
         skipped = 0
@@ -137,6 +149,14 @@ class ScriptedPolicy:
                 missing = f"no element matches {step} on the current observation"
                 break
             unseen = str(step) if shown is not None and line.no not in shown else ""
+            if unseen and self.view_only:
+                if not issued and self.recover:
+                    action = self._recovery(ctx, i, step)
+                    if action is not None:
+                        issued.append(_Issued(action, 0))
+                        break
+                missing = f"{step} is not in the view"
+                break
             eid = str(line.eid)
             nxt = self.plan[i + 1] if i + 1 < len(self.plan) else None
             if step.ensure == "checked" and _CHECKED.search(line.text):
@@ -157,8 +177,48 @@ class ScriptedPolicy:
         return PolicyReply(text, actions, thought, needs_observation=bool(missing) and not actions,
                            pivotal=tuple(str(a.args["id"]) for a in actions if "id" in a.args))
 
+    def _recovery(self, ctx: StepContext, i: int, step: PlanStep) -> Action | None:
+        """The next view action to find plan step ``i``'s target: search its name, then expand
+        the view's placeholders in order (paging through long ones); None when all were tried."""
+        if self._tried[0] != self.cursor or self._tried[1] is not ctx.view:
+            self._tried = (self.cursor, ctx.view, set())
+        tried = self._tried[2]
+        if len(tried) >= self.max_recover_per_step:
+            return None
+        candidates: list[Action] = []
+        if step.target is not None and step.target.name.strip():
+            candidates.append(Action("search_page", {"text": step.target.name}))
+        focused = ctx.view.focused
+        for ol in focused.lines if focused is not None else ():
+            if ol.pid is None:
+                continue
+            size = len(focused.placeholders.get(ol.pid, ())) if focused is not None else 0
+            candidates.append(Action("expand", {"placeholder": ol.pid}))
+            candidates += [Action("expand", {"placeholder": ol.pid, "start": k}) for k in self._pages(ctx, ol.pid, size)]
+        for action in candidates:
+            if action.render() not in tried:
+                tried.add(action.render())
+                self.recoveries.append((i, action.render()))
+                return action
+        return None
+
+    @staticmethod
+    def _pages(ctx: StepContext, pid: str, size: int) -> list[int]:
+        """Where the later pages of a capped expand start, read back from the expand feedback."""
+        starts: list[int] = []
+        for fb in ctx.feedback:
+            if fb.action.name == "expand" and str(fb.action.args.get("placeholder")) == pid and fb.detail.get("capped"):
+                shown = len(fb.detail.get("matched", ()))
+                nxt = int(fb.action.args.get("start", 0)) + shown
+                if 0 < nxt < size:
+                    starts.append(nxt)
+        return starts
+
     def _advance(self, feedback: Sequence[Feedback]) -> None:
         for issued, fb in zip(self._issued, feedback):
+            if issued.covers == 0:  # a view action: no plan step done
+                self.recovered_tokens += int(fb.detail.get("tokens", 0)) if fb.ok else 0
+                continue
             if issued.unseen and fb.action == issued.action:
                 self.focus_misses.append(issued.unseen)  # it ran on a target the view did not show
             if not fb.ok or fb.action != issued.action:

@@ -19,7 +19,9 @@ __all__ = ["SYSTEM", "build_messages", "feedback_lines", "system_prompt"]
 SYSTEM = """You are a web agent operating a real browser to complete a task for a user.
 Each turn you get the task, your plan, the history of this plan, what your last actions did,
 and the page as an accessibility tree: one element per line, [id] role 'name' and properties.
-Lines like "... 12 lines pruned ..." stand for parts of the page not shown to you.
+Lines like "[p3] ... 12 lines pruned ..." stand for parts of the page not shown to you:
+expand("p3") shows them, search_page("words") finds lines anywhere on the page, without
+touching it; ids shown by either can be used in your next actions.
 
 You may plan several actions at once: they run in order without a new look at the page until
 something changes that you should see (a new page, a dialog, a failure, a change the page made
@@ -51,6 +53,9 @@ def feedback_lines(ctx: StepContext) -> list[str]:
     for fb in ctx.feedback:
         message = " ".join(str(fb.message).split()) or "(no message)"
         out.append(f"- {fb.action.render()} -> {fb.status}: {message}")
+        block = fb.detail.get("block") if fb.detail else None
+        if block:  # lines of the observation an expand/search_page brought back, as a tree
+            out.append(str(block))
     return out
 
 

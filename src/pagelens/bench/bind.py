@@ -45,7 +45,8 @@ def run_bundled(task: BundledTask, *, policy: Policy, sites: Sites, session: Bro
                 retriever: Retriever | str = "default", observe_mode: ObserveMode = "signals",
                 trace_path: str | Path | None = None, budgets: Budgets | None = None,
                 max_parse_errors: int = 3, timeout_s: float = 600.0, vision: ScreenshotConfig | None = None,
-                pixels: bool = False, verifier: Verifier | None = None) -> EpisodeResult:
+                pixels: bool = False, verifier: Verifier | None = None,
+                focus_budget: float | None = None) -> EpisodeResult:
     """Run a bundled task on the running sites (reset first) and judge it from their state
     (``vision``/``pixels``/``verifier``: see :func:`pagelens.agent.loop.run_task`)."""
     from pagelens.agent.loop import run_task
@@ -55,4 +56,4 @@ def run_bundled(task: BundledTask, *, policy: Policy, sites: Sites, session: Bro
     return run_task(bind_task(task, sites), policy=policy, retriever=built, session=session,
                     observe_mode=observe_mode, trace_path=trace_path, budgets=budgets,
                     max_parse_errors=max_parse_errors, timeout_s=timeout_s, vision=vision, pixels=pixels,
-                    verifier=verifier)
+                    verifier=verifier, focus_budget=focus_budget)

@@ -3,7 +3,10 @@
 * kept lines keep their ids, text and indentation; ids are never renumbered;
 * ancestors of kept lines are kept, so the result still reads as a tree;
 * the focused element, open dialogs / alerts and error messages are always kept;
-* every maximal run of dropped lines becomes one placeholder line at its indentation;
+* every maximal run of dropped lines becomes one placeholder line at its indentation, with an
+  id unique within the observation (``[p3] ... 42 lines pruned ...``); ``FocusResult.placeholders``
+  maps each id to the line numbers it stands for, so :mod:`pagelens.focus.recover` can bring
+  them back (flagged lines are never in that map: recovery cannot reveal an injection);
 * lines flagged by the injection detector are removed before the retriever reads the page
   and again after it chose (``defense=True``);
 * any failure (exception, empty or out-of-range selection, a result no smaller than the
@@ -33,6 +36,7 @@ class OutputLine:
     text: str
     no: int | None  # line number in the full rendering; None for a placeholder
     pruned: int = 0  # for placeholders: how many lines it stands for
+    pid: str | None = None  # for placeholders: its id (``p3``); None when nothing in it can be shown
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +51,11 @@ class FocusResult:
     unprotected: str | None = None  # why the injection defense did not run (the view is then unfiltered)
     info: Mapping[str, Any] = field(default_factory=dict)
     seconds: float = 0.0
+    #: placeholder id (``p3``) -> the line numbers of the full rendering it stands for, in
+    #: document order, without flagged (hidden) lines
+    placeholders: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    hidden: frozenset[int] = frozenset()  # flagged lines removed from every view (and from recovery)
+    redacted: frozenset[int] = frozenset()  # flagged controls shown with their text redacted
 
     def text(self) -> str:
         return "\n".join("\t" * ln.depth + ln.text for ln in self.lines)
@@ -167,11 +176,14 @@ def build_lines(
 
     A run that costs no more than its placeholder (a lone "▲", a list marker) is shown
     instead: hiding it would not save a token. Runs holding a ``hidden`` (flagged) line are
-    always replaced; with ``regions`` (line -> region of its flag) such a run becomes one visible
-    redaction marker line instead of a placeholder, and redacted controls name it too.
+    always replaced. Placeholders are numbered ``p1, p2, ...`` in document order; a run of
+    hidden lines only gets no id (there is nothing in it that may be shown). With ``regions`` (line ->
+    region of its flag) the hidden lines of a run become one visible redaction marker line, and
+    redacted controls name it too.
     """
     out: list[OutputLine] = []
     run: list[Line] = []
+    count = 0
 
     def shown(ln: Line) -> OutputLine:
         if ln.no in redact:
@@ -183,15 +195,21 @@ def build_lines(
         return OutputLine(ln.depth, compact_text(ln.text, ln.url) if compact else ln.text, ln.no)
 
     def flush() -> None:
+        nonlocal count
         if not run:
             return
+        showable = any(ln.no not in hidden for ln in run)
         flagged_here = [ln.no for ln in run if ln.no in hidden]
         if flagged_here and regions is not None:
+            # one visible marker for the redacted text; what else the run pruned stays recoverable
             region = next((regions[n] for n in flagged_here if n in regions), "main")
-            out.append(OutputLine(run[0].depth, redaction_marker(region), None, len(run)))
-            run.clear()
-            return
-        ph = _placeholder(run[0].depth, len(run))
+            out.append(OutputLine(run[0].depth, redaction_marker(region), None, len(flagged_here)))
+            rest = [ln for ln in run if ln.no not in hidden]
+            if not rest:
+                run.clear()
+                return
+            run[:] = rest
+        ph = _placeholder(run[0].depth, len(run), f"p{count + 1}" if showable else None)
         # (a placeholder is ~25 characters: only runs of a few short lines can be cheaper)
         if compact and len(run) <= 3 and not any(ln.no in hidden for ln in run):
             as_lines = [shown(ln) for ln in run]
@@ -200,6 +218,7 @@ def build_lines(
                 run.clear()
                 return
         out.append(ph)
+        count += ph.pid is not None
         run.clear()
 
     for ln in rendering.lines:
@@ -212,8 +231,35 @@ def build_lines(
     return tuple(out)
 
 
-def _placeholder(depth: int, n: int) -> OutputLine:
-    return OutputLine(depth, f"... {n} line{'s' if n != 1 else ''} pruned ...", None, n)
+def placeholder_text(n: int, pid: str | None) -> str:
+    """``[p3] ... 42 lines pruned ...`` (no id: ``... 42 lines pruned ...``)."""
+    return (f"[{pid}] " if pid else "") + f"... {n} line{'s' if n != 1 else ''} pruned ..."
+
+
+def _placeholder(depth: int, n: int, pid: str | None = None) -> OutputLine:
+    return OutputLine(depth, placeholder_text(n, pid), None, n, pid)
+
+
+def placeholder_map(rendering: Rendering, lines: tuple[OutputLine, ...],
+                    hidden: set[int] | frozenset[int] = frozenset()) -> dict[str, tuple[int, ...]]:
+    """Placeholder id -> the (not hidden) line numbers it stands for.
+
+    A placeholder stands for the rendering's lines between the shown lines around it.
+    """
+    out: dict[str, tuple[int, ...]] = {}
+    i = 0
+    all_lines = rendering.lines
+    for ol in lines:
+        if ol.no is None:
+            run = all_lines[i : i + ol.pruned]
+            i += ol.pruned
+            if ol.pid is not None:
+                out[ol.pid] = tuple(ln.no for ln in run if ln.no not in hidden)
+        else:
+            while i < len(all_lines) and all_lines[i].no != ol.no:
+                i += 1  # (never happens: shown lines and runs tile the rendering)
+            i += 1
+    return out
 
 
 def _text_of(lines: tuple[OutputLine, ...]) -> str:
@@ -279,6 +325,9 @@ def focus(
             unprotected=unprotected,
             info=info,
             seconds=time.perf_counter() - t0,
+            placeholders=placeholder_map(rendering, lines, flagged),
+            hidden=frozenset(flagged),
+            redacted=frozenset(redact),
         )
 
     if not visible.lines:
@@ -318,6 +367,9 @@ def focus(
         unprotected=unprotected,
         info=selection.info,
         seconds=time.perf_counter() - t0,
+        placeholders=placeholder_map(rendering, lines, flagged),
+        hidden=frozenset(flagged),
+        redacted=frozenset(redact),
     )
 
 

@@ -2,6 +2,9 @@
 
 Keep lines from the top of the rendering while the rendered text (with its indentation)
 stays within ``budget_tokens`` o200k tokens; delete everything after. The goal is ignored.
+A query with a :attr:`~pagelens.focus.base.FocusQuery.budget` (a share of the tree's tokens)
+overrides ``budget_tokens`` with that share of the rendering handed to the retriever (the
+focused view then drops ``url=`` properties, so it usually spends less than the share).
 """
 
 from __future__ import annotations
@@ -65,12 +68,16 @@ class TruncateRetriever:
         object.__setattr__(self, "name", "truncate")  # the registry's name; the budget is in info
 
     def select(self, query: FocusQuery, rendering: Rendering) -> Selection:
-        n, used = truncate_prefix(rendering, self.budget_tokens)
+        budget = self.budget_tokens
+        if query.budget is not None:
+            budget = int(query.budget * tokens.count(rendering.text()))
+        n, used = truncate_prefix(rendering, budget)
         deleted = len(rendering.lines) - n
         return Selection(
             keep=frozenset(ln.no for ln in rendering.lines[:n]),
             info={
-                "budget_tokens": self.budget_tokens,
+                "budget_tokens": budget,
+                "budget_share": query.budget,
                 "kept_tokens": used,
                 "kept_lines": n,
                 "deleted_lines": deleted,

@@ -59,8 +59,17 @@ def focus_view(
     defense: bool = True,
     render_config: RenderConfig | None = None,
     timings: Mapping[str, float] | None = None,
+    budget: float | None = None,
 ) -> PageView:
-    """Render ``obs`` and focus it on ``goal`` (``default`` retriever when a goal is given)."""
+    """Render ``obs`` and focus it on ``goal`` (``default`` retriever when a goal is given).
+
+    ``budget``: the share of the full tree's tokens the focused view may spend (0 < budget <= 1,
+    :attr:`~pagelens.focus.base.FocusQuery.budget`); retrievers that cannot honour it ignore it.
+    """
+    if budget is not None and not 0 < budget <= 1:
+        from pagelens.errors import ConfigError
+
+        raise ConfigError(f"budget is a share of the full tree's tokens (0 < budget <= 1), not {budget!r}")
     t = time.perf_counter()
     rendering = render_observation(obs, refined=refined, config=render_config)
     all_timings = dict(timings or obs.timings)
@@ -75,7 +84,7 @@ def focus_view(
         if isinstance(retriever, str):
             retriever = make_retriever(retriever)
         t = time.perf_counter()
-        result = focus(rendering, FocusQuery(goal=goal or "", history=history), retriever, defense=defense,
-                       full_tokens=full_tokens)
+        result = focus(rendering, FocusQuery(goal=goal or "", history=history, budget=budget), retriever,
+                       defense=defense, full_tokens=full_tokens)
         all_timings["focus"] = time.perf_counter() - t
     return PageView(obs, rendering, full_tokens, result, all_timings)

@@ -10,11 +10,11 @@ import dataclasses
 
 import pytest
 
-from pagelens.actions.executor import CONTROL, HANDLERS, handled_actions
+from pagelens.actions.executor import CONTROL, HANDLERS, VIEW, handled_actions
 from pagelens.actions.parser import parse
 from pagelens.actions.spec import ACTIONS, VISION_ACTIONS, Action, prompt_doc, validate
 
-ALL_NAMES = sorted(set(ACTIONS) | set(handled_actions()) | set(HANDLERS) | set(CONTROL))
+ALL_NAMES = sorted(set(ACTIONS) | set(handled_actions()) | set(HANDLERS) | set(CONTROL) | set(VIEW))
 
 
 @pytest.mark.parametrize("name", ALL_NAMES)
@@ -31,7 +31,9 @@ def test_every_action_is_specified_documented_parsed_and_executed(name: str) -> 
     assert result.actions[0].render() == spec.example, "the example is not in canonical form"
     assert name in handled_actions(), f"{name} is in ACTIONS but the executor has no handler"
     assert (name in CONTROL) == spec.control, f"{name}: control flag and executor disagree"
-    assert (name in HANDLERS) != spec.control, f"{name}: a page action needs a page handler (and only it)"
+    assert (name in VIEW) == spec.view, f"{name}: view flag and executor disagree"
+    assert not (spec.view and spec.control), f"{name}: an action is a view action or a planning action, not both"
+    assert (name in HANDLERS) != (spec.control or spec.view), f"{name}: a page action needs a page handler (and only it)"
 
 
 def test_coordinate_actions_are_documented_only_with_a_screenshot() -> None:

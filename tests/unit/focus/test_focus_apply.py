@@ -55,10 +55,16 @@ def test_kept_lines_ancestors_placeholders_and_always_kept() -> None:
     # focused element, invalid field and the open dialog (whole subtree) are always kept
     assert "[7] textbox 'Email', focused" in text and "[8] textbox 'Card'" in text
     assert "[60] button 'Accept'" in text and "We use cookies" in text
-    # pruned runs become one placeholder at their indentation
-    assert "\t\t... 30 lines pruned ..." in text  # the navigation links
-    assert "\t\t... 30 lines pruned ..." in text.split("[8] textbox")[1]
-    assert sum(1 for ln in res.lines if ln.no is None) == 4
+    # pruned runs become one placeholder at their indentation, numbered p1, p2 ... in order
+    assert "\n\t[p1] ... 31 lines pruned ...\n\t[2] main" in text  # the navigation and its links
+    assert "\t\t[p3] ... 30 lines pruned ..." in text.split("[8] textbox")[1]
+    placeholders = [ln for ln in res.lines if ln.no is None]
+    assert [ln.pid for ln in placeholders] == ["p1", "p2", "p3"]
+    # each id stands for exactly the lines its run hid
+    assert [r.lines[n].text for n in res.placeholders["p1"]] == ["[1] navigation 'Main'"] + [
+        f"[{10 + i}] link 'Category {i}', url='http://127.0.0.1/c/{i}'" for i in range(30)]
+    assert sum(len(v) for v in res.placeholders.values()) == len(r.lines) - len(res.kept)
+    assert not set().union(*res.placeholders.values()) & res.kept
     assert "url=" not in text  # compact output drops url properties
     assert 0.5 < res.pruning < 1.0 and res.focused_tokens < res.full_tokens
 

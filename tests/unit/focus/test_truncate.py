@@ -58,3 +58,16 @@ def test_empty_rendering_and_protocol() -> None:
     assert ret.select(FocusQuery("x"), Rendering(lines=())).keep == frozenset()
     with pytest.raises(ValueError):
         TruncateRetriever(budget_tokens=-1)
+
+
+@pytest.mark.parametrize("share", [0.03, 0.25, 1.0])
+def test_a_query_budget_is_a_share_of_the_tree(share: float) -> None:
+    r = _tree(300)
+    full = tokens.count(r.text())
+    sel = TruncateRetriever(budget_tokens=5).select(FocusQuery("x", budget=share), r)
+    n = len(sel.keep)
+    assert sel.info["budget_tokens"] == int(share * full) and sel.info["budget_share"] == share
+    assert tokens.count(_prefix_text(r, n)) <= share * full
+    assert n == len(r.lines) or tokens.count(_prefix_text(r, n + 1)) > int(share * full)
+    # without a share, the fixed budget applies
+    assert len(TruncateRetriever(budget_tokens=5).select(FocusQuery("x"), r).keep) < n
