@@ -23,7 +23,7 @@ def main() -> None:
     from pagelens.bench.bind import bind_task
 from pagelens.bench.gullible import GulliblePolicy
     from pagelens.bench.sites import start_sites
-    from pagelens.bench.tasks import load_tasks
+    from pagelens.bench.task_defs import load_tasks
 from pagelens.focus.registry import make_retriever
     from pagelens.browser.session import BrowserSession
 

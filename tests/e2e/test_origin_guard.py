@@ -15,7 +15,7 @@ import pytest
 from pagelens.agent.loop import run_task
 from pagelens.bench.bind import bind_task
 from pagelens.bench.gullible import GulliblePolicy
-from pagelens.bench.tasks import load_tasks
+from pagelens.bench.task_defs import load_tasks
 from pagelens.focus.registry import make_retriever
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
