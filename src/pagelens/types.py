@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import NewType
+from typing import Literal, NewType
 
 #: Short element id shown to the model as ``[12]``; stable across re-observations of the
 #: same DOM element within one episode (see :mod:`pagelens.browser.ids`).
@@ -16,6 +16,13 @@ ElementId = NewType("ElementId", str)
 
 #: A property value as CDP reports it after parsing (booleans, numbers, tokens, strings).
 PropValue = bool | int | float | str
+
+#: Where a rendered line's text comes from (see :mod:`pagelens.observe.provenance`): the site's
+#: chrome (banner/navigation/footer landmarks), its main content, user-generated content (repeated
+#: posts, comments, reviews with an author, a date or a rating; form values), an overlay the page
+#: opened (dialogs), or text the accessibility tree exposes but a sighted user does not see.
+Region = Literal["chrome", "main", "user", "overlay", "unseen"]
+REGIONS: tuple[Region, ...] = ("chrome", "main", "user", "overlay", "unseen")
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +44,8 @@ class Node:
     rendered: bool = True  # has a layout box of non-zero size and is not visibility:hidden
     clickable: bool = False  # Chromium's own hit-testable/clickable judgement
     ignored: bool = False  # present for structure only (ignored AX nodes keeping children)
+    # -- provenance (pagelens.browser.concealed): why a sighted user cannot see this node's text
+    concealed: str = ""  # "" (seen), "offscreen", "tiny", "transparent", "same-colour"
 
     def prop(self, key: str, default: PropValue | None = None) -> PropValue | None:
         for k, v in self.properties:
@@ -84,6 +93,8 @@ class Line:
     #: Visible text that labels a control without an accessible name (nearest label cell,
     #: preceding or following text, placeholder): inferred, shown as ``(label?: '…')``.
     label: str = ""
+    # -- provenance (pagelens.observe.provenance): where the line's text comes from
+    region: Region = "main"
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,6 +32,7 @@ from urllib.parse import urldefrag, urljoin, urlsplit
 
 from pagelens.actions.coords import COORD_HANDLERS
 from pagelens.actions.fingerprint import Fingerprint, diff, take
+from pagelens.actions.guard import OriginGuard
 from pagelens.actions.ops import HANDLERS as _PAGE_HANDLERS
 from pagelens.actions.ops import Ctx, Outcome, Status
 from pagelens.actions.spec import ACTIONS, ID_PATTERN, VISION_ACTIONS, Action, validate
@@ -88,8 +89,12 @@ class Feedback:
 class Executor:
     """Runs typed actions on one episode's page and keeps the episode's budgets."""
 
-    def __init__(self, episode: Episode, budgets: Budgets = Budgets(), *, timeout_s: float = 5.0) -> None:
+    def __init__(self, episode: Episode, budgets: Budgets = Budgets(), *, timeout_s: float = 5.0,
+                 guard: OriginGuard | None = None) -> None:
         self.episode = episode
+        self.guard = guard  # origin allowlist (pagelens.actions.guard); None: any local origin
+        if guard is not None:
+            guard.install(episode)
         self.budgets = budgets
         self.timeout_ms = timeout_s * 1000
         self.steps = 0
@@ -125,12 +130,19 @@ class Executor:
         node, problem = self._node(action, observation)
         if problem:
             return self._plain(action, "invalid", problem)
+        if self.guard is not None and node is not None and action.name in ("click", "dblclick", "press"):
+            target = self.guard.link_target(node, observation)
+            if target is not None and not self.guard.allows(target, self.episode.page.url):
+                return self._plain(action, "invalid", f"{action.render()}: refused: this link leads to "
+                                   f"{self.guard.refusal(target)}")
         run = action
         if action.name == "goto":
             url = self._local_url(str(action.args["url"]))
             if url is None:
                 return self._plain(action, "invalid", f"{action.render()}: goto only opens pages of this site "
                                                       "(a path like /cart, or a 127.0.0.1/localhost URL).")
+            if self.guard is not None and not self.guard.allows(url):
+                return self._plain(action, "invalid", f"{action.render()}: refused: {self.guard.refusal(url)}")
             if urldefrag(url)[0] == urldefrag(self.episode.page.url)[0]:
                 if self.reloads >= b.max_reloads:
                     return self._plain(action, "budget", f"reload budget used up: the page was already reloaded "

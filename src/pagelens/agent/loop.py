@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from pagelens.actions.executor import VIEW, Budgets, Executor, Feedback
+from pagelens.actions.guard import OriginGuard
 from pagelens.actions.spec import VISION_ACTIONS, Action
 from pagelens.agent.context import PolicyReply, StepContext
 from pagelens.agent.planner import PlanTree, pivotal_context
@@ -91,7 +92,8 @@ def run_task(task: Task, *, policy: Policy, retriever: Retriever, session: Brows
              observe_mode: ObserveMode = "signals", trace_path: str | Path | None = None,
              budgets: Budgets | None = None, max_parse_errors: int = 3, timeout_s: float = 600.0,
              vision: ScreenshotConfig | None = None, pixels: bool = False,
-             verifier: Verifier | None = None, focus_budget: float | None = None) -> EpisodeResult:
+             verifier: Verifier | None = None, focus_budget: float | None = None,
+             guard: bool = True) -> EpisodeResult:
     """Run ``task`` from its start page with ``policy``, showing it pages focused by ``retriever``
     (the reference retriever, ``make_retriever("full")``, shows the raw full tree);
     ``task.setup`` runs first, ``task.judge`` after the policy stops.
@@ -102,7 +104,9 @@ def run_task(task: Task, *, policy: Policy, retriever: Retriever, session: Brows
     the stage attribution points at (observation texts, prompts, screenshots) is written
     beside it, in ``<trace>.d/``. ``verifier``: before a ``stop`` is accepted, an independent
     fresh-context call checks the answer against the final screen; a ``NO`` is fed back (the
-    stop becomes ``invalid``) at most ``_MAX_VERIFIER_REFUSALS`` times.
+    stop becomes ``invalid``) at most ``_MAX_VERIFIER_REFUSALS`` times. ``guard``: refuse navigation
+    off the origins the task allows — its start page's, those its goal names and
+    ``task.allowed_origins`` (see :mod:`pagelens.actions.guard`).
 
     ``focus_budget``: the share of the full tree's tokens each focused view may spend
     (:attr:`~pagelens.focus.base.FocusQuery.budget`; None: the retriever's own operating point).
@@ -119,6 +123,7 @@ def run_task(task: Task, *, policy: Policy, retriever: Retriever, session: Brows
                    started + timeout_s, focus_budget)
         run.evidence = Evidence(Path(str(trace_path) + ".d")) if trace_path is not None else None
         run.vision, run.pixels, run.verifier = vision, pixels, verifier
+        run.guard = guard
         try:
             status, detail, answer = run.run(session)
         finally:
@@ -157,6 +162,7 @@ class _Run:
         self.keys: frozenset[str] = frozenset()
         self.step = 0
         self.vision: ScreenshotConfig | None = None
+        self.guard = True  # origin allowlist on (run_task sets it)
         self.pixels = False
         self.evidence: Evidence | None = None
         self.executor: Executor | None = None
@@ -192,7 +198,8 @@ class _Run:
                 episode.close()
 
     def _loop(self, episode: Episode) -> tuple[EpisodeStatus, str, str | None]:
-        executor = self.executor = Executor(episode, self.budgets)
+        origins = OriginGuard.for_task(self.task.start_url, self.task.goal, self.task.allowed_origins or ())
+        executor = self.executor = Executor(episode, self.budgets, guard=origins if self.guard else None)
         detector = SignalDetector(episode)
         episode.goto(self.task.start_url)
         if self.vision is not None:

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from pagelens.browser.concealed import STYLES, concealment
 from pagelens.browser.ids import IdRegistry
 from pagelens.browser.watchdog import Deadline
 from pagelens.errors import PageTimeout
@@ -37,6 +38,7 @@ class _Box:
     h: float
     clickable: bool
     hidden: bool  # visibility:hidden
+    concealed: str = ""  # why a sighted user does not see it (pagelens.browser.concealed)
 
 
 @dataclass(slots=True)
@@ -144,7 +146,7 @@ class PageObserver:
         for process, session in sessions.items():
             self._check(deadline, "reading layout", trees)
             try:
-                snap = session.send("DOMSnapshot.captureSnapshot", {"computedStyles": ["visibility"]})
+                snap = session.send("DOMSnapshot.captureSnapshot", {"computedStyles": list(STYLES)})
             except PlaywrightError as exc:
                 frame_errors[f"snapshot:{process}"] = _first_line(exc)
                 continue
@@ -285,9 +287,15 @@ def _parse_snapshot(snap: dict[str, Any]) -> tuple[dict[int, _Box], tuple[float,
             hidden_idx = strings.index("hidden")
         except ValueError:
             pass
+        try:
+            concealed = concealment(doc, strings)
+        except (KeyError, IndexError, TypeError, ValueError):  # provenance is best effort: never lose the tree
+            concealed = {}
         for node_index, bounds, styles in zip(layout["nodeIndex"], layout["bounds"], layout["styles"]):
             x, y, w, h = (float(v) for v in bounds[:4])
-            out[backend[node_index]] = _Box(x, y, w, h, node_index in clickable, hidden_idx in styles)
+            b = backend[node_index]
+            out[b] = _Box(x, y, w, h, node_index in clickable, bool(styles) and styles[0] == hidden_idx,
+                          concealed.get(b, ""))
         # clickable nodes without a layout object (rare) still count as clickable
         for node_index in clickable:
             b = backend[node_index]
@@ -385,6 +393,7 @@ def _build(
                 rendered=rendered if box is not None else (role in _TEXT_ROLES or is_root),
                 clickable=bool(box and box.clickable),
                 ignored=False,
+                concealed=box.concealed if box is not None else "",
             )
         )
         for cf, cid in reversed(children):

@@ -85,6 +85,7 @@ def observe(
                 "text": ln.text,
                 "visible": by_node[ln.node].visible,
                 "clickable": by_node[ln.node].clickable,
+                "region": ln.region,
             }
             for ln in view.rendering.lines
             if shown is None or ln.no in shown
@@ -92,8 +93,10 @@ def observe(
         "focused_text": fr.text() if fr is not None else None,
         "focus_error": fr.error if fr is not None else None,
         "flags": [
-            {"line": f.line, "kind": f.kind, "reason": f.reason, "excerpt": f.excerpt} for f in (fr.flags if fr else ())
+            {"line": f.line, "kind": f.kind, "reason": f.reason, "excerpt": f.excerpt,
+             "region": getattr(f, "region", "main")} for f in (fr.flags if fr else ())
         ],
+        "defense_unprotected": fr.unprotected if fr is not None else None,
         "frame_errors": dict(obs.frame_errors),
         "timings_ms": {k: round(v * 1000, 2) for k, v in view.timings.items()},
         "focused_element": obs.focused,

@@ -1,84 +1,61 @@
-"""A deterministic prompt-injection detector over a rendered tree.
+"""A deterministic prompt-injection detector over a rendered tree: provenance × general evidence.
 
-Web pages can carry text written for the agent rather than for the user: a banner's alt text
-telling "AI agents" to verify at some URL, a pop-up whose aria-label restates the task, a
-visually hidden live region, a review with fake tree lines. :func:`detect` flags the lines
-that carry such text; :func:`pagelens.focus.apply.focus` removes them.
+Web pages can carry text written for the agent rather than for the user. :func:`detect` judges
+*where* a span of text comes from and *what it does*, never how one attack is worded:
 
-How a line is judged. The *payload* of a line is everything after its ``[id] role`` prefix,
-minus ``url=`` properties (a link's target is not text anyone reads). Rules over the payload give
-*hits*: strong hits (weight 2: "ignore previous instructions", "attention AI agent", "you are an
-AI", "AI agents must visit", "the user's real request is", "this overrides the user", fake tree
-syntax, chat-format tokens) flag on their own; medium hits (weight 1) flag only together. Medium
-hits are kinds of evidence, not phrasings:
+1. **Where** — each line carries its region (:mod:`pagelens.observe.provenance`): the site's
+   chrome, its main content, user-generated content, an overlay, or text a sighted user does not
+   see. A span needs less evidence in a review, a pop-up or hidden text (``_NEEDS``) than in the
+   site's own content: the same sentence weighs more in a review than in the site's help.
+2. **What** — :func:`pagelens.focus.evidence.evidence` measures, in any language, whom the span
+   addresses, its mood, whether it dismisses the reader's instructions, speaks of the reader's
+   user, steers off-site or towards credentials, disputes the page, or imitates the observation
+   format. A span is flagged when it is *anchored* (it has something only text written to an
+   automated reader has) and its points reach its region's bar.
+3. **Spans** — each line alone; runs of two or three adjacent text siblings (rendering splits
+   paragraphs); and whole blocks — user posts, dialogs, live regions — judged as one text.
 
-* an addressee: a message heading naming an agent ("Agent note:", "Note for assistants:",
-  "Payment assistant:"), an AI named at the start of a sentence, "the human you are assisting";
-* what is asked of it: secrecy towards the user, acting without confirmation, handing over
-  credentials or private records, running a download, dictating the answer, a precondition
-  slipped in front of the task ("only after confirming payment at ...");
-* steering away from the page: its controls called broken, compromised or moved, "ignore the
-  form on this page", an off-site URL or e-mail address next to login/card/password wording
-  (weight 2 with urgency or "instead"), or one that replaces the page's own action;
-* goal drift: the user said to have changed their mind or to "now want you to", the request
-  declared outdated, a change of plan, "instead of X, <order>", a note to an agent that repeats
-  the goal's words;
-* framing: shouted authority headings ("SECURITY NOTICE"), "System message:", prompt markup.
-
-Hits of one *family* are one piece of evidence (:func:`score` sums the strongest hit of each),
-so two wordings of the same thing never add up. Words that legitimate pages use freely —
-assistant, agent, instructions, ignore, model, verify, password — are never enough on their own.
-Runs of adjacent text siblings are also judged together, since rendering splits paragraphs.
-The slower rules list the words they cannot match without (``needs``), and all rules share a word gate,
-so most lines cost one regex search.
-
-Flag kinds: ``addresses-agent``, ``goal-drift``, ``fake-tree``, ``offsite-verify-url`` and
-``hidden-live-region`` (any element with ``live=``, whose text has a hit of a family honest status
-text does not produce; see ``_WEAK_ALONE``). A link or image leading off-site whose text has such a
-hit gets one more (the ad-banner injection).
+A link or image whose own ``url=`` leads off-site (an ad) counts as an off-site destination, and a
+span that repeats the goal's words to an addressed reader gets one more point (goal drift reuses
+the goal's words). Flags name one of :data:`KINDS`; :func:`pagelens.focus.apply.focus` replaces
+flagged text with one marker line and keeps the controls (a pop-up's close button).
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from pagelens.focus.injection_rules import (
-    _DEST,
-    _I,
-    _INVISIBLE,
-    _LINE_URL,
-    _LIVE_ON,
-    _LIVE_PROP,
-    _LIVE_ROLES,
-    _NEGATED,
-    _PATTERNS,
-    _PREFIX,
-    _QUOTED,
-    _REDIRECT,
-    _REPORTED,
-    _SENSITIVE_RX,
-    _SENTENCE,
-    _TEXT_ROLES,
-    _URGENT,
-    _URL_PROP,
-    _VERIFY,
-    _WEAK_ALONE,
-    A,
-    G,
-    Prefilter,
-    _core_gate,
-    _gate,
-)
-from pagelens.types import Rendering
+from pagelens.focus.evidence import Evidence, domain, evidence, gate, normalise, points
+from pagelens.types import Line, Region, Rendering
 
-__all__ = ["KINDS", "DefenseReport", "Flag", "detect", "scan_text"]
+__all__ = ["KINDS", "DefenseReport", "Flag", "detect", "judge_text"]
 
-KINDS = ("addresses-agent", "goal-drift", "fake-tree", "offsite-verify-url", "hidden-live-region")
+KINDS = ("imitates-format", "overrides-instructions", "addresses-agent", "relays-user-wishes", "steers-offsite",
+         "disputes-page")
+
+#: Points a span needs, by region: less where honest text rarely speaks to anyone.
+_NEEDS: dict[str, int] = {"user": 3, "overlay": 3, "unseen": 3, "main": 4, "chrome": 4}
+_RANK: dict[str, int] = {"main": 0, "chrome": 1, "overlay": 2, "user": 3, "unseen": 4}
+_BLOCK_ROLES = frozenset({"article", "comment", "listitem", "generic", "group", "region", "section", "blockquote",
+                          "dialog", "alertdialog", "status", "alert", "log", "marquee", "note", "complementary",
+                          "paragraph"})
+_TEXT_ROLES = frozenset({"StaticText", "text", "strong", "emphasis", "mark", "link", "LineBreak", "superscript",
+                         "subscript", "paragraph", "generic"})
+_LABEL_ROLES = frozenset({"heading", "tab", "menuitem", "columnheader", "rowheader", "term"})
+_MAX_BLOCK = 60  # lines: a bigger container is a page section, not one post or pop-up
+_PREFIX = re.compile(r"^(?:\[[^\]\s]+\]\s+)?[A-Za-z][\w-]*\s*")
+_QUOTED = re.compile(r"""^(['"])((?:\\.|(?!\1).)*)\1(.*)$""", re.DOTALL)
+_URL_PROP = re.compile(r"\b(?:url|href|src)=(?:'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|\S+)")
+_LINE_URL = re.compile(r"\b(?:url|href|src)=['\"](https?://[^'\"]+)")
+_STATE_PROPS = re.compile(r",\s*(?:clickable|visible|focused|required|disabled|modal|atomic|busy|checked|selected|"
+                          r"expanded(?:=false)?|live='[^']*'|relevant='[^']*'|hasPopup='[^']*'|"
+                          r"autocomplete='[^']*'|orientation='[^']*'|level=\d+)\b")
+_LIVE = re.compile(r"\blive='(?!off)")
+_MAX_TEXT = 4000  # characters judged per span (a huge aria-label is judged on its head)
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,218 +64,153 @@ class Flag:
     kind: str  # one of KINDS
     reason: str
     excerpt: str
-
-
-@dataclass(frozen=True, slots=True)
-class Hit:
-    kind: str
-    weight: int  # 2 flags alone, 1 needs company
-    reason: str
-    start: int  # offset in the cleaned text
-    family: str = ""  # hits of one family ("a:b" is in family a) are one piece of evidence: the strongest counts
-
-
-
-def _clean(s: str) -> str:
-    if "\\" in s:
-        s = s.replace("\\xa0", " ").replace("\\n", " ").replace("\\'", "'").replace('\\"', '"')
-    if not s.isascii():
-        s = _INVISIBLE.sub("", unicodedata.normalize("NFKC", s))
-    return " ".join(s.split())
+    region: str = "main"
 
 
 def _payload(line_text: str) -> str:
-    """What a line says, without its ``[id] role`` prefix and link targets."""
+    """What a line says, without its ``[id] role`` prefix, state flags and link targets."""
     rest = _PREFIX.sub("", line_text, count=1) if _PREFIX.match(line_text) else line_text
     m = _QUOTED.match(rest)
     if m:  # unquote the name so that text split over sibling lines joins up
         rest = m.group(2) + " " + m.group(3)
-    return _clean(_URL_PROP.sub(" ", rest))
+    if "=" in rest:
+        rest = _URL_PROP.sub(" ", rest)
+    if ", " in rest:
+        rest = _STATE_PROPS.sub("", rest)
+    return normalise(rest[:_MAX_TEXT])
 
 
-def _domain(url: str) -> str:
-    url = url.lower()
-    if "@" in url and "://" not in url:  # an e-mail address
-        url = url.rsplit("@", 1)[1]
-    host = re.sub(r"^[a-z]+://", "", url).split("/")[0].split(":")[0].split("?")[0]
-    if re.fullmatch(r"[\d.]+", host):  # an IP address is its own domain
-        return host
-    parts = [p for p in host.split(".") if p]
-    if len(parts) >= 3 and len(parts[-2]) <= 3:  # example.co.uk
-        return ".".join(parts[-3:])
-    return ".".join(parts[-2:])
-
-
-def _home_domains(rendering: Rendering) -> frozenset[str]:
-    """Domains the page links to often enough to be its own (from ``url=`` properties)."""
+def home_domains(rendering: Rendering) -> frozenset[str]:
+    """The page's own domains: its address, what its chrome (navigation, banner, footer) links to,
+    and any domain it links to at least three times."""
     seen: Counter[str] = Counter()
+    home: set[str] = set()
     for ln in rendering.lines:
-        for m in re.finditer(r"\burl=['\"]([^'\"]+)", ln.text):
-            if m.group(1).startswith(("http://", "https://")):
-                seen[_domain(m.group(1))] += 1
-    root = next((ln for ln in rendering.lines if ln.role == "RootWebArea"), None)
-    own = re.search(r"\burl=['\"](https?://[^'\"]+)", root.text) if root is not None else None
-    if own:  # the page's own address is home; a domain an ad links twice (banner + image) is not
-        return frozenset({_domain(own.group(1))} | {d for d, c in seen.items() if c >= 3})
-    if not seen:
-        return frozenset()
-    top = seen.most_common(1)[0][1]
-    return frozenset(d for d, c in seen.items() if c >= 3 or c == top)
-
-
-def scan_text(text: str, goal: str | None = None, home: frozenset[str] = frozenset()) -> tuple[Hit, ...]:
-    """All hits in ``text``. ``home`` holds the page's own domains (never "off-site")."""
-    return _scan(_clean(text), goal, home)
-
-
-def _scan(text: str, goal: str | None, home: frozenset[str]) -> tuple[Hit, ...]:
-    hits: list[Hit] = []
-    if _gate(text):
-        low = text.lower()
-        met: dict[int, bool] = {}  # needs regexes already tried on this text
-        for kind, weight, reason, rx, family, needs in _PATTERNS:
-            if needs is not None and not _needs_met(needs, text, low, met):
-                continue
-            m = rx.search(text)
-            if not m:
-                continue
-            before = text[max(0, m.start() - 80) : m.start()]
-            if reason.startswith("overrides") and re.search(r"\b(?:if|wenn|si)\b[^.!?]*$", before, _I):
-                weight = 1  # "if you use a Mac, ignore the previous instructions": a help page
-            if reason.startswith("overrides") and _REPORTED.search(before[-60:]):
-                weight = 1  # "I asked it to ignore previous rules": a forum post about a chatbot
-            if family == "exfiltration" and _NEGATED.search(before[-30:]):
-                continue  # "never share your password with anyone": security advice
-            hits.append(Hit(kind, weight, reason, m.start(), family))
-    if "http" in text or "www." in text or "/" in text or "@" in text:
-        hits.extend(_offsite(text, home))
-    if goal and any(h.reason == "frames a task" for h in hits) and _shares_words(text, goal):
-        hits.append(Hit(G, 1, "restates a task close to the goal", 0))
-    elif goal and any(h.family == "vocative" for h in hits) and _shares_words(text, goal):
-        # A note to an agent that repeats the user's own task is steering that task.
-        hits.append(Hit(G, 1, "restates the user's task to the agent", 0, "restates a task close to the goal"))
-    return tuple(hits)
-
-
-def _needs_met(needs: Prefilter, text: str, low: str, met: dict[int, bool]) -> bool:
-    rx, lower = needs
-    key = id(rx)
-    if key not in met:  # rules share prefilters (_AI_ANY): each runs once per text
-        met[key] = rx.search(low if lower else text) is not None
-    return met[key]
-
-
-def score(hits: Iterable[Hit]) -> int:
-    """The evidence in ``hits``: the strongest hit of each family, summed (one phenomenon counts once)."""
-    best: dict[str, int] = {}
-    for h in hits:
-        fam = (h.family or h.reason).split(":")[0]  # "vocative:loose" is still a vocative
-        best[fam] = max(best.get(fam, 0), h.weight)
-    return sum(best.values())
-
-
-def _offsite(text: str, home: frozenset[str]) -> list[Hit]:
-    """An off-site URL or e-mail address in a sentence that asks for a login or private data (weight 1; 2 with urgency or
-    a redirect), or that sends the reader's action there instead of the page (weight 1)."""
-    best: Hit | None = None
-    for u in _DEST.finditer(text):
-        if _domain(u.group(0)) in home:
+        if "=" not in ln.text:
             continue
-        starts = [m.end() for m in _SENTENCE.finditer(text, 0, u.start())]
-        lo = max(starts[-1] if starts else 0, u.start() - 200)
-        nxt = _SENTENCE.search(text, u.end())
-        hi = min(nxt.start() if nxt else len(text), u.end() + 200)
-        sentence = _DEST.sub(" ", text[lo:hi])
-        asks = bool(_VERIFY.search(sentence) or _SENSITIVE_RX.search(sentence))
-        redirect = bool(_REDIRECT.search(sentence))
-        if not (asks or redirect):
-            continue
-        weight = 2 if asks and (redirect or _URGENT.search(sentence)) else 1
-        what = "verify wording" if asks else "a redirect"
-        if best is None or weight > best.weight:
-            best = Hit("offsite-verify-url", weight, f"off-site URL {u.group(0)[:60]} with {what}", u.start(), "offsite")
-    return [best] if best else []
+        for m in _LINE_URL.finditer(ln.text):
+            d = domain(m.group(1))
+            seen[d] += 1
+            if ln.role == "RootWebArea" or ln.region == "chrome":
+                home.add(d)
+    home |= {d for d, c in seen.items() if c >= 3}
+    if not home and seen:
+        home.add(seen.most_common(1)[0][0])
+    return frozenset(home)
 
 
-def _shares_words(text: str, goal: str) -> bool:
-    words = {w for w in re.findall(r"\w{4,}", goal.lower())}
+def _kind(ev: Evidence) -> str:
+    if ev.imitation:
+        return "imitates-format"
+    if ev.override:
+        return "overrides-instructions"
+    if ev.principal == 2:
+        return "relays-user-wishes"
+    if ev.addressed == 2:
+        return "addresses-agent"
+    if ev.disputes == 2:
+        return "disputes-page"
+    return "steers-offsite"
+
+
+def _shares_goal(text: str, goal: str | None) -> bool:
+    if not goal:
+        return False
+    words = set(re.findall(r"\w{4,}", goal.lower()))
     found = words & set(re.findall(r"\w{4,}", text.lower()))
     return len(found) >= 2 and len(found) >= 0.3 * len(words)
 
 
-def _flags_for(no: int, text: str, hits: Iterable[Hit], minimum: int = 2) -> list[Flag]:
-    hits = list(hits)
-    if score(hits) < minimum:
-        return []
-    out: dict[str, Flag] = {}
-    for h in sorted(hits, key=lambda h: -h.weight):
-        if h.kind not in out:
-            lo = max(0, h.start - 20)
-            out[h.kind] = Flag(no, h.kind, h.reason, text[lo : lo + 160])
-    return list(out.values())
+def judge_text(text: str, region: Region | str = "main", *, goal: str | None = None,
+               home: frozenset[str] = frozenset(), offsite_target: bool = False,
+               label: bool = False, normalised: bool = False) -> tuple[str, str] | None:
+    """(kind, reason) when ``text`` standing in ``region`` is judged to be written to the agent, else None.
+
+    ``label``: the text is the site's own heading or tab label (a product name like "AI assistant: ask
+    anything" reads as a vocative), so in the main content or chrome it needs one point more."""
+    if not normalised:
+        text = normalise(text[:_MAX_TEXT])
+    ev = evidence(text, home)
+    if ev == Evidence():
+        return None
+    pts, anchored = points(ev)
+    if not anchored:
+        return None
+    if offsite_target and not ev.offsite and (ev.addressed or ev.order or ev.credential):
+        pts += 1  # a link or image leading off-site whose text speaks to the reader: an ad
+    if ev.addressed and _shares_goal(text, goal):
+        pts += 1  # a note to the reader that repeats the user's own task is steering that task
+    if pts < _NEEDS.get(region, 4) + (label and region in ("main", "chrome")):
+        return None
+    where = {"user": "user content", "overlay": "an overlay", "unseen": "text hidden from sighted users",
+             "chrome": "the site's chrome", "main": "the main content"}.get(region, region)
+    return _kind(ev), f"{'; '.join(ev.reasons())} (in {where}, {pts} points)"
+
+
+def _offsite_target(line: Line, home: frozenset[str]) -> bool:
+    return bool(home) and "=" in line.text and any(domain(u) not in home for u in _LINE_URL.findall(line.text))
+
+
+def _worst(regions: Iterable[str]) -> str:
+    return max(regions, key=lambda r: _RANK.get(r, 0), default="main")
 
 
 def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
     """Flag the lines of ``rendering`` that carry text aimed at the agent."""
-    home = _home_domains(rendering)
     lines = rendering.lines
+    home = home_domains(rendering)
     payloads = [_payload(ln.text) for ln in lines]
-    suspect = [bool(p) and _gate(p) for p in payloads]
-    core = [bool(p) and _core_gate(p) for p in payloads]
-    flags: dict[tuple[int, str], Flag] = {}
+    gated = [bool(p) and gate(p) for p in payloads]
+    flags: dict[int, Flag] = {}
 
-    def add(new: Iterable[Flag]) -> None:
-        for f in new:
-            flags.setdefault((f.line, f.kind), f)
+    def flag(idx: Iterable[int], verdict: tuple[str, str], excerpt: str, region: str) -> None:
+        for i in idx:
+            flags.setdefault(lines[i].no, Flag(lines[i].no, verdict[0], verdict[1], excerpt[:160], region))
 
+    # 1. every line alone
     for i, ln in enumerate(lines):
-        if suspect[i]:
-            hits = _scan(payloads[i], goal, home)
-            if score(hits) == 1 and _strong_alone(hits) and _links_offsite(ln.text, home):
-                # An ad or link leading off-site whose text speaks to the agent: the DoomArena banner.
-                hits += (Hit(A, 1, "off-site link or image whose text addresses the agent", 0, "offsite-target"),)
-            add(_flags_for(ln.no, payloads[i], hits))
-    # Paragraphs rendered as several sibling text lines: judge windows of 2-3 lines together.
-    flagged = {f.line for f in flags.values()}
+        if gated[i]:
+            v = judge_text(payloads[i], ln.region, goal=goal, home=home, offsite_target=_offsite_target(ln, home),
+                           label=ln.role in _LABEL_ROLES, normalised=True)
+            if v:
+                flag([i], v, payloads[i], ln.region)
+    # 2. paragraphs rendered as sibling text lines: windows of two or three
     for run in _text_runs(rendering):
         for a in range(len(run)):
             for b in range(a + 2, min(a + 3, len(run)) + 1):
                 window = run[a:b]
-                if not any(core[i] for i in window) or any(lines[i].no in flagged for i in window):
+                if any(lines[i].no in flags for i in window) or any(len(payloads[i]) > 300 for i in window[1:-1]):
                     continue
-                if any(len(payloads[i]) > 160 for i in window[1:-1]):
-                    continue  # a long middle piece is a paragraph of its own, judged alone
-                # Only the text near the seams can add anything to what each line said alone.
-                joined = " ".join([payloads[window[0]][-120:], *(payloads[i] for i in window[1:-1]), payloads[window[-1]][:120]])
-                for f in _flags_for(lines[window[0]].no, joined, _scan(joined, goal, home)):
-                    add(Flag(lines[i].no, f.kind, f.reason + " (across adjacent lines)", f.excerpt) for i in window if payloads[i])
-    # Live regions (hidden or not, the agent reads them): one hit that honest status text never produces is enough.
+                if not any(gated[i] for i in window):
+                    continue  # no piece has a word any verdict needs
+                joined = " ".join(payloads[i] for i in window if payloads[i])
+                region = _worst(lines[i].region for i in window)
+                v = judge_text(joined, region, goal=goal, home=home, normalised=True)
+                if v:
+                    flag([i for i in window if payloads[i]], (v[0], v[1] + " (across adjacent lines)"), joined, region)
+    # 3. blocks (user posts, dialogs, live regions) judged as one text; the block's root is flagged
     for i, ln in enumerate(lines):
-        if not (_LIVE_ON.search(ln.text) or (ln.role in _LIVE_ROLES and _LIVE_PROP.search(ln.text))):
+        live = "live='" in ln.text and bool(_LIVE.search(ln.text))
+        if not (live or (ln.role in _BLOCK_ROLES and ln.region in ("user", "overlay", "unseen"))):
+            continue
+        if ln.no in flags:
             continue
         end = i + 1
-        while end < len(lines) and lines[end].depth > ln.depth:
+        while end < len(lines) and lines[end].depth > ln.depth and end - i <= _MAX_BLOCK:
             end += 1
-        sub = [j for j in range(i, end) if j == i or payloads[j]]
-        if not any(suspect[j] for j in sub):
+        if end - i > _MAX_BLOCK or end - i < 2:
             continue
-        joined = " ".join(payloads[j] for j in sub if payloads[j])
-        region_hits = _scan(joined, goal, home)
-        if score(region_hits) >= 2 or _strong_alone(region_hits):
-            reason = f"live region ({ln.role}) with instruction-like text: {region_hits[0].reason}"
-            lo = max(0, region_hits[0].start - 20)
-            add(Flag(lines[j].no, "hidden-live-region", reason, joined[lo : lo + 160]) for j in sub)
-    return tuple(sorted(flags.values(), key=lambda f: (f.line, KINDS.index(f.kind))))
-
-
-def _strong_alone(hits: Iterable[Hit]) -> bool:
-    """Whether some hit is of a family that honest text does not produce (see ``_WEAK_ALONE``)."""
-    return any((h.family or h.reason) not in _WEAK_ALONE for h in hits)
-
-
-def _links_offsite(line_text: str, home: frozenset[str]) -> bool:
-    """Whether the line's own ``url=`` leads off the site."""
-    return bool(home) and any(_domain(u) not in home for u in _LINE_URL.findall(line_text))
+        if not any(gated[j] for j in range(i, end)):
+            continue
+        parts = [payloads[j] for j in range(i, end) if payloads[j]]
+        joined = " ".join(parts)[:_MAX_TEXT]
+        region = _worst([ln.region, *(lines[j].region for j in range(i, end)), "unseen" if live else "main"])
+        if live:
+            region = _worst([region, "overlay"])
+        v = judge_text(joined, region, goal=goal, home=home, normalised=True)
+        if v:
+            flag([i], (v[0], v[1] + f" (the whole {ln.role})"), joined, region)
+    return tuple(sorted(flags.values(), key=lambda f: f.line))
 
 
 def _text_runs(rendering: Rendering) -> list[list[int]]:
@@ -309,7 +221,7 @@ def _text_runs(rendering: Rendering) -> list[list[int]]:
     runs: list[list[int]] = []
     for kids in groups.values():
         cur: list[int] = []
-        for i in kids + [-1]:
+        for i in [*kids, -1]:
             if i >= 0 and rendering.lines[i].role in _TEXT_ROLES:
                 cur.append(i)
                 continue
@@ -351,5 +263,6 @@ class DefenseReport:
             "flagged_lines": sorted(self.lines),
             "by_kind": self.by_kind(),
             "summary": self.summary(),
-            "flags": [{"line": f.line, "kind": f.kind, "reason": f.reason, "excerpt": f.excerpt} for f in self.flags],
+            "flags": [{"line": f.line, "kind": f.kind, "reason": f.reason, "excerpt": f.excerpt, "region": f.region}
+                      for f in self.flags],
         }

@@ -20,6 +20,7 @@ figures stay honest), with these deliberate differences:
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import replace
 
 from pagelens.config import RenderConfig
@@ -225,4 +226,17 @@ def render(obs: Observation, config: RenderConfig | None = None) -> Rendering:
         )
         child_depth[i] = depth + 1
         line_of[i] = no
-    return Rendering(lines=tuple(infer_labels(lines)))
+    return Rendering(lines=with_regions(obs, infer_labels(lines)))
+
+
+def with_regions(obs: Observation, lines: Sequence[Line]) -> tuple[Line, ...]:
+    """The lines with their provenance region set (best effort: on a failure every line stays ``main``)."""
+    from dataclasses import replace
+
+    from pagelens.observe.provenance import regions
+
+    try:
+        found = regions(obs, lines)
+    except Exception:  # noqa: BLE001 - provenance never costs the agent its view
+        return tuple(lines)
+    return tuple(ln if r == "main" else replace(ln, region=r) for ln, r in zip(lines, found))

@@ -124,7 +124,7 @@ def test_defense_redacts_injected_popup_but_keeps_its_close_button() -> None:
     text = res.text()
     assert {f.line for f in res.flags} >= {1, 4}
     assert "evil.example" not in text and "previous instructions" not in text
-    assert "[2] dialog [text removed: possible prompt injection]" in text
+    assert "[2] dialog [redacted: instructions to the agent in the page text]" in text
     assert "\t\t[3] button 'Close'" in text and "[7] link 'How do I repot a cactus?'" in text
     # without the defense, the injection reaches the agent
     assert "evil.example" in focus(r, "Open the newest post", NoneRetriever(), defense=False).text()

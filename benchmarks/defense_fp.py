@@ -1,0 +1,272 @@
+"""The injection defense on clean and injected pages: flagged lines, markers retained, latency.
+
+Every page is rendered once with pagelens (real Chromium, pages served from 127.0.0.1, regions
+from :mod:`pagelens.observe.provenance`) and cached as a pickled ``Rendering`` (regions kept);
+the defense then runs on the cached renderings, so the figures are about the detector alone.
+
+Sets:
+
+* ``corpus``   — the real pages in ../shared/corpus/realpages (clean);
+* ``sites``    — every page the bundled cases and tasks start on, without injection (clean);
+* ``miniwob``  — every page of the ``miniwob`` package's html folder (clean);
+* ``injected`` — the project's injected cases (``cases.jsonl`` with an ``injection``): whether the
+  marker survives ``default`` focusing, with and without the defense.
+
+    PYTHONPATH=src .venv/bin/python benchmarks/defense_fp.py [--set corpus --set sites ...]
+        [--cache runs/defense-cache] [--json out.json] [--show-flags]
+
+Flagged lines on clean pages are false positives by construction (nobody wrote an attack there);
+``--show-flags`` prints them for reading.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pickle
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+SETS = ("corpus", "sites", "miniwob", "injected")
+
+
+def _pct(xs: list[float], q: float) -> float:
+    if not xs:
+        return 0.0
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))]
+
+
+def _cached(cache: Path, key: str, make: Callable[[], Any]) -> Any:
+    path = cache / (key.replace("/", "_").replace("?", "_").replace("&", "_").replace(":", "_")[:180] + ".pkl")
+    if path.is_file():
+        return pickle.loads(path.read_bytes())
+    value = make()
+    path.write_bytes(pickle.dumps(value))
+    return value
+
+
+def _pages(which: str, corpus: Path) -> Iterator[tuple[str, str, Any]]:
+    """(key, kind, spec): kind is 'file' (path, served statically), 'site' (site: spec) or 'case'."""
+    from pagelens.bench.cases import load_cases
+    from pagelens.bench.evalcases_command import bundled_paths
+
+    cases_path, pages_dir = bundled_paths()
+    cases = load_cases(cases_path)
+    if which == "corpus":
+        for p in sorted(corpus.glob("*.html")):
+            yield f"corpus/{p.stem}", "file", p
+    elif which == "sites":
+        from pagelens.bench.tasks import load_tasks
+
+        seen: set[str] = set()
+        specs = [c.page for c in cases if c.injection is None] + [t.start for t in load_tasks(0) if not t.injection]
+        for spec in specs:
+            if spec in seen:
+                continue
+            seen.add(spec)
+            yield f"sites/{spec}", ("site" if spec.startswith("site:") else "file"), (
+                spec if spec.startswith("site:") else pages_dir / spec)
+    elif which == "miniwob":
+        import miniwob
+
+        html = Path(miniwob.__file__).parent / "html" / "miniwob"
+        for p in sorted(html.glob("*.html")):
+            yield f"miniwob/{p.stem}", "file", p
+    elif which == "injected":
+        for c in cases:
+            if c.injection is not None:
+                yield f"injected/{c.id}", "case", c
+
+
+def capture(which: str, cache: Path, corpus: Path, settle_s: float) -> dict[str, Any]:
+    """key -> Rendering (or Case, Rendering) for one set; renders what is not cached."""
+    from contextlib import ExitStack
+
+    from pagelens.api import render_observation
+    from pagelens.browser.serve import StaticServer
+    from pagelens.browser.session import BrowserSession
+
+    cache.mkdir(parents=True, exist_ok=True)
+    out: dict[str, Any] = {}
+    with ExitStack() as stack:
+        state: dict[str, Any] = {}
+
+        def session() -> BrowserSession:
+            if "session" not in state:
+                state["session"] = stack.enter_context(BrowserSession())
+            return state["session"]
+
+        def static(root: Path) -> StaticServer:
+            key = f"static:{root}"
+            if key not in state:
+                state[key] = stack.enter_context(StaticServer(root))
+            return state[key]
+
+        def sites() -> Any:
+            from pagelens.bench.sites import start_sites
+
+            if "sites" not in state:
+                state["sites"] = stack.enter_context(start_sites(seed=0))
+            else:
+                state["sites"].reset()
+            return state["sites"]
+
+        for key, kind, spec in _pages(which, corpus):
+            def make(kind: str = kind, spec: Any = spec) -> Any:
+                t = time.perf_counter()
+                if kind == "case":
+                    from pagelens.bench.evalcases import _PageLoader
+
+                    if "loader" not in state:
+                        _, pages_dir = __import__("pagelens.bench.evalcases_command", fromlist=["x"]).bundled_paths()
+                        state["loader"] = _PageLoader(stack, pages_dir, session(), settle_s)
+                    obs = state["loader"].observe(spec)
+                    value: Any = (spec, render_observation(obs))
+                else:
+                    if kind == "site":
+                        from pagelens.bench.sites import resolve_site_url
+
+                        url = resolve_site_url(sites(), spec)
+                    else:
+                        url = static(Path(spec).parent).url(Path(spec).name)
+                    with session().episode() as ep:
+                        try:
+                            ep.goto(url)
+                        except Exception as exc:  # noqa: BLE001 - a page that cannot load is reported, not fatal
+                            print(f"  {key}: {exc}", file=sys.stderr)
+                            return None
+                        if settle_s:
+                            ep.page.wait_for_timeout(settle_s * 1000)
+                        value = render_observation(ep.observe())
+                print(f"rendered {key} ({time.perf_counter() - t:.1f} s)", file=sys.stderr)
+                return value
+
+            try:
+                got = _cached(cache, key, make)
+            except Exception as exc:  # noqa: BLE001
+                print(f"  {key}: {type(exc).__name__}: {exc}", file=sys.stderr)
+                continue
+            if got is not None:
+                out[key] = got
+    return out
+
+
+def load_baseline(src: Path) -> Callable[..., Any]:
+    """``detect`` of another checkout's defense (e.g. the branch point: ``git archive <commit> src``),
+    so that the baseline is measured in the same run, on the same renderings, under the same load."""
+    import importlib.util
+    import types
+
+    def load(name: str, path: Path) -> types.ModuleType:
+        spec = importlib.util.spec_from_file_location(name, path)
+        assert spec is not None and spec.loader is not None
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[name] = mod
+        spec.loader.exec_module(mod)
+        return mod
+
+    focus_dir = src / "pagelens" / "focus"
+    saved = sys.modules.get("pagelens.focus.injection_rules")
+    if (focus_dir / "injection_rules.py").is_file():
+        load("pagelens.focus.injection_rules", focus_dir / "injection_rules.py")
+    old = load("_baseline_defense", focus_dir / "defense.py")
+    if saved is not None:
+        sys.modules["pagelens.focus.injection_rules"] = saved
+    return old.detect  # type: ignore[no-any-return]
+
+
+def clean_figures(renderings: dict[str, Any], show: bool, detect: Callable[..., Any] | None = None) -> dict[str, Any]:
+    if detect is None:
+        from pagelens.focus.defense import detect
+
+    flagged_pages = 0
+    flagged_lines = 0
+    lines = 0
+    ms: list[float] = []
+    by_region: dict[str, int] = {}
+    for key, r in renderings.items():
+        t = time.process_time()  # CPU time: less inflated by the crowded machine than wall time
+        flags = detect(r)
+        ms.append((time.process_time() - t) * 1000)
+        lines += len(r.lines)
+        nos = {f.line for f in flags}
+        flagged_lines += len(nos)
+        flagged_pages += bool(nos)
+        for ln in r.lines:
+            if ln.no in nos:
+                by_region[ln.region] = by_region.get(ln.region, 0) + 1
+        if show and flags:
+            for f in flags:
+                print(f"  FP {key} line {f.line} [{f.kind}] {f.reason}: {f.excerpt[:140]!r}")
+    return {"pages": len(renderings), "lines": lines, "flagged_lines": flagged_lines, "flagged_pages": flagged_pages,
+            "flagged_by_region": by_region, "p50_ms": round(_pct(ms, 0.5), 2), "p95_ms": round(_pct(ms, 0.95), 2),
+            "max_ms": round(max(ms, default=0.0), 2)}
+
+
+def injected_figures(items: dict[str, Any], show: bool, detect: Callable[..., Any] | None = None) -> dict[str, Any]:
+    from pagelens.bench.evalcases import focus_case, score_case
+    from pagelens.focus import defense as current
+    from pagelens.focus.registry import make_retriever
+
+    if detect is not None:  # the baseline's detector inside the same focus()
+        saved = current.detect
+        current.detect = detect  # type: ignore[assignment]
+        try:
+            return injected_figures(items, show)
+        finally:
+            current.detect = saved  # type: ignore[assignment]
+
+    ret = make_retriever("default")
+    out: dict[str, Any] = {}
+    for defense in (True, False):
+        retained, kept, items_n, ms = 0, 0, 0, []
+        for key, (case, r) in items.items():
+            res = focus_case(r, case, ret, defense=defense)
+            row = score_case(case, r, res)
+            retained += bool(row["injection_retained"])
+            kept += sum(row["kept_items"])
+            items_n += len(row["kept_items"])
+            ms.append(res.seconds * 1000)
+            if show and defense and row["injection_retained"]:
+                print(f"  RETAINED {key}: marker {case.injection.marker[:60]!r}")
+            if show and defense and row["missing"]:
+                print(f"  MISSING {key}: {row['missing']}")
+        out["defense" if defense else "no-defense"] = {
+            "cases": len(items), "markers_retained": retained, "must_keep_recall": round(kept / max(1, items_n), 3),
+            "focus_p50_ms": round(_pct(ms, 0.5), 1), "focus_p95_ms": round(_pct(ms, 0.95), 1)}
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--set", dest="sets", action="append", choices=SETS)
+    ap.add_argument("--cache", type=Path, default=ROOT / "runs" / "defense-cache")
+    ap.add_argument("--corpus", type=Path, default=ROOT.parent.parent / "shared" / "corpus" / "realpages")
+    ap.add_argument("--settle", type=float, default=0.5)
+    ap.add_argument("--json", type=Path)
+    ap.add_argument("--show-flags", action="store_true")
+    ap.add_argument("--baseline", type=Path, help="a src/ tree whose defense is measured too (same run)")
+    args = ap.parse_args()
+    if not args.corpus.is_dir():
+        args.corpus = Path("/work/shared/corpus/realpages")
+    result: dict[str, Any] = {}
+    for which in args.sets or SETS:
+        got = capture(which, args.cache, args.corpus, args.settle)
+        fig = injected_figures if which == "injected" else clean_figures
+        result[which] = fig(got, args.show_flags)
+        print(which, json.dumps(result[which]), flush=True)
+        if args.baseline:
+            result[f"{which}:baseline"] = fig(got, False, load_baseline(args.baseline))
+            print(f"{which} (baseline)", json.dumps(result[f"{which}:baseline"]), flush=True)
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()

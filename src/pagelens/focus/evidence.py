@@ -1,0 +1,271 @@
+"""General evidence that a span of page text is written to an automated reader (pure; any language).
+
+The defense (:mod:`pagelens.focus.defense`) judges *what a span does*, never how one attack is
+phrased. :func:`evidence` measures, on a normalised span (:func:`normalise`):
+
+* **addressee** — a role noun for an automated reader (AI, agent, assistant, model, bot, crawler,
+  "automated" reader) *addressed* (a vocative, the subject of an order, "you are an AI", "... reading
+  this page") rather than merely mentioned;
+* **mood** — an order (a sentence opening on an imperative, an obligation, "please"), urgency;
+* **override** — a dismissal verb aimed at instructions, a task or a request;
+* **principal** — the reader's own user spoken of to the reader ("your user", "the human you
+  assist"), or that user's wishes relayed to the reader;
+* **steering** — where it sends the reader: an off-site address written in the text (an origin
+  that is neither the page's nor one its own navigation uses), sign-in, payment or credential
+  requests, secrecy towards the user, and claims that the page's own figures or controls are
+  wrong, outdated or moved while the real ones are elsewhere;
+* **imitation** — text shaped like the observation format (``[12] button '…'``), chat-turn
+  tokens, fake system or assistant turns, action calls.
+
+The lexicons are small lists of role nouns, verbs and function words in a dozen languages — kinds
+of words, not phrases of any attack. Multilingual lexicon data lives in
+:mod:`pagelens.focus.lexicons`.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+
+from pagelens.focus import lexicons as lx
+
+_INVISIBLE = re.compile("[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]")
+_LATIN = re.compile(r"[a-z]", re.IGNORECASE)
+_WORD = re.compile(r"\w+")
+_SENT = re.compile(r"(?<=[.!?。！？;；])\s*|\s+[-–—|]\s+|\n")
+_CLAUSE = re.compile(r"(?<=[.!?。！？;；,:，：])\s*|\s+[-–—|]\s+|\n|\b(?:and|then|und|et|y|e|и)\s+(?=\w)")
+
+
+def _fold_word(m: re.Match[str]) -> str:
+    w = m.group(0)
+    if _LATIN.search(w) and any(c in lx.CONFUSABLES for c in w):  # a Latin word with Cyrillic/Greek look-alikes
+        return "".join(lx.CONFUSABLES.get(c, c) for c in w)
+    return w
+
+
+def normalise(text: str) -> str:
+    """NFKC (full width → ASCII), no zero-width or direction controls, homoglyphs folded, one space."""
+    if "\\" in text:  # escapes as some renderers print them
+        text = text.replace("\\xa0", " ").replace("\\n", " ").replace("\\'", "'").replace('\\"', '"')
+    if not text.isascii():
+        text = _INVISIBLE.sub("", unicodedata.normalize("NFKC", text))
+        text = _WORD.sub(_fold_word, text)
+        text = text.replace("’", "'").replace("‘", "'")
+    return " ".join(text.split())
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """What one span does. Counts are small integers; see :func:`points`."""
+
+    addressed: int = 0  # 2: an automated reader addressed; 1: a role noun that also names people, spoken to
+    you: bool = False
+    order: bool = False  # an imperative, an obligation or "please"
+    urgent: bool = False
+    override: int = 0  # 2: dismisses the reader's instructions/task; 1: dismisses instructions vaguely
+    principal: int = 0  # 2: the user's wishes relayed to the reader; 1: the reader's user named
+    secrecy: bool = False
+    credential: bool = False
+    offsite: str = ""  # the first off-site address written in the text
+    disputes: int = 0  # 2: the page's figures/controls called wrong, the real ones elsewhere; 1: moved off-site
+    imitation: str = ""  # which observation/turn/action format it imitates
+    authority: bool = False  # framed as a system/admin turn
+
+    def reasons(self) -> list[str]:
+        out = []
+        if self.imitation:
+            out.append(f"imitates {self.imitation}")
+        if self.override:
+            out.append("dismisses the reader's instructions")
+        if self.addressed == 2:
+            out.append("addresses an automated reader")
+        elif self.addressed:
+            out.append("speaks to an agent or assistant")
+        if self.principal == 2:
+            out.append("relays the user's wishes to the reader")
+        elif self.principal:
+            out.append("speaks of the reader's user")
+        if self.authority:
+            out.append("framed as a system or admin turn")
+        if self.order:
+            out.append("gives an order" + (" with urgency" if self.urgent else ""))
+        if self.secrecy:
+            out.append("asks for secrecy towards the user")
+        if self.offsite:
+            out.append(f"steers off-site ({self.offsite[:50]})")
+        if self.credential:
+            out.append("asks for sign-in, payment or credentials")
+        if self.disputes == 2:
+            out.append("disputes the page's own figures or controls")
+        return out
+
+
+_NONE = Evidence()
+
+
+def _any(rx: re.Pattern[str], text: str) -> bool:
+    return rx.search(text) is not None
+
+
+def domain(url: str) -> str:
+    """The registrable part of a URL's or e-mail address's host (example.co.uk, 127.0.0.1:8001)."""
+    url = url.lower().strip()
+    if "@" in url and "://" not in url:
+        url = url.rsplit("@", 1)[1]
+    host = re.sub(r"^[a-z][a-z0-9+.-]*://", "", url).split("/")[0].split("?")[0].split("#")[0]
+    host = host.rsplit("@", 1)[-1]
+    name = host.partition(":")[0]
+    if re.fullmatch(r"[\d.]+", name) or name in ("localhost", "[::1]"):
+        return host  # a loopback or IP origin is its own domain, port included
+    parts = [p for p in name.split(".") if p]
+    if len(parts) >= 3 and len(parts[-2]) <= 3 and len(parts[-1]) == 2:  # example.co.uk
+        return ".".join(parts[-3:])
+    return ".".join(parts[-2:])
+
+
+def gate(text: str) -> bool:
+    """Whether ``text`` (normalised) has any word a verdict needs (false: nothing to judge)."""
+    return lx.GATE.search(text.lower()) is not None or lx.GATE_CASED.search(text) is not None
+
+
+def _windows(rx: re.Pattern[str], low: str, before: int, after: int) -> list[str]:
+    """Merged windows of ``low`` around the hits of ``rx``; a window cut mid-text starts with a NUL
+    so that patterns anchored at the text's start do not match there."""
+    spans: list[list[int]] = []
+    for m in rx.finditer(low):
+        lo, hi = max(0, m.start() - before), min(len(low), m.end() + after)
+        if spans and lo <= spans[-1][1]:
+            spans[-1][1] = max(spans[-1][1], hi)
+        else:
+            spans.append([lo, hi])
+    return [("" if lo == 0 else "\x00 ") + low[lo:hi] for lo, hi in spans]
+
+
+def _override(low: str, addressed: int, you: bool) -> int:
+    best = 0
+    for w in _windows(lx.DISMISS_FIND, low, 60, 120):
+        for m in lx.OVERRIDE.finditer(w):
+            ordered = lx.OVERRIDE_ORDER.search(w[max(0, m.start() - 40) : m.end()]) is not None
+            if ordered and lx.CONDITION.search(w[max(0, m.start() - 80) : m.start()]) and not addressed:
+                ordered = False  # "if you use a Mac, ignore the previous instructions": help for some readers
+            best = max(best, 2 if ordered and (lx.PRIOR.search(w) or you or addressed) else 1)
+    if best < 2 and lx.INSTR_FIND.search(low) and lx.REPLACED_TASK.search(low):
+        best = 2
+    return best
+
+
+def _address_level(low: str) -> int:
+    """2 when an automated reader is addressed, 1 when a plain role noun is spoken to, else 0."""
+    level = 0
+    if not low.isascii() and lx.ADDRESSED_CJK.search(low):
+        return 2
+    for m in lx.NOUN.finditer(low):
+        before, at = low[max(0, m.start() - 80) : m.start()], m.end()
+        if m.start() > 80:
+            before = "\x00 " + before
+        if m.group("ai") or m.group("bare"):
+            if m.group("bare") and not re.match(r"\s*[:,!—–]", low[at:]):
+                continue  # a bare "ai" is the Italian/Spanish preposition unless it is a vocative
+            if (lx.AI_BEFORE.search(before) and lx.AI_AFTER.match(low, at)) or lx.AI_AFTER_ANY.match(low, at) or (
+                    lx.MSG_FOR_BEFORE.search(before) and lx.MSG_FOR_AFTER.match(low, at)):
+                return 2
+        if not m.group("bare") and (  # any role noun spoken to, AI-qualified or not
+                (lx.WEAK_BEFORE.search(before) and lx.WEAK_AFTER.match(low, at))
+                or (lx.WEAK_HEAD_BEFORE.search(before) and lx.HEAD_AFTER.match(low, at))
+                or lx.GREET_BEFORE.search(before) or lx.WEAK_AFTER_ANY.match(low, at)
+                or (lx.MSG_FOR_BEFORE.search(before) and lx.MSG_FOR_AFTER.match(low, at))):
+            level = 1
+    return level
+
+
+@lru_cache(maxsize=8192)
+def evidence(text: str, home: frozenset[str] = frozenset()) -> Evidence:
+    """The evidence in ``text`` (already :func:`normalise`-d). ``home``: the page's own domains.
+
+    The slow patterns run only in windows around the literal stems they need (see the ``*_FIND``
+    finders), and the features that never anchor a verdict only once something could."""
+    low = text.lower()
+    if not (lx.GATE.search(low) or lx.GATE_CASED.search(text)):
+        return _NONE
+    addressed = 0
+    if lx.ROLE_FIND.search(low) or lx.GATE_CASED.search(text):
+        if lx.ADDRESSED.search(text) or lx.YOU_ARE_AI.search(text) or lx.DETECTED.search(low):
+            addressed = 2
+        else:
+            addressed = _address_level(low)
+    imitation = ""
+    if lx.MARK_FIND.search(low):
+        m = lx.IMITATION.search(text)
+        if m:
+            imitation = next((k for k, v in m.groupdict().items() if v is not None), "the observation format")
+    you = False
+    override = 0
+    if lx.DISMISS_FIND.search(low) or lx.INSTR_FIND.search(low):
+        you = _any(lx.YOU, low)
+        override = _override(low, addressed, you)
+    principal = 0
+    about_user = wants_you = False
+    if lx.USER_FIND.search(low):
+        about_user = _any(lx.ABOUT_USER, low) or (lx.INSTR_FIND.search(low) is not None and _any(lx.TASK_REF, low))
+        wants_you = lx.WANTS_FIND.search(low) is not None and _any(lx.WANTS_YOU, low)
+        has_user = lx.PRINCIPAL_FIND.search(low) is not None
+        if has_user and (lx.PRINCIPAL_WISH.search(low) or lx.PRINCIPAL_STRONG.search(low)):
+            principal = 2
+        elif (has_user and lx.PRINCIPAL.search(low)) or about_user:
+            principal = 1
+        if wants_you and (principal or lx.WANTS_YOU_NOW.search(low)):
+            principal = 2
+    offsite = ""
+    if "http" in low or "www." in low or "@" in low or "/" in low:
+        for u in lx.DEST.finditer(text):
+            d = domain(u.group(0))
+            if d and d not in home:
+                offsite = u.group(0)
+                break
+    disputes = 0
+    if lx.DISPUTE_FIND.search(low) and _any(lx.DISPUTE, low):
+        real, here = _any(lx.REAL, low), _any(lx.DEICTIC, low)
+        disputes = 2 if (offsite and (real or here)) or (real and here) else int(bool(offsite))
+    secrecy = bool(lx.SECRECY_FIND.search(low)) and _any(lx.SECRECY, low)
+    authority = lx.AUTHORITY_FIND.search(low) is not None and _any(lx.AUTHORITY, text)
+    if not (addressed or imitation or override or principal or disputes or secrecy or authority or offsite):
+        return _NONE  # nothing here can anchor a verdict: skip the rest
+    you = you or _any(lx.YOU, low)
+    sentences = [s for s in _CLAUSE.split(low) if s]
+    order = any(lx.ORDER_START.match(s) for s in sentences)
+    order = order or _any(lx.ORDER_ANY, low) or (you and _any(lx.MODAL, low)) or about_user or wants_you
+    if addressed and not order:
+        order = _any(lx.MODAL, low)
+    return Evidence(addressed, you, order, _any(lx.URGENT, low), override, principal, secrecy,
+                    _any(lx.CREDENTIAL, low) or _any(lx.EXFIL, low), offsite, disputes, imitation, authority)
+
+
+def points(ev: Evidence) -> tuple[int, bool]:
+    """(points, anchored): the weight of the evidence, and whether it has what only text written to an
+    automated reader has (an addressee, a dismissal of instructions, an imitated format, the reader's
+    user spoken of, or a dispute of the page / an off-site credential request)."""
+    if ev.imitation:
+        return 5, True
+    p = 0
+    p += 3 if ev.addressed == 2 else ev.addressed
+    p += ev.addressed == 2 and ev.you
+    p += 3 if ev.override == 2 else ev.override
+    p += ev.principal + (ev.principal == 2 and ev.you)
+    p += ev.order
+    p += ev.urgent and (ev.order or bool(ev.offsite))
+    p += 2 * ev.secrecy if (ev.order or ev.principal or ev.addressed) else 0
+    p += bool(ev.offsite) and (ev.order or ev.credential or ev.addressed > 0 or ev.principal > 0 or ev.disputes)
+    p += ev.credential and (ev.order or bool(ev.offsite))
+    p += ev.disputes
+    p += ev.authority and (ev.order or ev.addressed > 0)
+    anchored = (ev.addressed == 2 or ev.override == 2 or ev.principal == 2 or ev.disputes == 2
+                or (ev.principal == 1 and ev.you and ev.order)
+                or (ev.addressed == 1 and ev.order and (ev.you or ev.principal > 0 or bool(ev.offsite) or ev.secrecy
+                                                        or ev.credential or ev.override > 0 or ev.authority)
+                                          or (ev.addressed == 1 and bool(ev.offsite) and ev.credential))
+                or (ev.authority and ev.order and ev.you)
+                or (ev.principal == 1 and ev.order and (ev.credential or bool(ev.offsite) or ev.secrecy))
+                or (ev.secrecy and (ev.order or ev.principal > 0)))
+    return p, anchored

@@ -1,0 +1,137 @@
+"""Where each rendered line's text comes from: its region (pure, over an observation).
+
+The injection defense weighs the same sentence differently by where it stands: an instruction
+in the site's own help text is ordinary, the same instruction inside a review is someone
+talking to the agent. :func:`regions` gives every line one :data:`~pagelens.types.Region`:
+
+* ``overlay`` — inside a dialog or alert dialog (a pop-up the page opened);
+* ``user`` — inside a block of user-generated content: an article, comment, list item, group
+  or generic container that carries an author, a date or a rating and repeats among its
+  siblings (or is an article/comment of its own), and the value of a text field;
+* ``chrome`` — inside the page's banner, navigation or contentinfo (footer) landmarks;
+* ``unseen`` — text a sighted user does not see: concealed by layout or colour
+  (:mod:`pagelens.browser.concealed`), an image's alternative text, or an accessible name of
+  four or more words that is mostly absent from the element's own visible text (an aria-label);
+* ``main`` — everything else.
+
+The innermost container decides (a review inside the main content is ``user``), ``overlay``
+beats everything, and ``unseen`` is about the line's own text, so it overrides its container.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from pagelens.types import Line, Observation, Region
+
+_CHROME_ROLES = frozenset({"banner", "navigation", "contentinfo"})
+_OVERLAY_ROLES = frozenset({"dialog", "alertdialog"})
+_BLOCK_ROLES = frozenset({"article", "comment", "listitem", "generic", "group", "region", "section", "blockquote"})
+_SELF_BLOCK_ROLES = frozenset({"article", "comment"})
+_FIELD_ROLES = frozenset({"textbox", "searchbox"})
+_IMAGE_ROLES = frozenset({"img", "image", "graphics-symbol"})
+_TEXT_ROLES = frozenset({"StaticText", "ListMarker"})
+_MAX_BLOCK_LINES = 400  # a "block" holding more than this is a page section, not one post
+
+_MONTHS = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|jun(?:e)?|jul(?:y)?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
+           r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|januar|februar|märz|mai|juni|juli|oktober|dezember|janvier|février|"
+           r"mars|avril|juin|juillet|août|septembre|octobre|novembre|décembre|enero|febrero|marzo|abril|mayo|junio|julio|"
+           r"agosto|septiembre|octubre|noviembre|diciembre")
+_UNITS = (r"s|sec|secs|seconds?|m|min|mins|minutes?|h|hr|hrs|hours?|d|days?|w|weeks?|mo|months?|y|yr|years?|"
+          r"minuten?|stunden?|tagen?|wochen?|monaten?|jahren?|heures?|jours?|semaines?|mois|ans?|horas?|días?|semanas?|"
+          r"meses|años?|минут\w*|час\w*|дн\w*|недел\w*|месяц\w*|год\w*|лет")
+_DATE = re.compile(
+    rf"\b\d{{4}}-\d{{2}}-\d{{2}}\b|\b\d{{1,2}}[./]\d{{1,2}}[./]\d{{2,4}}\b|\b(?:{_MONTHS})\.?\s+\d{{1,2}}\b|"
+    rf"\b\d{{1,2}}\.?\s+(?:{_MONTHS})\b|\b\d+\s*(?:{_UNITS})\s+ago\b|\b(?:vor|il\s+y\s+a|hace)\s+\d+\s*(?:{_UNITS})\b|"
+    rf"\b\d+\s*(?:{_UNITS})\s+назад|\d+\s*(?:秒|分|時間|日|週間|か月|ヶ月|年|小时|天|周|个月)前|\b(?:yesterday|gestern|hier|ayer|вчера)\b",
+    re.IGNORECASE)
+_RATING = re.compile(
+    r"[★☆⭐]|\b\d(?:[.,]\d)?\s*(?:out\s+of|of|von|sur|de|из)\s+5\b|\b\d(?:[.,]\d)?\s*/\s*(?:5|10)\b|"
+    r"\b\d+\s+(?:points?|votes?|upvotes?|likes?|helpful|punkte|stimmen|votos|голос\w*)\b|\bstars?\b|\bsterne\b|"
+    r"\b[ée]toiles?\b|\bestrellas?\b|\bзв[её]зд\w*",
+    re.IGNORECASE)
+_AUTHOR_URL = re.compile(r"url='[^']*/(?:users?|u|profiles?|members?|authors?|people|accounts?|~)[/=][^']+'", re.IGNORECASE)
+_AUTHOR_TEXT = re.compile(r"(?:^|\s)(?:by|posted\s+by|written\s+by|von|par|por|автор|投稿者)\s+@?\w", re.IGNORECASE)
+_WORD = re.compile(r"\w+")
+
+
+def _has_marks(line: Line) -> bool:
+    """Whether the line shows an author, a date or a rating."""
+    text = line.name or line.text
+    return bool(_DATE.search(text) or _RATING.search(text) or _AUTHOR_URL.search(line.text)
+                or _AUTHOR_TEXT.search(text))
+
+
+def _label_only(line: Line, visible_text: str) -> bool:
+    """A long accessible name mostly absent from the element's own visible text (an aria-label)."""
+    words = _WORD.findall(line.name.lower())
+    if len(words) < 4:
+        return False
+    seen = set(_WORD.findall(visible_text.lower()))
+    return sum(w in seen for w in words) < 0.5 * len(words)
+
+
+def _descendant_text(obs: Observation) -> list[str]:
+    """Per node index: the text of its StaticText descendants (what a sighted user reads in it), capped."""
+    nodes = obs.nodes
+    text = [""] * len(nodes)
+    for node in reversed(nodes):  # children come after their parent: fold upwards
+        own = node.name if node.role in _TEXT_ROLES and not node.concealed else ""
+        acc = (own + " " + text[node.index]).strip() if own else text[node.index]
+        if node.parent is not None and acc:
+            p = node.parent
+            if len(text[p]) < 4000:
+                text[p] = (text[p] + " " + acc).strip() if text[p] else acc
+    return text
+
+
+def regions(obs: Observation, lines: Sequence[Line]) -> list[Region]:
+    """The region of each line (same order). Pure; never raises on well-formed lines."""
+    n = len(lines)
+    pos = {ln.no: i for i, ln in enumerate(lines)}
+    # bottom-up: whether a subtree carries author/date/rating marks, and its size
+    marks = [_has_marks(ln) for ln in lines]
+    size = [1] * n
+    for i in range(n - 1, -1, -1):
+        p = lines[i].parent
+        j = pos.get(p) if p is not None else None
+        if j is not None:
+            marks[j] = marks[j] or marks[i]
+            size[j] += size[i]
+    # a block of user content: marked, not the whole page, and repeated among its siblings (or an article)
+    sib_roles: dict[tuple[int | None, str], int] = {}
+    for i, ln in enumerate(lines):
+        if ln.role in _BLOCK_ROLES and marks[i]:
+            key = (ln.parent, ln.role)
+            sib_roles[key] = sib_roles.get(key, 0) + 1
+    block = [
+        ln.role in _BLOCK_ROLES and marks[i] and size[i] <= _MAX_BLOCK_LINES
+        and (ln.role in _SELF_BLOCK_ROLES or sib_roles.get((ln.parent, ln.role), 0) >= 2)
+        for i, ln in enumerate(lines)
+    ]
+    visible_text = _descendant_text(obs)
+    nodes = obs.nodes
+    out: list[Region] = []
+    inherited: list[Region] = []  # the container region each line hands to its children
+    for i, ln in enumerate(lines):
+        j = pos.get(ln.parent) if ln.parent is not None else None
+        up: Region = inherited[j] if j is not None else "main"
+        if up != "overlay":
+            if ln.role in _OVERLAY_ROLES:
+                up = "overlay"
+            elif block[i]:
+                up = "user"
+            elif ln.role in _CHROME_ROLES and up == "main":
+                up = "chrome"
+        inherited.append(up)
+        node = nodes[ln.node] if 0 <= ln.node < len(nodes) else None
+        own: Region = up
+        if node is not None and ln.name and (
+                node.concealed or ln.role in _IMAGE_ROLES
+                or (ln.role not in _TEXT_ROLES and _label_only(ln, visible_text[ln.node]))):
+            own = "unseen"
+        if own == up and ln.role in _FIELD_ROLES and node is not None and node.value and up != "overlay":
+            own = "user"
+        out.append(own)
+    return out

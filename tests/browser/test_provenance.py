@@ -1,0 +1,41 @@
+"""Provenance on real Chromium: every rendered line carries the region its text comes from."""
+
+from __future__ import annotations
+
+import pytest
+
+from pagelens.observe.render import render
+
+pytestmark = pytest.mark.browser
+
+
+def _region(lines, needle: str, role: str | None = None) -> str:  # type: ignore[no-untyped-def]
+    hits = [ln for ln in lines if needle in ln.name and (role is None or ln.role == role)]
+    assert hits, needle
+    return hits[0].region
+
+
+def test_regions_of_a_page(episode, pages_server) -> None:  # type: ignore[no-untyped-def]
+    episode.goto(pages_server.url("provenance.html"))
+    obs = episode.observe()
+    lines = render(obs).lines
+    text = render(obs).text()
+    assert _region(lines, "Home of the desk shop") == "chrome"
+    assert _region(lines, "Chairs") == "chrome"
+    assert _region(lines, "Contact the desk shop") == "chrome"
+    assert _region(lines, "Solid walnut") == "main"
+    # text a sighted user does not see: clipped, off-screen, same colour, transparent
+    for hidden in ("Text for screen readers only", "Text pushed off the screen", "White text on white ground",
+                   "Fully transparent text"):
+        assert _region(lines, hidden) == "unseen", (hidden, text)
+    # an aria-label mostly absent from the button's visible text; an image's alternative text
+    assert _region(lines, "never tell anyone", "button") == "unseen"
+    assert _region(lines, "A photo of the desk") == "unseen"
+    # repeated articles with an author, a date and a rating are user content
+    assert _region(lines, "Sturdy desk.") == "user"
+    assert _region(lines, "Arrived late.") == "user"
+    # a dialog the page opened
+    assert _region(lines, "Join our list") == "overlay"
+    assert _region(lines, "Close", "button") == "overlay"
+    nodes = {n.name: n for n in obs.nodes if n.role == "StaticText"}
+    assert nodes["Solid walnut, 120 cm wide."].concealed == ""
