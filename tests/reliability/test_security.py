@@ -139,3 +139,34 @@ def test_report_escapes_page_text(tmp_path: Path, browser_session) -> None:  # t
         ep.page.wait_for_timeout(300)
         assert ep.page.title() != "PWNED"
         assert "<script>" in ep.page.inner_text("body")  # shown as text, not run
+
+
+@pytest.mark.browser
+def test_the_model_navigates_only_inside_the_allowlist(episode, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """file:, data:, javascript:, blob: and other origins are refused to a model's goto; a
+    navigation the page starts on its own towards another origin is aborted and recorded."""
+    from pagelens.actions.executor import Executor
+    from pagelens.actions.guard import OriginGuard
+    from pagelens.actions.spec import Action
+    from pagelens.browser.serve import StaticServer
+
+    (tmp_path / "index.html").write_text(
+        "<title>Home</title><h1>Home</h1><button onclick=\"location.href='http://127.0.0.2:8931/steal'\">Go</button>"
+        "<a href='page2.html'>Next</a>")
+    (tmp_path / "page2.html").write_text("<title>Two</title><h1>Two</h1>")
+    with StaticServer(tmp_path) as server:
+        start = server.url("index.html")
+        episode.goto(start)
+        guard = OriginGuard.for_task(start)
+        executor = Executor(episode, guard=guard)
+        obs = episode.observe()
+        for target in ("file:///etc/passwd", "data:text/html,<h1>x</h1>", "javascript:document.title='PWNED'",
+                       "blob:http://127.0.0.1/x", "http://127.0.0.2:8931/steal", "https://example.com/"):
+            fb = executor.execute(Action("goto", {"url": target}), obs)
+            assert fb.status == "invalid", (target, fb.message)
+            assert episode.url == start and episode.page.title() == "Home"
+        episode.page.click("text=Go")  # the page's own script tries to leave
+        episode.pause(500)
+        assert episode.url == start and any("127.0.0.2" in u for u in guard.blocked)
+        fb = executor.execute(Action("goto", {"url": "page2.html"}), obs)  # the site itself stays open
+        assert fb.ok and episode.url.endswith("page2.html")

@@ -81,7 +81,7 @@ class OriginGuard:
             try:
                 if request.is_navigation_request() and not self.allows(request.url):
                     self.blocked.append(request.url)
-                    route.abort("blockedbyclient")
+                    route.abort("aborted")  # cancels the navigation; "blockedbyclient" would commit an error page
                     return
                 route.fallback()
             except Exception:  # noqa: BLE001, S110 - the page or context closed meanwhile (a browser error)
