@@ -41,7 +41,12 @@ def _params(*extra: str) -> StdioServerParameters:
 
 
 def _run(coro: Any) -> Any:
-    return asyncio.run(asyncio.wait_for(coro, timeout=240))
+    """Run the client in a thread of its own: a sync Playwright session elsewhere in this test
+    process keeps an event loop running on the main thread, where asyncio.run() would refuse."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, asyncio.wait_for(coro, timeout=240)).result()
 
 
 def _text(res: Any) -> str:
