@@ -9,13 +9,12 @@ on the page) go to the earlier chunk, so the result is deterministic.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 from pagelens.focus.base import FocusQuery, Selection
 from pagelens.focus.chunking import Chunk, chunk_rendering, line_numbers
+from pagelens.focus.lexical import stemmer
 from pagelens.types import Rendering
 
 __all__ = ["BM25Retriever", "query_text", "rank_chunks"]
@@ -26,20 +25,12 @@ def query_text(query: FocusQuery) -> str:
     return "\n".join((query.goal, *query.history)) if query.history else query.goal
 
 
-@lru_cache(maxsize=1)
-def _stemmer() -> Callable[[list[str]], list[str]] | None:
-    try:
-        import Stemmer
-    except ImportError:
-        return None
-    return Stemmer.Stemmer("english").stemWords  # type: ignore[no-any-return]
-
 
 def _tokenize(texts: list[str]) -> list[list[str]]:
     import bm25s
 
     out = bm25s.tokenize(
-        texts, stopwords="en", stemmer=_stemmer(), return_ids=False, show_progress=False
+        texts, stopwords="en", stemmer=stemmer("en"), return_ids=False, show_progress=False
     )
     return [list(t) for t in out]
 

@@ -55,7 +55,9 @@ def guess_language(texts: Sequence[str], sample_words: int = 4000) -> str:
 
 
 @lru_cache(maxsize=16)
-def _stemmer(lang: str) -> Callable[[list[str]], list[str]] | None:
+def stemmer(lang: str = "en") -> Callable[[list[str]], list[str]] | None:
+    """PyStemmer's stemmer for ``lang`` (a code of :data:`LANGUAGES`); None when it has none or
+    PyStemmer is missing. The one stemmer factory of the focus package."""
     algo = LANGUAGES.get(lang)
     if algo is None:
         return None
@@ -82,7 +84,7 @@ def _tokenize(texts: list[str], lang: str) -> list[list[str]]:
     texts = [_cjk_bigrams(t) for t in texts]
     stop = lang if lang in LANGUAGES else "en"
     # the stemmer of the page's language; English goal words on a German page stem close enough
-    out = bm25s.tokenize(texts, stopwords=stop, stemmer=_stemmer(lang), return_ids=False, show_progress=False)
+    out = bm25s.tokenize(texts, stopwords=stop, stemmer=stemmer(lang), return_ids=False, show_progress=False)
     return [list(t) for t in out]
 
 

@@ -23,13 +23,13 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import TYPE_CHECKING, Literal
 
 from pagelens import tokens
 from pagelens.focus.apply import FocusResult, compact_text, redacted_text
+from pagelens.focus.lexical import stemmer
 from pagelens.types import ElementId, Line, Rendering
 
 if TYPE_CHECKING:
@@ -369,7 +369,7 @@ def _bm25(q: str, folded: Sequence[str]) -> list[float]:
         return []
     import bm25s
 
-    stem = _stemmer()
+    stem = stemmer("en")
     corpus = bm25s.tokenize(list(folded), stopwords="en", stemmer=stem, return_ids=False, show_progress=False)
     docs = [list(t) for t in corpus]
     qtok = list(bm25s.tokenize([q], stopwords="en", stemmer=stem, return_ids=False, show_progress=False)[0])
@@ -381,14 +381,6 @@ def _bm25(q: str, folded: Sequence[str]) -> list[float]:
     index.index(docs, show_progress=False)
     return [float(s) for s in index.get_scores(known)]
 
-
-@lru_cache(maxsize=1)
-def _stemmer() -> Callable[[list[str]], list[str]] | None:
-    try:
-        import Stemmer  # PyStemmer: optional
-    except ImportError:
-        return None
-    return Stemmer.Stemmer("english").stemWords  # type: ignore[no-any-return]
 
 
 def _drop_echoes(hits: list[_Hit], rendering: Rendering) -> list[_Hit]:
