@@ -54,7 +54,8 @@ def _text(res: Any) -> str:
 
 
 def _descendant_chromiums() -> set[int]:
-    """Chromium processes below this test process (the server's browser)."""
+    """Chromium processes below this test process started by an MCP server (not the test session's
+    own shared browser: that one's chain passes through no ``pagelens mcp`` process)."""
     parents: dict[int, int] = {}
     names: dict[int, str] = {}
     for d in Path("/proc").glob("[0-9]*"):
@@ -67,14 +68,23 @@ def _descendant_chromiums() -> set[int]:
     me = os.getpid()
     out = set()
     for pid, name in names.items():
-        p, seen = pid, 0
+        p, seen, via_server = pid, 0, False
         while p in parents and p > 1 and seen < 64:
             p, seen = parents[p], seen + 1
             if p == me:
-                if "chrom" in name.lower():
+                if "chrom" in name.lower() and via_server:
                     out.add(pid)
                 break
+            via_server = via_server or _is_mcp_server(p)
     return out
+
+
+def _is_mcp_server(pid: int) -> bool:
+    try:
+        cmd = (Path("/proc") / str(pid) / "cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return False
+    return b"pagelens.cli" in cmd and b"mcp" in cmd
 
 
 def test_lists_the_tools_with_schemas_from_the_action_specs() -> None:
