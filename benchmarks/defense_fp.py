@@ -54,7 +54,7 @@ def _cached(cache: Path, key: str, make: Callable[[], Any]) -> Any:
 def _pages(which: str, corpus: Path) -> Iterator[tuple[str, str, Any]]:
     """(key, kind, spec): kind is 'file' (path, served statically), 'site' (site: spec) or 'case'."""
     from pagelens.bench.cases import load_cases
-    from pagelens.bench.evalcases_command import bundled_paths
+    from pagelens.bench.cases import bundled_paths
 
     cases_path, pages_dir = bundled_paths()
     cases = load_cases(cases_path)
@@ -62,7 +62,7 @@ def _pages(which: str, corpus: Path) -> Iterator[tuple[str, str, Any]]:
         for p in sorted(corpus.glob("*.html")):
             yield f"corpus/{p.stem}", "file", p
     elif which == "sites":
-        from pagelens.bench.tasks import load_tasks
+        from pagelens.bench.task_defs import load_tasks
 
         seen: set[str] = set()
         specs = [c.page for c in cases if c.injection is None] + [t.start for t in load_tasks(0) if not t.injection]
@@ -124,7 +124,7 @@ def capture(which: str, cache: Path, corpus: Path, settle_s: float) -> dict[str,
                     from pagelens.bench.evalcases import _PageLoader
 
                     if "loader" not in state:
-                        _, pages_dir = __import__("pagelens.bench.evalcases_command", fromlist=["x"]).bundled_paths()
+                        _, pages_dir = __import__("pagelens.bench.cases", fromlist=["x"]).bundled_paths()
                         state["loader"] = _PageLoader(stack, pages_dir, session(), settle_s)
                     obs = state["loader"].observe(spec)
                     value: Any = (spec, render_observation(obs))

@@ -21,10 +21,10 @@ def main() -> None:
     args = ap.parse_args()
     from pagelens.agent.loop import run_task
     from pagelens.bench.bind import bind_task
-from pagelens.bench.gullible import GulliblePolicy
+    from pagelens.bench.gullible import GulliblePolicy
     from pagelens.bench.sites import start_sites
     from pagelens.bench.task_defs import load_tasks
-from pagelens.focus.registry import make_retriever
+    from pagelens.focus.registry import make_retriever
     from pagelens.browser.session import BrowserSession
 
     tasks = [t for t in load_tasks(0) if t.injection]

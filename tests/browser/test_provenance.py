@@ -39,3 +39,23 @@ def test_regions_of_a_page(episode, pages_server) -> None:  # type: ignore[no-un
     assert _region(lines, "Close", "button") == "overlay"
     nodes = {n.name: n for n in obs.nodes if n.role == "StaticText"}
     assert nodes["Solid walnut, 120 cm wide."].concealed == ""
+
+
+def test_text_under_an_overlay_is_marked_covered(episode, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from pagelens.browser.serve import StaticServer
+
+    (tmp_path / "covered.html").write_text(
+        "<body style='margin:0'><p>Plain paragraph under the sheet</p><p>Second line under the sheet</p>"
+        "<div style='position:fixed;top:0;left:0;width:100%;height:300px;background:#fff;z-index:9'>"
+        "<p>The sheet on top</p><button>Dismiss</button></div>"
+        "<div style='height:2000px'></div><p style='margin-top:0'>Far below, not covered</p></body>")
+    with StaticServer(tmp_path) as server:
+        episode.goto(server.url("covered.html"))
+        obs = episode.observe()
+    texts = {n.name: n.concealed for n in obs.nodes if n.role == "StaticText"}
+    assert texts["Plain paragraph under the sheet"] == "covered"
+    assert texts["Second line under the sheet"] == "covered"
+    assert texts["The sheet on top"] == "" and texts["Far below, not covered"] == ""
+    lines = render(obs).lines
+    assert _region(lines, "Plain paragraph under the sheet") == "unseen"
+    assert _region(lines, "The sheet on top") != "unseen"

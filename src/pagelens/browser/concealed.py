@@ -10,7 +10,10 @@ id, why its text is not seen:
   (the "visually hidden" pattern);
 * ``transparent`` — its effective opacity (the product over its ancestors) or its text colour's
   alpha is (near) zero;
-* ``same-colour`` — its text colour is (near) the colour of the nearest opaque background.
+* ``same-colour`` — its text colour is (near) the colour of the nearest opaque background;
+* ``covered`` — an opaque box painted later (an overlay, a modal, a banner) that is neither its
+  ancestor nor its descendant contains its whole box: the text is there, under something else
+  (needs the snapshot's ``paintOrders``; without them nothing is marked covered).
 
 Nothing here needs a browser: the snapshot is plain data. The cost is one pass over the layout.
 """
@@ -92,4 +95,55 @@ def concealment(doc: dict[str, Any], strings: list[str]) -> dict[int, str]:
                         reason = "same-colour"
         if reason:
             out[backend[i]] = reason
+    _covered(backend, parents, layout, box, background, style, out)
     return out
+
+
+#: An overlay is an opaque box at least this large (CSS px): small opaque boxes (buttons, badges)
+#: cover nothing that matters; at most this many of the latest-painted overlays are considered.
+_OVERLAY_MIN_W, _OVERLAY_MIN_H, _MAX_OVERLAYS = 150.0, 60.0, 16
+
+
+def _covered(backend: list[int], parents: list[int], layout: dict[str, Any],
+             box: dict[int, tuple[float, float, float, float]], background: list[tuple[float, float, float, float]],
+             style: dict[int, list[str]], out: dict[int, str]) -> None:
+    paint = layout.get("paintOrders")
+    if not paint:
+        return
+    order = dict(zip(layout["nodeIndex"], paint))
+    overlays = []
+    for i, b in box.items():
+        st = style.get(i)
+        bg = _colour(st[3]) if st is not None and len(st) > 3 else None
+        if bg is not None and bg[3] > 0.9 and b[2] >= _OVERLAY_MIN_W and b[3] >= _OVERLAY_MIN_H and i in order:
+            overlays.append((order[i], i, b))
+    if not overlays:
+        return
+    overlays = sorted(overlays, reverse=True)[:_MAX_OVERLAYS]
+
+    def chain(i: int) -> set[int]:
+        seen: set[int] = set()
+        while 0 <= i < len(parents) and i not in seen and len(seen) < 512:
+            seen.add(i)
+            i = parents[i]
+        return seen
+
+    overlay_ids = {i for _, i, _ in overlays}
+    for i, b in box.items():
+        if backend[i] in out or b[2] <= 0 or b[3] <= 0 or i in overlay_ids:
+            continue
+        mine = order.get(i)
+        if mine is None:
+            continue
+        ancestors: set[int] | None = None
+        for p_order, j, ob in overlays:
+            if p_order <= mine:
+                break  # sorted: no later overlay is painted above this box
+            if not (ob[0] <= b[0] and ob[1] <= b[1] and b[0] + b[2] <= ob[0] + ob[2] and b[1] + b[3] <= ob[1] + ob[3]):
+                continue
+            if ancestors is None:
+                ancestors = chain(i)
+            if j in ancestors or i in chain(j):
+                continue  # its own container, or inside it
+            out[backend[i]] = "covered"
+            break

@@ -146,7 +146,7 @@ class PageObserver:
         for process, session in sessions.items():
             self._check(deadline, "reading layout", trees)
             try:
-                snap = session.send("DOMSnapshot.captureSnapshot", {"computedStyles": list(STYLES)})
+                snap = session.send("DOMSnapshot.captureSnapshot", {"computedStyles": list(STYLES), "includePaintOrder": True})
             except PlaywrightError as exc:
                 frame_errors[f"snapshot:{process}"] = _first_line(exc)
                 continue
