@@ -104,7 +104,7 @@ def clock(session: Any, clicks: int = 20) -> dict[str, Any]:
         ep.goto(srv.url("clock.html"))
         ex = Executor(ep, Budgets(max_steps=1000, max_repeats=1000))
         ex.pixels = PixelWatch()
-        ex.pixels.arm(ep.page)
+        ex.pixels.arm(ep)
         obs = ep.observe()
         hyb = capture_hybrid(ep, obs)
         ex.screen = hyb.screenshot.geometry

@@ -43,7 +43,7 @@ def test_clock_and_carousel_alone_never_fire_but_a_canvas_repaint_does(episode, 
     episode.goto(vision_server.url("clock.html"))
     ex = Executor(episode, Budgets(max_repeats=20))
     ex.pixels = PixelWatch()
-    ex.pixels.arm(episode.page)
+    ex.pixels.arm(episode)
     assert ex.pixels.mask, "the clock and the carousel are learnt as volatile while nobody acts"
     obs = episode.observe()
     hybrid = capture_hybrid(episode, obs)
@@ -78,7 +78,7 @@ def test_a_hover_tooltip_drawn_into_a_canvas_is_a_change_only_pixels_see(episode
     assert fb.status == "no_change", "without the pixel watch the DOM fingerprint sees nothing"
     ex.execute(Action("hover_at", {"x": x + 600, "y": y + 10}), obs)  # inside the canvas, off the bars: no tooltip
     ex.pixels = PixelWatch()
-    ex.pixels.arm(episode.page)
+    ex.pixels.arm(episode)
     fb = ex.execute(Action("hover_at", point), obs)
     assert fb.status == "done" and fb.detail["pixel_cells"] > 0, fb.message
     assert fb.detail["phash_before"] != fb.detail["phash_after"]

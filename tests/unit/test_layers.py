@@ -143,14 +143,10 @@ def test_the_checker_sees_lazy_and_type_only_imports(tmp_path: Path) -> None:
 
 
 #: Modules outside browser/ that still import Playwright. The list may only shrink (ARCHITECTURE.md,
-#: "Next"): new code reaches the page through the browser package's Episode.
+#: "Seams"): new code reaches the page through the browser package's ``episode.tab``.
 _PLAYWRIGHT_STILL_OUTSIDE = frozenset({
-    "pagelens.actions.executor", "pagelens.actions.fingerprint", "pagelens.actions.ops", "pagelens.actions.targets",
-    "pagelens.signals.detector", "pagelens.bench.oracle", "pagelens.bench.miniwob", "pagelens.bench.miniwob_env",
+    "pagelens.bench.oracle", "pagelens.bench.miniwob", "pagelens.bench.miniwob_env",
     "pagelens.bench.miniwob_solutions",
-    # the vision package (built in parallel with the browser seam): screenshots and hit tests
-    # still take a Page; next, Episode.screenshot()/element_at() in the browser package
-    "pagelens.actions.coords", "pagelens.vision.elements", "pagelens.actions.pixels", "pagelens.browser.screenshot",
 })
 
 

@@ -2,146 +2,41 @@
 
 The point is mapped to CSS pixels through the screenshot's :class:`Geometry` (cap scale; the
 capture is in CSS pixels, so the device pixel ratio needs no second factor) and acted on with
-Playwright's mouse and keyboard. Before acting, the element under the point is found
-(``elementFromPoint``, descending into iframes — cross-origin ones too, through Playwright's
-frame of that iframe — and open shadow roots) and reported in the feedback: its role, name
-and whether it looks clickable. An action landing in a child frame fingerprints that frame
+the tab's mouse and keyboard. Before acting, the element under the point is found
+(:meth:`Tab.element_at <pagelens.browser.page.Tab.element_at>`: ``elementFromPoint``,
+descending into iframes, cross-origin ones too, and open shadow roots) and reported in the
+feedback: its role, name and whether it looks clickable. An action landing in a child frame fingerprints that frame
 before and after, so an iframe click that changed the frame is not "no visible change".
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from pagelens.actions.fingerprint import diff, take
 from pagelens.actions.ops import Ctx, Outcome
 from pagelens.actions.spec import render_value
-from pagelens.actions.targets import DESCRIBE_JS
+from pagelens.browser.point import PointHit
 from pagelens.browser.screenshot import Geometry, ScreenshotConfig, geometry_for
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Frame, Page
+    from pagelens.browser.page import Tab
 
-__all__ = ["COORD_HANDLERS", "PointHit", "element_at", "page_geometry"]
-
-_POINT_JS = "([x, y]) => {" + DESCRIBE_JS + """
-  let hit = document.elementFromPoint(x, y);
-  while (hit && hit.shadowRoot) {
-    const inner = hit.shadowRoot.elementFromPoint(x, y);
-    if (!inner || inner === hit) break;
-    hit = inner;
-  }
-  if (!hit) return {none: true};
-  if (hit.tagName === 'IFRAME' || hit.tagName === 'FRAME') {
-    const r = hit.getBoundingClientRect(), cs = getComputedStyle(hit);
-    return {iframe: true, left: r.left + parseFloat(cs.borderLeftWidth || 0) + parseFloat(cs.paddingLeft || 0),
-            top: r.top + parseFloat(cs.borderTopWidth || 0) + parseFloat(cs.paddingTop || 0),
-            w: r.width, h: r.height, hit: describe(hit)};
-  }
-  const IMPLICIT = {A: 'link', BUTTON: 'button', SELECT: 'combobox', TEXTAREA: 'textbox', IMG: 'img',
-                    SUMMARY: 'button', OPTION: 'option', CANVAS: 'canvas', svg: 'graphics', LABEL: 'label'};
-  const roleOf = (e) => {
-    for (let c = e, i = 0; c && i < 4; c = c.parentElement, i++) {
-      const r = c.getAttribute && c.getAttribute('role');
-      if (r) return r;
-      if (c.tagName === 'INPUT') {
-        const t = (c.getAttribute('type') || 'text').toLowerCase();
-        return ({checkbox: 'checkbox', radio: 'radio', button: 'button', submit: 'button', range: 'slider'})[t] || 'textbox';
-      }
-      if (c.tagName === 'A' && !c.hasAttribute('href')) continue;
-      if (IMPLICIT[c.tagName]) return IMPLICIT[c.tagName];
-    }
-    return 'generic';
-  };
-  const name = (hit.getAttribute('aria-label') || hit.innerText || hit.value || hit.getAttribute('alt')
-                || hit.getAttribute('title') || '').trim().replace(/\\s+/g, ' ').slice(0, 80);
-  const ed = hit.isContentEditable || hit.tagName === 'TEXTAREA' || (hit.tagName === 'INPUT'
-      && !['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'file', 'range', 'color'].includes(
-         (hit.getAttribute('type') || '').toLowerCase()));
-  return {hit: describe(hit), role: roleOf(hit), name, clickable: clickable(hit), editable: ed,
-          canvas: hit.tagName === 'CANVAS' || !!hit.closest('svg')};
-}"""
+__all__ = ["COORD_HANDLERS", "PointHit", "page_geometry"]
 
 _VIEW_JS = "() => [window.innerWidth, window.innerHeight, window.devicePixelRatio || 1]"
 
 
-@dataclass(frozen=True, slots=True)
-class PointHit:
-    """What is under a point: the innermost element, and the frame that holds it."""
-
-    description: str
-    role: str
-    name: str
-    clickable: bool
-    editable: bool
-    graphic: bool  # a canvas or SVG (drawn content: compare text hashes too)
-    frame: Frame
-    frame_url: str  # "" for the main frame
-
-    def sentence(self) -> str:
-        where = f" inside the frame {self.frame_url}" if self.frame_url else ""
-        kind = "clickable" if self.clickable else "not clickable"
-        return f"{self.description} (role {self.role}, {kind}){where}"
-
-
-def element_at(page: Page, x: float, y: float, *, max_depth: int = 4) -> PointHit | None:
-    """The element under the CSS point (x, y) of the top viewport; None when there is nothing."""
-    frame: Frame = page.main_frame
-    ox = oy = 0.0
-    for _ in range(max_depth + 1):
-        res: dict[str, Any] = frame.evaluate(_POINT_JS, [x - ox, y - oy])
-        if res.get("none"):
-            return None
-        if not res.get("iframe"):
-            return PointHit(str(res["hit"]), str(res["role"]), str(res["name"]), bool(res["clickable"]),
-                            bool(res["editable"]), bool(res["canvas"]), frame,
-                            "" if frame == page.main_frame else frame.url)
-        child = _child_at(frame, ox + float(res["left"]), oy + float(res["top"]))
-        if child is None:  # a frame we cannot enter: report the iframe itself
-            return PointHit(str(res["hit"]), "iframe", "", False, False, False, frame,
-                            "" if frame == page.main_frame else frame.url)
-        ox, oy, frame = ox + float(res["left"]), oy + float(res["top"]), child
-    return None
-
-
-def _child_at(frame: Frame, left: float, top: float) -> Frame | None:
-    """The child frame of ``frame`` whose viewport origin is at (left, top) of the top viewport."""
-    from playwright.sync_api import Error as PlaywrightError
-
-    for child in frame.child_frames:
-        try:
-            ox, oy = _offset(child)
-        except PlaywrightError:
-            continue
-        if abs(ox - left) < 1.5 and abs(oy - top) < 1.5:
-            return child
-    return None
-
-
-def _offset(frame: Frame) -> tuple[float, float]:
-    """The top-viewport position of ``frame``'s viewport origin."""
-    x = y = 0.0
-    f: Frame | None = frame
-    while f is not None and f.parent_frame is not None:
-        el = f.frame_element()
-        dx, dy = el.evaluate("(e) => { const r = e.getBoundingClientRect(), cs = getComputedStyle(e); "
-                             "return [r.left + parseFloat(cs.borderLeftWidth || 0) + parseFloat(cs.paddingLeft || 0), "
-                             "r.top + parseFloat(cs.borderTopWidth || 0) + parseFloat(cs.paddingTop || 0)]; }")
-        x, y, f = x + dx, y + dy, f.parent_frame
-    return x, y
-
-
-def page_geometry(page: Page, config: ScreenshotConfig | None = None) -> Geometry:
-    """The geometry a capped screenshot of ``page`` has now (without taking one)."""
-    vw, vh, dpr = page.evaluate(_VIEW_JS)
+def page_geometry(tab: Tab, config: ScreenshotConfig | None = None) -> Geometry:
+    """The geometry a capped screenshot of ``tab`` has now (without taking one)."""
+    vw, vh, dpr = tab.evaluate(_VIEW_JS)
     return geometry_for(int(vw), int(vh), float(dpr), config or ScreenshotConfig())
 
 
 def _point(ctx: Ctx) -> tuple[Geometry, int, int, float, float] | Outcome:
-    geo: Geometry = ctx.screen if ctx.screen is not None else page_geometry(ctx.page)
+    geo: Geometry = ctx.screen if ctx.screen is not None else page_geometry(ctx.tab)
     x, y = int(ctx.action.args["x"]), int(ctx.action.args["y"])
     if not geo.contains(x, y):
         return Outcome("failed", f"({x}, {y}) is outside the screenshot ({geo.width}x{geo.height} px; x from 0 to "
@@ -150,15 +45,15 @@ def _point(ctx: Ctx) -> tuple[Geometry, int, int, float, float] | Outcome:
     return geo, x, y, cx, cy
 
 
-def _frame_changes(page: Page, hit: PointHit, act: Callable[[], None]) -> tuple[str, ...]:
+def _frame_changes(tab: Tab, hit: PointHit, act: Callable[[], None]) -> tuple[str, ...]:
     """Run ``act``; when the point is in a child frame, what changed in that frame."""
     if not hit.frame_url:
         act()
         return ()
-    before = take(page, hit.frame)
+    before = take(tab, hit.frame)
     act()
-    page.wait_for_timeout(60)
-    after = take(page, hit.frame)
+    tab.pause(60)
+    after = take(tab, hit.frame)
     if before.frame_fp is None or after.frame_fp is None:
         return ()
     changes = diff(before, after, hover=hit.graphic)
@@ -177,10 +72,10 @@ def click_at(ctx: Ctx) -> Outcome:
     if isinstance(got, Outcome):
         return got
     _geo, x, y, cx, cy = got
-    hit = element_at(ctx.page, cx, cy)
+    hit = ctx.tab.element_at(cx, cy)
     if hit is None:
         return Outcome("failed", f"nothing is drawn at ({x}, {y}); nothing was clicked.", _detail(x, y, cx, cy, None))
-    changes = _frame_changes(ctx.page, hit, lambda: ctx.page.mouse.click(cx, cy))
+    changes = _frame_changes(ctx.tab, hit, lambda: ctx.tab.click_at(cx, cy))
     return Outcome(message=f"At ({x}, {y}): {hit.sentence()}.", detail=_detail(x, y, cx, cy, hit), changes=changes,
                    hover=hit.graphic)
 
@@ -190,10 +85,10 @@ def hover_at(ctx: Ctx) -> Outcome:
     if isinstance(got, Outcome):
         return got
     _geo, x, y, cx, cy = got
-    hit = element_at(ctx.page, cx, cy)
-    changes = _frame_changes(ctx.page, hit, lambda: ctx.page.mouse.move(cx, cy)) if hit else ()
+    hit = ctx.tab.element_at(cx, cy)
+    changes = _frame_changes(ctx.tab, hit, lambda: ctx.tab.move_to(cx, cy)) if hit else ()
     if hit is None:
-        ctx.page.mouse.move(cx, cy)
+        ctx.tab.move_to(cx, cy)
     where = f" At ({x}, {y}): {hit.sentence()}." if hit else ""
     return Outcome(message=where.strip(), detail=_detail(x, y, cx, cy, hit), changes=changes, hover=True)
 
@@ -214,15 +109,15 @@ def scroll_at(ctx: Ctx) -> Outcome:
     if isinstance(got, Outcome):
         return got
     _geo, x, y, cx, cy = got
-    vh = ctx.page.viewport_size["height"] if ctx.page.viewport_size else 720
+    vh = ctx.tab.viewport[1] if ctx.tab.viewport else 720
     amount = int(ctx.action.args.get("amount", int(vh * 0.8)))
     dy = amount if ctx.action.args["direction"] == "down" else -amount
-    before = ctx.page.evaluate(_SCROLL_STATE, [cx, cy])
-    ctx.page.mouse.move(cx, cy)
-    ctx.page.mouse.wheel(0, dy)
-    ctx.page.wait_for_timeout(120)
-    after = ctx.page.evaluate(_SCROLL_STATE, [cx, cy])
-    hit = element_at(ctx.page, cx, cy)
+    before = ctx.tab.evaluate(_SCROLL_STATE, [cx, cy])
+    ctx.tab.move_to(cx, cy)
+    ctx.tab.wheel(0, dy)
+    ctx.tab.pause(120)
+    after = ctx.tab.evaluate(_SCROLL_STATE, [cx, cy])
+    hit = ctx.tab.element_at(cx, cy)
     detail = _detail(x, y, cx, cy, hit)
     if before.get("inner") and after.get("inner") and before.get("what") == after.get("what") \
             and before["top"] != after["top"]:
@@ -247,29 +142,23 @@ def type_at(ctx: Ctx) -> Outcome:
     _geo, x, y, cx, cy = got
     text = str(ctx.action.args["text"])
     enter = bool(ctx.action.args.get("enter", False))
-    hit = element_at(ctx.page, cx, cy)
+    hit = ctx.tab.element_at(cx, cy)
     if hit is None or not hit.editable:
         what = hit.sentence() if hit else "nothing"
         return Outcome("failed", f"at ({x}, {y}) there is {what}, not a text field; nothing was typed.",
                        _detail(x, y, cx, cy, hit))
-    ctx.page.mouse.click(cx, cy)
-    # the click focused the field: fill it through Playwright (date/time inputs take no typing;
-    # fill sets their ISO value and dispatches input/change like a user edit)
-    handle = hit.frame.evaluate_handle(_ACTIVE_ELEMENT).as_element()
-    if handle is not None:
-        try:
-            handle.fill(text, timeout=ctx.timeout_ms)
-        finally:
-            handle.dispose()
-    else:
-        ctx.page.keyboard.press("ControlOrMeta+a")
-        ctx.page.keyboard.insert_text(text) if text else ctx.page.keyboard.press("Delete")
+    ctx.tab.click_at(cx, cy)
+    # the click focused the field: fill it (date/time inputs take no typing; fill sets their
+    # ISO value and dispatches input/change like a user edit)
+    if not hit.frame.fill_element_from(_ACTIVE_ELEMENT, text, timeout_ms=ctx.timeout_ms):
+        ctx.tab.press_key("ControlOrMeta+a")
+        ctx.tab.insert_text(text) if text else ctx.tab.press_key("Delete")
     value = hit.frame.evaluate(_ACTIVE_VALUE)
     msg = f"At ({x}, {y}): {hit.sentence()} now contains {render_value(str(value or ''))}."
     if value != text:
         msg += f" (not the {len(text)} characters given: the field changed or limited the input)"
     if enter:
-        ctx.page.keyboard.press("Enter")
+        ctx.tab.press_key("Enter")
         msg += " Pressed Enter."
     detail = dict(_detail(x, y, cx, cy, hit))
     detail.update(value=value, requested=text)

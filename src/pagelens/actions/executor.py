@@ -12,10 +12,12 @@ One :meth:`Executor.execute` call is the execution and feedback half of a round 
    observation the model was shown (:mod:`pagelens.focus.recover`), the answer's lines in
    ``Feedback.detail["block"]`` and the line numbers shown in ``detail["revealed"]``;
 4. element actions resolve the node's backend id in its renderer, tag the element and act
-   through a Playwright locator (actionability checks included, every call time-bounded);
+   on it through the episode's tab (:mod:`pagelens.browser.page`: actionability checks
+   included, every call time-bounded);
 5. the page is fingerprinted before and after; the feedback names the changes, or says
-   "no visible change" and what is under the click point. Playwright errors are translated
-   here into ``failed`` results (or :class:`~pagelens.errors.BrowserCrashed`).
+   "no visible change" and what is under the click point. The tab's errors (already the
+   project's, :mod:`pagelens.errors`) become ``failed`` results here;
+   :class:`~pagelens.errors.BrowserCrashed` is raised.
 
 Model output is never executed: actions dispatch to the plain functions in
 :data:`pagelens.actions.ops.HANDLERS`.
@@ -36,8 +38,8 @@ from pagelens.actions.guard import OriginGuard
 from pagelens.actions.ops import HANDLERS as _PAGE_HANDLERS
 from pagelens.actions.ops import Ctx, Outcome, Status
 from pagelens.actions.spec import ACTIONS, ID_PATTERN, VISION_ACTIONS, Action, validate
-from pagelens.actions.targets import ElementGone, Target, resolve
-from pagelens.errors import ActionError, BrowserCrashed, PageError
+from pagelens.actions.targets import ElementGone, Target
+from pagelens.errors import ActionError, PageError, PageTimeout
 
 if TYPE_CHECKING:
     from pagelens.actions.pixels import PixelWatch
@@ -132,7 +134,7 @@ class Executor:
             return self._plain(action, "invalid", problem)
         if self.guard is not None and node is not None and action.name in ("click", "dblclick", "press"):
             target = self.guard.link_target(node, observation)
-            if target is not None and not self.guard.allows(target, self.episode.page.url):
+            if target is not None and not self.guard.allows(target, self.episode.tab.url):
                 return self._plain(action, "invalid", f"{action.render()}: refused: this link leads to "
                                    f"{self.guard.refusal(target)}")
         run = action
@@ -143,7 +145,7 @@ class Executor:
                                                       "(a path like /cart, or a 127.0.0.1/localhost URL).")
             if self.guard is not None and not self.guard.allows(url):
                 return self._plain(action, "invalid", f"{action.render()}: refused: {self.guard.refusal(url)}")
-            if urldefrag(url)[0] == urldefrag(self.episode.page.url)[0]:
+            if urldefrag(url)[0] == urldefrag(self.episode.tab.url)[0]:
                 if self.reloads >= b.max_reloads:
                     return self._plain(action, "budget", f"reload budget used up: the page was already reloaded "
                                        f"{b.max_reloads} times and reloading again will not help. Try another way, "
@@ -195,7 +197,7 @@ class Executor:
         return None, None
 
     def _local_url(self, raw: str) -> str | None:
-        url = urljoin(self.episode.page.url, raw.strip())
+        url = urljoin(self.episode.tab.url, raw.strip())
         parts = urlsplit(url)
         host = (parts.hostname or "").lower()
         if parts.scheme in ("http", "https") and (host in _LOOPBACK or host.startswith("127.")):
@@ -208,40 +210,32 @@ class Executor:
 
     # -- running -----------------------------------------------------------------------------
     def _run(self, action: Action, run: Action, node: Node | None) -> Feedback:
-        from playwright.sync_api import Error as PlaywrightError
-        from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
-        page = self.episode.page
+        tab = self.episode.tab
         key = action.render()
         target: Target | None = None
         before: Fingerprint | None = None
         try:
             if node is not None:
-                target = resolve(page, self.episode.observer.last_sessions, node)
+                target = tab.element(node)
             frame = target.frame if target else None
-            before = take(page, frame)
+            before = take(tab, frame)
             if self._repeat_blocked(key, before):
                 return self._plain(action, "budget", f"{key} was already tried {self.budgets.max_repeats} times in a "
                                    "row on this unchanged page, so it was not run again. Do something different "
                                    "(another element, scroll, go_back) or stop.", before=before)
             if self.pixels is not None:
-                self.pixels.before(page)
-            outcome = HANDLERS[run.name](Ctx(page, run, target, self.timeout_ms, self._find_state, self.screen))
+                self.pixels.before(tab)
+            outcome = HANDLERS[run.name](Ctx(tab, run, target, self.timeout_ms, self._find_state, self.screen))
             self._settle()
-            after = take(page, frame)
+            after = take(tab, frame)
             if self.pixels is not None:
-                outcome = self.pixels.after(page, outcome)
+                outcome = self.pixels.after(tab, outcome)
         except ElementGone as exc:
             return self._failed(action, key, before, f"element [{node.eid if node else '?'}] {exc}; "
                                                      "observe the page again.")
-        except PlaywrightTimeout as exc:
-            return self._failed(action, key, before, f"timed out after {self.timeout_ms / 1000:.0f} s "
-                                                     f"({_first_line(exc)}).")
-        except PlaywrightError as exc:
-            if self.episode.session.crashed:
-                raise BrowserCrashed("the Chromium process died during an action") from None
-            return self._failed(action, key, before, _first_line(exc))
-        except (PageError, ActionError) as exc:  # unreadable page; no observation sessions
+        except PageTimeout as exc:
+            return self._failed(action, key, before, f"timed out after {self.timeout_ms / 1000:.0f} s ({exc}).")
+        except (PageError, ActionError) as exc:  # the browser refused, the page moved on or cannot be read
             return self._failed(action, key, before, str(exc))
         finally:
             if target is not None:
@@ -283,15 +277,13 @@ class Executor:
 
     def _settle(self) -> None:
         """Let the page react: wait for a started navigation, then two frames (bounded)."""
-        from playwright.sync_api import Error as PlaywrightError
-
-        page = self.episode.page
+        tab = self.episode.tab
         for _ in range(2):
             try:
-                page.wait_for_load_state("domcontentloaded", timeout=self.timeout_ms)
-                page.wait_for_function(_SETTLE, timeout=self.timeout_ms)
+                tab.wait_for_load("domcontentloaded", timeout_ms=self.timeout_ms)
+                tab.wait_for(_SETTLE, timeout_ms=self.timeout_ms)
                 return
-            except PlaywrightError:
+            except (PageError, ActionError):
                 continue  # the context was replaced by a navigation: wait for the new document
 
 
@@ -308,7 +300,3 @@ def _own_focus(before: Fingerprint, after: Fingerprint, key: str | None) -> Fing
         before = replace(before, frame_fp=(*before.frame_fp[:6], key))
     return before
 
-
-def _first_line(exc: BaseException) -> str:
-    lines = str(exc).strip().splitlines()
-    return lines[0] if lines else type(exc).__name__

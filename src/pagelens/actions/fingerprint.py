@@ -15,10 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from pagelens.errors import PageError
+from pagelens.errors import ActionError, PageError
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Frame, Page
+    from pagelens.browser.page import Frame, Tab
 
 __all__ = ["FOCUS_KEY_JS", "HASH_LIMIT", "Fingerprint", "diff", "take"]
 
@@ -82,44 +82,33 @@ class Fingerprint:
     clock_ms: float = field(default=0.0, compare=False)
 
 
-def _read(target: Page | Frame, timeout_ms: float) -> dict[str, Any]:
-    # wait_for_function returns at the first (truthy) evaluation, but unlike evaluate it
-    # gives up after timeout_ms when the page's main thread is stuck
-    handle = target.wait_for_function(_JS, arg=HASH_LIMIT, timeout=timeout_ms, polling=50)
-    try:
-        return handle.json_value()  # type: ignore[no-any-return]
-    finally:
-        handle.dispose()
-
-
-def take(page: Page, frame: Frame | None = None, *, timeout_s: float = 5.0) -> Fingerprint:
+def take(tab: Tab, frame: Frame | None = None, *, timeout_s: float = 5.0) -> Fingerprint:
     """Fingerprint the page (and ``frame`` when it is a child frame).
 
     Raises :class:`~pagelens.errors.PageError` when the main document cannot be read even
     after waiting for a navigation in progress; an unreadable child frame is left out.
     """
-    from playwright.sync_api import Error as PlaywrightError
-
+    # poll returns at the first (truthy) evaluation, but unlike evaluate it gives up after
+    # timeout_ms when the page's main thread is stuck
     ms = timeout_s * 1000
     try:
-        raw = _read(page, ms)
-    except PlaywrightError:
+        raw = tab.poll(_JS, HASH_LIMIT, timeout_ms=ms)
+    except (PageError, ActionError):
         # a navigation destroyed the context mid-evaluate: wait for the new document once
         try:
-            page.wait_for_load_state("domcontentloaded", timeout=ms)
-            raw = _read(page, ms)
-        except PlaywrightError as exc:
-            lines = str(exc).strip().splitlines()
-            raise PageError(f"could not read the page: {lines[0] if lines else type(exc).__name__}") from None
+            tab.wait_for_load("domcontentloaded", timeout_ms=ms)
+            raw = tab.poll(_JS, HASH_LIMIT, timeout_ms=ms)
+        except (PageError, ActionError) as exc:
+            raise PageError(f"could not read the page: {exc}") from None
     frame_url: str | None = None
     frame_fp: tuple[Any, ...] | None = None
-    if frame is not None and frame != page.main_frame and not frame.is_detached():
+    if frame is not None and not frame.is_main and not frame.detached:
         try:
-            fr = _read(frame, ms)
+            fr = frame.poll(_JS, HASH_LIMIT, timeout_ms=ms)
             frame_url = str(fr["url"])
             frame_fp = (frame_url, int(fr["nodes"]), int(fr["len"]), str(fr["hash"]), float(fr["sx"]),
                         float(fr["sy"]), str(fr["focus"]))
-        except PlaywrightError:
+        except (PageError, ActionError):
             frame_url, frame_fp = frame.url, None
     return Fingerprint(
         url=str(raw["url"]),

@@ -4,8 +4,10 @@ Each handler does its work on the page and returns an :class:`Outcome`; the exec
 it with id validation, budgets, fingerprints before/after and the feedback text. A handler
 either leaves the status to the fingerprint diff (``status=None``: "done" when something
 changed, "no_change" otherwise) or decides it (``failed``, or ``done`` for tools such as
-``read_text`` whose result is text, not a page change). Playwright errors propagate to the
-executor, which translates them.
+``read_text`` whose result is text, not a page change). Handlers reach the page only through
+the browser package's :class:`~pagelens.browser.page.Tab` and :class:`~pagelens.actions.targets.Target`,
+whose errors are already the project's (:mod:`pagelens.errors`); they propagate to the executor,
+which turns them into feedback.
 """
 
 from __future__ import annotations
@@ -20,11 +22,11 @@ from urllib.parse import urldefrag
 
 from pagelens.actions.spec import render_value
 from pagelens.actions.targets import DESCRIBE_JS, PROBE_JS, Target
+from pagelens.errors import ActionError, PageError
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Frame, Page
-
     from pagelens.actions.spec import Action
+    from pagelens.browser.page import Tab
 
 Status = Literal["done", "no_change", "failed", "invalid", "budget", "control"]
 READ_LIMIT = 600
@@ -32,7 +34,7 @@ READ_LIMIT = 600
 
 @dataclass(frozen=True, slots=True)
 class Ctx:
-    page: Page
+    tab: Tab
     action: Action
     target: Target | None
     timeout_ms: float
@@ -54,7 +56,7 @@ class Outcome:
 
 def _probe(ctx: Ctx) -> dict[str, Any]:
     """Scroll the target into view if needed; report its state and what is under its centre."""
-    return _target(ctx).locator.evaluate(PROBE_JS, timeout=ctx.timeout_ms)  # type: ignore[no-any-return]
+    return _target(ctx).evaluate(PROBE_JS, timeout_ms=ctx.timeout_ms)  # type: ignore[no-any-return]
 
 
 def _target(ctx: Ctx) -> Target:
@@ -86,7 +88,7 @@ def click(ctx: Ctx) -> Outcome:
     blocked = _blocked(ctx, probe, "clicked")
     if blocked:
         return blocked
-    _target(ctx).locator.click(timeout=ctx.timeout_ms)
+    _target(ctx).click(timeout_ms=ctx.timeout_ms)
     clickable = "clickable" if probe["hit_clickable"] else "not clickable"
     return Outcome(
         message=f"At the click point: {probe['hit']} ({clickable}), the target itself.",
@@ -101,7 +103,7 @@ def hover(ctx: Ctx) -> Outcome:
     blocked = _blocked(ctx, probe, "hovered")
     if blocked:
         return blocked
-    _target(ctx).locator.hover(timeout=ctx.timeout_ms)
+    _target(ctx).hover(timeout_ms=ctx.timeout_ms)
     return Outcome(hover=True, own_focus=probe["focus_key"])
 
 
@@ -122,8 +124,8 @@ def fill(ctx: Ctx) -> Outcome:
     blocked = _blocked(ctx, {**probe, "inside": True}, "typed")
     if blocked:
         return blocked
-    t.locator.fill(text, timeout=ctx.timeout_ms)
-    value = str(t.locator.evaluate(_READ_VALUE, timeout=ctx.timeout_ms))
+    t.fill(text, timeout_ms=ctx.timeout_ms)
+    value = str(t.evaluate(_READ_VALUE, timeout_ms=ctx.timeout_ms))
     shown = render_value(value)
     if value == text:
         msg = f"[{t.node.eid}] now contains {shown}."
@@ -131,7 +133,7 @@ def fill(ctx: Ctx) -> Outcome:
         msg = (f"[{t.node.eid}] now contains {shown} ({len(value)} characters), not the {len(text)} characters "
                "given: the field changed or limited the input.")
     if enter:
-        t.locator.press("Enter", timeout=ctx.timeout_ms)
+        t.press("Enter", timeout_ms=ctx.timeout_ms)
         msg += " Pressed Enter."
     # the value itself is invisible to the fingerprint: a correct read-back is the result
     return Outcome("done", msg, MappingProxyType({"value": value, "requested": text, "enter": enter}),
@@ -146,7 +148,7 @@ _OPTIONS = (
 def select_option(ctx: Ctx) -> Outcome:
     t = _target(ctx)
     wanted = str(ctx.action.args["option"])
-    options = t.locator.evaluate(_OPTIONS, timeout=ctx.timeout_ms)
+    options = t.evaluate(_OPTIONS, timeout_ms=ctx.timeout_ms)
     if options is None:
         return Outcome("failed", f"[{t.node.eid}] is not a drop-down (<select>): click it to open it, then click "
                                  "the option.")
@@ -159,7 +161,7 @@ def select_option(ctx: Ctx) -> Outcome:
         why = "is disabled" if match is not None else "does not exist"
         return Outcome("failed", f'option "{wanted}" {why} in [{t.node.eid}]. Available options: {shown}.',
                        MappingProxyType({"options": tuple(labels)}))
-    t.locator.select_option(value=match[1], timeout=ctx.timeout_ms)
+    t.select_option(match[1], by="value", timeout_ms=ctx.timeout_ms)
     return Outcome("done", f'[{t.node.eid}] now shows "{match[0]}".', MappingProxyType({"selected": match[0]}))
 
 
@@ -170,7 +172,7 @@ def press(ctx: Ctx) -> Outcome:
     key = str(ctx.action.args["key"]).strip()
     if not _KEY.fullmatch(key):
         return Outcome("failed", f"{key!r} is not a key name; use Enter, Tab, Escape, ArrowDown, PageDown, Control+a.")
-    ctx.page.keyboard.press(key)
+    ctx.tab.press_key(key)
     return Outcome()
 
 
@@ -199,10 +201,10 @@ _SCROLL = "([dy]) => {" + DESCRIBE_JS + """
 
 
 def scroll(ctx: Ctx) -> Outcome:
-    vp = ctx.page.viewport_size or {"height": 720}
-    amount = int(ctx.action.args.get("amount", int(vp["height"] * 0.8)))
+    height = ctx.tab.viewport[1] if ctx.tab.viewport else 720
+    amount = int(ctx.action.args.get("amount", int(height * 0.8)))
     dy = amount if ctx.action.args["direction"] == "down" else -amount
-    res = ctx.page.evaluate(_SCROLL, [dy])
+    res = ctx.tab.evaluate(_SCROLL, [dy])
     if not res["moved"]:
         edge = "bottom" if dy > 0 else "top"
         return Outcome("no_change", f"already at the {edge}: nothing left to scroll {ctx.action.args['direction']}.")
@@ -212,20 +214,20 @@ def scroll(ctx: Ctx) -> Outcome:
 
 
 def go_back(ctx: Ctx) -> Outcome:
-    url = ctx.page.url
-    ctx.page.go_back(timeout=ctx.timeout_ms, wait_until="domcontentloaded")
-    if ctx.page.url == url:
+    url = ctx.tab.url
+    ctx.tab.go_back(timeout_ms=ctx.timeout_ms, wait_until="domcontentloaded")
+    if ctx.tab.url == url:
         return Outcome(message="There may be no previous page in this tab's history.")
     return Outcome()
 
 
 def goto(ctx: Ctx) -> Outcome:
     url = str(ctx.action.args["url"])  # already resolved and checked by the executor
-    response = ctx.page.goto(url, timeout=ctx.timeout_ms * 2, wait_until="domcontentloaded")
-    if response is not None and response.status >= 400:
-        return Outcome("failed", f"the server answered HTTP {response.status} for {url}; the browser now shows its "
-                                 "error page.", MappingProxyType({"http_status": response.status}))
-    return Outcome(status="done" if urldefrag(url)[0] == urldefrag(ctx.page.url)[0] else None)
+    status = ctx.tab.goto(url, timeout_ms=ctx.timeout_ms * 2, wait_until="domcontentloaded")
+    if status is not None and status >= 400:
+        return Outcome("failed", f"the server answered HTTP {status} for {url}; the browser now shows its "
+                                 "error page.", MappingProxyType({"http_status": status}))
+    return Outcome(status="done" if urldefrag(url)[0] == urldefrag(ctx.tab.url)[0] else None)
 
 
 _FIND = """([needle, k]) => {
@@ -261,17 +263,16 @@ def find_text(ctx: Ctx) -> Outcome:
     needle = str(ctx.action.args["text"]).strip()
     if not needle:
         return Outcome("failed", "find_text needs some text to look for.")
-    key = (urldefrag(ctx.page.url)[0], needle.casefold())
+    key = (urldefrag(ctx.tab.url)[0], needle.casefold())
     k = ctx.find_state.get(key, 0)
-    frames: list[Frame] = [ctx.page.main_frame, *ctx.page.frames[1:]]
-    for frame in frames:
+    for frame in ctx.tab.frames:
         try:
             res = frame.evaluate(_FIND, [needle, k])
-        except Exception:  # noqa: BLE001, S112 - a detached or closed frame: search the next one
+        except (PageError, ActionError):  # a detached or closed frame: search the next one
             continue
         if res["count"]:
             ctx.find_state[key] = k + 1
-            where = "" if frame == ctx.page.main_frame else f" in frame {frame.url}"
+            where = "" if frame.is_main else f" in frame {frame.url}"
             return Outcome("done", f"match {res['index']} of {res['count']} for {needle!r} scrolled into view{where}; "
                                    "look at the next observation (find_text again goes to the next match).",
                            MappingProxyType({"count": res["count"], "index": res["index"], "frame": frame.url}))
@@ -337,15 +338,15 @@ def _excerpt(text: str, label: str | None) -> str:
 def read_text(ctx: Ctx) -> Outcome:
     label: str | None = None
     if ctx.target is not None:
-        res = ctx.target.locator.evaluate(_READ_EL, READ_LIMIT, timeout=ctx.timeout_ms)
+        res = ctx.target.evaluate(_READ_EL, READ_LIMIT, timeout_ms=ctx.timeout_ms)
         where = f"[{ctx.target.node.eid}]"
     else:
         label = str(ctx.action.args["id_or_label"]).strip()
         res, where = {"text": "", "matches": 0}, repr(label)
-        for frame in [ctx.page.main_frame, *ctx.page.frames[1:]]:
+        for frame in ctx.tab.frames:
             try:
                 res = frame.evaluate(_READ_LABEL, [label, READ_LIMIT])
-            except Exception:  # noqa: BLE001, S112 - a detached or closed frame: try the next one
+            except (PageError, ActionError):  # a detached or closed frame: try the next one
                 continue
             if res["matches"]:
                 break

@@ -22,13 +22,14 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urldefrag
 
-from pagelens.browser.screenshot import ScreenshotConfig, capture
+from pagelens.browser.screenshot import ScreenshotConfig
 
 if TYPE_CHECKING:
     from PIL.Image import Image
-    from playwright.sync_api import Page
 
     from pagelens.actions.ops import Outcome
+    from pagelens.browser.page import Tab
+    from pagelens.browser.session import Episode
 
 __all__ = ["CellHashes", "PixelConfig", "PixelWatch", "cell_hashes", "changed_cells"]
 
@@ -96,12 +97,12 @@ class PixelWatch:
                     out.add(rr * cols + cc)
         return frozenset(out)
 
-    def _shot(self, page: Page) -> CellHashes:
-        img = capture(page, self.config.cap, raw=True)
+    def _shot(self, tab: Tab) -> CellHashes:
+        img = tab.screenshot(self.config.cap, raw=True)
         return cell_hashes(img, self.config.cols, self.config.rows)  # type: ignore[arg-type]
 
-    def _same_document(self, page: Page) -> bool:
-        url = urldefrag(page.url)[0]
+    def _same_document(self, tab: Tab) -> bool:
+        url = urldefrag(tab.url)[0]
         if url != self._url:
             self._url, self._last = url, None
             self.mask.clear()
@@ -112,32 +113,34 @@ class PixelWatch:
         if self._last is not None:
             self.mask.update(changed_cells(self._last, now, self.config.min_distance))
 
-    def arm(self, target: Page | Any) -> None:
+    def arm(self, target: Episode | Tab) -> None:
         """Take the page as it is now; on a new document, learn its volatile cells first.
-        ``target``: a Playwright page or an :class:`~pagelens.browser.session.Episode`."""
-        page = getattr(target, "page", target)
-        self._same_document(page)
+        ``target``: an :class:`~pagelens.browser.session.Episode` or its ``tab``."""
+        from pagelens.browser.page import Tab
+
+        tab = target if isinstance(target, Tab) else target.tab
+        self._same_document(tab)
         if self._url not in self.learnt_urls:
-            self._last = self._shot(page)
-            page.wait_for_timeout(self.config.learn_ms)
+            self._last = self._shot(tab)
+            tab.pause(self.config.learn_ms)
             self.learnt_urls.add(self._url)
-        now = self._shot(page)
+        now = self._shot(tab)
         self._learn(now)
         self._last = now
 
-    def before(self, page: Page) -> None:
-        if not self._same_document(page):
-            self._before = self._last = self._shot(page)
+    def before(self, tab: Tab) -> None:
+        if not self._same_document(tab):
+            self._before = self._last = self._shot(tab)
             return
-        now = self._shot(page)
+        now = self._shot(tab)
         self._learn(now)  # nothing acted since the last screenshot: what changed is volatile
         self._before = self._last = now
 
-    def after(self, page: Page, outcome: Outcome) -> Outcome:
+    def after(self, tab: Tab, outcome: Outcome) -> Outcome:
         """``outcome`` with the pixel change (if any) added to its changes and detail."""
         before = self._before
-        same = urldefrag(page.url)[0] == self._url
-        now = self._shot(page)
+        same = urldefrag(tab.url)[0] == self._url
+        now = self._shot(tab)
         self._before, self._last = None, now
         if before is None or not same:
             return outcome

@@ -209,7 +209,7 @@ def run_vision_task(task: VisionTask, session: BrowserSession, base_url: str, *,
         ex = Executor(ep)
         if pixels:
             ex.pixels = PixelWatch()
-            ex.pixels.arm(ep.page)
+            ex.pixels.arm(ep)
         obs = ep.observe()
         hybrid = capture_hybrid(ep, obs)
         for _ in range(max_steps):

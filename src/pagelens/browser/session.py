@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 import weakref
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, Self
 from urllib.parse import urlsplit
 
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext, Page, Playwright
 
     from pagelens.browser.extract import PageObserver
+    from pagelens.browser.page import Tab
     from pagelens.types import Observation
 
 _LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
@@ -162,6 +164,10 @@ class BrowserSession:
         self._restart_if_killed()  # crashed, or stopped by the observation watchdog
         return self
 
+    def connected(self) -> bool:
+        """False once the browser process is gone (even before Playwright's event says so)."""
+        return self._browser is not None and self._browser.is_connected()
+
     @property
     def killed(self) -> str | None:
         """Why the watchdog stopped this session's browser (``None`` if it did not)."""
@@ -274,6 +280,13 @@ class Episode:
         self.context = context
         self.page = page
         self._observer: PageObserver | None = None
+
+    @cached_property
+    def tab(self) -> Tab:
+        """The page as everything above the browser package drives it (:mod:`pagelens.browser.page`)."""
+        from pagelens.browser.page import Tab
+
+        return Tab(self.page, self.session, sessions=lambda: self.observer.last_sessions)
 
     @property
     def observer(self) -> PageObserver:

@@ -13,8 +13,8 @@ Four signals (SDO §3.1) plus a fail-safe:
                    window ``[started_ms, ended_ms + settle_ms]`` (timers, pushes, late scripts);
 ``detector_error`` the page could not be asked (mid-navigation, hung): re-observe to be safe.
 
-The page side (:file:`mutations.js`) is installed with ``context.add_init_script`` so every new
-document records from its first script, and is evaluated into the current document when
+The page side (:file:`mutations.js`) is installed with ``episode.tab.add_init_script`` so every
+new document records from its first script, and is evaluated into the current document when
 missing. Mutations are timestamped with the page clock (``Date.now()``), the same clock as
 the executor's ``started_ms`` / ``ended_ms``. Only the main frame is watched.
 
@@ -33,7 +33,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urldefrag
 
-from pagelens.errors import BrowserCrashed
+from pagelens.errors import ActionError, PageClosed, PageError
 
 if TYPE_CHECKING:
     from pagelens.actions.executor import Feedback
@@ -101,25 +101,28 @@ class SignalDetector:
     # -- page side -------------------------------------------------------------------------
     def _install(self) -> None:
         if not self._installed:
-            self._episode.context.add_init_script(script=_script())
+            self._episode.tab.add_init_script(_script())
             self._installed = True
 
     def _read(self) -> dict[str, Any] | None:
-        """Drain the page buffer and list widgets; None if the page cannot be asked now."""
-        from playwright.sync_api import Error as PlaywrightError
+        """Drain the page buffer and list widgets; None if the page cannot be asked now.
 
-        page = self._episode.page
+        A dead browser (:class:`~pagelens.errors.BrowserCrashed`) or a closed tab
+        (:class:`~pagelens.errors.PageClosed`) is raised: there is nothing to re-observe."""
+        tab = self._episode.tab
         for attempt in range(3):
             try:
-                state = page.evaluate(_probe_js())
+                state = tab.evaluate(_probe_js())
                 return state if isinstance(state, dict) else None
-            except PlaywrightError:
-                if self._episode.session.crashed or page.is_closed():
-                    raise BrowserCrashed("the Chromium process died while checking for signals") from None
+            except PageClosed:
+                raise
+            except (PageError, ActionError):
                 if attempt < 2:  # most likely a navigation replaced the execution context
                     try:
-                        page.wait_for_load_state("domcontentloaded", timeout=2000)
-                    except PlaywrightError:
+                        tab.wait_for_load("domcontentloaded", timeout_ms=2000)
+                    except PageClosed:
+                        raise
+                    except (PageError, ActionError):
                         pass
         return None
 

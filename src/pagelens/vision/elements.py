@@ -6,7 +6,7 @@ element actions and coordinate actions can be mixed) and its box in *screenshot*
     [12] button "Add to cart" box=310,220,96,32
 
 Boxes come from CDP ``DOM.getContentQuads`` on the renderer session that owns the node (the
-observer's sessions), in CSS pixels of the top viewport (same-process iframes included),
+observer's sessions; :func:`pagelens.browser.dom.content_box`), in CSS pixels of the top viewport (same-process iframes included),
 mapped through :class:`~pagelens.browser.screenshot.Geometry`. Only elements whose box meets
 the viewport are listed.
 """
@@ -17,11 +17,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from pagelens.actions.targets import session_for
+from pagelens.browser.dom import content_box
 
 if TYPE_CHECKING:
-    from playwright.sync_api import CDPSession
-
+    from pagelens.browser.dom import Sessions
     from pagelens.browser.screenshot import Geometry
     from pagelens.types import Node, Observation
 
@@ -65,22 +64,6 @@ def _wanted(node: Node) -> bool:
     return node.role in INTERACTIVE_ROLES or node.clickable
 
 
-def _quad_box(session: CDPSession, backend_id: int) -> tuple[float, float, float, float] | None:
-    from playwright.sync_api import Error as PlaywrightError
-
-    try:
-        quads = session.send("DOM.getContentQuads", {"backendNodeId": backend_id}).get("quads") or []
-    except PlaywrightError:
-        return None
-    best: tuple[float, float, float, float] | None = None
-    for q in quads:
-        xs, ys = q[0::2], q[1::2]
-        box = (min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
-        if best is None or box[2] * box[3] > best[2] * best[3]:
-            best = box
-    return best
-
-
 def _child_texts(observation: Observation) -> dict[int, str]:
     """Text under each node (its StaticText descendants), for elements without a name
     (a clickable ``<div>`` of a custom widget is named by nothing but its text)."""
@@ -98,7 +81,7 @@ def _child_texts(observation: Observation) -> dict[int, str]:
     return {k: " ".join(v) for k, v in out.items()}
 
 
-def element_boxes(sessions: dict[str, CDPSession], observation: Observation, geometry: Geometry,
+def element_boxes(sessions: Sessions, observation: Observation, geometry: Geometry,
                   *, limit: int = MAX_ELEMENTS) -> tuple[ScreenElement, ...]:
     """Interactive elements of ``observation`` that meet the viewport, boxes in screenshot pixels.
 
@@ -113,7 +96,7 @@ def element_boxes(sessions: dict[str, CDPSession], observation: Observation, geo
             break
         if not _wanted(node) or node.backend_id is None:
             continue
-        box = _quad_box(session_for(sessions, node), node.backend_id)
+        box = content_box(sessions, node)
         if box is None:
             continue
         x, y, w, h = box

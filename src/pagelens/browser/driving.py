@@ -1,0 +1,178 @@
+"""Playwright's errors become the project's, in one place: :meth:`Driver.driving`.
+
+Every call the browser package makes on a page for the layers above runs inside
+``driving(what)``; ``what`` names the operation in the message. The first matching row wins::
+
+    the browser process died (or was killed)          BrowserCrashed
+    the tab or its browser context was closed          PageClosed
+    a time budget ran out                              PageTimeout
+    a navigation replaced the document mid-call        ActionInterrupted
+    the frame was removed mid-call                     ActionInterrupted
+    the element was removed from the page              ElementGone
+    anything else the browser refused                  ActionError (the driver's first line)
+
+:class:`Frame` (one frame of a page) lives here too, so that elements
+(:mod:`pagelens.browser.dom`) and hit tests (:mod:`pagelens.browser.point`) can name frames
+without importing the tab (:mod:`pagelens.browser.page`) that builds on them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+from pagelens.errors import (
+    ActionError,
+    ActionInterrupted,
+    BrowserCrashed,
+    ElementGone,
+    PageClosed,
+    PagelensError,
+    PageTimeout,
+)
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Frame as PwFrame
+    from playwright.sync_api import Page as PwPage
+
+__all__ = ["Driver", "Frame", "Polling", "first_line", "translate"]
+
+Polling = float | Literal["raf"]
+
+
+class BrowserState(Protocol):
+    """What translation needs to know of the session (:class:`~pagelens.browser.session.BrowserSession`)."""
+
+    @property
+    def crashed(self) -> bool: ...
+
+    @property
+    def killed(self) -> str | None: ...
+
+    def connected(self) -> bool: ...
+
+
+#: Playwright's words for a call the page cut short (its messages are the only machine-readable
+#: part); matched here, once, at the boundary.
+_INTERRUPTED = (
+    ("Execution context was destroyed", "the page navigated while this ran (its document was replaced)"),
+    ("Cannot find context with specified id", "the page navigated while this ran (its document was replaced)"),
+    ("Frame was detached", "the frame was removed from the page while this ran"),
+    ("frame was detached", "the frame was removed from the page while this ran"),
+    ("Navigation interrupted", "another navigation started while this one ran"),
+)
+_GONE = ("Element is not attached to the DOM", "Node is detached from document", "Could not find node with given id",
+         "No node with given id found")
+_CLOSED = ("Target page, context or browser has been closed", "Target closed", "has been closed")
+
+
+def first_line(exc: BaseException) -> str:
+    lines = str(exc).strip().splitlines()
+    return lines[0] if lines else type(exc).__name__
+
+
+def _browser_lost(session: BrowserState | None) -> str | None:
+    """Why the session's browser is gone (``None``: it is alive, or there is no session)."""
+    if session is None:
+        return None
+    if session.killed is not None:
+        return session.killed
+    if session.crashed or not session.connected():
+        return "the Chromium process died"
+    return None
+
+
+def translate(exc: Exception, what: str, *, session: BrowserState | None = None,
+              page: PwPage | None = None) -> PagelensError:
+    """The project error for a driver error raised while doing ``what`` (see the module table)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    line = first_line(exc)
+    lost = _browser_lost(session)
+    if lost is not None:
+        return BrowserCrashed(f"{what}: {lost} ({line})")
+    if (page is not None and page.is_closed()) or any(c in line for c in _CLOSED):
+        return PageClosed(f"{what}: the page was closed (its tab or browser context is gone)")
+    if isinstance(exc, PlaywrightTimeout):
+        return PageTimeout(f"{what}: {line}")
+    for needle, meaning in _INTERRUPTED:
+        if needle in line:
+            return ActionInterrupted(f"{what}: {meaning}")
+    if any(g in line for g in _GONE):
+        return ElementGone("was removed from the page while the browser worked on it")
+    return ActionError(line)
+
+
+class Driver:
+    """A Playwright page and the session it belongs to; the base of :class:`~pagelens.browser.page.Tab`."""
+
+    def __init__(self, page: PwPage, session: BrowserState | None = None) -> None:
+        self._pw = page
+        self._session = session
+
+    @contextmanager
+    def driving(self, what: str) -> Iterator[None]:
+        """Run driver calls; a Playwright error leaves as a :mod:`pagelens.errors` error."""
+        from playwright.sync_api import Error as PlaywrightError
+
+        try:
+            yield
+        except PlaywrightError as exc:
+            raise translate(exc, what, session=self._session, page=self._pw) from None
+
+
+class Frame:
+    """One frame of a page (the main frame or an iframe's document)."""
+
+    __slots__ = ("_pw", "_tab")
+
+    def __init__(self, tab: Driver, frame: PwFrame) -> None:
+        self._tab = tab
+        self._pw = frame
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Frame) and other._pw == self._pw
+
+    def __hash__(self) -> int:
+        return hash(self._pw)
+
+    def __repr__(self) -> str:
+        return f"Frame({self.url!r})"
+
+    @property
+    def url(self) -> str:
+        return self._pw.url
+
+    @property
+    def is_main(self) -> bool:
+        return self._pw.parent_frame is None
+
+    @property
+    def detached(self) -> bool:
+        return self._pw.is_detached()
+
+    def evaluate(self, js: str, arg: Any = None) -> Any:
+        with self._tab.driving("run a page script"):
+            return self._pw.evaluate(js, arg)
+
+    def poll(self, js: str, arg: Any = None, *, timeout_ms: float, polling: Polling = 50) -> Any:
+        """The first truthy result of ``js`` in this frame, bounded by ``timeout_ms``."""
+        with self._tab.driving("wait for a page script"):
+            handle = self._pw.wait_for_function(js, arg=arg, timeout=timeout_ms, polling=polling)
+            try:
+                return handle.json_value()
+            finally:
+                handle.dispose()
+
+    def fill_element_from(self, js: str, text: str, *, timeout_ms: float) -> bool:
+        """Fill the element ``js`` returns (as a user edit: input/change fire); False when it returns none."""
+        with self._tab.driving("fill the focused field"):
+            handle = self._pw.evaluate_handle(js).as_element()
+            if handle is None:
+                return False
+            try:
+                handle.fill(text, timeout=timeout_ms)
+            finally:
+                handle.dispose()
+            return True
