@@ -7,7 +7,7 @@ allows — the start page's origin and the origins the goal itself names. The ex
 :meth:`OriginGuard.install` also aborts navigations the page starts by itself (scripts, forms,
 ``window.open`` pop-ups) towards other origins and records them.
 
-Pure apart from :meth:`install` (which takes a Playwright context through the episode).
+Pure apart from :meth:`install` (which hands the allowlist to the episode's tab).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 from urllib.parse import urljoin, urlsplit
 
 if TYPE_CHECKING:
@@ -76,15 +76,4 @@ class OriginGuard:
 
     def install(self, episode: Episode) -> None:
         """Abort page-initiated navigations (and pop-ups) to other origins in this episode's context."""
-        def handle(route: Any) -> None:
-            request = route.request
-            try:
-                if request.is_navigation_request() and not self.allows(request.url):
-                    self.blocked.append(request.url)
-                    route.abort("aborted")  # cancels the navigation; "blockedbyclient" would commit an error page
-                    return
-                route.fallback()
-            except Exception:  # noqa: BLE001, S110 - the page or context closed meanwhile (a browser error)
-                pass
-
-        episode.context.route("**/*", handle)
+        episode.tab.guard_navigations(self.allows, self.blocked.append)

@@ -18,6 +18,7 @@ without importing the tab (:mod:`pagelens.browser.page`) that builds on them.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Literal, Protocol
@@ -67,9 +68,15 @@ _GONE = ("Element is not attached to the DOM", "Node is detached from document",
 _CLOSED = ("Target page, context or browser has been closed", "Target closed", "has been closed")
 
 
+#: Playwright prefixes its messages with the API call ("Locator.click: ..."): the caller's
+#: ``what`` says that better.
+_API_PREFIX = re.compile(r"^[A-Z][A-Za-z]*\.[a-z_]+: ")
+
+
 def first_line(exc: BaseException) -> str:
+    """The first line of an error's message, without Playwright's API-call prefix."""
     lines = str(exc).strip().splitlines()
-    return lines[0] if lines else type(exc).__name__
+    return _API_PREFIX.sub("", lines[0]) if lines else type(exc).__name__
 
 
 def _browser_lost(session: BrowserState | None) -> str | None:

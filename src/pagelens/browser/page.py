@@ -116,6 +116,23 @@ class Tab(Driver):
         with self.driving("go back"):
             self._pw.go_back(timeout=timeout_ms, wait_until=wait_until)
 
+    def guard_navigations(self, allows: Callable[[str], bool], blocked: Callable[[str], None]) -> None:
+        """Abort every navigation this episode's pages start (scripts, forms, pop-ups) to a URL that
+        ``allows`` refuses, telling ``blocked`` its URL; the page stays where it was."""
+        def handle(route: Any) -> None:
+            request = route.request
+            try:
+                if request.is_navigation_request() and not allows(request.url):
+                    blocked(request.url)
+                    route.abort("aborted")  # cancels the navigation; "blockedbyclient" would commit an error page
+                    return
+                route.fallback()
+            except Exception:  # noqa: BLE001, S110 - the page or context closed meanwhile (a browser error)
+                pass
+
+        with self.driving("install the navigation guard"):
+            self._pw.context.route("**/*", handle)
+
     def clear_cookies(self) -> None:
         with self.driving("clear cookies"):
             self._pw.context.clear_cookies()
