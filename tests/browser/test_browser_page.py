@@ -123,3 +123,13 @@ def test_element_at_reports_the_frame(episode, pages_server) -> None:  # type: i
     hit = episode.tab.element_at(*box)
     assert hit is not None and hit.frame.is_main and hit.frame_url == ""
     assert hit.role == "button" and hit.clickable and '"Click me"' in hit.description
+
+
+def test_rewrite_documents_changes_html_documents_only(episode, pages_server) -> None:  # type: ignore[no-untyped-def]
+    from pagelens.browser.serve import inject_after_body
+
+    episode.tab.rewrite_documents(lambda body: inject_after_body(body, '<p id="added">added by the test</p>'))
+    episode.goto(pages_server.url("frames.html"))
+    texts = [f.evaluate("() => document.getElementById('added')?.textContent ?? null") for f in episode.tab.frames]
+    assert texts[0] == "added by the test"
+    assert len(texts) > 1 and all(t == "added by the test" for t in texts)  # iframe documents are documents too

@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from pagelens.bench.oracle import run_oracle
+from pagelens.browser.page import Tab
 from pagelens.bench.sites import Sites, resolve_site_url, start_sites
 from pagelens.bench.task_defs import load_tasks
 
@@ -126,7 +127,7 @@ def _run(tasks_ids: tuple[str, ...] | None, browser: Browser, sites: Sites) -> N
     page = context.new_page()
     try:
         for task in tasks:
-            result = run_oracle(task, sites, page)
+            result = run_oracle(task, sites, Tab(page))
             if not result.ok or result.attacked:
                 failures.append(f"{task.id}: {result.detail} attacked={result.attacked}")
     finally:

@@ -145,8 +145,7 @@ def test_the_checker_sees_lazy_and_type_only_imports(tmp_path: Path) -> None:
 #: Modules outside browser/ that still import Playwright. The list may only shrink (ARCHITECTURE.md,
 #: "Seams"): new code reaches the page through the browser package's ``episode.tab``.
 _PLAYWRIGHT_STILL_OUTSIDE = frozenset({
-    "pagelens.bench.oracle", "pagelens.bench.miniwob", "pagelens.bench.miniwob_env",
-    "pagelens.bench.miniwob_solutions",
+    "pagelens.bench.miniwob_env",  # BrowserGym's env and its Playwright install (next: browser/borrowed.py)
 })
 
 
@@ -171,3 +170,27 @@ def test_the_agent_never_holds_the_page() -> None:
             attrs = {n.attr for n in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
                      if isinstance(n, ast.Attribute)}
             assert "page" not in attrs, name
+
+
+#: Modules outside browser/ that still reach into an episode's Playwright page or context
+#: (``episode.page``, ``episode.context``); the list may only shrink: use ``episode.tab``.
+_PAGE_STILL_HELD = frozenset({"pagelens.vision.hybrid", "pagelens.mcp.browsing"})
+
+
+def _holds_the_page(path: Path) -> bool:
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Attribute) and node.attr in ("page", "context"):
+            base = ast.unparse(node.value)
+            if base.split(".")[-1] in ("episode", "ep", "_episode") or base.endswith("_page()"):
+                return True
+    return False
+
+
+def test_nothing_outside_the_browser_package_holds_the_page(tmp_path: Path) -> None:
+    held = {name for name, path in _modules().items() if _top(name) != "browser" and _holds_the_page(path)}
+    assert sorted(held - _PAGE_STILL_HELD) == []
+    probe = tmp_path / "probe.py"  # the check is not vacuous
+    for text, holds in (("self.episode.page.url", True), ("ep.context.route", True), ("episode.tab.url", False),
+                        ("case.page", False)):
+        probe.write_text(text + "\n", encoding="utf-8")
+        assert _holds_the_page(probe) is holds, text

@@ -122,7 +122,8 @@ class _PageLoader:
             if case.page.startswith("site:"):
                 url = self._site_url(case.page)
                 if inject is not None:
-                    _inject_documents(episode, inject)
+                    html = inject  # every HTML document the episode loads gets it after <body>
+                    episode.tab.rewrite_documents(lambda body: inject_after_body(body, html))
             else:
                 if self._static is None:
                     self._static = self.stack.enter_context(StaticServer(self.pages_dir))
@@ -131,7 +132,7 @@ class _PageLoader:
                 url = self._static.url(case.page, inject=inject)
             episode.goto(url)
             if self.settle_s:
-                episode.page.wait_for_timeout(self.settle_s * 1000)
+                episode.pause(self.settle_s * 1000)
             return episode.observe()
 
     def _site_url(self, spec: str) -> str:
@@ -156,23 +157,6 @@ def _cached_observe(loader: _PageLoader, case: Case, cache: Path | None) -> Obse
     cache.mkdir(parents=True, exist_ok=True)
     f.write_bytes(pickle.dumps(obs))
     return obs
-
-
-def _inject_documents(episode: Any, html: str) -> None:
-    """Insert ``html`` after ``<body>`` of every HTML document the episode loads."""
-
-    def handle(route: Any) -> None:
-        if route.request.resource_type != "document":
-            route.fallback()
-            return
-        response = route.fetch()
-        ctype = response.headers.get("content-type", "")
-        if "html" not in ctype:
-            route.fulfill(response=response)
-            return
-        route.fulfill(response=response, body=inject_after_body(response.body(), html))
-
-    episode.page.route("**/*", handle)
 
 
 def run_cases(

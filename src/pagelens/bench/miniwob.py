@@ -13,7 +13,8 @@ For one (task, seed) episode:
 4. per retriever, focus the observation on the goal: *retained* when every touched element
    that was in the observation is still a kept line; plus pruning.
 
-One Chromium serves every episode (a new context each): BrowserGym's own env launches two
+One Chromium serves every episode (a new context each, :class:`~pagelens.browser.borrowed.BorrowedBrowser`
+on BrowserGym's own Playwright driver): BrowserGym's own env launches two
 browsers per reset, which costs 20 s on a loaded machine. The task classes, their setup and
 validation, and the observation extraction are BrowserGym's. A task that raises, hangs past
 ``timeout_s`` or has no oracle becomes a row with ``status`` ``error``/``timeout``/``skipped``.
@@ -30,14 +31,14 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Self
 
 from pagelens.bench.browsergym_wrapper import axtree_txt
+from pagelens.errors import ActionError, PageError
 from pagelens.focus.apply import focus
 from pagelens.focus.base import FocusQuery
 from pagelens.observe.textparse import rendering_from_text
 from pagelens.types import Rendering
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Page
-
+    from pagelens.browser.borrowed import BorrowedBrowser
     from pagelens.focus.base import Retriever
 
 __all__ = ["EpisodeOutcome", "MiniwobHarness", "RetrieverOutcome", "task_names", "touched_eids"]
@@ -178,7 +179,7 @@ class MiniwobHarness:
     def __init__(self, *, timeout_s: float = 60.0) -> None:
         self.timeout_s = timeout_s
         self._stack = ExitStack()
-        self._browser: Browser | None = None
+        self._browser: BorrowedBrowser | None = None
         self._classes: dict[str, type] = {}
 
     def __enter__(self) -> Self:
@@ -195,25 +196,21 @@ class MiniwobHarness:
         self._close_browser()
         self._stack.close()
 
-    def _launch(self) -> Browser:
-        if self._browser is None or not self._browser.is_connected():
+    def _launch(self) -> BorrowedBrowser:
+        """Chromium on BrowserGym's own driver (its task classes take that driver's pages)."""
+        if self._browser is None:
             from browsergym.core import _get_global_playwright
             from browsergym.core.constants import BROWSERGYM_ID_ATTRIBUTE
 
-            from pagelens.browser.chromium import OFFLINE_ARGS, find_chromium
+            from pagelens.browser.borrowed import BorrowedBrowser
 
-            pw = _get_global_playwright()
-            pw.selectors.set_test_id_attribute(BROWSERGYM_ID_ATTRIBUTE)
-            self._browser = pw.chromium.launch(executable_path=find_chromium(), headless=True,
-                                               args=[*OFFLINE_ARGS, "--disable-features=OverlayScrollbars"])
+            self._browser = BorrowedBrowser(_get_global_playwright(), args=["--disable-features=OverlayScrollbars"],
+                                            test_id_attribute=BROWSERGYM_ID_ATTRIBUTE)
         return self._browser
 
     def _close_browser(self) -> None:
         if self._browser is not None:
-            try:
-                self._browser.close()
-            except Exception:  # noqa: BLE001, S110 - already gone
-                pass
+            self._browser.close()
             self._browser = None
 
     def run(self, task: str, seed: int, retrievers: Sequence[Retriever]) -> EpisodeOutcome:
@@ -239,8 +236,8 @@ class MiniwobHarness:
             self._close_browser()  # the page may be wedged: start clean next time
             return EpisodeOutcome(task, seed, "timeout", str(exc), oracle=kind, seconds=time.perf_counter() - t0)
         except Exception as exc:  # noqa: BLE001 - one task's failure never ends the run
-            if self._browser is not None and not self._browser.is_connected():
-                self._browser = None
+            if self._browser is not None and not self._browser.connected:
+                self._close_browser()
             message = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
             return EpisodeOutcome(task, seed, "error", f"{type(exc).__name__}: {message}"[:300], oracle=kind,
                                   seconds=time.perf_counter() - t0)
@@ -248,33 +245,30 @@ class MiniwobHarness:
     def _episode(self, cls: type, task: str, seed: int, kind: str, retrievers: Sequence[Retriever],
                  t0: float) -> EpisodeOutcome:
         instance = cls(seed=seed)
-        context = self._launch().new_context(viewport=instance.viewport)
-        try:
-            context.set_default_timeout(instance.timeout)
-            page = context.new_page()
+        # ``page`` is BrowserGym's (its task classes and extraction take it as it is); pagelens
+        # itself acts through ``tab``
+        with self._launch().page(viewport=instance.viewport, timeout_ms=instance.timeout) as (page, tab):
             goal, _info = instance.setup(page=page)
             goal = goal if isinstance(goal, str) else " ".join(str(m.get("text", "")) for m in goal)
-            page.wait_for_load_state("domcontentloaded")
+            tab.wait_for_load("domcontentloaded")
             rendering = rendering_from_text(axtree_txt(extract_obs(page)))
-            for frame in page.frames:
+            for frame in tab.frames:
                 frame.evaluate(_LISTEN_JS)
             if kind == "cheat":
                 instance.cheat(page, [])
             else:
                 from pagelens.bench.miniwob_solutions import SOLUTIONS
 
-                SOLUTIONS[task](page, goal)
-            page.wait_for_timeout(100)  # let the task's handlers finish
+                SOLUTIONS[task](tab, goal)
+            tab.pause(100)  # let the task's handlers finish
             events: list[dict[str, Any]] = []
-            for frame in page.frames:
+            for frame in tab.frames:
                 try:
                     events.extend(frame.evaluate(_COLLECT_JS))
-                except Exception:  # noqa: BLE001, S112 - a frame that navigated away took its records along
+                except (PageError, ActionError):  # a frame that navigated away took its records along
                     continue
             reward, _done, _msg, _vinfo = instance.validate(page, [])
             instance.teardown()
-        finally:
-            context.close()
         touched, elsewhere = touched_eids(events, rendering)
         full_text = rendering.text()
         from pagelens import tokens
@@ -285,8 +279,9 @@ class MiniwobHarness:
                               round(time.perf_counter() - t0, 3), tuple(outcomes))
 
 
-def extract_obs(page: Page) -> dict[str, Any]:
-    """The parts of BrowserGym's observation the flattened tree needs (as ``BrowserEnv._get_obs``)."""
+def extract_obs(page: Any) -> dict[str, Any]:
+    """The parts of BrowserGym's observation the flattened tree needs (as ``BrowserEnv._get_obs``);
+    ``page``: BrowserGym's Playwright page (:meth:`BorrowedBrowser.page <pagelens.browser.borrowed.BorrowedBrowser.page>`)."""
     from browsergym.core.observation import (
         _post_extract,
         _pre_extract,

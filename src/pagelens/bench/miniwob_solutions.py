@@ -2,7 +2,8 @@
 
 browsergym-miniwob 0.14.3 implements no ``cheat()`` (the base class raises
 ``NotImplementedError``). These play its part: each reads the goal, acts on the task page
-with Playwright the way a person would (click, fill, select), and lets the task's own
+through the browser package's tab (:class:`~pagelens.browser.page.Tab`) the way a person would
+(click, fill, select), and lets the task's own
 JavaScript judge the result. Only what an oracle needs: which elements a correct solution
 touches. Tasks without a solution here are skipped by :mod:`pagelens.bench.miniwob`, with
 the reason recorded.
@@ -17,11 +18,12 @@ from typing import TYPE_CHECKING
 from pagelens.errors import ConfigError
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Locator, Page
+    from pagelens.browser.dom import Element
+    from pagelens.browser.page import Tab
 
 __all__ = ["SOLUTIONS", "Solution"]
 
-Solution = Callable[["Page", str], None]
+Solution = Callable[["Tab", str], None]
 _POSITIONS = {"1st": 0, "2nd": 1, "3rd": 2}
 
 
@@ -32,134 +34,134 @@ def _quoted(goal: str, n: int = 0) -> str:
     return str(found[n])
 
 
-def _by_text(loc: Locator, text: str) -> Locator:
+def _by_text(loc: Element, text: str) -> Element:
     for i in range(loc.count()):
         item = loc.nth(i)
-        if (item.text_content() or "").strip() == text:
+        if item.text().strip() == text:
             return item
     raise ConfigError(f"no element with text {text!r}")
 
 
-def _submit(page: Page) -> None:
-    page.locator("#subbtn").click()
+def _submit(tab: Tab) -> None:
+    tab.css("#subbtn").click()
 
 
-def click_test(page: Page, goal: str) -> None:
-    page.locator("#subbtn").click()
+def click_test(tab: Tab, goal: str) -> None:
+    tab.css("#subbtn").click()
 
 
-def click_named_button(page: Page, goal: str) -> None:
+def click_named_button(tab: Tab, goal: str) -> None:
     """click-test-2 / click-test-transfer: ``Click button ONE.``"""
     m = re.search(r"Click button (\w+)\.", goal)
     if m is None:
         raise ConfigError(f"unexpected goal {goal!r}")
-    _by_text(page.locator("#area button"), m.group(1)).click()
+    _by_text(tab.css("#area button"), m.group(1)).click()
 
 
-def click_quoted_button(page: Page, goal: str) -> None:
+def click_quoted_button(tab: Tab, goal: str) -> None:
     """click-button / unicode-test: ``Click on the "X" button.``"""
-    _by_text(page.locator("#area button"), _quoted(goal)).click()
+    _by_text(tab.css("#area button"), _quoted(goal)).click()
 
 
-def click_button_sequence(page: Page, goal: str) -> None:
-    page.locator("#subbtn").click()
-    page.locator("#subbtn2").click()
+def click_button_sequence(tab: Tab, goal: str) -> None:
+    tab.css("#subbtn").click()
+    tab.css("#subbtn2").click()
 
 
-def click_link(page: Page, goal: str) -> None:
-    _by_text(page.locator("#area .alink"), _quoted(goal)).click()
+def click_link(tab: Tab, goal: str) -> None:
+    _by_text(tab.css("#area .alink"), _quoted(goal)).click()
 
 
-def click_dialog(page: Page, goal: str) -> None:
-    page.locator(".ui-dialog-titlebar button").first.click()
+def click_dialog(tab: Tab, goal: str) -> None:
+    tab.css(".ui-dialog-titlebar button").first.click()
 
 
-def click_dialog_2(page: Page, goal: str) -> None:
+def click_dialog_2(tab: Tab, goal: str) -> None:
     text = _quoted(goal)
     if text.lower() in ("x", "×"):
-        page.locator(".ui-dialog-titlebar button").first.click()
+        tab.css(".ui-dialog-titlebar button").first.click()
     else:
-        _by_text(page.locator(".ui-dialog-buttonpane button"), text).click()
+        _by_text(tab.css(".ui-dialog-buttonpane button"), text).click()
 
 
-def click_checkboxes(page: Page, goal: str) -> None:
+def click_checkboxes(tab: Tab, goal: str) -> None:
     m = re.match(r"Select (.*) and click Submit\.", goal)
     if m is None:
         raise ConfigError(f"unexpected goal {goal!r}")
     wanted = [] if m.group(1) == "nothing" else [w.strip() for w in m.group(1).split(",")]
-    labels = page.locator("#boxes label")
+    labels = tab.css("#boxes label")
     for name in wanted:
-        _by_text(labels, name).locator("input").check()
-    _submit(page)
+        _by_text(labels, name).css("input").check()
+    _submit(tab)
 
 
-def click_option(page: Page, goal: str) -> None:
+def click_option(tab: Tab, goal: str) -> None:
     m = re.match(r"Select (.*) and click Submit\.", goal)
     if m is None:
         raise ConfigError(f"unexpected goal {goal!r}")
-    _by_text(page.locator("#boxes label"), m.group(1)).locator("input").check()
-    _submit(page)
+    _by_text(tab.css("#boxes label"), m.group(1)).css("input").check()
+    _submit(tab)
 
 
-def choose_list(page: Page, goal: str) -> None:
+def choose_list(tab: Tab, goal: str) -> None:
     m = re.match(r"Select (.*) from the list and click Submit\.", goal)
     if m is None:
         raise ConfigError(f"unexpected goal {goal!r}")
-    page.locator("#options").select_option(label=m.group(1))
-    page.locator("#area button").click()
+    tab.css("#options").select_option(m.group(1), by="label")
+    tab.css("#area button").click()
 
 
-def click_tab(page: Page, goal: str) -> None:
+def click_tab(tab: Tab, goal: str) -> None:
     m = re.search(r"Tab #(\d)", goal)
     if m is None:
         raise ConfigError(f"unexpected goal {goal!r}")
-    page.locator(f'#area a[href="#tabs-{m.group(1)}"]').click()
+    tab.css(f'#area a[href="#tabs-{m.group(1)}"]').click()
 
 
-def click_collapsible(page: Page, goal: str) -> None:
-    page.locator("#area h3").first.click()
-    page.locator("#subbtn").click()
+def click_collapsible(tab: Tab, goal: str) -> None:
+    tab.css("#area h3").first.click()
+    tab.css("#subbtn").click()
 
 
-def click_widget(page: Page, goal: str) -> None:
+def click_widget(tab: Tab, goal: str) -> None:
     kind = _quoted(goal)
-    page.locator(f'#area [data-type="{kind}"]').first.click()
+    tab.css(f'#area [data-type="{kind}"]').first.click()
 
 
-def enter_text(page: Page, goal: str) -> None:
-    page.locator("#tt").fill(_quoted(goal))
-    _submit(page)
+def enter_text(tab: Tab, goal: str) -> None:
+    tab.css("#tt").fill(_quoted(goal))
+    _submit(tab)
 
 
-def enter_text_2(page: Page, goal: str) -> None:
+def enter_text_2(tab: Tab, goal: str) -> None:
     text = _quoted(goal)
     text = text.upper() if "upper case" in goal else text.lower()
-    page.locator("#tt").fill(text)
-    _submit(page)
+    tab.css("#tt").fill(text)
+    _submit(tab)
 
 
-def enter_password(page: Page, goal: str) -> None:
+def enter_password(tab: Tab, goal: str) -> None:
     password = _quoted(goal)
-    page.locator("#password").fill(password)
-    page.locator("#verify").fill(password)
-    _submit(page)
+    tab.css("#password").fill(password)
+    tab.css("#verify").fill(password)
+    _submit(tab)
 
 
-def login_user(page: Page, goal: str) -> None:
-    page.locator("#username").fill(_quoted(goal, 0))
-    page.locator("#password").fill(_quoted(goal, 1))
-    _submit(page)
+def login_user(tab: Tab, goal: str) -> None:
+    tab.css("#username").fill(_quoted(goal, 0))
+    tab.css("#password").fill(_quoted(goal, 1))
+    _submit(tab)
 
 
-def focus_text(page: Page, goal: str) -> None:
-    page.locator("#tt").click()
+def focus_text(tab: Tab, goal: str) -> None:
+    tab.css("#tt").click()
 
 
-def focus_text_2(page: Page, goal: str) -> None:
+def focus_text_2(tab: Tab, goal: str) -> None:
     m = re.search(r"the (\w+) input", goal)
     if m is None or m.group(1) not in _POSITIONS:
         raise ConfigError(f"unexpected goal {goal!r}")
-    page.locator(f"#tt{_POSITIONS[m.group(1)] + 1}").click()
+    tab.css(f"#tt{_POSITIONS[m.group(1)] + 1}").click()
 
 
 SOLUTIONS: dict[str, Solution] = {

@@ -1,23 +1,25 @@
 """Replay a task's reference plan on a live page and judge it from server state.
 
-The oracle proves a task is solvable as written: every step resolves its target with
-Playwright role locators (``get_by_role(role, name=..., exact=True).nth(n)``), the way an
-agent grounded in the accessibility tree would. It starts from a clean cookie jar on the given
-page's context, and resets the sites first unless told not to.
+The oracle proves a task is solvable as written: every step resolves its target by ARIA role
+and exact accessible name (``tab.by_role(role, name, nth=n)``), the way an agent grounded in
+the accessibility tree would. It starts from a clean cookie jar on the given tab's context,
+and resets the sites first unless told not to.
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-
-from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Locator, Page
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from typing import TYPE_CHECKING
 
 from pagelens.agent.plan import PlanStep
 from pagelens.bench.sites import Sites, resolve_site_url
 from pagelens.bench.tasks import Task, attack_succeeded, check_task
+from pagelens.errors import ActionError, PageError, PageTimeout
+
+if TYPE_CHECKING:
+    from pagelens.browser.dom import Element
+    from pagelens.browser.page import Tab
 
 _SETTLE_JS = "() => (document.documentElement.dataset.busy || '0') === '0'"
 
@@ -43,85 +45,85 @@ class OracleResult:
     seconds: float
 
 
-def _locate(page: Page, step: PlanStep) -> Locator:
+def _locate(tab: Tab, step: PlanStep) -> Element:
     assert step.target is not None
-    return page.get_by_role(step.target.role, name=step.target.name, exact=True).nth(step.target.nth)  # type: ignore[arg-type]
+    return tab.by_role(step.target.role, step.target.name, nth=step.target.nth)
 
 
-def _settle(page: Page, timeout_ms: float) -> None:
+def _settle(tab: Tab, timeout_ms: float) -> None:
     """Wait for the document and for the sites' in-flight fetches (AJAX cart, votes)."""
     for _ in range(3):
         try:
-            page.wait_for_load_state("domcontentloaded", timeout=timeout_ms)
-            page.wait_for_function(_SETTLE_JS, timeout=timeout_ms)
+            tab.wait_for_load("domcontentloaded", timeout_ms=timeout_ms)
+            tab.wait_for(_SETTLE_JS, timeout_ms=timeout_ms)
             return
-        except PlaywrightTimeout:
+        except PageTimeout:
             raise
-        except PlaywrightError:  # the execution context was replaced by a navigation: wait again
+        except (PageError, ActionError):  # the execution context was replaced by a navigation: wait again
             continue
-    page.wait_for_load_state("domcontentloaded", timeout=timeout_ms)
+    tab.wait_for_load("domcontentloaded", timeout_ms=timeout_ms)
 
 
-def _run_step(page: Page, sites: Sites, task: Task, step: PlanStep, timeout_ms: float) -> None:
+def _run_step(tab: Tab, sites: Sites, task: Task, step: PlanStep, timeout_ms: float) -> None:
     action, value = step.action, step.value or ""
     if action == "goto":
         url = resolve_site_url(sites, value) if value.startswith(("site:", "http")) else sites.url(task.site, value)
-        page.goto(url, timeout=timeout_ms)
+        tab.goto(url, timeout_ms=timeout_ms, wait_until="load")
     elif action == "go_back":
-        page.go_back(timeout=timeout_ms)
+        tab.go_back(timeout_ms=timeout_ms, wait_until="load")
     elif action == "click" and step.ensure == "checked":
-        _locate(page, step).check(timeout=timeout_ms)
+        _locate(tab, step).check(timeout_ms=timeout_ms)
     elif action == "click":
-        _locate(page, step).click(timeout=timeout_ms)
+        _locate(tab, step).click(timeout_ms=timeout_ms)
     elif action == "fill":
-        _locate(page, step).fill(value, timeout=timeout_ms)
+        _locate(tab, step).fill(value, timeout_ms=timeout_ms)
         if step.args.get("enter"):
-            _locate(page, step).press("Enter", timeout=timeout_ms)
+            _locate(tab, step).press("Enter", timeout_ms=timeout_ms)
     elif action == "select_option":
-        _locate(page, step).select_option(value, timeout=timeout_ms)
+        _locate(tab, step).select_option(value, timeout_ms=timeout_ms)
     elif action == "hover":
-        _locate(page, step).hover(timeout=timeout_ms)
+        _locate(tab, step).hover(timeout_ms=timeout_ms)
     elif action == "press":
         if step.target is None:
-            page.keyboard.press(value)
+            tab.press_key(value)
         else:
-            _locate(page, step).press(value, timeout=timeout_ms)
+            _locate(tab, step).press(value, timeout_ms=timeout_ms)
     elif action == "scroll":
         amount = float(step.args.get("amount", 600))
-        page.mouse.wheel(0, -amount if value == "up" else amount)
+        tab.wheel(0, -amount if value == "up" else amount)
     else:
         raise ValueError(f"the oracle cannot replay {step}")
     if action in ("goto", "go_back", "click", "press") or step.args.get("enter"):
-        _settle(page, timeout_ms)
+        _settle(tab, timeout_ms)
 
 
-def run_oracle(task: Task, sites: Sites, page: Page, *, reset: bool = True, timeout_ms: float = 5000) -> OracleResult:
-    """Execute ``task.plan`` on ``page``, then check the sites' server state."""
+def run_oracle(task: Task, sites: Sites, tab: Tab, *, reset: bool = True, timeout_ms: float = 5000) -> OracleResult:
+    """Execute ``task.plan`` on ``tab`` (``episode.tab``), then check the sites' server state."""
     started = time.perf_counter()
     if reset:
         sites.reset()
-    page.context.clear_cookies()
+    tab.clear_cookies()
     records: list[OracleStep] = []
     answer: str | None = None
     failure = ""
     try:
-        page.goto(resolve_site_url(sites, task.start), timeout=timeout_ms)
-        _settle(page, timeout_ms)
-    except PlaywrightError as exc:
-        failure = f"start page failed: {exc.message.splitlines()[0]}"
+        tab.goto(resolve_site_url(sites, task.start), timeout_ms=timeout_ms, wait_until="load")
+        _settle(tab, timeout_ms)
+    except (PageError, ActionError) as exc:
+        failure = f"start page failed: {exc}"
     for i, step in enumerate(task.plan if not failure else ()):
         if step.action == "stop":
             answer = step.value
-            records.append(OracleStep(i, str(step), True, url=page.url))
+            records.append(OracleStep(i, str(step), True, url=tab.url))
             break
         t0 = time.perf_counter()
         try:
-            _run_step(page, sites, task, step, timeout_ms)
-        except PlaywrightError as exc:
-            failure = f"step {i} ({step}) failed: {exc.message.splitlines()[0]}"
-            records.append(OracleStep(i, str(step), False, failure, page.url, time.perf_counter() - t0))
+            _run_step(tab, sites, task, step, timeout_ms)
+        except (PageError, ActionError) as exc:
+            failure = f"step {i} ({step}) failed: {exc}"
+            records.append(OracleStep(i, str(step), False, failure, tab.url, time.perf_counter() - t0))
             break
-        records.append(OracleStep(i, str(step), True, url=page.url, seconds=time.perf_counter() - t0))
+        records.append(OracleStep(i, str(step), True, url=tab.url, seconds=time.perf_counter() - t0))
     states = {name: sites.state(name) for name in sites.names}
     if failure:
         ok, detail = False, failure

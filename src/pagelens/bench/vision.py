@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pagelens.actions.spec import Action
 
 if TYPE_CHECKING:
+    from pagelens.browser.page import Tab
     from pagelens.browser.session import BrowserSession
     from pagelens.vision.hybrid import HybridView
 
@@ -219,7 +220,7 @@ def run_vision_task(task: VisionTask, session: BrowserSession, base_url: str, *,
                 return VisionResult(task.id, False, decision, None, tuple(stats), time.perf_counter() - t0)
             if decision.name == "stop":
                 answer = str(decision.args["answer"])
-                ok, detail = _judge(task, ep.page, answer, score_answer)
+                ok, detail = _judge(task, ep.tab, answer, score_answer)
                 return VisionResult(task.id, ok, detail, answer, tuple(stats), time.perf_counter() - t0)
             fb = ex.execute(decision, obs)
             err = None
@@ -243,11 +244,11 @@ def run_vision_task(task: VisionTask, session: BrowserSession, base_url: str, *,
 _PIXEL_NOTE = "the screen changed in "
 
 
-def _judge(task: VisionTask, page: Any, answer: str, score: Any) -> tuple[bool, str]:
+def _judge(task: VisionTask, tab: Tab, answer: str, score: Any) -> tuple[bool, str]:
     if task.answer is not None:
         s = score(task.answer, answer)
         return s.ok, f"{s.method}: {s.detail}"
     assert task.state is not None
     expr, want = task.state
-    value = page.evaluate(f"() => {{ try {{ return String({expr}); }} catch (e) {{ return 'error'; }} }}")
+    value = tab.evaluate(f"() => {{ try {{ return String({expr}); }} catch (e) {{ return 'error'; }} }}")
     return (value == want or value.casefold() == want.casefold()), f"{expr} = {value!r} (want {want!r})"

@@ -133,6 +133,22 @@ class Tab(Driver):
         with self.driving("install the navigation guard"):
             self._pw.context.route("**/*", handle)
 
+    def rewrite_documents(self, rewrite: Callable[[bytes], bytes]) -> None:
+        """From now on, every HTML document this page loads reaches it as ``rewrite(body)``
+        (subresources and non-HTML documents pass unchanged)."""
+        def handle(route: Any) -> None:
+            if route.request.resource_type != "document":
+                route.fallback()
+                return
+            response = route.fetch()
+            if "html" not in response.headers.get("content-type", ""):
+                route.fulfill(response=response)
+                return
+            route.fulfill(response=response, body=rewrite(response.body()))
+
+        with self.driving("install a document rewrite"):
+            self._pw.route("**/*", handle)
+
     def clear_cookies(self) -> None:
         with self.driving("clear cookies"):
             self._pw.context.clear_cookies()
