@@ -54,18 +54,17 @@ class BrowserState(Protocol):
     def connected(self) -> bool: ...
 
 
-#: Playwright's words for a call the page cut short (its messages are the only machine-readable
-#: part); matched here, once, at the boundary.
+#: Playwright's words (lower case) for a call the page cut short: its messages are the only
+#: machine-readable part, matched here, once, at the boundary.
 _INTERRUPTED = (
-    ("Execution context was destroyed", "the page navigated while this ran (its document was replaced)"),
-    ("Cannot find context with specified id", "the page navigated while this ran (its document was replaced)"),
-    ("Frame was detached", "the frame was removed from the page while this ran"),
+    ("execution context was destroyed", "the page navigated while this ran (its document was replaced)"),
+    ("cannot find context with specified id", "the page navigated while this ran (its document was replaced)"),
     ("frame was detached", "the frame was removed from the page while this ran"),
-    ("Navigation interrupted", "another navigation started while this one ran"),
+    ("navigation interrupted", "another navigation started while this one ran"),
 )
-_GONE = ("Element is not attached to the DOM", "Node is detached from document", "Could not find node with given id",
-         "No node with given id found")
-_CLOSED = ("Target page, context or browser has been closed", "Target closed", "has been closed")
+_GONE = ("element is not attached to the dom", "node is detached from document", "could not find node with given id",
+         "no node with given id found")
+_CLOSED = ("has been closed", "target closed")
 
 
 #: Playwright prefixes its messages with the API call ("Locator.click: ..."): the caller's
@@ -96,17 +95,18 @@ def translate(exc: Exception, what: str, *, session: BrowserState | None = None,
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     line = first_line(exc)
+    low = line.casefold()
     lost = _browser_lost(session)
     if lost is not None:
         return BrowserCrashed(f"{what}: {lost} ({line})")
-    if (page is not None and page.is_closed()) or any(c in line for c in _CLOSED):
+    if (page is not None and page.is_closed()) or any(c in low for c in _CLOSED):
         return PageClosed(f"{what}: the page was closed (its tab or browser context is gone)")
     if isinstance(exc, PlaywrightTimeout):
         return PageTimeout(f"{what}: {line}")
     for needle, meaning in _INTERRUPTED:
-        if needle in line:
+        if needle in low:
             return ActionInterrupted(f"{what}: {meaning}")
-    if any(g in line for g in _GONE):
+    if any(g in low for g in _GONE):
         return ElementGone("was removed from the page while the browser worked on it")
     return ActionError(line)
 
