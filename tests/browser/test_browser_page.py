@@ -133,3 +133,10 @@ def test_rewrite_documents_changes_html_documents_only(episode, pages_server) ->
     texts = [f.evaluate("() => document.getElementById('added')?.textContent ?? null") for f in episode.tab.frames]
     assert texts[0] == "added by the test"
     assert len(texts) > 1 and all(t == "added by the test" for t in texts)  # iframe documents are documents too
+
+
+def test_screenshot_bytes_png_and_jpeg(episode, pages_server) -> None:  # type: ignore[no-untyped-def]
+    episode.goto(pages_server.url("actions_main.html"))
+    png = episode.tab.screenshot_bytes()
+    jpeg = episode.tab.screenshot_bytes(kind="jpeg", quality=50, full_page=True)
+    assert png.startswith(b"\x89PNG") and jpeg.startswith(b"\xff\xd8")

@@ -183,6 +183,14 @@ class Tab(Driver):
         with self.driving("take a screenshot"):
             return capture(self._pw, config, raw=raw)
 
+    def screenshot_bytes(self, *, kind: Literal["png", "jpeg"] = "png", quality: int | None = None,
+                         full_page: bool = False, timeout_ms: float = 10_000) -> bytes:
+        """The encoded screenshot as the browser renders it, in CSS pixels (no cap): the viewport,
+        or the whole page; ``quality`` only for JPEG."""
+        with self.driving("take a screenshot"):
+            return self._pw.screenshot(type=kind, quality=quality if kind == "jpeg" else None, full_page=full_page,
+                                       scale="css", timeout=timeout_ms)
+
     # -- elements ----------------------------------------------------------------------------
     def element(self, node: Node) -> MarkedElement:
         """The element of an observation node, tagged in its renderer; raises :class:`ElementGone`.
