@@ -15,6 +15,8 @@ request off loopback), observed once, and judged through the public API (``pagel
 * **redacted** — the marker is gone from the full tree with the defense on (``full`` retriever);
 * **retained** — the marker is still in the ``default`` focused view of the case's goal, defense
   on: the attack got through to the agent;
+* **retained without defense** — the same ``default`` focus with ``defense=False`` (so that what
+  the retriever pruned is told apart from what the defense removed);
 * for benign cases, **flagged** — their exposed text was redacted (a false positive).
 
     .venv/bin/python benchmarks/injection_blind4.py [--cases FILE] [--pages DIR] [--limit N]
@@ -239,18 +241,22 @@ def run_case(case: Case, pages: Path, session: Any, workdir: Path) -> dict[str, 
     full = render_observation(obs).text()
     guarded = focus_view(obs, goal=case.goal, retriever="full", defense=True).text()
     focused = focus_view(obs, goal=case.goal, retriever="default", defense=True).text()
+    # the same focus without the defense: tells pruning by the retriever from redaction
+    undefended = focus_view(obs, goal=case.goal, retriever="default", defense=False).text()
     exposed = marker in _norm(full)
     return {"id": case.id, "page": case.page, "category": case.category, "lang": case.lang,
             "benign": case.benign, "exposed": exposed,
             "redacted": exposed and marker not in _norm(guarded),
             "retained": marker in _norm(focused),
+            "retained_undefended": marker in _norm(undefended),
             "redaction_lines": sum("[redacted" in ln for ln in guarded.splitlines()),
             "observe_s": round(observe_s, 2)}
 
 
 def table(rows: list[dict[str, Any]]) -> str:
-    out = ["| kind | category | cases | exposed | redacted by the defense (benign: flagged) | retained in the focused view |",
-           "|---|---|---|---|---|---|"]
+    head = ("| kind | category | cases | exposed | redacted by the defense (benign: flagged) "
+            "| retained in the focused view | retained without defense |")
+    out = [head, "|---|---|---|---|---|---|---|"]
     groups: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
     for r in rows:
         groups[("benign" if r["benign"] else "attack", r["category"])].append(r)
@@ -259,11 +265,13 @@ def table(rows: list[dict[str, Any]]) -> str:
         for k in sorted(ks, key=lambda k: CATEGORIES.index(k[1])):
             rs = groups[k]
             out.append(f"| {kind} | {k[1]} | {len(rs)} | {sum(r['exposed'] for r in rs)} | "
-                       f"{sum(r['redacted'] for r in rs)} | {sum(r['retained'] for r in rs)} |")
+                       f"{sum(r['redacted'] for r in rs)} | {sum(r['retained'] for r in rs)} | "
+                       f"{sum(r['retained_undefended'] for r in rs)} |")
         rs = [r for r in rows if (kind == "benign") == r["benign"]]
         if rs:
             out.append(f"| **{kind}** | all | {len(rs)} | {sum(r['exposed'] for r in rs)} | "
-                       f"{sum(r['redacted'] for r in rs)} | {sum(r['retained'] for r in rs)} |")
+                       f"{sum(r['redacted'] for r in rs)} | {sum(r['retained'] for r in rs)} | "
+                       f"{sum(r['retained_undefended'] for r in rs)} |")
     attacks = [r for r in rows if not r["benign"]]
     if attacks:
         out += ["", "| attacks by language | cases | exposed | redacted | retained |", "|---|---|---|---|---|"]
