@@ -86,8 +86,8 @@ def _tricky_app() -> object:
         "/error": (500, b"<h1>Boom</h1>", "text/html"),
         "/slow-asset": (200, b"<html><body><h1>Still loading</h1><button>Usable</button><img src='/hang'></body></html>",
                         "text/html"),
-        "/busy": (200, b"<html><body><button>Frozen</button><script>setTimeout(()=>{while(true){}},200)</script>"
-                       b"</body></html>", "text/html"),
+        "/busy": (200, (b"<html><body><button>Frozen</button><script>setTimeout(()=>{while(true){}},200)</script>"
+                        b"</body></html>"), "text/html"),
         "/latin1": (200, ("<html><head><meta charset='utf-8'></head><body><p>Caf\xe9 cr\xe8me \xff\xfe</p>"
                           "<button>Bestellen</button></body></html>").encode("latin-1"), "text/html"),
     }
