@@ -40,13 +40,17 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from pagelens.browser.chromium import find_chromium
 from pagelens.errors import ConfigError, MissingDependency
 
-if TYPE_CHECKING:
-    from playwright.sync_api import Page
+
+class Page(Protocol):
+    """What the scripted solutions use of the page BrowserGym drives (its own Playwright page:
+    pagelens holds none, so no Playwright import here)."""
+
+    def locator(self, selector: str) -> Any: ...
 
 __all__ = [
     "ORACLES",
@@ -212,7 +216,7 @@ def ensure_browsergym_env(*, miniwob: bool = True, chromium: str | None = None) 
 
 # -- scripted solutions ----------------------------------------------------------------------
 #: task name -> function(page, goal) returning the BrowserGym actions that solve the task.
-Oracle = Callable[["Page", str], list[str]]
+Oracle = Callable[[Page, str], list[str]]
 
 _BID = "bid"  # browsergym.core.constants.BROWSERGYM_ID_ATTRIBUTE
 
