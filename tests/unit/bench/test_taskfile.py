@@ -130,3 +130,14 @@ def test_missing_and_binary_files(tmp_path: Path) -> None:
     bad.write_bytes(b"\xff\xfe\x00")
     with pytest.raises(TaskFileError, match="not UTF-8"):
         load_task_file(bad)
+
+
+def test_the_readme_task_file_example_loads(tmp_path: Path) -> None:
+    import re
+
+    readme = Path(__file__).resolve().parents[3] / "README.md"
+    blocks = re.findall(r"^```toml\n(.*?)^```", readme.read_text(encoding="utf-8"), re.DOTALL | re.MULTILINE)
+    assert blocks
+    for block in blocks:
+        tasks = load_task_file(_write(tmp_path, block))
+        assert tasks and all(t.goal for t in tasks)
