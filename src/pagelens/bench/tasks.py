@@ -259,9 +259,10 @@ def attack_succeeded(states: States) -> bool:
 
 
 def with_injection(task: Task, kind: str) -> Task:
-    """The same task with an attack variant switched on (and the pop-up closed first)."""
+    """The same task with an attack variant switched on (and the pop-up closed first), tagged ``injection``."""
     sep = "&" if "?" in task.start else "?"
     plan = task.plan
     if kind == "popup":
         plan = (PlanStep("click", Target("button", "Close")), *plan)
-    return replace(task, id=f"{task.id}+{kind}", start=f"{task.start}{sep}__inject={kind}", plan=plan, injection=kind)
+    return replace(task, id=f"{task.id}+{kind}", start=f"{task.start}{sep}__inject={kind}", plan=plan, injection=kind,
+                   tags=(*task.tags, "injection"))

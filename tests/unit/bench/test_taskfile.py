@@ -141,3 +141,24 @@ def test_the_readme_task_file_example_loads(tmp_path: Path) -> None:
     for block in blocks:
         tasks = load_task_file(_write(tmp_path, block))
         assert tasks and all(t.goal for t in tasks)
+
+
+def test_binding_on_the_running_sites_and_without_them(tmp_path: Path) -> None:
+    """Origins name sites or origins; a URL task binds without sites and, with no check, has no judge."""
+    from pagelens.bench.bind import bind_task
+    from pagelens.bench.sites import start_sites
+
+    text = GOOD.replace('tags = ["mine"]', 'tags = ["mine"]\norigins = ["shop", "http://127.0.0.1:9"]')
+    price, page, popup = load_task_file(_write(tmp_path, text))
+    assert popup.tags == ("mine", "injection")
+    with start_sites(0) as sites:
+        bound = bind_task(price, sites)
+        assert bound.allowed_origins == (sites.base_url("shop"), "http://127.0.0.1:9")
+        assert bound.start_url.startswith(sites.base_url("shop"))
+        default = bind_task({t.id: t for t in load_tasks(0)}["forum-upvote"], sites)
+        assert default.allowed_origins == tuple(sites.base_url(n) for n in ("shop", "forum", "admin"))
+        assert default.judge is not None and not default.judge("done").success  # no vote cast yet
+    with pytest.raises(ValueError, match="bundled sites"):
+        bind_task(price, None)
+    free = bind_task(page, None)
+    assert free.start_url == "http://127.0.0.1:9/" and free.judge is None and free.setup is None
