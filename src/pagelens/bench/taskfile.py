@@ -165,9 +165,12 @@ def _parse(path: Path) -> TaskFileSpec:
     except tomllib.TOMLDecodeError as exc:
         raise TaskFileError(f"{path}: not valid TOML: {exc}") from None
     try:
-        return TaskFileSpec.model_validate(raw)
+        spec = TaskFileSpec.model_validate(raw)
     except ValidationError as exc:
         raise TaskFileError(_describe(path, raw, exc)) from None
+    if not spec.task and not spec.variant:
+        raise TaskFileError(f"{path}: no [[task]] in the file")
+    return spec
 
 
 def _describe(path: Path, raw: Mapping[str, Any], exc: ValidationError) -> str:

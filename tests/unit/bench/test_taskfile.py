@@ -88,6 +88,8 @@ def test_a_users_file_loads(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("text", "where"), [
     ("[[task]\nid = 1", "not valid TOML"),
+    ("# nothing yet\n", "no [[task]] in the file"),
+    (GOOD.replace("[[task]]", "[[tasks]]", 1), "tasks: unknown field"),
     (GOOD.replace('goal = "What', 'gaol = "What'), "task 'my-price' (task[0]): gaol: unknown field"),
     (GOOD.replace('goal = "Say hello {{literally}}."', ''), "task 'my-page' (task[1]): goal: Field required"),
     (GOOD.replace('id = "my-page"', 'id = "My Page"'), "task 'My Page' (task[1]): id: String should match pattern"),
