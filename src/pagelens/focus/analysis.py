@@ -22,6 +22,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from pagelens.focus.terms import WORD, normalise, surface
 from pagelens.focus.units import (
     ACTION_ROLES,
     BARRIER_ROLES,
@@ -31,12 +32,13 @@ from pagelens.focus.units import (
     Page,
     UnitLimits,
     deep_items,
+    form_of,
     header_row,
     line_text,
     page_of,
     row_of,
 )
-from pagelens.types import Rendering
+from pagelens.types import Line, Rendering
 
 
 @dataclass
@@ -59,6 +61,9 @@ class PageAnalysis:
     tokens: list[list[str]]  # BM25 tokens per unit, in the page's language
     prior: list[int]  # units with controls, most useful first
     deep: list[bool]  # lines inside a long listing's later items
+    line_texts: list[str]  # what each line says (:func:`~pagelens.focus.units.line_text`)
+    norm_texts: list[str]  # each unit's text, normalised (:func:`~pagelens.focus.terms.normalise`)
+    skeleton: list[list[int]]  # the skeleton's candidate picks, in document order
 
 
 def unit_heads(page: Page, limits: UnitLimits) -> list[int]:
@@ -148,6 +153,51 @@ def control_prior(page: Page, units: Units, deep: list[bool]) -> list[int]:
     return tiers[0] + tiers[1] + tiers[2]
 
 
+def skeleton_picks(page: Page, deep: list[bool], limits: UnitLimits) -> list[list[int]]:
+    """What the skeleton may keep, each with what it needs: the headings (but a long
+    listing's later item titles), the site search with its buttons, pagination links,
+    a small breadcrumb trail."""
+    lines = page.lines
+    single, _ = surface()
+    out: list[list[int]] = []
+    for i, ln in enumerate(lines):
+        pick: list[int] = []
+        if ln.role in HEADING_ROLES and not deep[i]:
+            pick = [i]
+        elif ln.role == "searchbox" or (ln.role in TEXT_ENTRY_ROLES and _in_search(page, i)):
+            pick = [i]
+            f = form_of(page, i, limits)
+            if f is not None:
+                pick += [j for j in range(f, page.ends[f]) if lines[j].role == "button"]
+        elif ln.role in ("link", "button") and _is_pagination(ln, single):
+            pick = [i]
+        elif ln.role == "navigation" and "breadcrumb" in ln.name.lower() and page.subtree_tokens(i) <= 300:
+            pick = list(range(i, page.ends[i]))
+        if pick:
+            out.append(pick)
+    return out
+
+
+def _in_search(page: Page, i: int) -> bool:
+    return any(page.lines[a].role == "search" for a in page.ancestors(i))
+
+
+def _is_pagination(ln: Line, single: dict[str, set[str]]) -> bool:
+    name = normalise(ln.name).strip()
+    if not name or len(name) > 24:
+        return False
+    if name.isdigit() and len(name) <= 4:
+        return True
+    if name in ("›", "»", "‹", "«", "→", "←", ">", "<", ">>", "<<"):
+        return True
+    words = WORD.findall(name)
+    if 0 < len(words) <= 3:
+        concepts = set().union(*(single.get(w, set()) for w in words))
+        if concepts & {"next", "previous", "show_more"} and ("page" in name or len(words) <= 2):
+            return True
+    return False
+
+
 # -- per-text caches (shared by every page and step) ------------------------------------------
 _TOKENS: OrderedDict[tuple[str, str], list[str]] = OrderedDict()
 _TOKENS_MAX = 200_000
@@ -199,7 +249,9 @@ def analyse(rendering: Rendering, limits: UnitLimits, max_chars: int) -> PageAna
     units = build_units(page, limits, max_chars)
     lang = guess_language(units.texts[:400])
     deep = deep_items(page)
-    return PageAnalysis(page, units, lang, unit_tokens(units.texts, lang), control_prior(page, units, deep), deep)
+    return PageAnalysis(page, units, lang, unit_tokens(units.texts, lang), control_prior(page, units, deep), deep,
+                        [line_text(ln) for ln in page.lines], [normalise(t) for t in units.texts],
+                        skeleton_picks(page, deep, limits))
 
 
 def analysis_of(rendering: Rendering, limits: UnitLimits, max_chars: int, *, cache: bool = True) -> PageAnalysis:

@@ -43,12 +43,10 @@ from pagelens.focus.extremes import asks_extreme, projection
 from pagelens.focus.matcher import GoalMatcher
 from pagelens.focus.terms import (
     ANSWER_CONCEPTS,
-    WORD,
     inside_word,
     is_question,
     normalise,
     query_terms,
-    surface,
     terms_of,
     without_quotes,
 )
@@ -63,7 +61,6 @@ from pagelens.focus.units import (
     UnitLimits,
     following,
     form_of,
-    line_text,
     neighbours,
     partners,
 )
@@ -183,7 +180,7 @@ class RulesRetriever:
         line_terms: dict[int, frozenset[str]] = {}
         for k in range(n_units):
             for j in units.members[k]:
-                line_terms[j] = matcher.match(line_text(lines[j]))
+                line_terms[j] = matcher.match(pa.line_texts[j])
         # goal words inside longer page words (compounds): stems of 4+ letters
         parts = sorted((t for t in weights if t.isalpha() and len(t) >= 4), key=len, reverse=True)
         inner = re.compile("|".join(map(re.escape, parts))) if parts else None
@@ -193,7 +190,7 @@ class RulesRetriever:
             for j in units.members[k]:
                 hits |= line_terms[j] & weights.keys()
             if phrases or inner is not None:
-                low = normalise(units.texts[k])
+                low = pa.norm_texts[k]
                 hits |= {'"' + p for p in phrases if p in low}
                 if inner is not None:
                     hits |= {m.group(0) for m in inner.finditer(low) if inside_word(low, m.start(), m.end())}
@@ -347,7 +344,7 @@ class RulesRetriever:
                     c += SHORT_COST
             return c
 
-        add(self._skeleton(page, pa.deep, int(budget * cfg.skeleton_share), cost_of))
+        add(self._skeleton(pa, int(budget * cfg.skeleton_share), cost_of))
         add(extra)
         question = is_question(query.goal)
         acting = not question
@@ -372,28 +369,13 @@ class RulesRetriever:
                     break
         return keep, spent, chosen
 
-    def _skeleton(self, page: Page, deep: list[bool], tokens: int,
-                  cost_of: Callable[[Iterable[int]], int]) -> list[int]:
-        """Root, headings (while cheap), site search, pagination, breadcrumbs."""
-        lines = page.lines
+    @staticmethod
+    def _skeleton(pa: PageAnalysis, tokens: int, cost_of: Callable[[Iterable[int]], int]) -> list[int]:
+        """Root, headings (while cheap), site search, pagination, breadcrumbs (the page's
+        candidates, :func:`pagelens.focus.analysis.skeleton_picks`) while they fit ``tokens``."""
         out: list[int] = [0]
-        single, _ = surface()
         spent = 0
-        for i, ln in enumerate(lines):
-            pick: list[int] = []
-            if ln.role in HEADING_ROLES and not deep[i]:
-                pick = [i]
-            elif ln.role == "searchbox" or (ln.role in TEXT_ENTRY_ROLES and _in_search(page, i)):
-                pick = [i]
-                f = form_of(page, i, self.config.limits)
-                if f is not None:
-                    pick += [j for j in range(f, page.ends[f]) if lines[j].role == "button"]
-            elif ln.role in ("link", "button") and _is_pagination(ln, single):
-                pick = [i]
-            elif ln.role == "navigation" and "breadcrumb" in ln.name.lower() and page.subtree_tokens(i) <= 300:
-                pick = list(range(i, page.ends[i]))
-            if not pick:
-                continue
+        for pick in pa.skeleton:
             c = cost_of(pick)
             if spent + c > tokens:
                 continue
@@ -409,23 +391,3 @@ def _is_count(ln: Line) -> bool:
     """A short line holding one number ("38 comments", "4 records", "(12)")."""
     name = ln.name
     return 0 < len(name) <= 40 and bool(_COUNT.match(name))
-
-
-def _in_search(page: Page, i: int) -> bool:
-    return any(page.lines[a].role == "search" for a in page.ancestors(i))
-
-
-def _is_pagination(ln: Line, single: dict[str, set[str]]) -> bool:
-    name = normalise(ln.name).strip()
-    if not name or len(name) > 24:
-        return False
-    if name.isdigit() and len(name) <= 4:
-        return True
-    if name in ("›", "»", "‹", "«", "→", "←", ">", "<", ">>", "<<"):
-        return True
-    words = WORD.findall(name)
-    if 0 < len(words) <= 3:
-        concepts = set().union(*(single.get(w, set()) for w in words))
-        if concepts & {"next", "previous", "show_more"} and ("page" in name or len(words) <= 2):
-            return True
-    return False
