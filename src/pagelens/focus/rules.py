@@ -16,7 +16,8 @@ drops what an agent needs but the goal never names. This retriever
    * ``controls`` — controls whose own name or inferred label carries the goal's words;
    * ``forms`` — for goals that fill something in, the page's forms;
    * ``prior`` — the page's controls, most useful first (weak: what an agent can act on);
-   * ``semantic`` — optional, a multilingual sentence-embedding model (:mod:`.semantic`);
+   * ``semantic`` — optional (``default:e5``), a multilingual sentence-embedding model
+     (:mod:`.semantic`) over a prefiltered set of candidate units, re-fused after the others;
 
 3. fuses the ranks (reciprocal rank fusion: a unit is lost only when every signal ranks it
    low) and keeps units best first, each with its partners (a row's header, a field's submit,
@@ -26,7 +27,9 @@ drops what an agent needs but the goal never names. This retriever
 4. always keeps a cheap skeleton: the root, headings, the site search, pagination, breadcrumbs.
 
 It reads typed :class:`~pagelens.types.Line` fields only, never rendered text; it never sees
-the network; it is deterministic.
+the network; it is deterministic. What depends on the page only (units, language, BM25 tokens,
+the control prior, the skeleton's candidates) is computed once per rendering and reused for
+every goal on it (:mod:`.analysis`); per-text work is cached across steps.
 """
 
 from __future__ import annotations
