@@ -71,7 +71,7 @@ def main() -> None:
     ms: dict[str, list[float]] = {c: [] for c in cols}
     biggest: tuple[int, str, dict[str, float]] | None = None
     for f in sorted(args.cache.glob("*.obs.pickle")):
-        r = render_observation(pickle.loads(f.read_bytes()))  # noqa: S301 - own cache
+        r = render_observation(pickle.loads(f.read_bytes()))
         step = changed(r)
         bm25.select(FocusQuery(GOALS[0]), r)  # warm its imports
         row: dict[str, float] = {}
