@@ -208,7 +208,7 @@ class Worker:
             self.stop()
             return {"ok": False, "error": "the page did not load within 180 s (worker restarted)", "stage": "load"}
         started = time.perf_counter()
-        res = self._next(deadline_s + 5.0)
+        res = self._next(deadline_s + max(10.0, deadline_s / 2))  # observe has the deadline; focus the slack
         peak = self.sampler.disarm()
         if res is None:
             waited = time.perf_counter() - started

@@ -121,7 +121,8 @@ def run_pagelens(chan: Channel, chromium: str, tool: str) -> None:
                            "texts": {"full": _write(req["out"], "full", view.rendering.text()),
                                      "sent": _write(req["out"], "sent", view.text())}})
             except Exception as exc:  # noqa: BLE001 - every failure is a reported figure
-                chan.send({"ok": False, "error": f"{type(exc).__name__}: {str(exc)[:300]}"})
+                chan.send({"ok": False, "error": f"{type(exc).__name__}: {str(exc)[:300]}",
+                           "timeout": type(exc).__name__ == "PageTimeout"})
 
 
 def run_browsergym(chan: Channel, chromium: str) -> None:
@@ -177,7 +178,8 @@ def run_playwright(chan: Channel, chromium: str) -> None:
                 chan.send({"ok": True, "observe_s": t1 - t0, "focus_s": 0.0, "total_s": t1 - t0,
                            "texts": {"full": path, "sent": path}})
             except Exception as exc:  # noqa: BLE001
-                chan.send({"ok": False, "error": f"{type(exc).__name__}: {str(exc)[:300]}"})
+                chan.send({"ok": False, "error": f"{type(exc).__name__}: {str(exc)[:300]}",
+                           "timeout": type(exc).__name__ == "TimeoutError"})
         browser.close()
 
 
@@ -236,7 +238,7 @@ async def _browser_use(chan: Channel, chromium: str) -> None:
                                  "sent": _write(req["out"], "sent", text[:cap])}})
         except Exception as exc:  # noqa: BLE001
             chan.send({"ok": False, "error": f"{type(exc).__name__}: {str(exc)[:300]}",
-                       "traceback": traceback.format_exc()[-800:]})
+                       "timeout": isinstance(exc, asyncio.TimeoutError), "traceback": traceback.format_exc()[-800:]})
     await session.kill()
 
 
