@@ -20,6 +20,7 @@ Pages: the corpus (``--pages``, first ``--limit``) and generated pages of ``--si
 order rotating between repetitions; each observation is of a fresh load in a fresh context
 and has a deadline (``--deadline``; ``--size-deadline`` for generated pages), enforced from
 here: past it the worker and its browser are killed, a timeout recorded and the worker restarted.
+Each worker first makes one untimed observation of the first page (imports, caches, set-up).
 
 Memory: while a request runs, the worker's process tree is sampled (/proc, every 50 ms):
 the worker's own RSS (the Python driver), other helpers (Playwright's node driver), and
@@ -292,6 +293,7 @@ def summarize(target: dict[str, Any], runs: dict[str, list[dict[str, Any]]]) -> 
 def run(args: argparse.Namespace) -> dict[str, Any]:
     sys.path.insert(0, str(HERE))
     from gen_pages import write_pages
+
     from pagelens.browser.serve import StaticServer
 
     work = Path(tempfile.mkdtemp(prefix="pl-peers-"))
@@ -322,6 +324,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         targets += [{"page": p.name, "kind": "generated", "elements": n, "url": gen_srv.url(p.name), "goal": GENERIC_GOAL,
                      "reps": args.reps if n < 50_000 else args.big_reps, "deadline": args.size_deadline}
                     for n, p in zip(args.sizes, gen)]
+        if targets:  # one untimed observation per worker first: imports, caches, CDP domains, ranker set-up
+            for tool, w in workers.items():
+                w.observe(targets[0]["url"], targets[0]["goal"], targets[0]["deadline"], str(work / f"warmup.{tool}"))
         for i, target in enumerate(targets):
             runs: dict[str, list[dict[str, Any]]] = {t: [] for t in workers}
             for rep in range(target["reps"]):

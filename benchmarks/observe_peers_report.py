@@ -65,8 +65,8 @@ def corpus_table(rows: list[dict[str, Any]], tools: list[str]) -> list[str]:
 
 
 def medians_table(rows: list[dict[str, Any]], tools: list[str]) -> tuple[list[str], dict[str, Any]]:
-    out = ["| tool | pages ok | median observe s | median observe+focus s | median tokens (full) | "
-           "median tokens (sent) | median peak total MB | max peak total MB |", "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    out = [("| tool | pages ok | median observe s | median observe+focus s | median tokens (full) | "
+           "median tokens (sent) | median peak total MB | max peak total MB |"), "|---|---:|---:|---:|---:|---:|---:|---:|"]
     med: dict[str, Any] = {}
     for x in tools:
         es = [r["tools"].get(x, {}) for r in rows]
@@ -156,8 +156,8 @@ def markdown(result: dict[str, Any]) -> str:
     if meta:
         out += [f"- command: `{meta.get('command')}`", f"- versions: {meta.get('versions')}",
                 f"- skipped tools: {meta.get('skipped') or 'none'}; worker restarts: {meta.get('worker_restarts')}",
-                f"- started {meta.get('started')}, {meta.get('duration_s', 0) / 60:.0f} min, {meta.get('cpus')} CPUs, "
-                f"load average at the end {meta.get('load_avg_end')}", ""]
+                (f"- started {meta.get('started')}, {meta.get('duration_s', 0) / 60:.0f} min, {meta.get('cpus')} CPUs, "
+                f"load average at the end {meta.get('load_avg_end')}"), ""]
     med: dict[str, Any] = {}
     if corpus:
         out += ["### Corpus pages", "", *corpus_table(corpus, tools), ""]

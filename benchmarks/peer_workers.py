@@ -128,6 +128,7 @@ def run_pagelens(chan: Channel, chromium: str, tool: str) -> None:
 def run_browsergym(chan: Channel, chromium: str) -> None:
     sys.path.insert(0, str(HERE))
     from compare_browsergym import observe_browsergym
+
     from pagelens.browser.session import BrowserSession
     from pagelens.config import BrowserConfig
 
