@@ -18,7 +18,15 @@ import random
 from collections.abc import Callable
 from pathlib import Path
 
-WORDS = ["account", "address", "alpha", "amber", "basket", "berry", "blue", "bright", "cable", "camera", "cargo", "cedar", "channel", "city", "cloud", "coast", "copper", "cotton", "delta", "desk", "direct", "dollar", "eagle", "early", "echo", "ember", "engine", "fabric", "field", "filter", "forest", "frame", "garden", "glass", "golden", "harbor", "helmet", "honey", "island", "ivory", "jacket", "kernel", "ladder", "lemon", "linen", "market", "meadow", "metal", "mirror", "motor", "north", "ocean", "olive", "orbit", "paper", "pepper", "pilot", "planet", "pocket", "quartz", "radio", "river", "rocket", "saddle", "signal", "silver", "socket", "solar", "spring", "stone", "summit", "table", "timber", "tower", "travel", "urban", "valley", "velvet", "wallet", "winter", "yellow", "zephyr"]
+_WORD_TEXT = (
+    "account address alpha amber basket berry blue bright cable camera cargo cedar channel city cloud coast "
+    "copper cotton delta desk direct dollar eagle early echo ember engine fabric field filter forest frame "
+    "garden glass golden harbor helmet honey island ivory jacket kernel ladder lemon linen market meadow "
+    "metal mirror motor north ocean olive orbit paper pepper pilot planet pocket quartz radio river rocket "
+    "saddle signal silver socket solar spring stone summit table timber tower travel urban valley velvet "
+    "wallet winter yellow zephyr"
+)
+WORDS = tuple(_WORD_TEXT.split())
 
 # Each block writer returns (html, element count) and takes the rng and a block number.
 Block = Callable[[random.Random, int], tuple[str, int]]
