@@ -110,7 +110,8 @@ class Sampler:
                 out["worker_rss"] = rss
             elif "chrom" in _comm(pid).lower():
                 out["chromium_rss"] += rss
-                if "--type=renderer" in _cmdline(pid):
+                # Chromium rewrites its argv into one space-separated string: search the joined text
+                if "--type=renderer" in " ".join(_cmdline(pid)):
                     out["renderer_rss_max"] = max(out["renderer_rss_max"], rss)
                 if slow:
                     out["chromium_pss"] += _pss_kb(pid) * 1024
