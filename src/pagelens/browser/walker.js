@@ -40,8 +40,12 @@
     "slider spinbutton status strong subscript superscript switch tab table tablist tabpanel term textbox time timer " +
     "toolbar tooltip tree treegrid treeitem").split(" "));
   const NAME_FROM_CONTENT = new Set(("button cell checkbox columnheader gridcell heading link menuitem menuitemcheckbox " +
-    "menuitemradio option radio row rowheader switch tab tooltip treeitem DisclosureTriangle caption Legend " +
-    "Figcaption term sectionheader sectionfooter comment LayoutTableRow").split(" "));
+    "menuitemradio option radio rowheader switch tab tooltip treeitem DisclosureTriangle " +
+    "term comment LayoutTableCell").split(" "));
+  const NO_TITLE = new Set(("generic listitem list paragraph LayoutTable LayoutTableRow LayoutTableCell row rowgroup " +
+    "caption DescriptionList definition term strong emphasis code time superscript subscript mark deletion " +
+    "insertion blockquote LabelText Figcaption Legend LineBreak none").split(" "));
+  const CELLS = new Set(["cell", "gridcell", "columnheader", "rowheader", "LayoutTableCell"]);
   const LANDMARK_SCOPE = new Set(["ARTICLE", "ASIDE", "MAIN", "NAV", "SECTION"]);
   const SIMPLE = { P: "paragraph", UL: "list", OL: "list", MENU: "list", LI: "listitem", DL: "DescriptionList",
     DT: "term", DD: "definition", DFN: "term", NAV: "navigation", MAIN: "main", ARTICLE: "article",
@@ -122,7 +126,7 @@
         if (!res && !nested && rows.length >= 1 && cells > 1) {
           if (valid && (bordered * 2 >= valid || bgDiff * 2 >= valid)) res = true;
         }
-        if (rows.length < 2 || cells <= 1) res = res && cells > 1;
+        if (!res && (rows.length < 2 || cells <= 1)) res = false;
       }
     }
     tableKind.set(t, res);
@@ -132,6 +136,10 @@
 
   const implicitRole = (el, t, cs) => {
     const simple = SIMPLE[t];
+    if (t === "TR" || t === "TD" || t === "TH" || t === "THEAD" || t === "TBODY" || t === "TFOOT") {
+      const tb = tableOf(el);
+      if (tb && explicitRole(tb) === "none") return "none"; // a presentational table's parts are presentational
+    }
     switch (t) {
       case "A": case "AREA": return el.hasAttribute("href") ? "link" : "generic";
       case "BUTTON": return "button";
@@ -186,7 +194,19 @@
     const m = c.match(/^"((?:[^"\\]|\\.)*)"/);
     return m ? m[1].replace(/\\(.)/g, "$1") : "";
   };
-  const isInline = (el) => { const d = style(el).display; return d === "inline" || d === "contents"; };
+  const isInline = (el) => { const d = style(el).display; return d.startsWith("inline") || d === "contents"; };
+  const INLINE_TAGS = new Set(["SPAN", "B", "I", "U", "SMALL", "BIG", "FONT", "KBD", "SAMP", "VAR", "CITE", "BDI", "BDO",
+    "DATA", "TT", "NOBR", "Q", "RUBY", "A", "S", "LABEL"]);
+  const hasInlineContent = (el) => {
+    for (const c of childrenOf(el)) {
+      if (c.nodeType === TEXT) { if (/\S/.test(c.data)) return true; }
+      else if (c.nodeType === ELEM && !SKIP.has(tag(c))) {
+        const d = style(c).display;
+        if (d !== "none" && (d.startsWith("inline") || d === "contents")) return true;
+      }
+    }
+    return false;
+  };
   const rendered = (el) => {
     if (el.nodeType !== ELEM) return true;
     const cs = style(el);
@@ -278,14 +298,14 @@
       }
       // 2F name from content
       if (NAME_FROM_CONTENT.has(role) || ctx.recursion || ctx.fromContent) {
-        if (!(t === "SELECT" || t === "TEXTAREA" || t === "INPUT")) {
+        if (!(t === "SELECT" || t === "TEXTAREA" || t === "INPUT") && !(CELLS.has(role) && !ctx.recursion && el.querySelector("table"))) {
           const s = contentText(el, ctx);
           if (s.trim()) return s;
         }
       }
-      // 2I tooltip
+      // 2I tooltip (Chromium does not name structural roles from it)
       const title = attr(el, "title");
-      if (title && title.trim()) return title;
+      if (title && title.trim() && !NO_TITLE.has(role)) return title;
       if (t === "INPUT" || t === "TEXTAREA") {
         const ph = attr(el, "placeholder") || attr(el, "aria-placeholder");
         if (ph && ph.trim()) return ph;
@@ -300,6 +320,7 @@
     if (!labels || !labels.length) return "";
     const parts = [];
     for (const l of labels) {
+      if (!ctx.hiddenOk && hiddenForName(l)) continue;
       const s = trimName(contentText(l, { visited: ctx.visited, labelledby: ctx.labelledby, recursion: true, hiddenOk: ctx.hiddenOk, self: el, inLabel: el }));
       if (s) parts.push(s);
     }
@@ -347,6 +368,8 @@
         out += transform(c.data, p ? style(p).textTransform : "none");
       } else if (c.nodeType === ELEM) {
         if (SKIP.has(tag(c)) && tag(c) !== "AREA") continue;
+        if (tag(c) === "BR") { out += "\n"; continue; }
+        if (tag(c) === "WBR") { out += " "; continue; }
         if (!ctx.hiddenOk && (ariaHidden(c) || style(c).display === "none")) continue;
         if (ctx.inLabel && c === ctx.inLabel) {
           // the labelled control itself inside its label: its value joins the name (not for buttons)
@@ -495,6 +518,7 @@
   const WHITE = [255, 255, 255, 1];
 
   // -- the walk ------------------------------------------------------------------------
+  const flagsOf = (box, hidden) => (box[2] > 0 && box[3] > 0 && !hidden ? 1 : 0);
   const emit = (parent, role, name, value, desc, ref, box, flags) => {
     const i = P.length;
     P.push(parent); R.push(str(role)); N.push(name === "" ? 0 : str(name));
@@ -576,21 +600,22 @@
       if (role === "none") ignored = true;
       if (t === "HTML" || t === "BODY") ignored = !isClick && !focusable;
       if (role === "generic" && !ignored) {
-        ignored = !(focusable || isClick || hasGlobalAria(el) || el.hasAttribute("title") || el.hasAttribute("role") ||
-                    !isInline(el) && (el.id || cs.position !== "static" || cs.overflowX !== "visible" || cs.display.includes("flex") ||
-                                      cs.display.includes("grid") || el.dir) || (el.id && inPageTarget(el, doc)));
-        if (t === "I" && ignored === false && !el.childNodes.length) ignored = true;
+        // Chromium keeps a generic with an id, a title, ARIA, focus or a click handler, and a
+        // block-level container (not an inline HTML element, not flex/grid) with inline content
+        ignored = !(focusable || isClick || hasGlobalAria(el) || el.id || el.hasAttribute("title") || el.hasAttribute("role") ||
+                    (!INLINE_TAGS.has(t) && !/flex|grid/.test(cs.display) && hasInlineContent(el)));
       }
       if (t === "LABEL" && !ignored) {
         const c = el.control;
-        if (c && (c.type === "checkbox" || c.type === "radio")) { ignored = true; childInh.textless = true; }
+        if (c && (c.type === "checkbox" || c.type === "radio") && trimName(el.textContent || "")) { ignored = true; childInh.textless = true; }
       }
       let idx = pIdx;
       let childParent = pIdx;
       if (!ignored) {
         let name = trimName(nameOf(el, role, { visited: new Set(), labelledby: false, recursion: false, hiddenOk: false, self: el }));
         if (name.length > maxName) name = name.slice(0, maxName);
-        if (role === "generic" && !name && (el.hasAttribute("aria-label") || el.hasAttribute("title"))) name = "";
+        if ((role === "generic" && !el.hasAttribute("aria-label") && !el.hasAttribute("aria-labelledby")) ||
+            role === "LayoutTableRow" || (role === "row" && t === "TR" && !el.hasAttribute("role"))) name = ""; // not computed by Chromium
         if (role === "image" && t === "IMG" && !name && attr(el, "alt") === null && !hasGlobalAria(el)) name = "";
         const value = valueOf(el, t, role);
         const desc = describe(el, name);
@@ -605,6 +630,8 @@
       if (t === "IFRAME" || t === "FRAME") {
         let cd = null;
         try { cd = el.contentDocument; } catch (e) { cd = null; }
+        // Chromium's own error page (a blocked or unreachable frame) is not page content
+        if (cd && (cd.URL.startsWith("chrome-error:") || crossOriginSrc(el, doc))) return;
         if (cd && cd.defaultView && (cd.body || cd.documentElement)) walkDoc(cd, childParent, refOf(st, el));
         else X.push(childParent, refOf(st, el));
         return;
@@ -626,6 +653,13 @@
                           [Math.round(ob.left + sx), Math.round(ob.top + sy), Math.round(ob.width), Math.round(ob.height)], 1);
           Q.push(oi, str("selected"), o.selected);
         }
+        return;
+      }
+      if (t === "INPUT" && role === "button") {
+        const ty = (attr(el, "type") || "").toLowerCase();
+        const v = attr(el, "value");
+        const label = v !== null ? v : ty === "submit" ? "Submit" : ty === "reset" ? "Reset" : "";
+        if (label.trim() && ty !== "image" && ty !== "file") emit(childParent, "StaticText", label, null, "", 0, box, flagsOf(box, visHidden));
         return;
       }
       if (t === "INPUT" || t === "TEXTAREA" || t === "IMG" || role === "image" && t === "SVG") return;
@@ -655,7 +689,7 @@
       if (mcontent && mcontent[0] === '"') { const m = mcontent.match(/^"((?:[^"\\]|\\.)*)"/); return m ? m[1] : ""; }
       if (ty === "disc") return "• ";
       if (ty === "circle") return "◦ ";
-      if (ty === "square") return "▪ ";
+      if (ty === "square") return "■ ";
       if (ty.startsWith('"')) return ty.slice(1, -1);
       let n = 1;
       const list = li.parentElement;
@@ -682,6 +716,12 @@
     const rootInh = { op: 1, bg: WHITE, tiny: false, hidden: false, ariaHidden: false, tt: "none", pre: false,
                       box: [0, 0, 0, 0], conceal: "", textless: false };
     walk(doc.documentElement, rootIdx, rootInh);
+  };
+  const crossOriginSrc = (el, doc) => {
+    const src = el.getAttribute("src");
+    if (!src) return false;
+    try { const u = new URL(src, doc.baseURI); return /^https?:$/.test(u.protocol) && u.origin !== new URL(doc.URL).origin; }
+    catch (e) { return false; }
   };
   const inPageTargets = new Map();
   const inPageTarget = (el, doc) => {
