@@ -194,6 +194,7 @@
     const m = c.match(/^"((?:[^"\\]|\\.)*)"/);
     return m ? m[1].replace(/\\(.)/g, "$1") : "";
   };
+  const pseudoImage = (el, which) => { const c = getComputedStyle(el, which).content; return !!c && c.startsWith("url("); };
   const isInline = (el) => { const d = style(el).display; return d.startsWith("inline") || d === "contents"; };
   const INLINE_TAGS = new Set(["SPAN", "B", "I", "U", "SMALL", "BIG", "FONT", "KBD", "SAMP", "VAR", "CITE", "BDI", "BDO",
     "DATA", "TT", "NOBR", "Q", "RUBY", "A", "S", "LABEL"]);
@@ -298,14 +299,14 @@
       }
       // 2F name from content
       if (NAME_FROM_CONTENT.has(role) || ctx.recursion || ctx.fromContent) {
-        if (!(t === "SELECT" || t === "TEXTAREA" || t === "INPUT") && !(CELLS.has(role) && !ctx.recursion && el.querySelector("table"))) {
+        if (!(t === "SELECT" || t === "TEXTAREA" || t === "INPUT")) {
           const s = contentText(el, ctx);
           if (s.trim()) return s;
         }
       }
       // 2I tooltip (Chromium does not name structural roles from it)
       const title = attr(el, "title");
-      if (title && title.trim() && !NO_TITLE.has(role)) return title;
+      if (title && title.trim() && !NO_TITLE.has(role) && t !== "SELECT") return title;
       if (t === "INPUT" || t === "TEXTAREA") {
         const ph = attr(el, "placeholder") || attr(el, "aria-placeholder");
         if (ph && ph.trim()) return ph;
@@ -376,7 +377,8 @@
           continue; // the labelled control itself: its own value is not part of its name
         }
         const r = roleOf(c);
-        const block = !isInline(c);
+        const cst = style(c);
+        const block = !isInline(c) || cst.position === "absolute" || cst.position === "fixed" || cst.cssFloat !== "none";
         const s = nameOf(c, r, { visited: ctx.visited, labelledby: ctx.labelledby, recursion: true, hiddenOk: ctx.hiddenOk, self: ctx.self, inLabel: ctx.inLabel });
         out += block ? " " + s + " " : s;
       }
@@ -598,6 +600,7 @@
       const focusable = isFocusable(el, t);
       const isClick = clickable(el, t, role, clickSet);
       if (role === "none") ignored = true;
+      if (role === "paragraph" && !el.firstElementChild && !/\S/.test(el.textContent || "")) ignored = true; // empty
       if (t === "HTML" || t === "BODY") ignored = !isClick && !focusable;
       if (role === "generic" && !ignored) {
         // Chromium keeps a generic with an id, a title, ARIA, focus or a click handler, and a
@@ -605,9 +608,11 @@
         ignored = !(focusable || isClick || hasGlobalAria(el) || el.id || el.hasAttribute("title") || el.hasAttribute("role") ||
                     (!INLINE_TAGS.has(t) && !/flex|grid/.test(cs.display) && hasInlineContent(el)));
       }
-      if (t === "LABEL" && !ignored) {
+      if (t === "LABEL" && !ignored && role === "LabelText") {
+        // a label whose text names a checkbox or radio button is redundant (Chromium drops it and its text)
         const c = el.control;
-        if (c && (c.type === "checkbox" || c.type === "radio") && trimName(el.textContent || "")) { ignored = true; childInh.textless = true; }
+        if (c && (c.type === "checkbox" || c.type === "radio") && !c.hasAttribute("aria-label") &&
+            !c.hasAttribute("aria-labelledby") && trimName(el.textContent || "")) { ignored = true; childInh.textless = true; }
       }
       let idx = pIdx;
       let childParent = pIdx;
@@ -659,6 +664,7 @@
         const ty = (attr(el, "type") || "").toLowerCase();
         const v = attr(el, "value");
         const label = v !== null ? v : ty === "submit" ? "Submit" : ty === "reset" ? "Reset" : "";
+        if (ty === "image") emit(childParent, "image", "", null, "", 0, box, flagsOf(box, visHidden));
         if (label.trim() && ty !== "image" && ty !== "file") emit(childParent, "StaticText", label, null, "", 0, box, flagsOf(box, visHidden));
         return;
       }
@@ -671,6 +677,7 @@
       if (!visHidden || true) {
         const b = pseudoText(el, "::before");
         if (b && b.trim() && !visHidden) emit(childParent, "StaticText", b, null, "", 0, box, 1);
+        else if (!visHidden && pseudoImage(el, "::before")) emit(childParent, "image", "", null, "", 0, box, 1);
       }
       if (t === "LI" && cs.display === "list-item" && !ignored) {
         const mk = marker(el, cs);
@@ -680,6 +687,7 @@
       if (!visHidden) {
         const a = pseudoText(el, "::after");
         if (a && a.trim()) emit(childParent, "StaticText", a, null, "", 0, box, 1);
+        else if (pseudoImage(el, "::after")) emit(childParent, "image", "", null, "", 0, box, 1);
       }
     };
     const marker = (li, cs) => {
