@@ -104,29 +104,33 @@
     else if (t.caption || t.tHead || t.tFoot || attr(t, "summary") || attr(t, "rules") ||
              t.querySelector(":scope > col, :scope > colgroup")) res = true;
     else {
-      const rows = t.rows; let cells = 0, valid = 0, bordered = 0, bgDiff = 0, nested = false;
-      const tbg = getComputedStyle(t).backgroundColor;
-      if (rows.length >= 20) res = true;
-      else {
-        for (const row of rows) {
-          for (const c of row.cells) {
-            cells++;
-            if (c.localName === "th") { res = true; break; }
-            if (c.hasAttribute("headers") || c.hasAttribute("abbr") || c.hasAttribute("axis") || c.hasAttribute("scope")) { res = true; break; }
-            if (c.querySelector("table")) nested = true;
-            const cs = getComputedStyle(c);
-            if (c.offsetWidth < 1 || c.offsetHeight < 1) continue;
-            valid++;
-            if (parseFloat(cs.borderTopWidth) > 0 && parseFloat(cs.borderLeftWidth) > 0 &&
-                parseFloat(cs.borderBottomWidth) > 0 && parseFloat(cs.borderRightWidth) > 0) bordered++;
-            if (cs.backgroundColor !== tbg && !/rgba\(0, 0, 0, 0\)|transparent/.test(cs.backgroundColor)) bgDiff++;
-          }
-          if (res) break;
+      const rows = t.rows;
+      const tcs = getComputedStyle(t);
+      const tbg = tcs.backgroundColor;
+      const spaced = tcs.borderCollapse !== "collapse" && parseFloat(tcs.borderSpacing) > 0;
+      let valid = 0, full = 0, top = 0, bottom = 0, left = 0, right = 0, bgDiff = 0, decided = false;
+      if (rows.length >= 20) { res = true; decided = true; }
+      for (const row of rows) {
+        if (decided) break;
+        for (const c of row.cells) {
+          if (c.localName === "th" || c.hasAttribute("headers") || c.hasAttribute("abbr") || c.hasAttribute("axis") ||
+              c.hasAttribute("scope")) { res = true; decided = true; break; }
+          if (c.offsetWidth < 1 || c.offsetHeight < 1 || !c.firstChild) continue;
+          valid++;
+          const cs = getComputedStyle(c);
+          const bt = parseFloat(cs.borderTopWidth) > 0, bb = parseFloat(cs.borderBottomWidth) > 0;
+          const bl = parseFloat(cs.borderLeftWidth) > 0, br = parseFloat(cs.borderRightWidth) > 0;
+          if ((bt && bb) || (bl && br)) full++;
+          top += bt; bottom += bb; left += bl; right += br;
+          const cbg = colour(cs.backgroundColor);
+          if (spaced && cbg && cbg[3] > 0 && cs.backgroundColor !== tbg) bgDiff++;
+          if (full >= 10 || bgDiff >= 10) { res = true; decided = true; break; }
         }
-        if (!res && !nested && rows.length >= 1 && cells > 1) {
-          if (valid && (bordered * 2 >= valid || bgDiff * 2 >= valid)) res = true;
-        }
-        if (!res && (rows.length < 2 || cells <= 1)) res = false;
+      }
+      if (!decided && valid > 1) {
+        const need = Math.floor(valid / 2);
+        res = full >= need || top >= need || bottom >= need || left >= need || right >= need || bgDiff >= need;
+        if (need === 0) res = false;
       }
     }
     tableKind.set(t, res);
