@@ -555,7 +555,7 @@
         if (!raw || !/\S/.test(raw) && !(inh.pre)) return;
         if (inh.hidden || inh.ariaHidden || inh.textless) return;
         let txt = transform(raw, inh.tt);
-        txt = inh.pre ? txt : txt.replace(WS, " ");
+        txt = inh.pre ? txt : txt.replace(WS, " ").trim();
         if (!txt.trim()) return;
         emit(pIdx, "StaticText", txt.length > maxName ? txt.slice(0, maxName) : txt, null, "", 0, inh.box, 1 | (CONCEAL[inh.conceal] << 8));
         return;
@@ -670,6 +670,14 @@
         const label = v !== null ? v : ty === "submit" ? "Submit" : ty === "reset" ? "Reset" : "";
         if (ty === "image") emit(childParent, "image", "", null, "", 0, box, flagsOf(box, visHidden));
         if (label.trim() && ty !== "image" && ty !== "file") emit(childParent, "StaticText", label, null, "", 0, box, flagsOf(box, visHidden));
+        return;
+      }
+      if ((t === "INPUT" || t === "TEXTAREA") && !visHidden) {
+        // Chromium exposes a text field's shown text as a StaticText inside it
+        const v = valueOf(el, t, role);
+        if (v && (role === "textbox" || role === "searchbox" || role === "combobox" || role === "spinbutton")) {
+          emit(childParent, "StaticText", v.length > maxName ? v.slice(0, maxName) : v, null, "", 0, box, flagsOf(box, false));
+        }
         return;
       }
       if (t === "INPUT" || t === "TEXTAREA" || t === "IMG" || role === "image" && t === "SVG") return;
