@@ -228,6 +228,13 @@
     const cs = style(el);
     return cs.visibility !== "visible";
   };
+  // hidden for good (display:none or aria-hidden): visibility:hidden content may have visible children
+  const hardHidden = (el) => {
+    for (let e = el; e && e.nodeType === ELEM; e = e.parentElement || (e.getRootNode && e.getRootNode().host)) {
+      if (ariaHidden(e) || style(e).display === "none") return true;
+    }
+    return false;
+  };
   const childrenOf = (el) => {
     if (el.shadowRoot) return el.shadowRoot.childNodes;
     if (tag(el) === "SLOT") { const a = el.assignedNodes({ flatten: false }); return a.length ? a : el.childNodes; }
@@ -271,15 +278,18 @@
     if (ctx.visited.has(el)) return "";
     ctx.visited.add(el);
     try {
-      if (!ctx.hiddenOk && hiddenForName(el)) return "";
+      if (!ctx.hiddenOk && (ctx.recursion && el !== ctx.self ? hardHidden(el) : hiddenForName(el))) return "";
       const t = tag(el);
       // 2B aria-labelledby
       if (!ctx.labelledby && !ctx.recursion) {
-        const lb = attr(el, "aria-labelledby");
+        const lb = attr(el, "aria-labelledby") ?? attr(el, "aria-labeledby");
         if (lb) {
           const refs = idref(el, lb);
           if (refs.length) {
-            const parts = refs.map((r) => trimName(nameOf(r, roleOf(r), { visited: ctx.visited, labelledby: true, recursion: true, hiddenOk: true, self: r })));
+            // each referenced node from scratch (the element itself then yields its aria-label);
+            // hidden content counts only when the referenced node itself is hidden
+            const parts = refs.map((r) => trimName(nameOf(r, roleOf(r), { visited: new Set(), labelledby: true, recursion: true,
+                                                                          hiddenOk: hiddenForName(r), self: r })));
             const s = parts.filter(Boolean).join(" ");
             if (s.trim()) return s;
           }
@@ -623,8 +633,9 @@
       if (!ignored) {
         let name = trimName(nameOf(el, role, { visited: new Set(), labelledby: false, recursion: false, hiddenOk: false, self: el }));
         if (name.length > maxName) name = name.slice(0, maxName);
-        if ((role === "generic" && !el.hasAttribute("aria-label") && !el.hasAttribute("aria-labelledby")) ||
-            role === "LayoutTableRow" || (role === "row" && t === "TR" && !el.hasAttribute("role"))) name = ""; // not computed by Chromium
+        const authorNamed = el.hasAttribute("aria-label") || el.hasAttribute("aria-labelledby") || el.hasAttribute("aria-labeledby");
+        if ((role === "generic" || role === "LayoutTableRow" || (role === "row" && t === "TR" && !el.hasAttribute("role"))) &&
+            !authorNamed) name = ""; // not computed by Chromium
         if (role === "image" && t === "IMG" && !name && attr(el, "alt") === null && !hasGlobalAria(el)) name = "";
         const value = valueOf(el, t, role);
         const desc = describe(el, name);
@@ -649,7 +660,7 @@
         if (role === "combobox") {
           const pop = emit(childParent, "MenuListPopup", "", null, "", 0, [0, 0, 0, 0], 0);
           for (const o of el.querySelectorAll("option")) {
-            const oi = emit(pop, "option", trimName(o.label || o.textContent || ""), null, "", refOf(st, o), [0, 0, 0, 0], 0);
+            const oi = emit(pop, "option", trimName(attr(o, "aria-label") || o.label || o.textContent || ""), null, "", refOf(st, o), [0, 0, 0, 0], 0);
             if (!o.disabled) Q.push(oi, str("focusable"), true);
             Q.push(oi, str("selected"), o.selected);
             if (o.disabled) Q.push(oi, str("disabled"), true);
