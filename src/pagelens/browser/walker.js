@@ -40,8 +40,12 @@
     "slider spinbutton status strong subscript superscript switch tab table tablist tabpanel term textbox time timer " +
     "toolbar tooltip tree treegrid treeitem").split(" "));
   const NAME_FROM_CONTENT = new Set(("button cell checkbox columnheader gridcell heading link menuitem menuitemcheckbox " +
-    "menuitemradio option radio row rowheader switch tab tooltip treeitem DisclosureTriangle caption Legend " +
-    "Figcaption term sectionheader sectionfooter comment LayoutTableRow").split(" "));
+    "menuitemradio option radio rowheader switch tab tooltip treeitem DisclosureTriangle " +
+    "term comment LayoutTableCell").split(" "));
+  const NO_TITLE = new Set(("generic listitem list paragraph LayoutTable LayoutTableRow LayoutTableCell row rowgroup " +
+    "caption DescriptionList definition term strong emphasis code time superscript subscript mark deletion " +
+    "insertion blockquote LabelText Figcaption Legend LineBreak none").split(" "));
+  const CELLS = new Set(["cell", "gridcell", "columnheader", "rowheader", "LayoutTableCell"]);
   const LANDMARK_SCOPE = new Set(["ARTICLE", "ASIDE", "MAIN", "NAV", "SECTION"]);
   const SIMPLE = { P: "paragraph", UL: "list", OL: "list", MENU: "list", LI: "listitem", DL: "DescriptionList",
     DT: "term", DD: "definition", DFN: "term", NAV: "navigation", MAIN: "main", ARTICLE: "article",
@@ -100,29 +104,33 @@
     else if (t.caption || t.tHead || t.tFoot || attr(t, "summary") || attr(t, "rules") ||
              t.querySelector(":scope > col, :scope > colgroup")) res = true;
     else {
-      const rows = t.rows; let cells = 0, valid = 0, bordered = 0, bgDiff = 0, nested = false;
-      const tbg = getComputedStyle(t).backgroundColor;
-      if (rows.length >= 20) res = true;
-      else {
-        for (const row of rows) {
-          for (const c of row.cells) {
-            cells++;
-            if (c.localName === "th") { res = true; break; }
-            if (c.hasAttribute("headers") || c.hasAttribute("abbr") || c.hasAttribute("axis") || c.hasAttribute("scope")) { res = true; break; }
-            if (c.querySelector("table")) nested = true;
-            const cs = getComputedStyle(c);
-            if (c.offsetWidth < 1 || c.offsetHeight < 1) continue;
-            valid++;
-            if (parseFloat(cs.borderTopWidth) > 0 && parseFloat(cs.borderLeftWidth) > 0 &&
-                parseFloat(cs.borderBottomWidth) > 0 && parseFloat(cs.borderRightWidth) > 0) bordered++;
-            if (cs.backgroundColor !== tbg && !/rgba\(0, 0, 0, 0\)|transparent/.test(cs.backgroundColor)) bgDiff++;
-          }
-          if (res) break;
+      const rows = t.rows;
+      const tcs = getComputedStyle(t);
+      const tbg = tcs.backgroundColor;
+      const spaced = tcs.borderCollapse !== "collapse" && parseFloat(tcs.borderSpacing) > 0;
+      let valid = 0, full = 0, top = 0, bottom = 0, left = 0, right = 0, bgDiff = 0, decided = false;
+      if (rows.length >= 20) { res = true; decided = true; }
+      for (const row of rows) {
+        if (decided) break;
+        for (const c of row.cells) {
+          if (c.localName === "th" || c.hasAttribute("headers") || c.hasAttribute("abbr") || c.hasAttribute("axis") ||
+              c.hasAttribute("scope")) { res = true; decided = true; break; }
+          if (c.offsetWidth < 1 || c.offsetHeight < 1 || !c.firstChild) continue;
+          valid++;
+          const cs = getComputedStyle(c);
+          const bt = parseFloat(cs.borderTopWidth) > 0, bb = parseFloat(cs.borderBottomWidth) > 0;
+          const bl = parseFloat(cs.borderLeftWidth) > 0, br = parseFloat(cs.borderRightWidth) > 0;
+          if ((bt && bb) || (bl && br)) full++;
+          top += bt; bottom += bb; left += bl; right += br;
+          const cbg = colour(cs.backgroundColor);
+          if (spaced && cbg && cbg[3] > 0 && cs.backgroundColor !== tbg) bgDiff++;
+          if (full >= 10 || bgDiff >= 10) { res = true; decided = true; break; }
         }
-        if (!res && !nested && rows.length >= 1 && cells > 1) {
-          if (valid && (bordered * 2 >= valid || bgDiff * 2 >= valid)) res = true;
-        }
-        if (rows.length < 2 || cells <= 1) res = res && cells > 1;
+      }
+      if (!decided && valid > 1) {
+        const need = Math.floor(valid / 2);
+        res = full >= need || top >= need || bottom >= need || left >= need || right >= need || bgDiff >= need;
+        if (need === 0) res = false;
       }
     }
     tableKind.set(t, res);
@@ -132,6 +140,10 @@
 
   const implicitRole = (el, t, cs) => {
     const simple = SIMPLE[t];
+    if (t === "TR" || t === "TD" || t === "TH" || t === "THEAD" || t === "TBODY" || t === "TFOOT") {
+      const tb = tableOf(el);
+      if (tb && explicitRole(tb) === "none") return "none"; // a presentational table's parts are presentational
+    }
     switch (t) {
       case "A": case "AREA": return el.hasAttribute("href") ? "link" : "generic";
       case "BUTTON": return "button";
@@ -186,7 +198,20 @@
     const m = c.match(/^"((?:[^"\\]|\\.)*)"/);
     return m ? m[1].replace(/\\(.)/g, "$1") : "";
   };
-  const isInline = (el) => { const d = style(el).display; return d === "inline" || d === "contents"; };
+  const pseudoImage = (el, which) => { const c = getComputedStyle(el, which).content; return !!c && c.startsWith("url("); };
+  const isInline = (el) => { const d = style(el).display; return d.startsWith("inline") || d === "contents"; };
+  const INLINE_TAGS = new Set(["SPAN", "B", "I", "U", "SMALL", "BIG", "FONT", "KBD", "SAMP", "VAR", "CITE", "BDI", "BDO",
+    "DATA", "TT", "NOBR", "Q", "RUBY", "A", "S", "LABEL"]);
+  const hasInlineContent = (el) => {
+    for (const c of childrenOf(el)) {
+      if (c.nodeType === TEXT) { if (/\S/.test(c.data)) return true; }
+      else if (c.nodeType === ELEM && !SKIP.has(tag(c))) {
+        const d = style(c).display;
+        if (d !== "none" && (d.startsWith("inline") || d === "contents")) return true;
+      }
+    }
+    return false;
+  };
   const rendered = (el) => {
     if (el.nodeType !== ELEM) return true;
     const cs = style(el);
@@ -202,6 +227,13 @@
     }
     const cs = style(el);
     return cs.visibility !== "visible";
+  };
+  // hidden for good (display:none or aria-hidden): visibility:hidden content may have visible children
+  const hardHidden = (el) => {
+    for (let e = el; e && e.nodeType === ELEM; e = e.parentElement || (e.getRootNode && e.getRootNode().host)) {
+      if (ariaHidden(e) || style(e).display === "none") return true;
+    }
+    return false;
   };
   const childrenOf = (el) => {
     if (el.shadowRoot) return el.shadowRoot.childNodes;
@@ -246,15 +278,18 @@
     if (ctx.visited.has(el)) return "";
     ctx.visited.add(el);
     try {
-      if (!ctx.hiddenOk && hiddenForName(el)) return "";
+      if (!ctx.hiddenOk && (ctx.recursion && el !== ctx.self ? hardHidden(el) : hiddenForName(el))) return "";
       const t = tag(el);
       // 2B aria-labelledby
       if (!ctx.labelledby && !ctx.recursion) {
-        const lb = attr(el, "aria-labelledby");
+        const lb = attr(el, "aria-labelledby") ?? attr(el, "aria-labeledby");
         if (lb) {
           const refs = idref(el, lb);
           if (refs.length) {
-            const parts = refs.map((r) => trimName(nameOf(r, roleOf(r), { visited: ctx.visited, labelledby: true, recursion: true, hiddenOk: true, self: r })));
+            // each referenced node from scratch (the element itself then yields its aria-label);
+            // hidden content counts only when the referenced node itself is hidden
+            const parts = refs.map((r) => trimName(nameOf(r, roleOf(r), { visited: new Set(), labelledby: true, recursion: true,
+                                                                          hiddenOk: hiddenForName(r), self: r })));
             const s = parts.filter(Boolean).join(" ");
             if (s.trim()) return s;
           }
@@ -283,9 +318,9 @@
           if (s.trim()) return s;
         }
       }
-      // 2I tooltip
+      // 2I tooltip (Chromium does not name structural roles from it)
       const title = attr(el, "title");
-      if (title && title.trim()) return title;
+      if (title && title.trim() && !NO_TITLE.has(role) && t !== "SELECT") return title;
       if (t === "INPUT" || t === "TEXTAREA") {
         const ph = attr(el, "placeholder") || attr(el, "aria-placeholder");
         if (ph && ph.trim()) return ph;
@@ -300,6 +335,7 @@
     if (!labels || !labels.length) return "";
     const parts = [];
     for (const l of labels) {
+      if (!ctx.hiddenOk && hiddenForName(l)) continue;
       const s = trimName(contentText(l, { visited: ctx.visited, labelledby: ctx.labelledby, recursion: true, hiddenOk: ctx.hiddenOk, self: el, inLabel: el }));
       if (s) parts.push(s);
     }
@@ -347,13 +383,16 @@
         out += transform(c.data, p ? style(p).textTransform : "none");
       } else if (c.nodeType === ELEM) {
         if (SKIP.has(tag(c)) && tag(c) !== "AREA") continue;
+        if (tag(c) === "BR") { out += "\n"; continue; }
+        if (tag(c) === "WBR") { out += " "; continue; }
         if (!ctx.hiddenOk && (ariaHidden(c) || style(c).display === "none")) continue;
         if (ctx.inLabel && c === ctx.inLabel) {
           // the labelled control itself inside its label: its value joins the name (not for buttons)
           continue; // the labelled control itself: its own value is not part of its name
         }
         const r = roleOf(c);
-        const block = !isInline(c);
+        const cst = style(c);
+        const block = !isInline(c) || cst.position === "absolute" || cst.position === "fixed" || cst.cssFloat !== "none";
         const s = nameOf(c, r, { visited: ctx.visited, labelledby: ctx.labelledby, recursion: true, hiddenOk: ctx.hiddenOk, self: ctx.self, inLabel: ctx.inLabel });
         out += block ? " " + s + " " : s;
       }
@@ -495,6 +534,7 @@
   const WHITE = [255, 255, 255, 1];
 
   // -- the walk ------------------------------------------------------------------------
+  const flagsOf = (box, hidden) => (box[2] > 0 && box[3] > 0 && !hidden ? 1 : 0);
   const emit = (parent, role, name, value, desc, ref, box, flags) => {
     const i = P.length;
     P.push(parent); R.push(str(role)); N.push(name === "" ? 0 : str(name));
@@ -525,7 +565,7 @@
         if (!raw || !/\S/.test(raw) && !(inh.pre)) return;
         if (inh.hidden || inh.ariaHidden || inh.textless) return;
         let txt = transform(raw, inh.tt);
-        txt = inh.pre ? txt : txt.replace(WS, " ");
+        txt = inh.pre ? txt : txt.replace(WS, " ").trim();
         if (!txt.trim()) return;
         emit(pIdx, "StaticText", txt.length > maxName ? txt.slice(0, maxName) : txt, null, "", 0, inh.box, 1 | (CONCEAL[inh.conceal] << 8));
         return;
@@ -574,23 +614,28 @@
       const focusable = isFocusable(el, t);
       const isClick = clickable(el, t, role, clickSet);
       if (role === "none") ignored = true;
+      if (role === "paragraph" && !el.firstElementChild && !/\S/.test(el.textContent || "")) ignored = true; // empty
       if (t === "HTML" || t === "BODY") ignored = !isClick && !focusable;
       if (role === "generic" && !ignored) {
-        ignored = !(focusable || isClick || hasGlobalAria(el) || el.hasAttribute("title") || el.hasAttribute("role") ||
-                    !isInline(el) && (el.id || cs.position !== "static" || cs.overflowX !== "visible" || cs.display.includes("flex") ||
-                                      cs.display.includes("grid") || el.dir) || (el.id && inPageTarget(el, doc)));
-        if (t === "I" && ignored === false && !el.childNodes.length) ignored = true;
+        // Chromium keeps a generic with an id, a title, ARIA, focus or a click handler, and a
+        // block-level container (not an inline HTML element, not flex/grid) with inline content
+        ignored = !(focusable || isClick || hasGlobalAria(el) || el.id || el.hasAttribute("title") || el.hasAttribute("role") ||
+                    (!INLINE_TAGS.has(t) && !/flex|grid/.test(cs.display) && hasInlineContent(el)));
       }
-      if (t === "LABEL" && !ignored) {
+      if (t === "LABEL" && !ignored && role === "LabelText") {
+        // a label whose text names a checkbox or radio button is redundant (Chromium drops it and its text)
         const c = el.control;
-        if (c && (c.type === "checkbox" || c.type === "radio")) { ignored = true; childInh.textless = true; }
+        if (c && (c.type === "checkbox" || c.type === "radio") && !c.hasAttribute("aria-label") &&
+            !c.hasAttribute("aria-labelledby") && trimName(el.textContent || "")) { ignored = true; childInh.textless = true; }
       }
       let idx = pIdx;
       let childParent = pIdx;
       if (!ignored) {
         let name = trimName(nameOf(el, role, { visited: new Set(), labelledby: false, recursion: false, hiddenOk: false, self: el }));
         if (name.length > maxName) name = name.slice(0, maxName);
-        if (role === "generic" && !name && (el.hasAttribute("aria-label") || el.hasAttribute("title"))) name = "";
+        const authorNamed = el.hasAttribute("aria-label") || el.hasAttribute("aria-labelledby") || el.hasAttribute("aria-labeledby");
+        if ((role === "generic" || role === "LayoutTableRow" || (role === "row" && t === "TR" && !el.hasAttribute("role"))) &&
+            !authorNamed) name = ""; // not computed by Chromium
         if (role === "image" && t === "IMG" && !name && attr(el, "alt") === null && !hasGlobalAria(el)) name = "";
         const value = valueOf(el, t, role);
         const desc = describe(el, name);
@@ -605,6 +650,8 @@
       if (t === "IFRAME" || t === "FRAME") {
         let cd = null;
         try { cd = el.contentDocument; } catch (e) { cd = null; }
+        // Chromium's own error page (a blocked or unreachable frame) is not page content
+        if (cd && (cd.URL.startsWith("chrome-error:") || crossOriginSrc(el, doc))) return;
         if (cd && cd.defaultView && (cd.body || cd.documentElement)) walkDoc(cd, childParent, refOf(st, el));
         else X.push(childParent, refOf(st, el));
         return;
@@ -613,7 +660,7 @@
         if (role === "combobox") {
           const pop = emit(childParent, "MenuListPopup", "", null, "", 0, [0, 0, 0, 0], 0);
           for (const o of el.querySelectorAll("option")) {
-            const oi = emit(pop, "option", trimName(o.label || o.textContent || ""), null, "", refOf(st, o), [0, 0, 0, 0], 0);
+            const oi = emit(pop, "option", trimName(attr(o, "aria-label") || o.label || o.textContent || ""), null, "", refOf(st, o), [0, 0, 0, 0], 0);
             if (!o.disabled) Q.push(oi, str("focusable"), true);
             Q.push(oi, str("selected"), o.selected);
             if (o.disabled) Q.push(oi, str("disabled"), true);
@@ -628,6 +675,22 @@
         }
         return;
       }
+      if (t === "INPUT" && role === "button") {
+        const ty = (attr(el, "type") || "").toLowerCase();
+        const v = attr(el, "value");
+        const label = v !== null ? v : ty === "submit" ? "Submit" : ty === "reset" ? "Reset" : "";
+        if (ty === "image") emit(childParent, "image", "", null, "", 0, box, flagsOf(box, visHidden));
+        if (label.trim() && ty !== "image" && ty !== "file") emit(childParent, "StaticText", label, null, "", 0, box, flagsOf(box, visHidden));
+        return;
+      }
+      if ((t === "INPUT" || t === "TEXTAREA") && !visHidden) {
+        // Chromium exposes a text field's shown text as a StaticText inside it
+        const v = valueOf(el, t, role);
+        if (v && (role === "textbox" || role === "searchbox" || role === "combobox" || role === "spinbutton")) {
+          emit(childParent, "StaticText", v.length > maxName ? v.slice(0, maxName) : v, null, "", 0, box, flagsOf(box, false));
+        }
+        return;
+      }
       if (t === "INPUT" || t === "TEXTAREA" || t === "IMG" || role === "image" && t === "SVG") return;
       if (t === "DETAILS" && !el.open) {
         const s = Array.from(el.children).find((c) => c.localName === "summary");
@@ -637,6 +700,7 @@
       if (!visHidden || true) {
         const b = pseudoText(el, "::before");
         if (b && b.trim() && !visHidden) emit(childParent, "StaticText", b, null, "", 0, box, 1);
+        else if (!visHidden && pseudoImage(el, "::before")) emit(childParent, "image", "", null, "", 0, box, 1);
       }
       if (t === "LI" && cs.display === "list-item" && !ignored) {
         const mk = marker(el, cs);
@@ -646,6 +710,7 @@
       if (!visHidden) {
         const a = pseudoText(el, "::after");
         if (a && a.trim()) emit(childParent, "StaticText", a, null, "", 0, box, 1);
+        else if (pseudoImage(el, "::after")) emit(childParent, "image", "", null, "", 0, box, 1);
       }
     };
     const marker = (li, cs) => {
@@ -655,7 +720,7 @@
       if (mcontent && mcontent[0] === '"') { const m = mcontent.match(/^"((?:[^"\\]|\\.)*)"/); return m ? m[1] : ""; }
       if (ty === "disc") return "• ";
       if (ty === "circle") return "◦ ";
-      if (ty === "square") return "▪ ";
+      if (ty === "square") return "■ ";
       if (ty.startsWith('"')) return ty.slice(1, -1);
       let n = 1;
       const list = li.parentElement;
@@ -682,6 +747,12 @@
     const rootInh = { op: 1, bg: WHITE, tiny: false, hidden: false, ariaHidden: false, tt: "none", pre: false,
                       box: [0, 0, 0, 0], conceal: "", textless: false };
     walk(doc.documentElement, rootIdx, rootInh);
+  };
+  const crossOriginSrc = (el, doc) => {
+    const src = el.getAttribute("src");
+    if (!src) return false;
+    try { const u = new URL(src, doc.baseURI); return /^https?:$/.test(u.protocol) && u.origin !== new URL(doc.URL).origin; }
+    catch (e) { return false; }
   };
   const inPageTargets = new Map();
   const inPageTarget = (el, doc) => {

@@ -134,6 +134,9 @@ class WalkerObserver(PageObserver):
                 for child in frame.child_frames:
                     if deadline.expired():
                         break
+                    if child.url.startswith("chrome-error://"):
+                        frame_errors[child.url] = "frame failed to load (blocked or unreachable)"
+                        continue  # Chromium's own error page is not page content
                     try:
                         ref = child.frame_element().evaluate(f"(e) => {{ const s = e.ownerDocument.defaultView['{KEY}']; "
                                                              "return s ? (s.ids.get(e) || 0) : 0; }")
