@@ -134,18 +134,24 @@ class MarkedElement(Element):
     """The element of an observation node, tagged in its renderer (:func:`resolve`)."""
 
     def __init__(self, tab: Driver, locator: Locator, node: Node, frame: Frame, tag: str, object_id: str,
-                 session: CDPSession) -> None:
+                 session: CDPSession | None, nonce: str = "") -> None:
         super().__init__(tab, locator, f"[{node.eid}]")
         self.node = node
         self.frame = frame  # the frame that holds it
         self.tag = tag
         self._object_id = object_id
-        self._session = session
+        self._session = session  # None: a walker node (extraction="walker"), no CDP object
+        self._nonce = nonce
 
     def release(self) -> None:
         """Remove the marker attribute and free the remote object (best effort)."""
         from playwright.sync_api import Error as PlaywrightError
 
+        if self._session is None:
+            from pagelens.browser.walker import unmark
+
+            unmark(self.frame._pw, ATTR, self._nonce)  # (same package)
+            return
         try:
             self._session.send("Runtime.callFunctionOn", {
                 "objectId": self._object_id, "functionDeclaration": _UNMARK, "arguments": [{"value": ATTR}],
@@ -188,6 +194,8 @@ def resolve(tab: Driver, sessions: Sessions, node: Node) -> MarkedElement:
     """Tag ``node``'s element and return it; raise :class:`~pagelens.errors.ElementGone`."""
     from playwright.sync_api import Error as PlaywrightError
 
+    if node.ref is not None:
+        return _resolve_walker(tab, node)
     if node.backend_id is None:
         raise ElementGone("has no DOM node")
     session = session_for(sessions, node)
@@ -220,6 +228,19 @@ def resolve(tab: Driver, sessions: Sessions, node: Node) -> MarkedElement:
         except PlaywrightError:
             pass
     raise ElementGone("no longer on the page (its frame is gone or closed to scripts)")
+
+
+def _resolve_walker(tab: Driver, node: Node) -> MarkedElement:
+    """A node of the in-page walker: marked through its document's walker state, no CDP."""
+    from pagelens.browser.walker import resolve_ref
+
+    with tab.driving(f"find [{node.eid}]"):
+        try:
+            frame, tag, nonce = resolve_ref(tab._pw, node, ATTR)  # (same package)
+        except LookupError as exc:
+            raise ElementGone(str(exc)) from None
+        return MarkedElement(tab, frame.locator(f'[{ATTR}="{nonce}"]').first, node, Frame(tab, frame), tag, "",
+                             None, nonce)
 
 
 def content_box(sessions: Sessions, node: Node) -> tuple[float, float, float, float] | None:
