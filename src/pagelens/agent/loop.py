@@ -3,8 +3,9 @@
 ``observe_mode="signals"`` runs a policy's whole action sequence without looking at the page
 again until the :class:`~pagelens.signals.detector.SignalDetector` fires (or the policy asks
 for a fresh look); ``"delta"`` does the same, but a re-observation is sent as the changes
-since the last view (:mod:`pagelens.focus.delta`; ids of unchanged elements are carried
-across documents) whenever that is cheaper than the view; ``"every-step"`` re-observes after every action and runs only the first
+since the last view, or as the new view with the lines the policy already has folded
+(:mod:`pagelens.focus.delta`; ids of unchanged elements are carried across documents)
+whenever that is cheaper than the view; ``"every-step"`` re-observes after every action and runs only the first
 action of each reply (the classic one-observation-per-action agent). The detector runs in
 both modes, so an every-step trace also shows what signal-driven observation would have missed.
 
@@ -313,7 +314,8 @@ class _Run:
         if self.tracker is not None:
             update = self.tracker.update(view, label=f"after step {self.step}")
             view, sent = update.view, update.tokens
-            self.delta, self.base_text = (update.text, update.base_text) if update.kind == "delta" else (None, "")
+            self.delta, self.base_text = ((update.text, update.base_text) if update.kind in ("delta", "fold")
+                                          else (None, ""))
         detector.arm(obs)
         keys = _view_keys(view)
         if self.pending is not None:

@@ -39,8 +39,11 @@ _HTTP_GRACE_S = 3
 INSTRUCTIONS = (
     "pagelens drives a real Chromium and decides what you see. Element ids are the numbers in "
     "brackets, e.g. [12]. Every action answers with what really happened and, when the page "
-    "changed, with the new view or only what changed since your last view (+ added, - gone, "
-    "~ changed). Answers are capped; the note at the end says how to read more."
+    "changed, with the cheapest of: the new view; only what changed since your last view (+ added, "
+    "- gone, ~ changed, each hunk after its '@' anchor line); or the new view with runs of lines you "
+    "already have folded ('= N lines as before: [3] … [9]'). Lines whose only change is the "
+    "'visible' (in the viewport) mark are not re-sent. Answers are capped; the note at the end says "
+    "how to read more."
 )
 
 
