@@ -7,8 +7,10 @@ runs on the one thread that created the browser (Playwright's sync API is thread
 :mod:`pagelens.mcp.server` runs all calls of a client on one worker thread, in order.
 
 Each action answers with what really happened — the executor's verified feedback, the
-signals that fired — and, only when a signal fired, the new view or the delta against the
-last view this client saw, whichever is smaller. Every answer is under the token cap.
+signals that fired (one line: the feedback and the view carry the details) — and, only when
+a signal fired, the cheapest of the new view, the delta against the last view this client
+saw, or the new view with the lines the client has folded (:mod:`pagelens.focus.delta`).
+The view is extracted once per answer. Every answer is under the token cap.
 """
 
 from __future__ import annotations
