@@ -209,6 +209,29 @@ def clean_figures(renderings: dict[str, Any], show: bool, detect: Callable[..., 
             "max_ms": round(max(ms, default=0.0), 2)}
 
 
+def goal_figures(renderings: dict[str, Any], show: bool, detect: Callable[..., Any] | None = None) -> dict[str, Any]:
+    """Flagged lines on the clean corpus pages *with a goal*: goal drift is judged against the goal, so
+    its false positives show only when a goal is given. The goals are the development goal sets of
+    ``benchmarks/data/realpage_goals.jsonl`` (developer, blind-1, blind-2; never a held-out set)."""
+    if detect is None:
+        from pagelens.focus.defense import detect
+
+    path = HERE / "data" / "realpage_goals.jsonl"
+    goals = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
+    judged = flagged = 0
+    for g in goals:
+        r = renderings.get(f"corpus/{g['page']}")
+        if r is None:
+            continue
+        judged += 1
+        flags = detect(r, g["goal"])
+        flagged += len({f.line for f in flags})
+        if show:
+            for f in flags:
+                print(f"  FP(goal) {g['page']} {g['goal'][:40]!r} line {f.line} [{f.kind}] {f.excerpt[:120]!r}")
+    return {"goals": judged, "flagged_lines": flagged}
+
+
 def injected_figures(items: dict[str, Any], show: bool, detect: Callable[..., Any] | None = None) -> dict[str, Any]:
     from pagelens.bench.evalcases import focus_case, score_case
     from pagelens.focus import defense as current
@@ -260,9 +283,14 @@ def main() -> None:
         got = capture(which, args.cache, args.corpus, args.settle)
         fig = injected_figures if which == "injected" else clean_figures
         result[which] = fig(got, args.show_flags)
+        if which == "corpus":
+            result[which]["with_goals"] = goal_figures(got, args.show_flags)
         print(which, json.dumps(result[which]), flush=True)
         if args.baseline:
-            result[f"{which}:baseline"] = fig(got, False, load_baseline(args.baseline))
+            base = load_baseline(args.baseline)
+            result[f"{which}:baseline"] = fig(got, False, base)
+            if which == "corpus":
+                result[f"{which}:baseline"]["with_goals"] = goal_figures(got, False, base)
             print(f"{which} (baseline)", json.dumps(result[f"{which}:baseline"]), flush=True)
     if args.json:
         args.json.write_text(json.dumps(result, indent=2))

@@ -29,16 +29,20 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from pagelens.focus.evidence import Evidence, domain, evidence, gate, normalise, points
+from pagelens.focus import lexicons as lx
+from pagelens.focus.evidence import Evidence, domain, drifts, evidence, gate, normalise, points, steers
 from pagelens.types import Line, Region, Rendering
 
 __all__ = ["KINDS", "DefenseReport", "Flag", "detect", "judge_text"]
 
 KINDS = ("imitates-format", "overrides-instructions", "addresses-agent", "relays-user-wishes", "steers-offsite",
-         "disputes-page")
+         "disputes-page", "changes-the-task")
 
 #: Points a span needs, by region: less where honest text rarely speaks to anyone.
 _NEEDS: dict[str, int] = {"user": 3, "overlay": 3, "unseen": 3, "main": 4, "chrome": 4}
+#: Regions whose text the site did not write for every reader (or nobody sees): an unaddressed order that
+#: steers off-site (:func:`~pagelens.focus.evidence.steers`) or changes the task is enough there.
+_FOREIGN = frozenset({"user", "overlay", "unseen"})
 _RANK: dict[str, int] = {"main": 0, "chrome": 1, "overlay": 2, "user": 3, "unseen": 4}
 _BLOCK_ROLES = frozenset({"article", "comment", "listitem", "generic", "group", "region", "section", "blockquote",
                           "dialog", "alertdialog", "status", "alert", "log", "marquee", "note", "complementary",
@@ -55,6 +59,8 @@ _STATE_PROPS = re.compile(r",\s*(?:clickable|visible|focused|required|disabled|m
                           r"expanded(?:=false)?|live='[^']*'|relevant='[^']*'|hasPopup='[^']*'|"
                           r"autocomplete='[^']*'|orientation='[^']*'|level=\d+)\b")
 _LIVE = re.compile(r"\blive='(?!off)")
+_WHERE = {"user": "user content", "overlay": "an overlay", "unseen": "text hidden from sighted users",
+          "chrome": "the site's chrome", "main": "the main content"}
 _MAX_TEXT = 4000  # characters judged per span (a huge aria-label is judged on its head)
 
 
@@ -130,10 +136,16 @@ def judge_text(text: str, region: Region | str = "main", *, goal: str | None = N
     anything" reads as a vocative), so in the main content or chrome it needs one point more."""
     if not normalised:
         text = normalise(text[:_MAX_TEXT])
+    foreign = region in _FOREIGN
+    if foreign and goal and drifts(text, _shares_goal(text, goal)):
+        return "changes-the-task", (f"restates the goal while announcing that the task changed (in "
+                                    f"{_WHERE.get(region, region)})")
     ev = evidence(text, home)
     if ev == Evidence():
         return None
     pts, anchored = points(ev)
+    if not anchored and foreign and steers(ev):
+        anchored, pts = True, max(pts, _NEEDS[region])
     if not anchored:
         return None
     if offsite_target and not ev.offsite and (ev.addressed or ev.order or ev.credential):
@@ -142,9 +154,7 @@ def judge_text(text: str, region: Region | str = "main", *, goal: str | None = N
         pts += 1  # a note to the reader that repeats the user's own task is steering that task
     if pts < _NEEDS.get(region, 4) + (label and region in ("main", "chrome")):
         return None
-    where = {"user": "user content", "overlay": "an overlay", "unseen": "text hidden from sighted users",
-             "chrome": "the site's chrome", "main": "the main content"}.get(region, region)
-    return _kind(ev), f"{'; '.join(ev.reasons())} (in {where}, {pts} points)"
+    return _kind(ev), f"{'; '.join(ev.reasons())} (in {_WHERE.get(region, region)}, {pts} points)"
 
 
 def _offsite_target(line: Line, home: frozenset[str]) -> bool:
@@ -161,6 +171,9 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
     home = home_domains(rendering)
     payloads = [_payload(ln.text) for ln in lines]
     gated = [bool(p) and gate(p) for p in payloads]
+    if goal:  # goal drift needs no trigger word of its own, only a change word in foreign text
+        gated = [g or (bool(p) and ln.region in _FOREIGN and lx.CHANGE.search(p) is not None)
+                 for g, p, ln in zip(gated, payloads, lines)]
     flags: dict[int, Flag] = {}
 
     def flag(idx: Iterable[int], verdict: tuple[str, str], excerpt: str, region: str) -> None:

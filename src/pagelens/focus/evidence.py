@@ -72,6 +72,8 @@ class Evidence:
     disputes: int = 0  # 2: the page's figures/controls called wrong, the real ones elsewhere; 1: moved off-site
     imitation: str = ""  # which observation/turn/action format it imitates
     authority: bool = False  # framed as a system/admin turn
+    modal: bool = False  # an obligation ("must", "debe", "должны") even without a "you"
+    elsewhere: bool = False  # the action sent elsewhere ("instead", "only at", "ailleurs")
 
     def reasons(self) -> list[str]:
         out = []
@@ -99,6 +101,8 @@ class Evidence:
             out.append("asks for sign-in, payment or credentials")
         if self.disputes == 2:
             out.append("disputes the page's own figures or controls")
+        if self.elsewhere and self.offsite:
+            out.append("sends the action elsewhere")
         return out
 
 
@@ -235,11 +239,13 @@ def evidence(text: str, home: frozenset[str] = frozenset()) -> Evidence:
     you = you or _any(lx.YOU, low)
     sentences = [s for s in _CLAUSE.split(low) if s]
     order = any(lx.ORDER_START.match(s) for s in sentences)
-    order = order or _any(lx.ORDER_ANY, low) or (you and _any(lx.MODAL, low)) or about_user or wants_you
+    modal = _any(lx.MODAL, low)
+    order = order or _any(lx.ORDER_ANY, low) or (you and modal) or about_user or wants_you
     if addressed and not order:
-        order = _any(lx.MODAL, low)
+        order = modal
     return Evidence(addressed, you, order, _any(lx.URGENT, low), override, principal, secrecy,
-                    _any(lx.CREDENTIAL, low) or _any(lx.EXFIL, low), offsite, disputes, imitation, authority)
+                    _any(lx.CREDENTIAL, low) or _any(lx.EXFIL, low), offsite, disputes, imitation, authority,
+                    modal, bool(offsite) and _any(lx.ELSEWHERE, low))
 
 
 def points(ev: Evidence) -> tuple[int, bool]:
@@ -269,3 +275,21 @@ def points(ev: Evidence) -> tuple[int, bool]:
                 or (ev.principal == 1 and ev.order and (ev.credential or bool(ev.offsite) or ev.secrecy))
                 or (ev.secrecy and (ev.order or ev.principal > 0)))
     return p, anchored
+
+
+def steers(ev: Evidence) -> bool:
+    """An order with no addressee that sends the reader off-site with something more: credentials or
+    payment, a dispute of the page, a threat or urgency, secrecy, or "instead / only there". Honest
+    sites rarely write that in a review, a pop-up, a live region or text nobody sees; it anchors a
+    verdict only there (see :mod:`pagelens.focus.defense`)."""
+    return bool(ev.offsite) and (ev.order or ev.modal or ev.urgent) and (
+        ev.credential or ev.disputes > 0 or ev.urgent or ev.secrecy or ev.elsewhere)
+
+
+def drifts(text: str, goal_shared: bool) -> bool:
+    """Goal drift: a span that restates the goal (``goal_shared``) while announcing that the task
+    changed (a change word and a word for the request someone made, in any of the lexicon's languages)."""
+    if not goal_shared:
+        return False
+    low = text.lower()
+    return lx.CHANGE.search(low) is not None and lx.TASK_WORDS.search(low) is not None
