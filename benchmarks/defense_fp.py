@@ -26,6 +26,7 @@ import json
 import pickle
 import sys
 import time
+import types
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -172,19 +173,40 @@ def load_baseline(src: Path) -> Callable[..., Any]:
         return mod
 
     focus_dir = src / "pagelens" / "focus"
-    saved = sys.modules.get("pagelens.focus.injection_rules")
-    if (focus_dir / "injection_rules.py").is_file():
-        load("pagelens.focus.injection_rules", focus_dir / "injection_rules.py")
-    old = load("_baseline_defense", focus_dir / "defense.py")
-    if saved is not None:
-        sys.modules["pagelens.focus.injection_rules"] = saved
+    # the baseline's own helper modules (evidence, lexicons, the old rule file), bound while its defense
+    # imports them and restored afterwards, so that neither side runs the other's code or shares its caches
+    helpers = [m for m in ("injection_rules", "lexicons", "evidence") if (focus_dir / f"{m}.py").is_file()]
+    saved = {m: sys.modules.get(f"pagelens.focus.{m}") for m in helpers}
+    try:
+        for m in helpers:
+            load(f"pagelens.focus.{m}", focus_dir / f"{m}.py")
+        old = load("_baseline_defense", focus_dir / "defense.py")
+    finally:
+        for m, mod in saved.items():
+            if mod is not None:
+                sys.modules[f"pagelens.focus.{m}"] = mod
+            else:
+                sys.modules.pop(f"pagelens.focus.{m}", None)
     return old.detect  # type: ignore[no-any-return]
+
+
+def _clear_caches(detect: Callable[..., Any]) -> None:
+    """Empty the detector's memo caches (functools caches of its module and the modules it imported), so
+    that each timed pass starts cold and a second pass is not helped by the first."""
+    import functools
+
+    mod = sys.modules.get(getattr(detect, "__module__", ""), None)
+    for obj in list(vars(mod).values()) if mod is not None else []:
+        for o in (obj, *(vars(obj).values() if isinstance(obj, types.ModuleType) else ())):
+            if isinstance(o, functools._lru_cache_wrapper):
+                o.cache_clear()
 
 
 def clean_figures(renderings: dict[str, Any], show: bool, detect: Callable[..., Any] | None = None) -> dict[str, Any]:
     if detect is None:
         from pagelens.focus.defense import detect
 
+    _clear_caches(detect)
     flagged_pages = 0
     flagged_lines = 0
     lines = 0

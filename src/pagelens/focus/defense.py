@@ -137,15 +137,20 @@ def judge_text(text: str, region: Region | str = "main", *, goal: str | None = N
     if not normalised:
         text = normalise(text[:_MAX_TEXT])
     foreign = region in _FOREIGN
-    if foreign and goal and drifts(text, _shares_goal(text, goal)):
-        return "changes-the-task", (f"restates the goal while announcing that the task changed (in "
-                                    f"{_WHERE.get(region, region)})")
     ev = evidence(text, home)
+    if goal and (foreign or ev.you or ev.addressed or ev.principal):
+        shared = _shares_goal(text, goal)
+        if shared and (drifts(text, shared, strict=not foreign)
+                       or (foreign and bool(ev.offsite) and (ev.order or ev.modal)
+                           and (ev.elsewhere or lx.CHANGE.search(text.lower()) is not None))):
+            return "changes-the-task", (f"restates the goal while announcing that the task changed or moved (in "
+                                        f"{_WHERE.get(region, region)})")
     if ev == Evidence():
         return None
     pts, anchored = points(ev)
-    if not anchored and foreign and steers(ev):
-        anchored, pts = True, max(pts, _NEEDS[region])
+    if not anchored and foreign and (steers(ev) or (region == "unseen" and ev.order and (
+            ev.secrecy or ev.override or ev.principal or ev.addressed))):
+        anchored, pts = True, max(pts, _NEEDS[region])  # nobody sees it, yet it gives orders to someone
     if not anchored:
         return None
     if offsite_target and not ev.offsite and (ev.addressed or ev.order or ev.credential):
@@ -170,10 +175,10 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
     lines = rendering.lines
     home = home_domains(rendering)
     payloads = [_payload(ln.text) for ln in lines]
+    regions = _live_regions(lines)
     gated = [bool(p) and gate(p) for p in payloads]
     if goal:  # goal drift needs no trigger word of its own, only a change word in foreign text
-        gated = [g or (bool(p) and ln.region in _FOREIGN and lx.CHANGE.search(p) is not None)
-                 for g, p, ln in zip(gated, payloads, lines)]
+        gated = [g or (bool(p) and lx.CHANGE.search(p) is not None) for g, p in zip(gated, payloads)]
     flags: dict[int, Flag] = {}
 
     def flag(idx: Iterable[int], verdict: tuple[str, str], excerpt: str, region: str) -> None:
@@ -183,10 +188,10 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
     # 1. every line alone
     for i, ln in enumerate(lines):
         if gated[i]:
-            v = judge_text(payloads[i], ln.region, goal=goal, home=home, offsite_target=_offsite_target(ln, home),
+            v = judge_text(payloads[i], regions[i], goal=goal, home=home, offsite_target=_offsite_target(ln, home),
                            label=ln.role in _LABEL_ROLES, normalised=True)
             if v:
-                flag([i], v, payloads[i], ln.region)
+                flag([i], v, payloads[i], regions[i])
     # 2. paragraphs rendered as sibling text lines: windows of two or three
     for run in _text_runs(rendering):
         for a in range(len(run)):
@@ -197,7 +202,7 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
                 if not any(gated[i] for i in window):
                     continue  # no piece has a word any verdict needs
                 joined = " ".join(payloads[i] for i in window if payloads[i])
-                region = _worst(lines[i].region for i in window)
+                region = _worst(regions[i] for i in window)
                 v = judge_text(joined, region, goal=goal, home=home, normalised=True)
                 if v:
                     flag([i for i in window if payloads[i]], (v[0], v[1] + " (across adjacent lines)"), joined, region)
@@ -211,7 +216,7 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
         end = i + 1
         while end < len(lines) and lines[end].depth > ln.depth and end - i <= _MAX_BLOCK:
             end += 1
-        if end - i > _MAX_BLOCK or end - i < 2:
+        if end - i > _MAX_BLOCK or (end - i < 2 and not live):
             continue
         if not any(gated[j] for j in range(i, end)):
             continue
@@ -224,6 +229,20 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
         if v:
             flag([i], (v[0], v[1] + f" (the whole {ln.role})"), joined, region)
     return tuple(sorted(flags.values(), key=lambda f: f.line))
+
+
+def _live_regions(lines: tuple[Line, ...]) -> list[str]:
+    """Each line's region, with the text inside a live region (role alert/status/log/marquee or
+    ``live=`` polite/assertive) judged like an overlay's: announced to the reader, not the page's content."""
+    out: list[str] = []
+    live_depth: int | None = None
+    for ln in lines:
+        if live_depth is not None and ln.depth <= live_depth:
+            live_depth = None
+        if live_depth is None and ("live='" in ln.text and _LIVE.search(ln.text) is not None):
+            live_depth = ln.depth
+        out.append(_worst((ln.region, "overlay")) if live_depth is not None else ln.region)
+    return out
 
 
 def _text_runs(rendering: Rendering) -> list[list[int]]:

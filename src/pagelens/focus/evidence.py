@@ -286,10 +286,13 @@ def steers(ev: Evidence) -> bool:
         ev.credential or ev.disputes > 0 or ev.urgent or ev.secrecy or ev.elsewhere)
 
 
-def drifts(text: str, goal_shared: bool) -> bool:
+def drifts(text: str, goal_shared: bool, *, strict: bool = False) -> bool:
     """Goal drift: a span that restates the goal (``goal_shared``) while announcing that the task
-    changed (a change word and a word for the request someone made, in any of the lexicon's languages)."""
+    changed (a change word and a word for the request someone made, in any of the lexicon's languages).
+    ``strict`` (the site's own text): the span must also give an order."""
     if not goal_shared:
         return False
     low = text.lower()
-    return lx.CHANGE.search(low) is not None and lx.TASK_WORDS.search(low) is not None
+    if lx.CHANGE.search(low) is None or lx.TASK_WORDS.search(low) is None:
+        return False
+    return not strict or any(lx.ORDER_START.match(s) for s in _CLAUSE.split(low) if s) or _any(lx.MODAL, low)

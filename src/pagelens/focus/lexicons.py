@@ -67,12 +67,14 @@ _AUTO = (
     r"(?:(?:automated|autonomous|agentic|automatic|headless|self-driving|automatisiert\w*|autonom\w*|automatis\w*|autónom\w*|"
     r"automatizad\w*|автоматическ\w*|автономн\w*)[\s-]+(?:agents?|assistants?|readers?|systems?|browsers?|visitors?|"
     r"tools?|clients?|crawlers?|bots?|programs?|scripts?|shoppers?|buyers?|users?|agenten|systeme?|agentes?|sistemas?|"
+    r"processes|process|services?|software|helpers?|pipelines?|workers?|parsers?|scrapers?|leser\w*|besucher\w*|"
+    r"programme?|lecteurs?|lectores?|visiteurs?|visitantes?|"
     r"агент\w*|систем\w*)|"
     r"(?:web|browsing|browser|shopping|booking|research|coding)[\s-]+(?:agents?|bots?|assistants?)|"
     r"(?:automatisch\w*|maschinell\w*)[\s-]+(?:leser\w*|besucher\w*|programm\w*|systeme?n?|agenten|nutzer\w*|werkzeug\w*)|"
     r"(?:lect(?:or|ores|eur|eurs|rices?)|leitor(?:es)?|lettor[ei]|visit(?:eur|eurs|ante|antes)|programm?[ae]s?|"
     r"syst[èe]mes?|sistemas?|outils?|herramientas?)\s+(?:automati\w*|autom[aá]tic\w*|autonom\w*|aut[oó]nom\w*)|"
-    r"(?:automated|autonomous|automatic|machine)\s+(?:readers?|visitors?|programs?|software|scripts?|tools?)|"
+    r"(?:automated|autonomous|automatic|machine|non-?human)\s+(?:readers?|visitors?|programs?|software|scripts?|tools?)|"
     r"автоматическ\w*\s+(?:читател\w*|посетител\w*|программ\w*)|(?:software|programs?|scripts?|code|machines?)"
     r"(?=\s+(?:(?:that|which)\s+)?(?:is\s+|are\s+)?(?:currently\s+|now\s+)?(?:reading|processing|parsing|"
     r"crawling|scraping|visiting|analy[sz]ing|indexing|handling|reads|processes|parses|crawls|scrapes)\s+(?:this|these)\b))"
@@ -169,7 +171,8 @@ NOUN = re.compile(
 _VOC_PRE = rf"(?:^|[.!?;:,|/\[(]\s*|\s[-–—]\s*|\b{_GREET}\b[\s,:!—–-]*){_DET}"
 #: Before an AI-qualified noun: the start of a sentence, a greeting, or a message heading "... for the".
 AI_BEFORE = re.compile(
-    rf"(?:{_VOC_PRE}(?:\w+\s+(?:and|or|&|und|et|y|e|и)\s+)?|\b{_MSG}\s+(?:for|to|an|für|pour|para|per|для)\s+{_DET}"
+    rf"(?:{_VOC_PRE}(?:\w+\s+(?:and|or|&|und|et|y|e|и)\s+)?|\b{_MSG}\s+(?:(?:is|are|ist|est|es)\s+)?(?:only\s+)?"
+    rf"(?:for|to|an|für|pour|para|per|для)\s+{_DET}"
     rf"(?:[\w-]+\s+){{0,2}}?)$", _I)
 #: After an AI-qualified noun: a vocative's punctuation, "reading this page", an obligation, a message heading.
 AI_AFTER = re.compile(
@@ -183,7 +186,7 @@ _READS_THIS = (
 #: After an AI-qualified noun, whatever precedes it: it reads this page, is obliged to act, or heads a message.
 AI_AFTER_ANY = re.compile(
     rf"{_READS_THIS}|(?:\s+[\w-]+){{0,5}}?\s+{_OBLIGED}|[\s-]+(?:only[\s-]+)?{_MSG}\s*[:\]#—–]", _I)
-MSG_FOR_BEFORE = re.compile(rf"\b{_MSG}\s+(?:for|to|an|für|pour|para|per|для)\s+{_DET}(?:[\w-]+\s+){{0,2}}?$", _I)
+MSG_FOR_BEFORE = re.compile(rf"\b{_MSG}\s+(?:(?:is|are|ist|est|es)\s+)?(?:only\s+)?(?:for|to|an|für|pour|para|per|для)\s+{_DET}(?:[\w-]+\s+){{0,2}}?$", _I)
 #: Before a plain role noun: a greeting, the start of the text or of a sentence ("To the agent:").
 WEAK_BEFORE = re.compile(rf"{_VOC_PRE}(?:[\w-]+\s+){{0,2}}?$", _I)
 WEAK_HEAD_BEFORE = re.compile(
