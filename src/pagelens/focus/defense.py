@@ -27,6 +27,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from pagelens.focus import lexicons as lx
@@ -73,6 +74,7 @@ class Flag:
     region: str = "main"
 
 
+@lru_cache(maxsize=16384)
 def _payload(line_text: str) -> str:
     """What a line says, without its ``[id] role`` prefix, state flags and link targets."""
     rest = _PREFIX.sub("", line_text, count=1) if _PREFIX.match(line_text) else line_text
@@ -176,7 +178,7 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
     home = home_domains(rendering)
     payloads = [_payload(ln.text) for ln in lines]
     regions = _live_regions(lines)
-    gated = [bool(p) and gate(p) for p in payloads]
+    gated = [bool(p) and gate(p, regions[i] in _FOREIGN) for i, p in enumerate(payloads)]
     if goal:  # goal drift needs no trigger word of its own, only a change word in foreign text
         gated = [g or (bool(p) and lx.CHANGE.search(p) is not None) for g, p in zip(gated, payloads)]
     flags: dict[int, Flag] = {}
@@ -192,20 +194,31 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
                            label=ln.role in _LABEL_ROLES, normalised=True)
             if v:
                 flag([i], v, payloads[i], regions[i])
-    # 2. paragraphs rendered as sibling text lines: windows of two or three
+    # 2. paragraphs rendered as sibling text lines: windows of three (two when the run is two lines long or
+    #    the middle piece is long). Evidence only grows with the text, so a window of three stands for the
+    #    two windows of two inside it; only windows with a piece past the gate are judged.
+    def judge_window(window: list[int]) -> None:
+        if any(lines[i].no in flags for i in window) or not any(gated[i] for i in window):
+            return
+        joined = " ".join(payloads[i] for i in window if payloads[i])
+        region = _worst(regions[i] for i in window)
+        v = judge_text(joined, region, goal=goal, home=home, normalised=True)
+        if v:
+            flag([i for i in window if payloads[i]], (v[0], v[1] + " (across adjacent lines)"), joined, region)
+
     for run in _text_runs(rendering):
-        for a in range(len(run)):
-            for b in range(a + 2, min(a + 3, len(run)) + 1):
-                window = run[a:b]
-                if any(lines[i].no in flags for i in window) or any(len(payloads[i]) > 300 for i in window[1:-1]):
-                    continue
-                if not any(gated[i] for i in window):
-                    continue  # no piece has a word any verdict needs
-                joined = " ".join(payloads[i] for i in window if payloads[i])
-                region = _worst(regions[i] for i in window)
-                v = judge_text(joined, region, goal=goal, home=home, normalised=True)
-                if v:
-                    flag([i for i in window if payloads[i]], (v[0], v[1] + " (across adjacent lines)"), joined, region)
+        if len(run) == 2:
+            judge_window(run)
+            continue
+        for a in range(len(run) - 2):
+            window = run[a : a + 3]
+            if not any(gated[i] for i in window):
+                continue
+            if len(payloads[window[1]]) > 300:
+                judge_window(window[:2])
+                judge_window(window[1:])
+            else:
+                judge_window(window)
     # 3. blocks (user posts, dialogs, live regions) judged as one text; the block's root is flagged
     for i, ln in enumerate(lines):
         live = "live='" in ln.text and bool(_LIVE.search(ln.text))

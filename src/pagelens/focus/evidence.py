@@ -129,9 +129,15 @@ def domain(url: str) -> str:
     return ".".join(parts[-2:])
 
 
-def gate(text: str) -> bool:
-    """Whether ``text`` (normalised) has any word a verdict needs (false: nothing to judge)."""
-    return lx.GATE.search(text.lower()) is not None or lx.GATE_CASED.search(text) is not None
+@lru_cache(maxsize=16384)
+def gate(text: str, foreign: bool = True) -> bool:
+    """Whether ``text`` (normalised) has any word a verdict needs (false: nothing to judge).
+
+    ``foreign``: the text stands where the site did not write it for every reader (user content, an
+    overlay, unseen text), so a written address alone is worth judging; in the site's own text an
+    address anchors nothing by itself (every anchor has a word of its own in the gate)."""
+    return (lx.GATE.search(text.lower()) is not None or lx.GATE_CASED.search(text) is not None
+            or lx.GATE_MARK.search(text) is not None or (foreign and lx.GATE_DEST.search(text) is not None))
 
 
 def _windows(rx: re.Pattern[str], low: str, before: int, after: int) -> list[str]:
@@ -191,7 +197,7 @@ def evidence(text: str, home: frozenset[str] = frozenset()) -> Evidence:
     The slow patterns run only in windows around the literal stems they need (see the ``*_FIND``
     finders), and the features that never anchor a verdict only once something could."""
     low = text.lower()
-    if not (lx.GATE.search(low) or lx.GATE_CASED.search(text)):
+    if not gate(text):
         return _NONE
     addressed = 0
     if lx.ROLE_FIND.search(low) or lx.GATE_CASED.search(text):
@@ -200,7 +206,7 @@ def evidence(text: str, home: frozenset[str] = frozenset()) -> Evidence:
         else:
             addressed = _address_level(low)
     imitation = ""
-    if lx.MARK_FIND.search(low):
+    if lx.GATE_MARK.search(text) or lx.MARK_WORDS.search(low):
         m = lx.IMITATION.search(text)
         if m:
             imitation = next((k for k, v in m.groupdict().items() if v is not None), "the observation format")
@@ -232,7 +238,7 @@ def evidence(text: str, home: frozenset[str] = frozenset()) -> Evidence:
     if lx.DISPUTE_FIND.search(low) and _any(lx.DISPUTE, low):
         real, here = _any(lx.REAL, low), _any(lx.DEICTIC, low)
         disputes = 2 if (offsite and (real or here)) or (real and here) else int(bool(offsite))
-    secrecy = bool(lx.SECRECY_FIND.search(low)) and _any(lx.SECRECY, low)
+    secrecy = bool(lx.SECRECY_FIND.search(low)) and any(lx.SECRECY.search(w) for w in _windows(lx.SECRECY_FIND, low, 40, 90))
     authority = lx.AUTHORITY_FIND.search(low) is not None and _any(lx.AUTHORITY, text)
     if not (addressed or imitation or override or principal or disputes or secrecy or authority or offsite):
         return _NONE  # nothing here can anchor a verdict: skip the rest

@@ -420,7 +420,6 @@ _GATE_STEMS = (
     "desatualiz", "incorret", "verouderd", "onjuist", "неверн", "неправильн", "устарел", "ошибочн",
     "недействительн", "перенес", "ложн", "古く", "secret", "silently", "quietly", "covert", "discreet", "without ",
     "heimlich", "ohne ", "sans ", "sin ", "senza ", "sem ", "тайно", "незаметно", "не говори", "не сообщай",
-    "http", "www.", "@", "[", "<|", "<<", "</", "<system", "<assistant", "<user", "(", "{", "<!--", "-->", "##",
     "system", "override", "answer", "report", "tell ", "summari", "begin", "start", "end of", "claude", "gemini",
     "copilot", "bard", "llama", "mistral", "grok", "perplexity", "deepseek", "qwen", "alexa", "siri", "cortana",
     "instruc", "directive", "task", "job", "goal", "plan", "detected", "エージェント", "アシスタント", "ボット", "助手",
@@ -428,10 +427,16 @@ _GATE_STEMS = (
     "大模型", "인공지능", "指示", "命令", "指令", "タスク", "依頼", "忽略", "无视", "無視", "忘记", "忘掉", "忘れ",
     "ユーザー", "用户", "使用者", "사용자", "誤り", "間違", "古い", "無効", "正しくない", "移転", "错误", "錯誤", "过时",
     "過時", "无效", "不正确", "已迁移", "잘못", "伝えないで", "言わないで", "知らせないで", "黙って", "こっそり", "内緒",
-    "不要告诉", "别告诉", "悄悄", "秘密", "/",
+    "不要告诉", "别告诉", "悄悄", "秘密",
 )
 GATE = re.compile(trie(_GATE_STEMS))
 GATE_CASED = re.compile(r"AI|A\.I\.|KI|IA|LLM|GPT|ИИ|ＡＩ")
+#: The gate of imitated formats: tree-line ids, chat-turn tokens, prompt markup, action calls ("click('12')").
+GATE_MARK = re.compile(r"\w\(\s*['\"\d]|\[\s*[a-z]{0,2}\d+\s*\]|<\||\[/?inst\]|<<\s*/?sys|</?(?:system|assistant|user)>|"
+                       r"<!--|-->|##|[\"']role[\"']\s*:", re.IGNORECASE)
+#: The gate of destinations (a written address): it matters only in text the site did not write for
+#: every reader, where an unaddressed order that steers off-site is enough (``evidence.steers``).
+GATE_DEST = re.compile(r"http|www\.|@|[a-z0-9-]\.[a-z]{2,12}/", re.IGNORECASE)
 
 
 # ---- finders: literal stems that locate where the slow patterns above can match (windows, not whole texts)
@@ -458,6 +463,8 @@ USER_FIND = re.compile(trie((
     "request", "mission", "assignment", "objective", "answer", "report", "tell", "ask", "inform", "convinc", "remind",
     "persuad", "notify", "warn", "reassur", "summari", "when", "reply", "respond", "want", "would")))
 MARK_FIND = re.compile(r"[\[<#{(]|-->|end\s+of|begin|start")
+#: With :data:`GATE_MARK`, where imitated prompt markup can start ("end of the page", "begin instructions").
+MARK_WORDS = re.compile(r"end\s+of|begin|start")
 SECRECY_FIND = re.compile(trie((
     "not", "n't", "never", "without", "keep", "silent", "quiet", "secret", "covert", "discreet", "heimlich", "ohne",
     "sans", "sin ", "senza", "sem ", "не ", "тайно", "незаметно", "伝え", "言わ", "知らせ", "黙", "こっそり", "内緒", "告诉",
