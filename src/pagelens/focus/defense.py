@@ -140,7 +140,7 @@ def judge_text(text: str, region: Region | str = "main", *, goal: str | None = N
         text = normalise(text[:_MAX_TEXT])
     foreign = region in _FOREIGN
     ev = evidence(text, home)
-    if goal and (foreign or ev.you or ev.addressed or ev.principal):
+    if goal and (foreign or ev.addressed or ev.principal):
         shared = _shares_goal(text, goal)
         if shared and (drifts(text, shared, strict=not foreign)
                        or (foreign and bool(ev.offsite) and (ev.order or ev.modal)

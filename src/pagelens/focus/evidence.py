@@ -137,6 +137,7 @@ def gate(text: str, foreign: bool = True) -> bool:
     overlay, unseen text), so a written address alone is worth judging; in the site's own text an
     address anchors nothing by itself (every anchor has a word of its own in the gate)."""
     return (lx.GATE.search(text.lower()) is not None or lx.GATE_CASED.search(text) is not None
+            or (not text.isascii() and lx.GATE_WIDE.search(text) is not None)
             or lx.GATE_MARK.search(text) is not None or (foreign and lx.GATE_DEST.search(text) is not None))
 
 
@@ -166,12 +167,34 @@ def _override(low: str, addressed: int, you: bool) -> int:
     return best
 
 
-def _address_level(low: str) -> int:
+def _nouns(low: str, text: str) -> list[re.Match[str]]:
+    """The role nouns of ``low``, searched only near the literal stems that every one of them holds (the
+    lookbehinds still see the whole text: ``finditer`` with bounds, not a slice)."""
+    spans: list[list[int]] = []
+    hits = [(m.start(), m.end()) for m in lx.ROLE_FIND.finditer(low)]
+    hits += [(m.start(), m.end()) for m in lx.GATE_CASED.finditer(text)] if len(text) == len(low) else [(0, len(low))]
+    for a, b in sorted(hits):
+        lo, hi = max(0, a - 60), min(len(low), b + 60)
+        if spans and lo <= spans[-1][1]:
+            spans[-1][1] = max(spans[-1][1], hi)
+        else:
+            spans.append([lo, hi])
+    out: list[re.Match[str]] = []
+    last = -1
+    for lo, hi in spans:
+        for m in lx.NOUN.finditer(low, lo, hi):
+            if m.start() > last:
+                out.append(m)
+                last = m.start()
+    return out
+
+
+def _address_level(low: str, text: str = "") -> int:
     """2 when an automated reader is addressed, 1 when a plain role noun is spoken to, else 0."""
     level = 0
     if not low.isascii() and lx.ADDRESSED_CJK.search(low):
         return 2
-    for m in lx.NOUN.finditer(low):
+    for m in (_nouns(low, text) if text else lx.NOUN.finditer(low)):
         before, at = low[max(0, m.start() - 80) : m.start()], m.end()
         if m.start() > 80:
             before = "\x00 " + before
@@ -204,7 +227,7 @@ def evidence(text: str, home: frozenset[str] = frozenset()) -> Evidence:
         if lx.ADDRESSED.search(text) or lx.YOU_ARE_AI.search(text) or lx.DETECTED.search(low):
             addressed = 2
         else:
-            addressed = _address_level(low)
+            addressed = _address_level(low, text)
     imitation = ""
     if lx.GATE_MARK.search(text) or lx.MARK_WORDS.search(low):
         m = lx.IMITATION.search(text)
@@ -235,7 +258,7 @@ def evidence(text: str, home: frozenset[str] = frozenset()) -> Evidence:
                 offsite = u.group(0)
                 break
     disputes = 0
-    if lx.DISPUTE_FIND.search(low) and _any(lx.DISPUTE, low):
+    if lx.DISPUTE_FIND.search(low) and any(lx.DISPUTE.search(w) for w in _windows(lx.DISPUTE_FIND, low, 30, 60)):
         real, here = _any(lx.REAL, low), _any(lx.DEICTIC, low)
         disputes = 2 if (offsite and (real or here)) or (real and here) else int(bool(offsite))
     secrecy = bool(lx.SECRECY_FIND.search(low)) and any(lx.SECRECY.search(w) for w in _windows(lx.SECRECY_FIND, low, 40, 90))

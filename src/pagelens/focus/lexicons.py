@@ -429,7 +429,11 @@ _GATE_STEMS = (
     "過時", "无效", "不正确", "已迁移", "잘못", "伝えないで", "言わないで", "知らせないで", "黙って", "こっそり", "内緒",
     "不要告诉", "别告诉", "悄悄", "秘密",
 )
-GATE = re.compile(trie(_GATE_STEMS))
+_GATE_WIDE = tuple(w for w in _GATE_STEMS if any(c >= "\u3000" for c in w))  # CJK: no word boundaries
+#: At word starts only: the engine then tries the stems at a fifth of the positions (and a stem inside
+#: another word, "moved" in "removed", is no trigger). CJK stems, in unsegmented text, go to GATE_WIDE.
+GATE = re.compile(r"(?<!\w)(?:" + trie([w for w in _GATE_STEMS if w not in _GATE_WIDE]) + ")")
+GATE_WIDE = re.compile(trie(_GATE_WIDE))
 GATE_CASED = re.compile(r"AI|A\.I\.|KI|IA|LLM|GPT|ИИ|ＡＩ")
 #: The gate of imitated formats: tree-line ids, chat-turn tokens, prompt markup, action calls ("click('12')").
 GATE_MARK = re.compile(r"\w\(\s*['\"\d]|\[\s*[a-z]{0,2}\d+\s*\]|<\||\[/?inst\]|<<\s*/?sys|</?(?:system|assistant|user)>|"
@@ -444,7 +448,7 @@ ROLE_FIND = re.compile(trie((
     "agent", "assist", "bot", "model", "modèl", "crawler", "scraper", "spider", "chatgpt", "llm", "gpt", "language",
     "intelligen", "intelig", "sprachmodell", "langage", "lenguaje", "linguagem", "taalmodel", "automat", "autonom",
     "self-driving", "headless", "automát", "autónom", "maschinell", "software", "program", "script", "machine",
-    "code ", "自動", "自动", "нейросет", "интеллект", "агент", "ассистент", "бот", "модел", "помощник", "ai ", "ai:",
+    "code ", "non-human", "nonhuman", "自動", "自动", "нейросет", "интеллект", "агент", "ассистент", "бот", "модел", "помощник", "ai ", "ai:",
     "ai,", "ai-", "ki-", "ии", "エージェント", "アシスタント", "ボット", "助手", "代理", "智能体", "机器人", "模型", "에이전트",
     "어시스턴트", "봇", "人工知能", "言語モデル", "人工智能", "语言模型", "大模型", "인공지능", "claude", "gemini", "copilot",
     "bard", "llama", "mistral", "grok", "perplexity", "deepseek", "qwen", "alexa", "siri", "cortana", "detected")))
@@ -474,7 +478,8 @@ WANTS_FIND = re.compile(r"you|the agent|the assistant|dass du|que tu|que vous|qu
 DISPUTE_FIND = re.compile(trie((
     "wrong", "incorrect", "inaccura", "outdated", "out of date", "obsolet", "stale", "invalid", "typo", "erroneous",
     "misprint", "fake", "bogus", "broken", "counterfeit", "decoy", "deprecat", "disabled", "compromis", "hacked",
-    "moved", "relocat", "transferred", "migrated", "discontinu", "mislead", "supersed", "no longer", "not ", "falsch", "veraltet", "ungültig",
+    "moved", "relocat", "transferred", "migrated", "discontinu", "mislead", "supersed", "no longer", "not accurate",
+    "not correct", "not current", "not valid", "not working", "not up", "falsch", "veraltet", "ungültig",
     "fehlerhaft", "defekt", "kaputt", "umgezogen", "nicht mehr", "faux", "fausse", "erron", "obsolète", "périmé",
     "incorrect", "cassé", "déplacé", "errón", "desactualiz", "falso", "falsa", "movid", "roto", "rota", "errat",
     "sbagliat", "errad", "desatualiz", "incorret", "verouderd", "onjuist", "неверн", "неправильн", "устарел",
