@@ -38,6 +38,12 @@ _SENT = re.compile(r"(?<=[.!?。！？;；])\s*|\s+[-–—|]\s+|\n")
 _CLAUSE = re.compile(r"(?<=[.!?。！？;；,:，：])\s*|\s+[-–—|]\s+|\n|\b(?:and|then|und|et|y|e|и)\s+(?=\w)")
 
 
+_CONF_CHARS = "".join(sorted(lx.CONFUSABLES))
+_CONFUSABLE = re.compile(f"[{_CONF_CHARS}]")
+#: A word holding both a Latin letter and a look-alike (the only words folding changes).
+_MIXED = re.compile(f"\\w*(?:[A-Za-z]\\w*[{_CONF_CHARS}]|[{_CONF_CHARS}]\\w*[A-Za-z])\\w*")
+
+
 def _fold_word(m: re.Match[str]) -> str:
     w = m.group(0)
     if _LATIN.search(w) and any(c in lx.CONFUSABLES for c in w):  # a Latin word with Cyrillic/Greek look-alikes
@@ -51,7 +57,8 @@ def normalise(text: str) -> str:
         text = text.replace("\\xa0", " ").replace("\\n", " ").replace("\\'", "'").replace('\\"', '"')
     if not text.isascii():
         text = _INVISIBLE.sub("", unicodedata.normalize("NFKC", text))
-        text = _WORD.sub(_fold_word, text)
+        if _CONFUSABLE.search(text):  # only then can a word mix scripts (most non-ASCII text has none)
+            text = _MIXED.sub(_fold_word, text)
         text = text.replace("’", "'").replace("‘", "'")
     return " ".join(text.split())
 
@@ -154,6 +161,22 @@ def _windows(rx: re.Pattern[str], low: str, before: int, after: int) -> list[str
     return [("" if lo == 0 else "\x00 ") + low[lo:hi] for lo, hi in spans]
 
 
+def _near(rx: re.Pattern[str], finder: re.Pattern[str], low: str, text: str, before: int, after: int) -> bool:
+    """``rx.search(text)``, tried only around the hits of ``finder`` in ``low`` (bounds, not slices, so that
+    ``\\b`` and lookbehinds still see the text around)."""
+    if len(low) != len(text):
+        return rx.search(text) is not None
+    end = -1
+    for m in finder.finditer(low):
+        lo, hi = max(0, m.start() - before), min(len(text), m.end() + after)
+        if hi <= end:
+            continue
+        if rx.search(text, lo, hi) is not None:
+            return True
+        end = hi
+    return False
+
+
 def _override(low: str, addressed: int, you: bool) -> int:
     best = 0
     for w in _windows(lx.DISMISS_FIND, low, 60, 120):
@@ -224,7 +247,7 @@ def evidence(text: str, home: frozenset[str] = frozenset()) -> Evidence:
         return _NONE
     addressed = 0
     if lx.ROLE_FIND.search(low) or lx.GATE_CASED.search(text):
-        if lx.ADDRESSED.search(text) or lx.YOU_ARE_AI.search(text) or lx.DETECTED.search(low):
+        if lx.ADDRESSED.search(text) or _near(lx.YOU_ARE_AI, lx.YOU_ARE_FIND, low, text, 2, 140) or lx.DETECTED.search(low):
             addressed = 2
         else:
             addressed = _address_level(low, text)

@@ -39,6 +39,14 @@ def trie(words: list[str] | tuple[str, ...]) -> str:
 
     return build(root)
 
+def word_start_trie(words: list[str] | tuple[str, ...]) -> str:
+    """:func:`trie`, tried at word starts only (a fifth of the positions; CJK stems, in unsegmented
+    text, anywhere)."""
+    wide = [w for w in words if any(c >= "\u3000" for c in w)]
+    narrow = [w for w in words if w not in wide]
+    return "(?<!\\w)(?:" + trie(narrow) + ")" + ("|" + trie(wide) if wide else "")
+
+
 # ---- look-alike letters inside Latin words (folded only in words that mix scripts)
 CONFUSABLES = {
     "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "і": "i", "ј": "j", "ѕ": "s", "ԁ": "d",
@@ -444,24 +452,24 @@ GATE_DEST = re.compile(r"http|www\.|@|[a-z0-9-]\.[a-z]{2,12}/", re.IGNORECASE)
 
 
 # ---- finders: literal stems that locate where the slow patterns above can match (windows, not whole texts)
-ROLE_FIND = re.compile(trie((
+ROLE_FIND = re.compile(word_start_trie((
     "agent", "assist", "bot", "model", "modèl", "crawler", "scraper", "spider", "chatgpt", "llm", "gpt", "language",
     "intelligen", "intelig", "sprachmodell", "langage", "lenguaje", "linguagem", "taalmodel", "automat", "autonom",
-    "self-driving", "headless", "automát", "autónom", "maschinell", "software", "program", "script", "machine",
+    "self-driving", "headless", "chatbot", "automát", "autónom", "maschinell", "software", "program", "script", "machine",
     "code ", "non-human", "nonhuman", "自動", "自动", "нейросет", "интеллект", "агент", "ассистент", "бот", "модел", "помощник", "ai ", "ai:",
     "ai,", "ai-", "ki-", "ии", "エージェント", "アシスタント", "ボット", "助手", "代理", "智能体", "机器人", "模型", "에이전트",
     "어시스턴트", "봇", "人工知能", "言語モデル", "人工智能", "语言模型", "大模型", "인공지능", "claude", "gemini", "copilot",
     "bard", "llama", "mistral", "grok", "perplexity", "deepseek", "qwen", "alexa", "siri", "cortana", "detected")))
-DISMISS_FIND = re.compile(trie((
+DISMISS_FIND = re.compile(word_start_trie((
     "ignor", "disregard", "forget", "overrid", "overrul", "bypass", "discard", "abandon", "supersed", "precedence",
     "vergiss", "vergessen", "missacht", "verwirf", "überschreib", "oubli", "annul", "olvid", "descart", "dimentic",
     "esqueç", "esquec", "negeer", "vergeet", "игнорир", "забудь", "забуд", "отмен", "обращай", "void", "obsolete",
     "outdated", "cancel", "withdrawn", "replaced", "no longer", "無視", "忘れ", "忽略", "无视", "忘记", "忘掉", "指示",
     "指令", "命令")))
-INSTR_FIND = re.compile(trie((
+INSTR_FIND = re.compile(word_start_trie((
     "task", "instruc", "directive", "assignment", "mission", "orders", "prompt", "objective", "priorit", "purpose",
     "plan", "override", "aufgabe", "tâche", "tache", "tarea", "задач")))
-USER_FIND = re.compile(trie((
+USER_FIND = re.compile(word_start_trie((
     "user", "human", "principal", "operator", "owner", "nutzer", "utilisat", "usuari", "utente", "gebruiker",
     "пользовател", "человек", "customer", "buyer", "guest", "shopper", "client", "person", "reader", "task", "goal",
     "request", "mission", "assignment", "objective", "answer", "report", "tell", "ask", "inform", "convinc", "remind",
@@ -475,7 +483,7 @@ SECRECY_FIND = re.compile(trie((
     "悄悄", "秘密", "말하지")))
 
 WANTS_FIND = re.compile(r"you|the agent|the assistant|dass du|que tu|que vous|que usted|que |чтобы")
-DISPUTE_FIND = re.compile(trie((
+DISPUTE_FIND = re.compile(word_start_trie((
     "wrong", "incorrect", "inaccura", "outdated", "out of date", "obsolet", "stale", "invalid", "typo", "erroneous",
     "misprint", "fake", "bogus", "broken", "counterfeit", "decoy", "deprecat", "disabled", "compromis", "hacked",
     "moved", "relocat", "transferred", "migrated", "discontinu", "mislead", "supersed", "no longer", "not accurate",
@@ -486,7 +494,7 @@ DISPUTE_FIND = re.compile(trie((
     "ошибочн", "недействительн", "перенес", "ложн", "誤り", "間違", "古い", "古く", "無効", "正しくない", "移転", "错误", "錯誤",
     "过时", "過時", "无效", "不正确", "已迁移", "잘못", "오래된")))
 AUTHORITY_FIND = re.compile(trie(("system", "assistant", "developer", "admin", "security", "compliance", "moderator")))
-PRINCIPAL_FIND = re.compile(trie((
+PRINCIPAL_FIND = re.compile(word_start_trie((
     "user", "human", "principal", "operator", "owner", "nutzer", "utilisat", "usuari", "utente", "gebruiker",
     "пользовател", "человек", "customer", "buyer", "guest", "shopper", "client", "person", "reader", "people")))
 #: Words pointing at this page or its figures ("this page", "the prices here", "above").
@@ -514,3 +522,8 @@ TASK_WORDS = re.compile(
     r"is\s+asking)|whoever\s+(?:is|are)\s+\w+ing|change\s+of\s+plans?|plan\s*änderung|planänderung|auftrag\w*|anfrage|aufgabe|"
     r"demande|tâche|mission|solicitud|pedido|encargo|tarea|richiesta|incarico|compito|tarefa|запрос\w*|задани\w*|"
     r"задач\w*|поручени\w*)\b|依頼|リクエスト|タスク|请求|任务|要求", _I)
+
+#: Where "you are an AI" can start (YOU_ARE_AI runs only near these).
+YOU_ARE_FIND = re.compile(word_start_trie((
+    "you are", "you're", "if you", "as a", "du bist", "sie sind", "als ", "tu es", "vous ", "en tant", "eres ",
+    "usted es", "como ", "sei ", "você", "ты ", "вы ", "как ", "あなた", "君", "你是", "您是")))
