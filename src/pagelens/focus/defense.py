@@ -31,7 +31,7 @@ from functools import lru_cache
 from typing import Any
 
 from pagelens.focus import lexicons as lx
-from pagelens.focus.evidence import Evidence, domain, drifts, evidence, gate, normalise, points, steers
+from pagelens.focus.evidence import Evidence, domain, drifts, evidence, gate, normalise, orders_now, points, steers
 from pagelens.types import Line, Region, Rendering
 
 __all__ = ["KINDS", "DefenseReport", "Flag", "detect", "judge_text"]
@@ -52,6 +52,7 @@ _TEXT_ROLES = frozenset({"StaticText", "text", "strong", "emphasis", "mark", "li
                          "subscript", "paragraph", "generic"})
 _LABEL_ROLES = frozenset({"heading", "tab", "menuitem", "columnheader", "rowheader", "term"})
 _MAX_BLOCK = 60  # lines: a bigger container is a page section, not one post or pop-up
+_MAX_OVERLAY = 200  # a pop-up is one unit however long (a cookie dialog with its settings)
 _PREFIX = re.compile(r"^(?:\[[^\]\s]+\]\s+)?[A-Za-z][\w-]*\s*")
 _QUOTED = re.compile(r"""^(['"])((?:\\.|(?!\1).)*)\1(.*)$""", re.DOTALL)
 _URL_PROP = re.compile(r"\b(?:url|href|src)=(?:'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|\S+)")
@@ -147,6 +148,8 @@ def judge_text(text: str, region: Region | str = "main", *, goal: str | None = N
                            and (ev.elsewhere or lx.CHANGE.search(text.lower()) is not None))):
             return "changes-the-task", (f"restates the goal while announcing that the task changed or moved (in "
                                         f"{_WHERE.get(region, region)})")
+    if region == "unseen" and orders_now(text):
+        return "addresses-agent", "gives an urgent order in text hidden from sighted users"
     if ev == Evidence():
         return None
     pts, anchored = points(ev)
@@ -178,7 +181,8 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
     home = home_domains(rendering)
     payloads = [_payload(ln.text) for ln in lines]
     regions = _live_regions(lines)
-    gated = [bool(p) and gate(p, regions[i] in _FOREIGN) for i, p in enumerate(payloads)]
+    gated = [bool(p) and (gate(p, regions[i] in _FOREIGN) or (regions[i] == "unseen" and lx.URGENT_NOW.search(p) is not None))
+             for i, p in enumerate(payloads)]
     if goal:  # goal drift needs no trigger word of its own, only a change word in foreign text
         gated = [g or (bool(p) and lx.CHANGE.search(p) is not None) for g, p in zip(gated, payloads)]
     flags: dict[int, Flag] = {}
@@ -227,9 +231,10 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
         if ln.no in flags:
             continue
         end = i + 1
-        while end < len(lines) and lines[end].depth > ln.depth and end - i <= _MAX_BLOCK:
+        cap = _MAX_OVERLAY if ln.region == "overlay" else _MAX_BLOCK
+        while end < len(lines) and lines[end].depth > ln.depth and end - i <= cap:
             end += 1
-        if end - i > _MAX_BLOCK or (end - i < 2 and not live):
+        if end - i > cap or (end - i < 2 and not live):
             continue
         if not any(gated[j] for j in range(i, end)):
             continue

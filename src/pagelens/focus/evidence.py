@@ -348,3 +348,10 @@ def drifts(text: str, goal_shared: bool, *, strict: bool = False) -> bool:
     if lx.CHANGE.search(low) is None or lx.TASK_WORDS.search(low) is None:
         return False
     return not strict or any(lx.ORDER_START.match(s) for s in _CLAUSE.split(low) if s) or _any(lx.MODAL, low)
+
+
+def orders_now(text: str) -> bool:
+    """An order given with urgency ("press X immediately"): what text nobody sees has no reason to say."""
+    low = text.lower()
+    return lx.URGENT_NOW.search(low) is not None and (
+        any(lx.ORDER_START.match(c) for c in _CLAUSE.split(low) if c) or _any(lx.ORDER_ANY, low))

@@ -135,7 +135,7 @@ _VERBS = (
 ORDER_START = re.compile(
     rf"^(?:[\w\s'.-]{{0,40}}[:—–]\s*)?(?:(?:please|kindly|now|first|then|bitte|veuillez|por\s+favor|per\s+favore|"
     rf"пожалуйста|alors|dann|luego|срочно|немедленно|sofort|immediately|urgently|quickly|schnell|vite|rápido|"
-    rf"ahora|jetzt|maintenant)\s*,?\s+)?{_VERBS}\b", _I)
+    rf"ahora|jetzt|maintenant|сначала|zuerst|d'abord|primero|prima)\s*,?\s+){{0,2}}{_VERBS}\b", _I)
 ORDER_ANY = re.compile(
     r"\bplease\s+(?:do\s+)?\w+|\bbitte\s+\w+|\bveuillez\b|\bpor\s+favor\b|\bper\s+favore\b|пожалуйста|"
     r"(?:て|で)(?:ください|下さい)|(?:ご|お)[^\s。、]{1,8}(?:ください|下さい)|しなさい|せよ|すること|してはいけません|请|務必|务必|하세요|하십시오|해\s*주세요|주세요", _I)
@@ -527,3 +527,9 @@ TASK_WORDS = re.compile(
 YOU_ARE_FIND = re.compile(word_start_trie((
     "you are", "you're", "if you", "as a", "du bist", "sie sind", "als ", "tu es", "vous ", "en tant", "eres ",
     "usted es", "como ", "sei ", "você", "ты ", "вы ", "как ", "あなた", "君", "你是", "您是")))
+
+#: Urgency that asks for an action now (not "required" or "final", which honest form labels say).
+URGENT_NOW = re.compile(
+    r"\b(?:immediately|right\s+(?:now|away)|at\s+once|asap|without\s+delay|before\s+(?:doing\s+)?anything\s+else|"
+    r"first\s+of\s+all|sofort|unverzüglich|umgehend|immédiatement|tout\s+de\s+suite|inmediatamente|ahora\s+mismo|"
+    r"subito|imediatamente|срочно|немедленно)\b|至急|すぐに|直ちに|今すぐ|立即|马上|즉시", re.IGNORECASE)
