@@ -82,8 +82,47 @@ VISION_TASKS: tuple[VisionTask, ...] = (
 )
 
 
-def pages_dir() -> Path:
+#: the obfuscating font of ``font.html``: the code point of digit ``d`` is drawn with the glyph
+#: of ``FONT_PERMUTATION[d]`` (so the DOM's 471928 shows as 829741)
+FONT_PERMUTATION = "5946830217"
+FONT_FILE = "digits-obfuscated.ttf"
+
+
+def source_dir() -> Path:
+    """The bundled page files (without the font, which is built from a font on the machine)."""
     return Path(str(resources.files("pagelens.bench").joinpath("data/vision")))
+
+
+def pages_dir() -> Path:
+    """The vision pages ready to serve: the bundled files plus :data:`FONT_FILE`, built with
+    :func:`~pagelens.bench.vision_font.permuted_digits_font` from a free font on the machine.
+    Built once per content (a directory under the temp dir keyed by a digest)."""
+    import hashlib
+    import os
+    import shutil
+    import tempfile
+
+    from pagelens.bench.vision_font import find_source_font, permuted_digits_font
+
+    src = source_dir()
+    font = find_source_font()
+    digest = hashlib.sha1(f"{FONT_PERMUTATION}|{font}|{font.stat().st_size}".encode())
+    files = sorted(p for p in src.iterdir() if p.is_file())
+    for p in files:
+        digest.update(p.name.encode() + b"\0" + p.read_bytes())
+    uid = os.getuid() if hasattr(os, "getuid") else 0
+    out = Path(tempfile.gettempdir()) / f"pagelens-vision-{uid}-{digest.hexdigest()[:12]}"
+    if (out / FONT_FILE).is_file():
+        return out
+    tmp = Path(tempfile.mkdtemp(prefix=out.name + ".", dir=out.parent))
+    for p in files:
+        shutil.copyfile(p, tmp / p.name)
+    (tmp / FONT_FILE).write_bytes(permuted_digits_font(font, FONT_PERMUTATION))
+    try:
+        tmp.rename(out)
+    except OSError:  # another process built it first
+        shutil.rmtree(tmp, ignore_errors=True)
+    return out
 
 
 class VisionPolicy:
