@@ -176,7 +176,8 @@ def check_value(value: str, image: Image | bytes, *, source: Source, box: Box | 
         text = read_region(img, box, digits=numeric, accept=lambda t: _shows(value, t))
         if _shows(value, text):
             return CrossCheck(source, value, "agree", text, box)
-        return CrossCheck(source, value, "disagree" if text.strip() else "unseen", text.strip(), box)
+        shown = re.sub(r"(?<=\d) (?=\d)", "", " ".join(text.split()))  # letter-spaced digits are one number
+        return CrossCheck(source, value, "disagree" if shown else "unseen", shown, box)
     lines = (screen or read_screen(img)).lines
     for ln in lines:
         if _shows(value, ln.text):
