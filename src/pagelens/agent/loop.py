@@ -410,8 +410,8 @@ class _Run:
     def _ocr_check(self, episode: Episode, action: Action, fb: Feedback) -> tuple[Feedback, tuple[CrossCheck, ...]]:
         """Cross-check a read (read_text's numbers, a stop's answer) with OCR of the screen; the
         verdicts join the feedback (:mod:`pagelens.vision.crosscheck`). No OCR installed: no check."""
-        from pagelens.browser.screenshot import Screenshot, capture
         from pagelens.vision.crosscheck import check_read
+        from pagelens.vision.hybrid import capture_screen
         from pagelens.vision.ocr import OcrUnavailable
 
         screen = self._screen()
@@ -425,8 +425,7 @@ class _Run:
             source, text = "read_text", str(fb.detail.get("text", ""))
             el = screen.by_eid().get(str(action.args.get("id_or_label", "")).strip().strip("[]")) if fresh else None
             box = (el.x, el.y, el.w, el.h) if el is not None else None
-        shot = screen.screenshot if fresh else capture(episode.page, self.vision)
-        assert isinstance(shot, Screenshot)
+        shot = screen.screenshot if fresh else capture_screen(episode, self.vision)
         try:
             checks = check_read(source, text, shot.data, box=box)
         except OcrUnavailable:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from pagelens.errors import PagelensError
 
-__all__ = ["FontUnavailable", "DIGITS", "decode_digits", "find_source_font", "permuted_digits_font"]
+__all__ = ["DIGITS", "FontUnavailable", "decode_digits", "find_source_font", "permuted_digits_font"]
 
 DIGITS = "0123456789"
 _CANDIDATES = ("DejaVu Sans Mono:bold", "DejaVu Sans:bold", "DejaVu Sans", "Liberation Mono")
@@ -49,7 +49,7 @@ def find_source_font() -> Path:
     if fc_match:
         for pattern in _CANDIDATES:
             try:
-                out = subprocess.run([fc_match, "-f", "%{file}", pattern], capture_output=True, text=True,  # noqa: S603
+                out = subprocess.run([fc_match, "-f", "%{file}", pattern], capture_output=True, text=True,
                                      timeout=10, check=False).stdout.strip()
             except (OSError, subprocess.TimeoutExpired):
                 break
