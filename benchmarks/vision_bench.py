@@ -111,12 +111,12 @@ def clock(session: Any, clicks: int = 20) -> dict[str, Any]:
     from pagelens.bench.vision import pages_dir
     from pagelens.browser.serve import StaticServer
     from pagelens.vision.hybrid import capture_hybrid
-    from pagelens.actions.pixels import PixelWatch
+    from pagelens.vision.mask import HysteresisWatch
 
     with StaticServer(pages_dir()) as srv, session.episode() as ep:
         ep.goto(srv.url("clock.html"))
         ex = Executor(ep, Budgets(max_steps=1000, max_repeats=1000))
-        ex.pixels = PixelWatch()
+        ex.pixels = HysteresisWatch()
         ex.pixels.arm(ep.page)
         obs = ep.observe()
         hyb = capture_hybrid(ep, obs)

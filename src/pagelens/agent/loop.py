@@ -209,9 +209,9 @@ class _Run:
         if self.vision is not None:
             self.screens = deque(maxlen=max(1, self.vision.keep_last))
             if self.pixels:
-                from pagelens.actions.pixels import PixelWatch
+                from pagelens.vision.mask import HysteresisWatch
 
-                executor.pixels = PixelWatch()
+                executor.pixels = HysteresisWatch()
                 executor.pixels.arm(episode)
         self._observe(episode, detector, "start")
         feedback: tuple[Feedback, ...] = ()

@@ -246,7 +246,7 @@ def run_vision_task(task: VisionTask, session: BrowserSession, base_url: str, *,
     """Run ``task`` with :class:`VisionPolicy`; every step re-observes (tree + hybrid view)."""
     from pagelens import tokens
     from pagelens.actions.executor import Executor
-    from pagelens.actions.pixels import PixelWatch
+    from pagelens.vision.mask import HysteresisWatch
     from pagelens.observe.render import render
     from pagelens.vision.hybrid import capture_hybrid
     from pagelens.vision.scoring import score_answer
@@ -259,7 +259,7 @@ def run_vision_task(task: VisionTask, session: BrowserSession, base_url: str, *,
         ep.goto(base_url.rstrip("/") + "/" + task.page)
         ex = Executor(ep)
         if pixels:
-            ex.pixels = PixelWatch()
+            ex.pixels = HysteresisWatch()
             ex.pixels.arm(ep.page)
         obs = ep.observe()
         hybrid = capture_hybrid(ep, obs)

@@ -20,12 +20,16 @@ if TYPE_CHECKING:
 __all__ = ["measure_page"]
 
 
-def measure_page(session: BrowserSession, server: StaticServer, name: str, frames: int, period_ms: int = 3100) -> dict[str, Any]:
+def measure_page(session: BrowserSession, server: StaticServer, name: str, frames: int, period_ms: int = 3100,
+                 *, watch_kind: str = "hysteresis") -> dict[str, Any]:
+    """One page: ``watch_kind`` "hysteresis" (:class:`~pagelens.vision.mask.HysteresisWatch`, what the
+    loop uses) or "plain" (:class:`~pagelens.actions.pixels.PixelWatch`, one bar to learn and fire)."""
     from pagelens.actions.executor import Budgets, Executor
     from pagelens.actions.ops import Outcome
     from pagelens.actions.pixels import PixelWatch
     from pagelens.actions.spec import Action
     from pagelens.vision.hybrid import capture_hybrid
+    from pagelens.vision.mask import HysteresisWatch
 
     script = resources.files("pagelens.bench").joinpath("data/realpage_motion.js").read_text(encoding="utf-8")
     inject = f"<script>window.__motionPeriod = {period_ms};</script><script>{script}</script>"
@@ -34,7 +38,7 @@ def measure_page(session: BrowserSession, server: StaticServer, name: str, frame
         page = ep.page
         page.wait_for_timeout(300)
         carousel = bool(page.evaluate("window.__carousel === true"))
-        watch = PixelWatch()
+        watch = HysteresisWatch() if watch_kind == "hysteresis" else PixelWatch()
         watch.arm(page)
         learnt = len(watch.mask)
         false_fires = 0
@@ -54,8 +58,13 @@ def measure_page(session: BrowserSession, server: StaticServer, name: str, frame
         ex.screen = hybrid.screenshot.geometry
         ex.pixels = watch
         geo = hybrid.screenshot.geometry
-        box = page.evaluate("(() => { const r = document.querySelector('canvas[aria-label=\"Sales chart\"]')"
-                            ".getBoundingClientRect(); return [r.left, r.top]; })()")
+        box = page.evaluate("(() => { const c = document.querySelector('canvas[aria-label=\"Sales chart\"]');"
+                            " if (!c) return null; const r = c.getBoundingClientRect(); return [r.left, r.top]; })()")
+        row = {"page": name, "watch": watch_kind, "carousel_driven": carousel, "cells_learnt_at_arm": learnt,
+               "idle_frames": frames, "false_fires": false_fires, "fired_frames": fired_frames}
+        if box is None:  # the page's own scripts removed the injected chart
+            return {**row, "masked_cells_end": len(watch.effective_mask()), "canvas_updates": 0, "pixel_caught": 0,
+                    "dom_caught": 0, "dom_changes": []}
         pixel_true = dom_true = 0
         dom_changes: list[str] = []
         for bar in (1, 3, 5):
@@ -65,7 +74,5 @@ def measure_page(session: BrowserSession, server: StaticServer, name: str, frame
             dom = [c for c in fb.changes if not c.startswith("the screen changed in ")]
             dom_true += int(bool(dom))
             dom_changes.extend(dom)
-        return {"page": name, "carousel_driven": carousel, "cells_learnt_at_arm": learnt,
-                "masked_cells_end": len(watch.effective_mask()), "idle_frames": frames, "false_fires": false_fires,
-                "fired_frames": fired_frames, "canvas_updates": 3, "pixel_caught": pixel_true, "dom_caught": dom_true,
-                "dom_changes": sorted(set(dom_changes))}
+        return {**row, "masked_cells_end": len(watch.effective_mask()), "canvas_updates": 3,
+                "pixel_caught": pixel_true, "dom_caught": dom_true, "dom_changes": sorted(set(dom_changes))}

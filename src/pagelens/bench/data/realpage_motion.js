@@ -29,19 +29,6 @@
     return best;
   }
   function start() {
-    const track = findTrack();
-    window.__carousel = !!track;
-    if (track) {
-      track.scrollIntoView({ block: 'center' });
-      const step = track.children[0].getBoundingClientRect().width || 160;
-      let offset = 0, n = 0;
-      track.style.transition = 'transform 600ms ease';
-      setInterval(() => {
-        n = (n + 1) % 4;
-        offset = n * step;
-        track.style.transform = `translateX(${-offset}px)`;
-      }, PERIOD);
-    }
     const clock = document.createElement('div');
     clock.style.cssText = 'position:fixed;top:8px;right:8px;z-index:99999;font:bold 20px monospace;' +
                           'background:#ffd;color:#222;padding:4px 8px;border:1px solid #999';
@@ -69,6 +56,20 @@
       if (next !== hot) { hot = next; draw(hot); }
     });
     draw(-1);
+    let track = null;
+    try { track = findTrack(); } catch (e) { track = null; }
+    window.__carousel = !!track;
+    if (track) {
+      track.scrollIntoView({ block: 'center' });
+      const step = track.children[0].getBoundingClientRect().width || 160;
+      let offset = 0, n = 0;
+      track.style.transition = 'transform 600ms ease';
+      setInterval(() => {
+        n = (n + 1) % 4;
+        offset = n * step;
+        track.style.transform = `translateX(${-offset}px)`;
+      }, PERIOD);
+    }
   }
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start); else start();
 })();
