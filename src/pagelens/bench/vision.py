@@ -246,9 +246,9 @@ def run_vision_task(task: VisionTask, session: BrowserSession, base_url: str, *,
     """Run ``task`` with :class:`VisionPolicy`; every step re-observes (tree + hybrid view)."""
     from pagelens import tokens
     from pagelens.actions.executor import Executor
-    from pagelens.vision.mask import HysteresisWatch
     from pagelens.observe.render import render
     from pagelens.vision.hybrid import capture_hybrid
+    from pagelens.vision.mask import HysteresisWatch
     from pagelens.vision.scoring import score_answer
 
     t0 = time.perf_counter()
