@@ -14,7 +14,8 @@ as false fires when the watch reports changed cells; then 3 ``hover_at`` moves o
 canvas through the executor (the chart repaints, the DOM does not change) are counted as true
 fires of the pixel hash and of the DOM fingerprint. Every run is made twice, with the plain
 ``PixelWatch`` (one bar, 6 bits, to learn and to fire) and with ``vision.mask.HysteresisWatch``
-(learns on any idle movement; what the agent loop uses), on the same page and period. Carousel periods longer than the watch's
+(learns on any idle movement; what the agent loop uses), on the same page and period;
+``--watches plain,hysteresis,confirm`` adds the opt-in second look after a fire. Carousel periods longer than the watch's
 idle learning are the hard case: a slide that starts inside an action window before the watch
 has seen it move while idle would be a false fire.
 """
@@ -39,6 +40,7 @@ def main() -> None:
     ap.add_argument("--pages", default=",".join(DEFAULT_PAGES), help="corpus page number prefixes")
     ap.add_argument("--periods-ms", default="2300,3100",
                     help="carousel periods; a page whose carousel was driven is measured once per period")
+    ap.add_argument("--watches", default="plain,hysteresis", help="plain, hysteresis, confirm (comma-separated)")
     ap.add_argument("--out", default=str(ROOT / "benchmarks/results/vision_realpages.json"))
     args = ap.parse_args()
     from pagelens.bench.vision_motion import measure_page
@@ -53,7 +55,7 @@ def main() -> None:
         for name in wanted:
             for i, period in enumerate(periods):
                 driven = True
-                for kind in ("plain", "hysteresis"):
+                for kind in args.watches.split(","):
                     row = measure_page(session, server, name, args.frames, period, watch_kind=kind)
                     row["period_ms"] = period
                     print(json.dumps(row), flush=True)
@@ -62,7 +64,7 @@ def main() -> None:
                 if i == 0 and not driven:
                     break  # nothing slides on this page: one pass (the clock and the chart) is enough
     total = {}
-    for kind in ("plain", "hysteresis"):
+    for kind in args.watches.split(","):
         rs = [r for r in rows if r["watch"] == kind]
         total[kind] = {"pages": len({r["page"] for r in rs}), "runs": len(rs),
                        "carousel_pages": len({r["page"] for r in rs if r["carousel_driven"]}),

@@ -23,7 +23,8 @@ __all__ = ["measure_page"]
 def measure_page(session: BrowserSession, server: StaticServer, name: str, frames: int, period_ms: int = 3100,
                  *, watch_kind: str = "hysteresis") -> dict[str, Any]:
     """One page: ``watch_kind`` "hysteresis" (:class:`~pagelens.vision.mask.HysteresisWatch`, what the
-    loop uses) or "plain" (:class:`~pagelens.actions.pixels.PixelWatch`, one bar to learn and fire)."""
+    loop uses), "confirm" (the same with a second look 250 ms after a fire) or "plain"
+    (:class:`~pagelens.actions.pixels.PixelWatch`, one bar to learn and fire)."""
     from pagelens.actions.executor import Budgets, Executor
     from pagelens.actions.ops import Outcome
     from pagelens.actions.pixels import PixelWatch
@@ -38,7 +39,8 @@ def measure_page(session: BrowserSession, server: StaticServer, name: str, frame
         page = ep.page
         page.wait_for_timeout(300)
         carousel = bool(page.evaluate("window.__carousel === true"))
-        watch = HysteresisWatch() if watch_kind == "hysteresis" else PixelWatch()
+        watch = (HysteresisWatch() if watch_kind == "hysteresis" else HysteresisWatch(confirm_ms=250)
+                 if watch_kind == "confirm" else PixelWatch())
         watch.arm(page)
         learnt = len(watch.mask)
         false_fires = 0

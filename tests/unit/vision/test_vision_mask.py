@@ -42,3 +42,12 @@ def test_bad_learning_bars_and_resized_viewports() -> None:
         HysteresisWatch(learn_distance=7)
     small = CellHashes((80, 45), _hashes({}).cells, "0" * 16)
     assert volatile_cells(small, _hashes({0: 9})) == (), "a resize teaches nothing"
+
+
+def test_cells_still_moving_a_moment_after_a_fire_are_a_slide_in_progress() -> None:
+    from pagelens.vision.mask import settled
+
+    after, later = _hashes({0: 9, 2: 9}), _hashes({0: 9, 2: 20})  # cell 2 goes on moving, cell 0 stays
+    assert settled((0, 2), after, later) == ((0,), (2,))
+    with pytest.raises(ValueError, match="confirm_ms"):
+        HysteresisWatch(confirm_ms=-1)
