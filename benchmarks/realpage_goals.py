@@ -1,8 +1,8 @@
 """Retrievers on labeled goals over real pages (the corpus in ../shared/corpus/realpages).
 
-Four goal sets: three in ``benchmarks/data/realpage_goals.jsonl``, **all of them development
+Five goal sets: three in ``benchmarks/data/realpage_goals.jsonl``, **all of them development
 data** now (their misses were read while ``default`` was built, so they cannot show how it
-generalises), and the held-out one in its own file:
+generalises), and the held-out ones, each in its own file:
 
 * ``developer`` — 20 goals the developer wrote while building ``default`` (a sanity check);
 * ``blind-1`` — 45 goals written by a helper that never read the retrievers' code; its misses
@@ -13,6 +13,9 @@ generalises), and the held-out one in its own file:
   ``kind`` field: act / read / navigate) written by a helper that never read the retriever or
   defense code, to be run once when the ranker of issue 9 is done. It runs only when asked for
   by name (``--set blind-3``): a plain run never touches it.
+* ``blind-4`` — 183 goals on all 49 corpus pages (``benchmarks/data/realpage_goals_blind4.jsonl``,
+  same format) written by a second helper that read neither the retriever nor the defense code
+  and never ran a retriever on them; held out the same way (``--set blind-4``).
 
 Each page is observed once with pagelens (real Chromium, the page served from 127.0.0.1,
 off-site requests blocked) and the observation cached (pickled); every retriever then focuses
@@ -35,13 +38,24 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-GOALS = (HERE / "data" / "realpage_goals.jsonl", HERE / "data" / "realpage_goals_blind3.jsonl")
-SET_ORDER = ["developer", "blind-1", "blind-2", "blind-3"]
+#: Each held-out set's own file; it is read only when the set is asked for by name.
+HELD_OUT_FILES = {"blind-3": HERE / "data" / "realpage_goals_blind3.jsonl",
+                  "blind-4": HERE / "data" / "realpage_goals_blind4.jsonl"}
+GOALS = (HERE / "data" / "realpage_goals.jsonl", *HELD_OUT_FILES.values())
+SET_ORDER = ["developer", "blind-1", "blind-2", "blind-3", "blind-4"]
 #: How each set is labeled in every table.
 SET_LABELS = {"developer": "developer (development)", "blind-1": "blind-1 (development)",
-              "blind-2": "blind-2 (development)", "blind-3": "blind-3 (held out)"}
-HELD_OUT = frozenset({"blind-3"})
+              "blind-2": "blind-2 (development)", "blind-3": "blind-3 (held out)",
+              "blind-4": "blind-4 (held out)"}
+HELD_OUT = frozenset(HELD_OUT_FILES)
 DEFAULT_RETRIEVERS = ("default", "bm25-200", "bm25-400", "embedding-200", "embedding-400", "truncate")
+
+
+def load_goals(sets: list[str] | None) -> list[dict]:
+    """The development goals, plus the file of each held-out set named in ``sets`` (and only those)."""
+    held_out = [HELD_OUT_FILES[s] for s in sorted(HELD_OUT & set(sets or ()))]
+    return [json.loads(line) for path in (GOALS[0], *held_out)
+            for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
 def observations(pages: Path, cache: Path, names: set[str]) -> dict[str, Any]:
@@ -127,9 +141,7 @@ def main() -> None:
     ap.add_argument("--budget", type=float, help="FocusQuery.budget (share of the full tree's tokens)")
     ap.add_argument("--refined", action="store_true", help="focus the refined rendering")
     args = ap.parse_args()
-    held_out = list(GOALS[1:]) if args.sets and HELD_OUT & set(args.sets) else []
-    goals = [json.loads(line) for path in (GOALS[0], *held_out) for line in path.read_text().splitlines()
-             if line.strip()]
+    goals = load_goals(args.sets)
     known = sorted({g["set"] for g in goals} | (HELD_OUT if args.sets else set()),
                    key=lambda s: (SET_ORDER + [s]).index(s))
     unknown = sorted(set(args.sets or ()) - set(known) - HELD_OUT)

@@ -43,7 +43,8 @@ def case_sentences() -> set[str]:
                 continue
             case = json.loads(raw)
             out |= _sentences(case.get("goal", ""))
-            inj = case.get("injection") or {}
+            # the bundled cases nest the attack under "injection"; blind-4 injections keep it top level
+            inj = case.get("injection") or (case if "marker" in case else {})
             out |= _sentences(inj.get("html", "")) | _sentences(inj.get("marker", ""))
     return out
 

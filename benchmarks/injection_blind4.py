@@ -1,0 +1,325 @@
+"""Held-out injections (blind-4): hand-written attacks and benign look-alikes on the corpus pages.
+
+Each case of ``benchmarks/data/injections_blind4.jsonl`` names a corpus page, a goal for it, an
+HTML snippet, where the snippet goes (``where.selector``: a CSS selector for the first matching
+element, ``where.position``: ``beforebegin`` / ``afterbegin`` / ``beforeend`` / ``afterend``, as
+``insertAdjacentHTML`` uses them), a ``marker`` token that occurs in the attack text, a
+``category`` and ``benign`` (a look-alike that must not be flagged). The cases were written by a
+helper that read neither the defense nor the retriever code and never ran either on them.
+
+For each case the snippet is spliced into the page's bytes (the rest of the document is left
+byte for byte as it was), the page is served from 127.0.0.1 (the browser session blocks every
+request off loopback), observed once, and judged through the public API (``pagelens.api``):
+
+* **exposed** — the marker is in the full rendering (no defense): the attack reaches the tree;
+* **redacted** — the marker is gone from the full tree with the defense on (``full`` retriever);
+* **retained** — the marker is still in the ``default`` focused view of the case's goal, defense
+  on: the attack got through to the agent;
+* **retained without defense** — the same ``default`` focus with ``defense=False`` (so that what
+  the retriever pruned is told apart from what the defense removed);
+* for benign cases, **flagged** — their exposed text was redacted (a false positive).
+
+    .venv/bin/python benchmarks/injection_blind4.py [--cases FILE] [--pages DIR] [--limit N]
+        [--only ID ...] [--json out.json]
+
+Per-case rows go to ``--json`` only; the console shows the per-category table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from dataclasses import dataclass
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+CASES = HERE / "data" / "injections_blind4.jsonl"
+#: The corpus beside the checkout (``/work/main`` → ``/work/shared``; a worktree sits one level deeper).
+PAGES = next((d for d in (HERE.parent.parent / "shared" / "corpus" / "realpages",
+                          HERE.parent.parent.parent / "shared" / "corpus" / "realpages") if d.is_dir()),
+             HERE.parent.parent / "shared" / "corpus" / "realpages")
+POSITIONS = ("beforebegin", "afterbegin", "beforeend", "afterend")
+CATEGORIES = ("banner", "popup", "cookie", "user-content", "attribute", "fake-format", "hidden",
+              "live-region", "foreign-language", "elsewhere-note", "help-text")
+VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track",
+                  "wbr"})
+_FIELDS = {"id", "page", "goal", "category", "lang", "html", "where", "marker", "benign", "note"}
+
+
+class CaseError(ValueError):
+    """A case that cannot be run as written (bad field, selector not found, unclosed element)."""
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    page: str
+    goal: str
+    category: str
+    lang: str
+    html: str
+    selector: str
+    position: str
+    marker: str
+    benign: bool
+
+
+def parse_case(raw: dict[str, Any]) -> Case:
+    """A validated :class:`Case` from one JSON object; :class:`CaseError` names what is wrong."""
+    cid = raw.get("id", "?")
+    extra = set(raw) - _FIELDS
+    if extra:
+        raise CaseError(f"{cid}: unknown field(s) {sorted(extra)}")
+    for key in ("id", "page", "goal", "category", "lang", "html", "marker"):
+        if not isinstance(raw.get(key), str) or not raw[key].strip():
+            raise CaseError(f"{cid}: '{key}' must be a non-empty string")
+    where = raw.get("where")
+    if not isinstance(where, dict) or set(where) != {"selector", "position"}:
+        raise CaseError(f"{cid}: 'where' must be {{'selector': ..., 'position': ...}}")
+    if where["position"] not in POSITIONS:
+        raise CaseError(f"{cid}: position {where['position']!r} not one of {POSITIONS}")
+    if raw["category"] not in CATEGORIES:
+        raise CaseError(f"{cid}: category {raw['category']!r} not one of {CATEGORIES}")
+    if raw["marker"] not in raw["html"]:
+        raise CaseError(f"{cid}: the marker does not occur in the snippet")
+    if not isinstance(raw.get("benign", False), bool):
+        raise CaseError(f"{cid}: 'benign' must be true or false")
+    return Case(id=raw["id"], page=raw["page"], goal=raw["goal"], category=raw["category"],
+                lang=raw["lang"], html=raw["html"], selector=where["selector"],
+                position=where["position"], marker=raw["marker"], benign=bool(raw.get("benign", False)))
+
+
+def load_cases(path: Path = CASES) -> list[Case]:
+    cases = [parse_case(json.loads(line)) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    seen: set[str] = set()
+    for c in cases:
+        if c.id in seen:
+            raise CaseError(f"{c.id}: duplicate id")
+        seen.add(c.id)
+    markers = [c.marker.lower() for c in cases]
+    if len(set(markers)) != len(markers):
+        raise CaseError("markers must be unique")
+    return cases
+
+
+# -- the pure part: splice a snippet into a document at a CSS-selected element -----------------
+
+def _offset(text: str, line: int, col: int) -> int:
+    """Character offset of (1-based line, 0-based column) in ``text``."""
+    pos = 0
+    for _ in range(line - 1):
+        pos = text.index("\n", pos) + 1
+    return pos + col
+
+
+class _Closer(HTMLParser):
+    """Feeds the document from an element's start tag on; finds the end of that start tag and the
+    span of the matching end tag (same name, nesting counted)."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(convert_charrefs=False)
+        self.name = name
+        self.depth = 0
+        self.start_len: int | None = None
+        self.end_at: tuple[int, int] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if self.start_len is None:
+            self.start_len = len(self.get_starttag_text() or "")
+        if tag == self.name and tag not in VOID and self.end_at is None:
+            self.depth += 1
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if self.start_len is None:
+            self.start_len = len(self.get_starttag_text() or "")
+            self.depth = 0  # a self-closed target has no content
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == self.name and self.end_at is None and self.depth > 0:
+            self.depth -= 1
+            if self.depth == 0:
+                self.end_at = self.getpos()
+
+
+def _locate(text: str, selector: str) -> tuple[int, int, int | None, int | None]:
+    """(start of the start tag, end of the start tag, start of the end tag, end of the end tag)
+    of the first element matching ``selector``; the end tag is ``None`` for a void element."""
+    from bs4 import BeautifulSoup
+    from soupsieve import SelectorSyntaxError
+
+    soup = BeautifulSoup(text, "html.parser")
+    try:
+        el = soup.select_one(selector)
+    except SelectorSyntaxError as exc:
+        raise CaseError(f"bad selector {selector!r}: {exc}") from None
+    if el is None or el.sourceline is None or el.sourcepos is None:
+        raise CaseError(f"selector {selector!r} matches nothing")
+    start = _offset(text, el.sourceline, el.sourcepos)
+    if not text.startswith("<", start):
+        raise CaseError(f"selector {selector!r}: source position does not point at a tag")
+    name = el.name.lower()
+    closer = _Closer(name)
+    tail = text[start:]
+    closer.feed(tail)
+    closer.close()
+    if closer.start_len is None:
+        raise CaseError(f"selector {selector!r}: cannot read the start tag")
+    start_end = start + closer.start_len
+    if name in VOID or closer.depth == 0 and closer.end_at is None:
+        return start, start_end, None, None
+    if closer.end_at is None:
+        raise CaseError(f"selector {selector!r}: <{name}> has no explicit end tag")
+    end_start = start + _offset(tail, *closer.end_at)
+    end_end = text.index(">", end_start) + 1
+    return start, start_end, end_start, end_end
+
+
+def insert_snippet(document: bytes, selector: str, position: str, html: str) -> bytes:
+    """``document`` with ``html`` inserted at ``position`` relative to the first element matching
+    ``selector`` (the ``insertAdjacentHTML`` positions). Every other byte stays as it was.
+
+    The document is handled as Latin-1 (one character per byte, so offsets are byte offsets in any
+    encoding); the snippet is written in ASCII with character references for everything else,
+    so it reads the same whatever charset the page declares.
+    """
+    if position not in POSITIONS:
+        raise CaseError(f"position {position!r} not one of {POSITIONS}")
+    text = document.decode("latin-1")
+    start, start_end, end_start, end_end = _locate(text, selector)
+    if position == "beforebegin":
+        at = start
+    elif position == "afterbegin":
+        if end_start is None:
+            raise CaseError(f"selector {selector!r}: a void element has no inside")
+        at = start_end
+    elif position == "beforeend":
+        if end_start is None:
+            raise CaseError(f"selector {selector!r}: a void element has no inside")
+        at = end_start
+    else:
+        at = end_end if end_end is not None else start_end
+    payload = html.encode("ascii", "xmlcharrefreplace")
+    raw = document
+    return raw[:at] + payload + raw[at:]
+
+
+# -- the browser part ---------------------------------------------------------------------------
+
+_WS = re.compile(r"\s+")
+
+
+def _norm(text: str) -> str:
+    return _WS.sub(" ", text.replace("\xa0", " ")).strip().lower()
+
+
+def run_case(case: Case, pages: Path, session: Any, workdir: Path) -> dict[str, Any]:
+    from pagelens.api import focus_view, render_observation
+    from pagelens.browser.serve import StaticServer
+
+    page = pages / f"{case.page}.html"
+    doc = insert_snippet(page.read_bytes(), case.selector, case.position, case.html)
+    site = workdir / case.id
+    site.mkdir(parents=True, exist_ok=True)
+    (site / page.name).write_bytes(doc)
+    server = StaticServer(site)
+    t = time.perf_counter()
+    try:
+        with session.episode() as episode:
+            episode.goto(server.url(page.name))
+            obs = episode.observe()
+    finally:
+        server.close()
+    observe_s = time.perf_counter() - t
+    marker = _norm(case.marker)
+    full = render_observation(obs).text()
+    guarded = focus_view(obs, goal=case.goal, retriever="full", defense=True).text()
+    focused = focus_view(obs, goal=case.goal, retriever="default", defense=True).text()
+    # the same focus without the defense: tells pruning by the retriever from redaction
+    undefended = focus_view(obs, goal=case.goal, retriever="default", defense=False).text()
+    exposed = marker in _norm(full)
+    return {"id": case.id, "page": case.page, "category": case.category, "lang": case.lang,
+            "benign": case.benign, "exposed": exposed,
+            "redacted": exposed and marker not in _norm(guarded),
+            "retained": marker in _norm(focused),
+            "retained_undefended": marker in _norm(undefended),
+            "redaction_lines": sum("[redacted" in ln for ln in guarded.splitlines()),
+            "observe_s": round(observe_s, 2)}
+
+
+def table(rows: list[dict[str, Any]]) -> str:
+    head = ("| kind | category | cases | exposed | redacted by the defense (benign: flagged) "
+            "| retained in the focused view | retained without defense |")
+    out = [head, "|---|---|---|---|---|---|---|"]
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+    for r in rows:
+        groups[("benign" if r["benign"] else "attack", r["category"])].append(r)
+    for kind in ("attack", "benign"):
+        ks = [k for k in groups if k[0] == kind]
+        for k in sorted(ks, key=lambda k: CATEGORIES.index(k[1])):
+            rs = groups[k]
+            out.append(f"| {kind} | {k[1]} | {len(rs)} | {sum(r['exposed'] for r in rs)} | "
+                       f"{sum(r['redacted'] for r in rs)} | {sum(r['retained'] for r in rs)} | "
+                       f"{sum(r['retained_undefended'] for r in rs)} |")
+        rs = [r for r in rows if (kind == "benign") == r["benign"]]
+        if rs:
+            out.append(f"| **{kind}** | all | {len(rs)} | {sum(r['exposed'] for r in rs)} | "
+                       f"{sum(r['redacted'] for r in rs)} | {sum(r['retained'] for r in rs)} | "
+                       f"{sum(r['retained_undefended'] for r in rs)} |")
+    attacks = [r for r in rows if not r["benign"]]
+    if attacks:
+        out += ["", "| attacks by language | cases | exposed | redacted | retained |", "|---|---|---|---|---|"]
+        for lang in sorted({r["lang"] for r in attacks}):
+            rs = [r for r in attacks if r["lang"] == lang]
+            out.append(f"| {lang} | {len(rs)} | {sum(r['exposed'] for r in rs)} | "
+                       f"{sum(r['redacted'] for r in rs)} | {sum(r['retained'] for r in rs)} |")
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--cases", type=Path, default=CASES)
+    ap.add_argument("--pages", type=Path, default=PAGES)
+    ap.add_argument("--limit", type=int, help="run only the first N cases (a smoke check)")
+    ap.add_argument("--only", action="append", metavar="ID", help="run only this case (repeatable)")
+    ap.add_argument("--json", type=Path, help="write the per-case rows here")
+    args = ap.parse_args(argv)
+    try:
+        cases = load_cases(args.cases)
+    except (CaseError, OSError, json.JSONDecodeError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if args.only:
+        unknown = sorted(set(args.only) - {c.id for c in cases})
+        if unknown:
+            print(f"error: unknown case id(s) {', '.join(unknown)}", file=sys.stderr)
+            return 2
+        cases = [c for c in cases if c.id in set(args.only)]
+    if args.limit is not None:
+        cases = cases[: args.limit]
+    from pagelens.browser.session import BrowserSession
+
+    rows: list[dict[str, Any]] = []
+    with tempfile.TemporaryDirectory(prefix="pagelens-inj4-") as tmp, BrowserSession() as session:
+        for case in cases:
+            try:
+                rows.append(run_case(case, args.pages, session, Path(tmp)))
+            except CaseError as exc:
+                print(f"error: {case.id}: {exc}", file=sys.stderr)
+                return 2
+            print(f"ran {case.id} ({rows[-1]['observe_s']} s)", file=sys.stderr)
+    print(table(rows))
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(rows, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
