@@ -20,13 +20,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pagelens.actions.pixels import CellHashes, PixelConfig, PixelWatch, changed_cells
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Page
-
     from pagelens.actions.ops import Outcome
 
 __all__ = ["LEARN_DISTANCE", "HysteresisWatch", "settled", "volatile_cells"]
@@ -77,7 +75,7 @@ class HysteresisWatch(PixelWatch):
         if self._last is not None:
             self.mask.update(volatile_cells(self._last, now, self.learn_distance))
 
-    def after(self, page: Page, outcome: Outcome) -> Outcome:
+    def after(self, page: Any, outcome: Outcome) -> Outcome:  # the page PixelWatch screenshots
         before = self._before
         out = super().after(page, outcome)
         after = self._last
