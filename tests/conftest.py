@@ -5,9 +5,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import threading
-import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Iterator
 
@@ -71,51 +68,43 @@ def pages_server() -> Iterator["object"]:
         yield server
 
 
-class _Tricky(BaseHTTPRequestHandler):
+def _tricky_app() -> object:
     """Endpoints that misbehave on purpose: JSON, never-ending assets, broken encodings."""
+    import anyio
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import Response
+    from starlette.routing import Route
 
-    protocol_version = "HTTP/1.1"
+    def raw(code: int, body: bytes, ctype: str) -> Response:  # the content type exactly as given (no charset added)
+        return Response(body, code, headers={"content-type": ctype})
 
-    def log_message(self, *args: object) -> None:
-        return
+    fixed = {
+        "/json": (200, b'{"a": 1}', "application/json"),
+        "/pdf": (200, b"%PDF-1.4\n%%EOF", "application/pdf"),
+        "/missing": (404, b"<h1>Not here</h1>", "text/html"),
+        "/error": (500, b"<h1>Boom</h1>", "text/html"),
+        "/slow-asset": (200, b"<html><body><h1>Still loading</h1><button>Usable</button><img src='/hang'></body></html>",
+                        "text/html"),
+        "/busy": (200, (b"<html><body><button>Frozen</button><script>setTimeout(()=>{while(true){}},200)</script>"
+                        b"</body></html>"), "text/html"),
+        "/latin1": (200, ("<html><head><meta charset='utf-8'></head><body><p>Caf\xe9 cr\xe8me \xff\xfe</p>"
+                          "<button>Bestellen</button></body></html>").encode("latin-1"), "text/html"),
+    }
 
-    def _send(self, code: int, body: bytes, ctype: str) -> None:
-        self.send_response(code)
-        self.send_header("Content-Type", ctype)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
+    async def page(request: Request) -> Response:
+        path = request.url.path
+        if path == "/hang":  # never answers (until the server stops)
+            await anyio.sleep(60)
+        code, body, ctype = fixed.get(path, (404, b"nope", "text/plain"))
+        return raw(code, body, ctype)
 
-    def do_GET(self) -> None:  # noqa: N802
-        if self.path == "/json":
-            self._send(200, b'{"a": 1}', "application/json")
-        elif self.path == "/pdf":
-            self._send(200, b"%PDF-1.4\n%%EOF", "application/pdf")
-        elif self.path == "/missing":
-            self._send(404, b"<h1>Not here</h1>", "text/html")
-        elif self.path == "/error":
-            self._send(500, b"<h1>Boom</h1>", "text/html")
-        elif self.path == "/slow-asset":
-            html = b"<html><body><h1>Still loading</h1><button>Usable</button><img src='/hang'></body></html>"
-            self._send(200, html, "text/html")
-        elif self.path == "/hang":
-            time.sleep(60)
-        elif self.path == "/busy":
-            html = b"<html><body><button>Frozen</button><script>setTimeout(()=>{while(true){}},200)</script></body></html>"
-            self._send(200, html, "text/html")
-        elif self.path == "/latin1":
-            body = "<html><head><meta charset='utf-8'></head><body><p>Caf\xe9 cr\xe8me \xff\xfe</p><button>Bestellen</button></body></html>"
-            self._send(200, body.encode("latin-1"), "text/html")
-        else:
-            self._send(404, b"nope", "text/plain")
+    return Starlette(routes=[Route("/{path:path}", page)])
 
 
 @pytest.fixture(scope="session")
 def tricky_server() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Tricky)
-    server.daemon_threads = True
-    t = threading.Thread(target=server.serve_forever, daemon=True)
-    t.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
+    from pagelens.serving import serve_in_thread
+
+    with serve_in_thread(_tricky_app(), name="tests-tricky") as served:
+        yield served.base_url

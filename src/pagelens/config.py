@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field
 
 
@@ -23,6 +25,9 @@ class BrowserConfig(_Frozen):
     #: Closing a context or the browser waits at most this long, then its processes are killed.
     close_timeout_s: float = Field(default=5.0, gt=0)
     extra_args: tuple[str, ...] = ()
+    #: How a page is read: ``"cdp"`` (Chromium's own accessibility tree and DOM snapshot, the
+    #: reference) or ``"walker"`` (pagelens' in-page JS walker: one ``evaluate`` per frame, no CDP).
+    extraction: Literal["cdp", "walker"] = "cdp"
 
 
 class RenderConfig(_Frozen):

@@ -1,13 +1,14 @@
 """One way to serve an ASGI app on 127.0.0.1 from a background thread: :func:`serve_in_thread`.
 
-The bundled sites and the static page server are Starlette apps run by uvicorn through this
-helper (tests use it too). The socket is bound here, in the caller's thread, so a busy port is an
+The bundled sites, the static page server and the scripted LLM server are ASGI apps run by
+uvicorn through this helper (the tests' odd servers too). The socket is bound here, in the caller's thread, so a busy port is an
 ``OSError`` at the call and the URL is known before the first request; only loopback is bound.
 uvicorn and the app are imported by the caller, never at ``import pagelens``.
 """
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import threading
 import time
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Self
 if TYPE_CHECKING:
     import uvicorn
 
-__all__ = ["Served", "serve_in_thread"]
+__all__ = ["Served", "drop_connection", "serve_in_thread"]
 
 HOST = "127.0.0.1"
 
@@ -73,3 +74,19 @@ def serve_in_thread(app: Any, *, port: int = 0, name: str = "pagelens-http", sta
             raise RuntimeError(f"{name}: the server did not start on {HOST}:{sock.getsockname()[1]}")
         time.sleep(0.005)
     return Served(server, sock, thread)
+
+
+async def drop_connection(receive: Any) -> None:
+    """Close the client's connection without any response (a fault to test clients against).
+
+    ASGI has no message for it, so this reaches the transport through the ``receive`` callable
+    uvicorn hands the app (its request cycle); with another server it raises ``RuntimeError``.
+    Return from the app right after: uvicorn sees the peer gone and sends nothing more.
+    """
+    cycle: Any = getattr(receive, "__self__", None)
+    transport = getattr(cycle, "transport", None)
+    if transport is None or not hasattr(cycle, "disconnected"):
+        raise RuntimeError("drop_connection needs the app served by uvicorn (serve_in_thread)")
+    transport.close()
+    cycle.disconnected = True  # what connection_lost sets: uvicorn writes no 500 for an unanswered request
+    await asyncio.sleep(0)

@@ -46,6 +46,9 @@ class Node:
     ignored: bool = False  # present for structure only (ignored AX nodes keeping children)
     # -- provenance (pagelens.browser.concealed): why a sighted user cannot see this node's text
     concealed: str = ""  # "" (seen), "offscreen", "tiny", "transparent", "same-colour"
+    #: The in-page walker's element reference ("<document token>:<number>", extraction="walker");
+    #: such nodes have no ``backend_id`` and are resolved by :func:`pagelens.browser.walker.resolve_ref`.
+    ref: str | None = None
 
     def prop(self, key: str, default: PropValue | None = None) -> PropValue | None:
         for k, v in self.properties:

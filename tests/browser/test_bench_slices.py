@@ -111,3 +111,44 @@ def test_tasks_slice_one_task(tmp_path: Path) -> None:
     assert rows[0]["success"] is True  # judged from the shop's server state
     assert 0 < rows[0]["obs_tokens_sent"] < rows[0]["full_tokens_every_step"]
     assert (out / rows[0]["trace"]).is_file() and "Tokens per step" in (out / "report.html").read_text()
+
+
+def test_tasks_slice_from_a_users_task_file_with_a_tag(tmp_path: Path) -> None:
+    """`pagelens bench tasks --task-file FILE --tag TAG`: the file's tasks, filtered by tag, judged
+    from the sites' state like the bundled ones."""
+    from pagelens.bench.sites import data
+
+    post = data.make_forum(0)[0][5]
+    path = tmp_path / "mine.toml"
+    path.write_text('''
+[[task]]
+id = "my-upvote"
+start = "site:forum/?__state=consent:yes;login:{creds.forum_user}"
+goal = "Upvote the post \\"{p.title}\\"."
+tags = ["vote"]
+pick.p = { use = "forum.post", index = 5 }
+plan = [
+  { action = "click", role = "link", name = "f/{p.forum}" },
+  { action = "click", role = "link", name = "{p.title}" },
+  { action = "click", role = "button", name = "Upvote" },
+  { action = "stop", answer = "done" },
+]
+check = { kind = "vote_cast", target = "post-{p.id}", dir = "up", user = "{creds.forum_user}" }
+
+[[task]]
+id = "my-other"
+start = "site:forum/"
+goal = "Not run: it has another tag."
+tags = ["other"]
+plan = [{ action = "stop", answer = "done" }]
+check = { kind = "visited", path = "/" }
+''', encoding="utf-8")
+    out = tmp_path / "mine"
+    done = _bench("tasks", "--task-file", str(path), "--tag", "vote", "--retriever", "default", "--out", str(out),
+                  timeout=400)
+    assert done.returncode == 0, done.stderr
+    rows = _rows(out)
+    assert [(r["task"], r["status"], r["success"]) for r in rows] == [("my-upvote", "ok", True)]
+    assert post.title in (out / rows[0]["trace"]).read_text()
+    wrong = _bench("miniwob", "--tag", "vote", "--out", str(tmp_path / "x"))
+    assert wrong.returncode == 2 and "--tag and --task-file are for the tasks suite" in wrong.stderr

@@ -81,3 +81,39 @@ def test_task_solved_by_scripted_solution(offline_env: dict[str, str], task: str
         assert done
     finally:
         env.close()
+
+
+@pytest.mark.browsergym
+def test_ensure_fills_in_only_what_is_missing(tmp_path: Path, chromium: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What FocusedObservation calls: Playwright's Chromium linked, MiniWoB served on 127.0.0.1 while
+    anyone uses it, and nothing a user set is touched."""
+    import urllib.request
+
+    for name in ("MINIWOB_URL", "PLAYWRIGHT_BROWSERS_PATH"):
+        monkeypatch.setenv(name, "")  # recorded, so that teardown restores the session's value (or none)
+        monkeypatch.delenv(name)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))  # no Playwright browsers installed there
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    first = miniwob_env.ensure_browsergym_env(chromium=chromium)
+    second = miniwob_env.ensure_browsergym_env(chromium=chromium)
+    browsers = Path(os.environ["PLAYWRIGHT_BROWSERS_PATH"])
+    assert browsers == tmp_path / "cache" / "pagelens" / "ms-playwright"
+    assert os.path.realpath(miniwob_env.playwright_chromium_path(browsers)) == os.path.realpath(chromium)
+    url = os.environ["MINIWOB_URL"]
+    assert url.startswith("http://127.0.0.1:") and url.endswith("/")
+    with urllib.request.urlopen(url + "click-test.html", timeout=10) as r:
+        assert r.status == 200 and b"subbtn" in r.read()
+    first()
+    first()  # twice is once
+    assert os.environ["MINIWOB_URL"] == url  # the second user still has it
+    second()
+    assert "MINIWOB_URL" not in os.environ
+    with pytest.raises(OSError):
+        urllib.request.urlopen(url + "click-test.html", timeout=5)
+    # a user's own settings stay as they are
+    monkeypatch.setenv("MINIWOB_URL", "file:///mine/")
+    monkeypatch.setenv("PLAYWRIGHT_BROWSERS_PATH", str(tmp_path / "theirs"))
+    miniwob_env.ensure_browsergym_env(chromium=chromium)()
+    assert os.environ["MINIWOB_URL"] == "file:///mine/"
+    assert os.environ["PLAYWRIGHT_BROWSERS_PATH"] == str(tmp_path / "theirs")
+    assert not (tmp_path / "theirs").exists()

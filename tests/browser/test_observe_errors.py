@@ -8,7 +8,6 @@ import subprocess
 import sys
 import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -16,40 +15,31 @@ import pytest
 pytestmark = pytest.mark.browser
 
 
-class _Odd(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
+def _odd_app() -> object:
+    """A redirect loop (/loop <-> /loop2) and a download (/download), else an empty 404."""
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import Response
+    from starlette.routing import Route
 
-    def log_message(self, *args: object) -> None:
-        return
+    async def odd(request: Request) -> Response:
+        path = request.url.path
+        if path.startswith("/loop"):
+            return Response(status_code=302, headers={"location": "/loop2" if path == "/loop" else "/loop"})
+        if path == "/download":
+            return Response(b"a,b\n1,2\n", headers={"content-type": "text/csv",
+                                                    "content-disposition": "attachment; filename=data.csv"})
+        return Response(status_code=404)
 
-    def do_GET(self) -> None:
-        if self.path.startswith("/loop"):
-            self.send_response(302)
-            self.send_header("Location", "/loop2" if self.path == "/loop" else "/loop")
-            self.send_header("Content-Length", "0")
-            self.end_headers()
-        elif self.path == "/download":
-            body = b"a,b\n1,2\n"
-            self.send_response(200)
-            self.send_header("Content-Type", "text/csv")
-            self.send_header("Content-Disposition", "attachment; filename=data.csv")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-        else:
-            self.send_response(404)
-            self.send_header("Content-Length", "0")
-            self.end_headers()
+    return Starlette(routes=[Route("/{path:path}", odd)])
 
 
 @pytest.fixture(scope="module")
 def odd_server() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Odd)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
+    from pagelens.serving import serve_in_thread
+
+    with serve_in_thread(_odd_app(), name="tests-odd") as served:
+        yield served.base_url
 
 
 @pytest.fixture(scope="module")

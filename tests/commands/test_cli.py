@@ -50,6 +50,17 @@ def test_tasks_lists_the_bundled_tasks() -> None:
     assert all(t.id in done.stdout for t in load_tasks(0)[:5])
 
 
+def test_tasks_lists_a_task_file_and_names_a_bad_field(tmp_path: Path) -> None:
+    path = tmp_path / "mine.toml"
+    path.write_text('[[task]]\nid = "my-page"\nstart = "http://127.0.0.1:9/"\ngoal = "Read it."\ntags = ["mine"]\n')
+    done = _cli("tasks", "--task-file", str(path))
+    assert done.returncode == 0, done.stderr
+    assert "my-page" in done.stdout and "mine" in done.stdout and "shop-cart-edit" not in done.stdout
+    path.write_text('[[task]]\nid = "my-page"\nstart = "http://127.0.0.1:9/"\ngoal = "Read it."\ntag = "x"\n')
+    bad = _cli("tasks", "--task-file", str(path))
+    assert bad.returncode != 0 and "task 'my-page' (task[0]): tag: unknown field" in bad.stderr.replace("\n", "")
+
+
 def test_run_refuses_both_and_neither() -> None:
     neither = _cli("run")
     assert neither.returncode == 2 and "--url" in neither.stderr

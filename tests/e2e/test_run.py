@@ -225,3 +225,70 @@ def test_delta_observations_send_less_at_equal_success(sites) -> None:  # type: 
     assert delta.observations == signals.observations  # same signals, same re-observations
     # the cart re-rendered by a form post is sent as its changes, not again as a whole view
     assert delta.obs_tokens_sent < signals.obs_tokens_sent
+
+
+USER_TASKS = '''
+[[task]]
+id = "my-upvote"
+start = "site:forum/?__state=consent:yes;login:{creds.forum_user}"
+goal = "Upvote the post \\"{p.title}\\" in f/{p.forum}."
+pick.p = { use = "forum.post", index = 2 }
+plan = [
+  { action = "click", role = "link", name = "f/{p.forum}" },
+  { action = "click", role = "link", name = "{p.title}" },
+  { action = "click", role = "button", name = "Upvote" },
+  { action = "stop", answer = "done" },
+]
+check = { kind = "vote_cast", target = "post-{p.id}", dir = "up", user = "{creds.forum_user}" }
+
+[[task]]
+id = "my-desk"
+start = "URL"
+goal = "Press the button that says clicked, then give the answer on the page."
+kind = "read"
+answer = "42"
+plan = [
+  { action = "click", role = "button", name = "Say clicked" },
+  { action = "stop", answer = "42" },
+]
+check = { kind = "answer_matches" }
+'''
+
+
+def _cli_run(*args: str, tmp_path: Path) -> Any:
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path), "COLUMNS": "200"}
+    return subprocess.run([sys.executable, "-m", "pagelens.cli", "run", *args], check=False, env=env,
+                          capture_output=True, text=True, timeout=300, cwd=tmp_path)
+
+
+def test_cli_run_a_task_of_a_users_task_file(tmp_path: Path, tiny_url: str) -> None:
+    """`pagelens run --task-file FILE TASK`: one task on the bundled forum (judged from its votes),
+    one on a plain URL (no sites started, judged by its answer)."""
+    from pagelens.bench.sites import data
+
+    path = tmp_path / "mine.toml"
+    path.write_text(USER_TASKS.replace('"URL"', f'"{tiny_url}"'), encoding="utf-8")
+    post = data.make_forum(0)[0][2]
+    done = _cli_run("--task-file", str(path), "my-upvote", "--trace", str(tmp_path / "up.jsonl"), tmp_path=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert post.title in done.stdout and "success" in done.stdout
+    _, summary = read_trace(tmp_path / "up.jsonl")
+    assert summary is not None and summary["status"] == "success"
+    desk = _cli_run("--task-file", str(path), "my-desk", "--trace", str(tmp_path / "desk.jsonl"), tmp_path=tmp_path)
+    assert desk.returncode == 0, desk.stdout + desk.stderr
+    steps, summary = read_trace(tmp_path / "desk.jsonl")
+    assert summary is not None and summary["status"] == "success" and summary["answer"] == "42"
+    assert steps[0]["action"].startswith("click(")
+    unknown = _cli_run("--task-file", str(path), "shop-cart-edit", tmp_path=tmp_path)
+    assert unknown.returncode == 2 and "unknown task 'shop-cart-edit'" in unknown.stderr
+
+
+def test_cli_run_a_bad_task_file_names_file_and_field(tmp_path: Path) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text(USER_TASKS.replace('kind = "vote_cast"', 'kind = "vote_casted"'), encoding="utf-8")
+    done = _cli_run("--task-file", str(path), "my-upvote", tmp_path=tmp_path)
+    assert done.returncode != 0
+    assert f"{path}: task 'my-upvote' (task[0]): check.kind: unknown check 'vote_casted'" in done.stderr.replace("\n", "")

@@ -113,11 +113,17 @@ class Target:
     tag: str
     nonce: str
     object_id: str
-    session: CDPSession
+    session: CDPSession | None
 
     def release(self) -> None:
         """Remove the marker attribute and free the remote object (best effort)."""
         from playwright.sync_api import Error as PlaywrightError
+
+        if self.session is None:  # a walker node (extraction="walker"): no CDP object to free
+            from pagelens.browser.walker import unmark
+
+            unmark(self.frame, ATTR, self.nonce)
+            return
 
         try:
             self.session.send("Runtime.callFunctionOn", {
@@ -161,6 +167,8 @@ def resolve(page: Page, sessions: dict[str, CDPSession], node: Node) -> Target:
     """Tag ``node``'s element and return a locator for it; raise :class:`ElementGone`."""
     from playwright.sync_api import Error as PlaywrightError
 
+    if node.ref is not None:
+        return _resolve_walker(page, node)
     if node.backend_id is None:
         raise ElementGone("has no DOM node")
     session = session_for(sessions, node)
@@ -190,3 +198,14 @@ def resolve(page: Page, sessions: dict[str, CDPSession], node: Node) -> Target:
     except PlaywrightError:
         pass
     raise ElementGone("no longer on the page (its frame is gone or closed to scripts)")
+
+
+def _resolve_walker(page: Page, node: Node) -> Target:
+    """A node of the in-page walker: marked through its document's walker state, no CDP."""
+    from pagelens.browser.walker import resolve_ref
+
+    try:
+        frame, tag, nonce = resolve_ref(page, node, ATTR)
+    except LookupError as exc:
+        raise ElementGone(str(exc)) from None
+    return Target(node, frame, frame.locator(f'[{ATTR}="{nonce}"]').first, tag, nonce, "", None)

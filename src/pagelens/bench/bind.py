@@ -28,20 +28,32 @@ if TYPE_CHECKING:
 __all__ = ["bind_task", "run_bundled"]
 
 
-def bind_task(task: BundledTask, sites: Sites) -> Task:
-    """``task`` on the running ``sites``: reset before the start page, judged from server state."""
+def bind_task(task: BundledTask, sites: Sites | None) -> Task:
+    """``task`` on the running ``sites``: reset before the start page, judged from server state.
+
+    A task whose start is a plain URL (a user's task file) needs no sites (``None``); it is judged
+    by its answer alone, or not at all when it names no check.
+    """
+    if task.start.startswith("site:") and sites is None:
+        raise ValueError(f"task {task.id} runs on the bundled sites: start them first")
 
     def judge(answer: str) -> Verdict:
-        states = {name: sites.state(name) for name in sites.names}
+        states = {name: sites.state(name) for name in sites.names} if sites is not None else {}
         result = check_task(task, states, answer)
         return Verdict(result.ok, result.detail)
 
-    origins = tuple(sites.base_url(name) for name in sites.names if name != ATTACKER)
-    return Task(task.goal, resolve_site_url(sites, task.start), id=task.id, allowed_origins=origins, judge=judge,
-                setup=sites.reset)
+    origins: tuple[str, ...] | None = None
+    if sites is not None and task.start.startswith("site:"):
+        names = task.origins if task.origins is not None else tuple(n for n in sites.names if n != ATTACKER)
+        origins = tuple(sites.base_url(n) if n in sites.names else n for n in names)
+    elif task.origins is not None:
+        origins = task.origins
+    start = resolve_site_url(sites, task.start) if sites is not None else task.start
+    return Task(task.goal, start, id=task.id, allowed_origins=origins, judge=judge if task.check else None,
+                setup=sites.reset if sites is not None else None)
 
 
-def run_bundled(task: BundledTask, *, policy: Policy, sites: Sites, session: BrowserSession,
+def run_bundled(task: BundledTask, *, policy: Policy, sites: Sites | None, session: BrowserSession,
                 retriever: Retriever | str = "default", observe_mode: ObserveMode = "signals",
                 trace_path: str | Path | None = None, budgets: Budgets | None = None,
                 max_parse_errors: int = 3, timeout_s: float = 600.0, vision: ScreenshotConfig | None = None,

@@ -2,6 +2,7 @@
 
 Drop-in for AgentLab-style agents (GenericAgent reads ``obs["axtree_txt"]``)::
 
+    import browsergym.miniwob  # registers the MiniWoB++ tasks
     env = FocusedObservation(gym.make("browsergym/miniwob.click-test"), retriever="default")
     obs, info = env.reset()
     obs["axtree_txt"]        # focused on the goal
@@ -12,6 +13,12 @@ The full text is made the way GenericAgent makes it: BrowserGym's ``flatten_axtr
 with ``with_clickable=True, with_visible=True``. Chromium ≥ 120 adds an ``InlineTextBox`` under
 every ``StaticText`` that the Chromium pinned by BrowserGym did not; those lines carry no
 information and are dropped (``drop_inline_text=False`` keeps them).
+
+The wrapper makes a BrowserGym env runnable on this machine by itself
+(:func:`pagelens.bench.miniwob_env.ensure_browsergym_env`): it points Playwright at the system
+Chromium when Playwright's own is not installed, and serves MiniWoB++ from the installed
+``miniwob`` package on 127.0.0.1 when ``MINIWOB_URL`` is unset (until ``env.close()``).
+``prepare=False`` leaves the environment alone.
 """
 
 from __future__ import annotations
@@ -114,13 +121,19 @@ def _make_class() -> type:
     class FocusedObservation(base):  # type: ignore[misc, valid-type]
         """``gymnasium.ObservationWrapper``: ``obs["axtree_txt"]`` becomes the tree focused on the goal.
 
-        ``FocusedObservation(env, retriever="default", defense=True, drop_inline_text=True)``;
+        ``FocusedObservation(env, retriever="default", defense=True, drop_inline_text=True, prepare=True)``;
         also sets ``obs["axtree_txt_full"]`` and ``obs["pagelens"]`` (see the module docstring).
         """
 
         def __init__(self, env: Any, retriever: Retriever | str = "default", *, defense: bool = True,
-                     drop_inline_text: bool = True) -> None:
+                     drop_inline_text: bool = True, prepare: bool = True) -> None:
             super().__init__(env)
+            self._release: Any = None
+            env_id = str(getattr(getattr(env, "spec", None), "id", "") or "")
+            if prepare and env_id.startswith("browsergym/"):
+                from pagelens.bench.miniwob_env import ensure_browsergym_env
+
+                self._release = ensure_browsergym_env(miniwob=env_id.startswith("browsergym/miniwob."))
             if isinstance(retriever, str):
                 from pagelens.focus.registry import make_retriever
 
@@ -129,6 +142,14 @@ def _make_class() -> type:
             self.defense = defense
             self.drop_inline_text = drop_inline_text
             self.last_result: FocusResult | None = None
+
+        def close(self) -> None:
+            try:
+                super().close()
+            finally:
+                if self._release is not None:
+                    self._release()
+                    self._release = None
 
         def observation(self, observation: Any) -> Any:
             if not isinstance(observation, dict) or "axtree_object" not in observation:

@@ -19,6 +19,11 @@ Call it before BrowserGym starts its global Playwright driver (the driver reads
         prepare_browsergym_env(miniwob_url=url)
         env = gymnasium.make("browsergym/miniwob.click-test")
 
+Users of :class:`pagelens.bench.browsergym_wrapper.FocusedObservation` need neither: the
+wrapper calls :func:`ensure_browsergym_env`, which fills in only what is missing (Playwright's
+pinned Chromium when it is not installed, ``MINIWOB_URL`` when unset: the installed pages served
+on 127.0.0.1 while any wrapper is open).
+
 browsergym-miniwob 0.14.3 implements no ``cheat()`` for its tasks (the base class raises
 ``NotImplementedError``), so :data:`ORACLES` holds small scripted solutions for a few tasks,
 expressed as BrowserGym actions so that they go through ``env.step`` like an agent's.
@@ -31,19 +36,25 @@ import importlib.util
 import json
 import os
 import re
+import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from pagelens.browser.chromium import find_chromium
 from pagelens.errors import ConfigError, MissingDependency
 
-if TYPE_CHECKING:
-    from playwright.sync_api import Page
+
+class Page(Protocol):
+    """What the scripted solutions use of the page BrowserGym drives (its own Playwright page:
+    pagelens holds none, so no Playwright import here)."""
+
+    def locator(self, selector: str) -> Any: ...
 
 __all__ = [
     "ORACLES",
+    "ensure_browsergym_env",
     "miniwob_html_dir",
     "oracle_actions",
     "playwright_chromium_path",
@@ -141,9 +152,71 @@ def serve_miniwob() -> Iterator[str]:
         yield server.url(html.name) + "/"
 
 
+class _SharedServer:
+    """The MiniWoB++ server :func:`ensure_browsergym_env` started, and how many callers use it."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.users = 0
+        self.stack: ExitStack | None = None
+
+
+_MINIWOB = _SharedServer()
+
+
+def _playwright_root() -> Path:
+    return Path(os.environ.get("PLAYWRIGHT_BROWSERS_PATH") or Path.home() / ".cache" / "ms-playwright")
+
+
+def ensure_browsergym_env(*, miniwob: bool = True, chromium: str | None = None) -> Callable[[], None]:
+    """Fill in what BrowserGym needs here and is missing; return the function that undoes it.
+
+    * Playwright's pinned Chromium: when ``PLAYWRIGHT_BROWSERS_PATH`` is unset and the default
+      location holds no browser (``playwright install`` cannot work offline), a symlink to the
+      Chromium :func:`find_chromium` picks (``PAGELENS_CHROMIUM``, then Debian's) is made in
+      pagelens's cache and ``PLAYWRIGHT_BROWSERS_PATH`` set to it (permanent for the process: the
+      Playwright driver reads it once).
+    * With ``miniwob`` and ``MINIWOB_URL`` unset: the ``miniwob`` package's pages are served on
+      127.0.0.1 and ``MINIWOB_URL`` points there, shared by every caller until the last one
+      calls the returned function (the server stops and ``MINIWOB_URL`` is removed again).
+
+    A variable the user set is never changed. Call before the environment's first ``reset``.
+    """
+    _require_browsergym()
+    if "PLAYWRIGHT_BROWSERS_PATH" not in os.environ and not playwright_chromium_path(_playwright_root()).exists():
+        cache = _default_cache_dir()
+        _link(playwright_chromium_path(cache), os.path.realpath(find_chromium(chromium)))
+        os.environ["PLAYWRIGHT_BROWSERS_PATH"] = str(cache)
+    if not miniwob:
+        return lambda: None
+    shared = _MINIWOB
+    with shared.lock:
+        if shared.stack is None and os.environ.get("MINIWOB_URL"):
+            return lambda: None  # the user's own MINIWOB_URL
+        if shared.stack is None:
+            stack = ExitStack()
+            os.environ["MINIWOB_URL"] = stack.enter_context(serve_miniwob())
+            shared.stack = stack
+        shared.users += 1
+    released = threading.Event()
+
+    def release() -> None:
+        if released.is_set():
+            return
+        released.set()
+        with shared.lock:
+            shared.users -= 1
+            if shared.users == 0 and shared.stack is not None:
+                stack, shared.stack = shared.stack, None
+                os.environ.pop("MINIWOB_URL", None)
+                stack.close()
+
+    return release
+
+
 # -- scripted solutions ----------------------------------------------------------------------
 #: task name -> function(page, goal) returning the BrowserGym actions that solve the task.
-Oracle = Callable[["Page", str], list[str]]
+Oracle = Callable[[Page, str], list[str]]
 
 _BID = "bid"  # browsergym.core.constants.BROWSERGYM_ID_ATTRIBUTE
 

@@ -147,11 +147,22 @@ class TasksSuite:
     max_steps: int = 30
     name: str = "tasks"
     only: tuple[str, ...] = ()  # task ids; empty: all
+    tags: tuple[str, ...] = ()  # only tasks with one of these tags; empty: all
+    task_file: Path | None = None  # a user's task file instead of the bundled catalog
 
-    def units(self) -> list[Unit]:
+    def _all(self) -> tuple[Any, ...]:
+        if self.task_file is not None:
+            from pagelens.bench.taskfile import load_task_file
+
+            return load_task_file(self.task_file, self.seed)
         from pagelens.bench.task_defs import load_tasks
 
-        tasks = load_tasks(self.seed)
+        return load_tasks(self.seed)
+
+    def units(self) -> list[Unit]:
+        tasks = self._all()
+        if self.tags:
+            tasks = tuple(t for t in tasks if set(t.tags) & set(self.tags))
         if self.only:
             unknown = set(self.only) - {t.id for t in tasks}
             if unknown:
@@ -175,10 +186,9 @@ class TasksSuite:
         from pagelens.agent.policy import LLMPolicy, Policy, ScriptedPolicy
         from pagelens.bench.bind import run_bundled
         from pagelens.bench.sites import start_sites
-        from pagelens.bench.task_defs import load_tasks
         from pagelens.browser.session import BrowserSession
 
-        by_id = {t.id: t for t in load_tasks(self.seed)}
+        by_id = {t.id: t for t in self._all()}
         traces = self.out_dir / "traces"
         traces.mkdir(parents=True, exist_ok=True)
         with start_sites(self.seed) as sites, BrowserSession() as session:

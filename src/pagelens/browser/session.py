@@ -280,7 +280,13 @@ class Episode:
         if self._observer is None:
             from pagelens.browser.extract import PageObserver
 
-            self._observer = PageObserver(self.page, timeout_s=self.session.config.extract_timeout_s)
+            timeout_s = self.session.config.extract_timeout_s
+            if self.session.config.extraction == "walker":
+                from pagelens.browser.walker import WalkerObserver
+
+                self._observer = WalkerObserver(self.page, timeout_s=timeout_s)
+            else:
+                self._observer = PageObserver(self.page, timeout_s=timeout_s)
         return self._observer
 
     def goto(self, url: str, *, wait_until: str = "load") -> dict[str, Any]:

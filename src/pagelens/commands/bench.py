@@ -23,6 +23,10 @@ DEFAULT_RETRIEVERS = ("full", "default", "truncate", "bm25-200")
               help="tasks: observation mode (repeatable). Default: signals.")
 @click.option("--seeds", type=click.IntRange(1, 100), default=2, show_default=True, help="miniwob: seeds per task.")
 @click.option("--task", "tasks", multiple=True, metavar="NAME", help="miniwob / tasks: only these tasks (repeatable).")
+@click.option("--tag", "tags", multiple=True, metavar="TAG", help="tasks: only tasks with this tag (repeatable).")
+@click.option("--task-file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="tasks: run the tasks of this TOML file instead of the bundled ones "
+                   "(format: pagelens.bench.taskfile).")
 @click.option("--workers", type=click.IntRange(1, 16), default=1, show_default=True,
               help="Processes, each with its own browser.")
 @click.option("--limit", type=click.IntRange(1), help="Only the first N cases / MiniWoB tasks / bundled tasks.")
@@ -40,8 +44,8 @@ DEFAULT_RETRIEVERS = ("full", "default", "truncate", "bm25-200")
               help="Times a unit whose worker process died is run again before it is recorded as an error.")
 @click.option("--no-report", is_flag=True, help="Do not write DIR/report.html.")
 def bench(suite: str, out_dir: Path, retrievers: tuple[str, ...], policies: tuple[str, ...],
-          observe_modes: tuple[str, ...], seeds: int, tasks: tuple[str, ...], workers: int, limit: int | None,
-          cases_file: Path | None, pages_dir: Path | None, timeout_s: float, retry_failed: bool,
+          observe_modes: tuple[str, ...], seeds: int, tasks: tuple[str, ...], tags: tuple[str, ...],
+          task_file: Path | None, workers: int, limit: int | None, cases_file: Path | None, pages_dir: Path | None, timeout_s: float, retry_failed: bool,
           backend: str, address: str | None, retries: int, no_report: bool) -> None:
     """Run SUITE (cases, miniwob or tasks) and append one JSONL row per unit of work to DIR/results.jsonl."""
     from rich.console import Console
@@ -61,7 +65,7 @@ def bench(suite: str, out_dir: Path, retrievers: tuple[str, ...], policies: tupl
         canonical(n)  # one clear ConfigError before anything starts
     out_dir.mkdir(parents=True, exist_ok=True)
     suite_obj = _suite(suite, out_dir, names, policies, observe_modes, seeds, tasks, limit, cases_file, pages_dir,
-                       timeout_s)
+                       timeout_s, tags, task_file)
     console = Console(stderr=True)
     columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                TextColumn("{task.fields[last]}"))
@@ -86,8 +90,12 @@ def bench(suite: str, out_dir: Path, retrievers: tuple[str, ...], policies: tupl
 
 def _suite(suite: str, out_dir: Path, names: tuple[str, ...], policies: tuple[str, ...],
            observe_modes: tuple[str, ...], seeds: int, tasks: tuple[str, ...], limit: int | None,
-           cases_file: Path | None, pages_dir: Path | None, timeout_s: float) -> Any:
+           cases_file: Path | None, pages_dir: Path | None, timeout_s: float, tags: tuple[str, ...] = (),
+           task_file: Path | None = None) -> Any:
     from pagelens.bench import suites
+
+    if (tags or task_file) and suite != "tasks":
+        raise click.UsageError("--tag and --task-file are for the tasks suite")
 
     if suite == "cases":
         from pagelens.bench.cases import bundled_paths
@@ -104,7 +112,8 @@ def _suite(suite: str, out_dir: Path, names: tuple[str, ...], policies: tuple[st
         _require_browsergym()
         return suites.MiniwobSuite(names, seeds, limit, tasks, timeout_s)
     return suites.TasksSuite(out_dir.resolve(), names, policies or ("scripted",), observe_modes or ("signals",), limit,
-                             only=tuple(tasks))
+                             only=tuple(tasks), tags=tuple(tags),
+                             task_file=task_file.resolve() if task_file else None)
 
 
 def _print_summary(rows: list[dict[str, Any]], suite: str) -> None:

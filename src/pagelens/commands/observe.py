@@ -26,6 +26,9 @@ from pagelens.focus.registry import NAMES
 @click.option("--screenshot", "screenshot", metavar="FILE", help="Write the capped screenshot (vision extra) and print "
               "the interactive elements with their boxes in screenshot pixels.")
 @click.option("--marks", is_flag=True, help="With --screenshot: draw Set-of-Mark boxes and ids on the image.")
+@click.option("--extraction", type=click.Choice(["cdp", "walker"]), default=None,
+              help="How the page is read: Chromium's accessibility tree over CDP (the reference, default) or "
+                   "pagelens' in-page walker (one JS pass per frame, faster on big pages).")
 def observe(
     target: str,
     goal: str | None,
@@ -38,6 +41,7 @@ def observe(
     timeout_s: float | None,
     screenshot: str | None = None,
     marks: bool = False,
+    extraction: str | None = None,
 ) -> None:
     """Observe URL_OR_FILE (a 127.0.0.1 URL or a local HTML file served on 127.0.0.1)."""
     from pagelens.api import observe as observe_page
@@ -53,8 +57,14 @@ def observe(
 
         observe_screenshot(target, screenshot, marks=marks, goal=goal, retriever=chosen, refined=refined)
         return
+    browser_config = None
+    if extraction is not None:
+        from pagelens.config import BrowserConfig
+
+        browser_config = BrowserConfig(extraction=extraction)  # type: ignore[arg-type]
     view = observe_page(
-        target, goal=goal, retriever=chosen, refined=refined, defense=not no_defense, inject=inject, timeout_s=timeout_s
+        target, goal=goal, retriever=chosen, refined=refined, defense=not no_defense, inject=inject, timeout_s=timeout_s,
+        browser_config=browser_config,
     )
     if fmt == "text":
         sys.stdout.write(view.text() + "\n")

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from rich.table import Table
 
     from pagelens.agent.loop import EpisodeResult
+    from pagelens.bench.tasks import Task as BundledTask
     from pagelens.llm.openai_compat import OpenAICompatModel
 
 
@@ -33,20 +34,34 @@ def _writable_target(ctx: click.Context, param: click.Parameter, value: str | No
     return value
 
 
+_TASK_FILE_HELP = "Tasks from this TOML file instead of the bundled ones (format: pagelens.bench.taskfile)."
+
+
+def _catalog(seed: int, task_file: str | None) -> tuple[BundledTask, ...]:
+    """The bundled tasks, or a user's task file (a TaskFileError names the file and field)."""
+    if task_file is not None:
+        from pagelens.bench.taskfile import load_task_file
+
+        return load_task_file(task_file, seed)
+    from pagelens.bench.task_defs import load_tasks
+
+    return load_tasks(seed)
+
+
 @click.command()
 @click.option("--seed", type=int, default=0, show_default=True, help="Data seed of the sites and tasks.")
-def tasks(seed: int) -> None:
-    """List the bundled tasks: id, site, kind, plan length and goal."""
+@click.option("--task-file", type=click.Path(exists=True, dir_okay=False), help=_TASK_FILE_HELP)
+def tasks(seed: int, task_file: str | None) -> None:
+    """List the bundled tasks (or a task file's): id, site, kind, plan length, tags and goal."""
     from rich.console import Console
     from rich.table import Table
 
-    from pagelens.bench.task_defs import load_tasks
-
     table = Table(show_lines=False)
-    for col in ("id", "site", "kind", "steps", "goal"):
+    table.add_column("id", no_wrap=True)
+    for col in ("site", "kind", "steps", "tags", "goal"):
         table.add_column(col, overflow="fold")
-    for t in load_tasks(seed):
-        table.add_row(t.id, t.site, t.kind, str(len(t.plan)), t.goal)
+    for t in _catalog(seed, task_file):
+        table.add_row(t.id, t.site or "-", t.kind, str(len(t.plan)), ",".join(t.tags), t.goal)
     Console().print(table)
 
 
@@ -63,14 +78,16 @@ def tasks(seed: int) -> None:
               show_default=True, help="Re-observe when a signal fires, or after every action.")
 @click.option("--retriever", default="default", show_default=True, metavar="NAME", help=f"One of: {', '.join(NAMES)}.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Data seed of the sites and tasks.")
+@click.option("--task-file", type=click.Path(exists=True, dir_okay=False), help=_TASK_FILE_HELP)
 @click.option("--trace", "trace_path", type=click.Path(dir_okay=False, writable=True), callback=_writable_target,
               help="Write the JSONL trace here.")
 @click.option("--max-steps", type=click.IntRange(1, 500), default=30, show_default=True)
 def run(task_id: str | None, url: str | None, goal: str | None, policy_name: str | None, model: str | None,
-        base_url: str | None, observe_mode: str, retriever: str, seed: int, trace_path: str | None,
-        max_steps: int) -> None:
-    """Run the agent on one bundled TASK (judged from the sites' server state), or on any page
-    with --url URL --goal TEXT (the LLM policy; the episode ends when it stops)."""
+        base_url: str | None, observe_mode: str, retriever: str, seed: int, task_file: str | None,
+        trace_path: str | None, max_steps: int) -> None:
+    """Run the agent on one bundled TASK (judged from the sites' server state), on a TASK of
+    --task-file FILE, or on any page with --url URL --goal TEXT (the LLM policy; the episode ends
+    when it stops)."""
     from contextlib import ExitStack
 
     from rich.console import Console
@@ -84,6 +101,8 @@ def run(task_id: str | None, url: str | None, goal: str | None, policy_name: str
 
     if (task_id is None) == (url is None):
         raise click.UsageError("give a bundled TASK or --url URL --goal TEXT (not both)")
+    if url is not None and task_file is not None:
+        raise click.UsageError("--task-file names its tasks' pages; give a TASK of it, not --url")
     if url is not None and not (goal or "").strip():
         raise click.UsageError("--url needs --goal TEXT")
     if url is not None and policy_name == "scripted":
@@ -104,14 +123,17 @@ def run(task_id: str | None, url: str | None, goal: str | None, policy_name: str
         else:
             from pagelens.bench.bind import run_bundled
             from pagelens.bench.sites import start_sites
-            from pagelens.bench.task_defs import load_tasks
-
-            bundled = {t.id: t for t in load_tasks(seed)}.get(task_id or "")
+            catalog = _catalog(seed, task_file)
+            bundled = {t.id: t for t in catalog}.get(task_id or "")
             if bundled is None:
-                raise click.BadParameter(f"unknown task {task_id!r}; see `pagelens tasks`", param_hint="TASK")
+                see = f"`pagelens tasks --task-file {task_file}`" if task_file else "`pagelens tasks`"
+                raise click.BadParameter(f"unknown task {task_id!r}; see {see}", param_hint="TASK")
+            if policy_name != "llm" and not bundled.plan:
+                raise click.UsageError(f"task {bundled.id} has no plan to replay: use --policy llm")
             policy = LLMPolicy(_model(model, base_url)) if policy_name == "llm" else ScriptedPolicy(bundled.plan)
             console.print(f"[bold]{bundled.id}[/bold]: {bundled.goal}")
-            sites = stack.enter_context(start_sites(seed))
+            on_sites = bundled.start.startswith("site:")
+            sites = stack.enter_context(start_sites(seed)) if on_sites else None
             session = stack.enter_context(BrowserSession())
             result = run_bundled(bundled, policy=policy, observe_mode=mode, retriever=built,  # type: ignore[arg-type]
                                  sites=sites, session=session, trace_path=trace_path, budgets=budgets)

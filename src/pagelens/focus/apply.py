@@ -283,7 +283,9 @@ def focus(
     if isinstance(query, str):
         query = FocusQuery(goal=query)
     if full_tokens is None:
-        full_tokens = tokens.count(rendering.text())
+        from pagelens.focus.analysis import full_tokens as count_full
+
+        full_tokens = count_full(rendering)  # counted once per rendering content
     flags: tuple[Any, ...] = ()
     flagged: set[int] = set()
     redact: set[int] = set()

@@ -289,7 +289,7 @@ class ViewTracker:
         bases: list[_Seen | None] = [self._history[-1] if self._history else None]
         if allow_delta and self._history:
             here = _page_key(view.observation.url)
-            bases += [h for h in reversed(self._history[:-1]) if _page_key(h.obs.url) == here][:2]
+            bases += [h for h in reversed(self._history[:-1]) if _page_key(h.obs.url) == here][:_EARLIER_BASES]
         options: list[tuple[int, PageView, dict[str, str], tuple[Shown, ...], Delta | None, str, str]] = []
         view_tokens = 0
         for base in bases:
@@ -309,8 +309,29 @@ class ViewTracker:
         cost, carried, mapping, lines, chosen, text, base_text = min(options, key=lambda o: o[0])
         self._history.append(_Seen(carried.observation, mapping, lines, label or carried.observation.url))
         del self._history[: -self.keep]
+        self._history = _usable(self._history)
         self._seen.update(ln.eid for ln in lines if ln.eid is not None)
         return Update(carried, text, "delta" if chosen is not None else "view", cost, view_tokens, chosen, base_text)
+
+
+def _usable(history: list[_Seen]) -> list[_Seen]:
+    """The views a later :meth:`ViewTracker.update` can still use, in order: the last one and,
+    per address, the two latest before it (the only earlier bases ``update`` looks at). Each
+    holds a whole observation, so an agent on one page keeps three trees, not ``keep``."""
+    if len(history) <= 3:
+        return history
+    per_page: dict[str, int] = {}
+    kept = [history[-1]]
+    for seen in reversed(history[:-1]):
+        key = _page_key(seen.obs.url)
+        if per_page.get(key, 0) < _EARLIER_BASES:
+            per_page[key] = per_page.get(key, 0) + 1
+            kept.append(seen)
+    return kept[::-1]
+
+
+#: Earlier views of the same address an update may delta against (besides the last view).
+_EARLIER_BASES = 2
 
 
 def _page_key(url: str) -> str:

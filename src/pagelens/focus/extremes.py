@@ -35,20 +35,50 @@ def listings(page: Page, min_items: int = 4) -> list[list[int]]:
     return [same for by_role in kids.values() for same in by_role.values() if len(same) >= min_items]
 
 
-def projection(page: Page, hits: dict[int, frozenset[str]], tokens: int) -> list[int]:
-    """For the listing the goal's words hit most (the largest one when none is hit): every
-    item's name, its short lines holding numbers and the lines the goal hits, up to ``tokens``."""
-    best: tuple[int, int, list[int]] | None = None
+def projection(page: Page, hits: dict[int, frozenset[str]], tokens: int, max_listings: int = 3) -> list[int]:
+    """For the listings the goal's words hit most (the largest ones when none is hit), best
+    first while ``tokens`` last: every item's name, its short lines holding numbers and the
+    lines the goal hits. A small listing the goal's words hit (a few related links) leaves the
+    rest of the budget to the next one (the table the goal means but does not name)."""
+    scored = []
     for same in listings(page):
+        same = [c for c in same if not _header_row(page, c)]  # a table's column names are not an item
+        if not same:
+            continue
         n_hit = sum(1 for c in same if any(hits.get(j) for j in range(c, page.ends[c])))
-        key = (n_hit, len(same))
-        if best is None or key > best[:2]:
-            best = (key[0], key[1], same)
-    if best is None:
-        return []
+        if _context_hit(page, hits, same[0]):
+            n_hit += (len(same) + 1) // 2  # the heading or caption over it names what the goal asks about
+        scored.append((-n_hit, -len(same), same[0], same))
+    scored.sort(key=lambda t: t[:3])
+    out: list[int] = []
+    for rank, (neg_hit, _, _, same) in enumerate(scored[:max_listings]):
+        left = tokens - sum(page.cost[j] + 1 for j in set(out))
+        if left < 40 or (rank > 0 and neg_hit == 0):  # a further listing only when the goal points at it
+            break
+        out += _project(page, hits, same, left)
+    return sorted(set(out))
+
+
+def _header_row(page: Page, c: int) -> bool:
+    kids = [j for j in range(c + 1, page.ends[c]) if page.parents[j] == c]
+    return page.lines[c].role == "row" and bool(kids) and all(
+        page.lines[j].role in ("columnheader", "rowheader") for j in kids)
+
+
+def _context_hit(page: Page, hits: dict[int, frozenset[str]], first: int, window: int = 60) -> bool:
+    """Whether the goal's words hit the listing's container name or the nearest heading before it."""
+    p = page.parents[first]
+    if p >= 0 and hits.get(p):
+        return True
+    for j in range(first - 1, max(-1, first - window), -1):
+        if page.lines[j].role in HEADING_ROLES:
+            return bool(hits.get(j))
+    return False
+
+
+def _project(page: Page, hits: dict[int, frozenset[str]], items: list[int], tokens: int) -> list[int]:
     out: list[int] = []
     spent = 0
-    items = best[2]
     # of the items the goal names ("the cheapest *headphones*"), when it names some: a term
     # that most items carry ("Add to cart") names none of them
     item_hits = [set().union(*(hits.get(j, frozenset()) for j in range(c, page.ends[c]))) for c in items]

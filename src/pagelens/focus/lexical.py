@@ -78,7 +78,8 @@ def _cjk_bigrams(text: str) -> str:
     return _CJK_RUN.sub(split, text)
 
 
-def _tokenize(texts: list[str], lang: str) -> list[list[str]]:
+def tokenize(texts: list[str], lang: str) -> list[list[str]]:
+    """bm25s' tokens of each text, stop words of ``lang`` removed, stemmed in ``lang``."""
     import bm25s
 
     texts = [_cjk_bigrams(t) for t in texts]
@@ -93,15 +94,22 @@ def bm25_scores(query: str, docs: Sequence[str], lang: str, *, k1: float = 1.5, 
     query word occurs. bm25s tokenises and stems; the scores are computed for the query's
     terms only (building bm25s' full sparse index costs ~0.5 s on a 10k-unit page and is
     needed only for its other terms)."""
-    scores = np.zeros(len(docs), dtype=np.float32)
     if not docs:
+        return np.zeros(0, dtype=np.float32)
+    return bm25_over_tokens(query, tokenize(list(docs), lang), lang, k1=k1, b=b)
+
+
+def bm25_over_tokens(query: str, corpus: Sequence[Sequence[str]], lang: str, *, k1: float = 1.5,
+                     b: float = 0.75) -> np.ndarray:
+    """:func:`bm25_scores` over docs already tokenised by :func:`tokenize` (cached per page)."""
+    scores = np.zeros(len(corpus), dtype=np.float32)
+    if not corpus:
         return scores
-    q = set(_tokenize([query], lang)[0])
+    q = set(tokenize([query], lang)[0])
     if lang != "en":
-        q |= set(_tokenize([query], "en")[0])  # the goal may be English on a foreign page
+        q |= set(tokenize([query], "en")[0])  # the goal may be English on a foreign page
     if not q:
         return scores
-    corpus = _tokenize(list(docs), lang)
     lengths = np.fromiter((len(t) for t in corpus), dtype=np.float32, count=len(corpus))
     avg = float(lengths.mean()) or 1.0
     n = len(corpus)

@@ -28,6 +28,18 @@ def _forms_by_concept() -> dict[str, list[str]]:
     return out
 
 
+@lru_cache(maxsize=100_000)
+def words_of(text: str) -> tuple[str, frozenset[str], frozenset[str]]:
+    """What every goal's match needs of ``text``, computed once per text for all goals and
+    steps: the normalised text, its word terms (stems, whole numbers) and its joined pairs."""
+    norm = normalise(text)
+    words = WORD.findall(norm)
+    terms = frozenset(w.replace(",", "") if w[0].isdigit() else _stem(w) for w in words)
+    joined = frozenset("+" + _stem(a + b) for a, b in pairwise(words)
+                       if a.isalpha() and b.isalpha() and len(a) + len(b) <= 12)
+    return norm, terms, joined
+
+
 _VALUE_KINDS = frozenset({"phone", "amount", "date", "author"})
 
 
@@ -55,19 +67,10 @@ class GoalMatcher:
         got = self._cache.get(text)
         if got is not None:
             return got
-        norm = normalise(text)
-        words = WORD.findall(norm)
-        out: set[str] = set()
-        for w in words:
-            t = w.replace(",", "") if w[0].isdigit() else _stem(w)
-            if t in self.words:
-                out.add(t)
+        norm, terms, joined = words_of(text)
+        out: set[str] = set(terms & self.words)
         if self.joined:
-            for a, b in pairwise(words):
-                if a.isalpha() and b.isalpha() and len(a) + len(b) <= 12:
-                    j = "+" + _stem(a + b)
-                    if j in self.joined:
-                        out.add(j)
+            out |= joined & self.joined
         if self.by_form:
             for m in self.pattern.finditer(norm):
                 out |= self.by_form.get(m.group(0), set())

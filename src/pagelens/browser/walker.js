@@ -1,0 +1,771 @@
+// pagelens in-page walker: one pass over a document (shadow roots and same-origin iframes
+// included) computing what Chromium's accessibility tree would say: role, accessible name
+// (accname 1.2 / html-aam), value, states, box, visibility and concealment. Returns ONE JSON
+// string of column arrays (see walker.py for the format). No attribute is written to the page:
+// element numbers live in a WeakMap on a non-enumerable window property.
+(opts) => {
+  "use strict";
+  const KEY = "__pagelensWalker";
+  const maxName = (opts && opts.maxName) || 4000;
+  const TEXT = 3, ELEM = 1;
+  const stateOf = (win) => {
+    let st = win[KEY];
+    if (!st) {
+      st = { ids: new WeakMap(), refs: new Map(), next: 1,
+             token: Math.random().toString(36).slice(2, 10) + Date.now().toString(36) };
+      st.find = (n) => { const r = st.refs.get(n); const e = r && r.deref(); return e && e.isConnected ? e : null; };
+      Object.defineProperty(win, KEY, { value: st, enumerable: false, configurable: true });
+    }
+    return st;
+  };
+  const refOf = (st, el) => {
+    let n = st.ids.get(el);
+    if (n === undefined) { n = st.next++; st.ids.set(el, n); st.refs.set(n, new WeakRef(el)); }
+    return n;
+  };
+
+  // -- output columns ------------------------------------------------------------------
+  const S = [], smap = new Map();
+  const str = (s) => { let i = smap.get(s); if (i === undefined) { i = S.length; S.push(s); smap.set(s, i); } return i; };
+  const P = [], R = [], N = [], V = [], D = [], F = [], B = [], G = [], Q = [], X = [], DOCS = [];
+  const CONCEAL = { "": 0, offscreen: 1, tiny: 2, transparent: 3, "same-colour": 4, covered: 5 };
+
+  // -- roles ---------------------------------------------------------------------------
+  const ARIA = { img: "image", presentation: "none", directory: "list", image: "image" };
+  const VALID = new Set(("alert alertdialog application article banner blockquote button caption cell checkbox code " +
+    "columnheader combobox comment complementary contentinfo definition deletion dialog directory document emphasis " +
+    "feed figure form generic grid gridcell group heading img image insertion link list listbox listitem log main mark " +
+    "marquee math menu menubar menuitem menuitemcheckbox menuitemradio meter navigation none note option paragraph " +
+    "presentation progressbar radio radiogroup region row rowgroup rowheader scrollbar search searchbox separator " +
+    "slider spinbutton status strong subscript superscript switch tab table tablist tabpanel term textbox time timer " +
+    "toolbar tooltip tree treegrid treeitem").split(" "));
+  const NAME_FROM_CONTENT = new Set(("button cell checkbox columnheader gridcell heading link menuitem menuitemcheckbox " +
+    "menuitemradio option radio rowheader switch tab tooltip treeitem DisclosureTriangle " +
+    "term comment LayoutTableCell").split(" "));
+  const NO_TITLE = new Set(("generic listitem list paragraph LayoutTable LayoutTableRow LayoutTableCell row rowgroup " +
+    "caption DescriptionList definition term strong emphasis code time superscript subscript mark deletion " +
+    "insertion blockquote LabelText Figcaption Legend LineBreak none").split(" "));
+  const CELLS = new Set(["cell", "gridcell", "columnheader", "rowheader", "LayoutTableCell"]);
+  const LANDMARK_SCOPE = new Set(["ARTICLE", "ASIDE", "MAIN", "NAV", "SECTION"]);
+  const SIMPLE = { P: "paragraph", UL: "list", OL: "list", MENU: "list", LI: "listitem", DL: "DescriptionList",
+    DT: "term", DD: "definition", DFN: "term", NAV: "navigation", MAIN: "main", ARTICLE: "article",
+    STRONG: "strong", EM: "emphasis", CODE: "code", TIME: "time", ABBR: "Abbr", SUP: "superscript",
+    SUB: "subscript", MARK: "mark", DEL: "deletion", S: "deletion", INS: "insertion", BLOCKQUOTE: "blockquote",
+    FIGURE: "figure", FIGCAPTION: "Figcaption", FIELDSET: "group", LEGEND: "Legend", DETAILS: "group",
+    HR: "separator", BR: "LineBreak", CAPTION: "caption", LABEL: "LabelText", IFRAME: "Iframe", FRAME: "Iframe",
+    CANVAS: "Canvas", VIDEO: "Video", AUDIO: "Audio", PROGRESS: "progressbar", METER: "meter", OUTPUT: "status",
+    DIALOG: "dialog", HGROUP: "group", TEXTAREA: "textbox", OPTION: "option", OPTGROUP: "group", SEARCH: "search",
+    MATH: "math", H1: "heading", H2: "heading", H3: "heading", H4: "heading", H5: "heading", H6: "heading",
+    PRE: "generic", DIV: "generic", SPAN: "generic", B: "generic", CENTER: "generic", PICTURE: "generic",
+    U: "generic", SMALL: "generic", BIG: "generic", FONT: "generic", KBD: "generic", SAMP: "generic", VAR: "generic",
+    CITE: "generic", BDI: "generic", BDO: "generic", DATA: "generic", TT: "generic", ADDRESS: "generic",
+    NOBR: "generic", SLOT: "none", I: "generic", Q: "generic", RUBY: "generic", LEGACY: "generic" };
+  const SKIP = new Set(["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "HEAD", "TITLE", "META", "LINK", "BASE", "PARAM",
+    "SOURCE", "TRACK", "DATALIST", "WBR", "AREA", "MAP"]);
+  const INPUT_ROLE = { button: "button", submit: "button", reset: "button", image: "button", file: "button",
+    checkbox: "checkbox", radio: "radio", range: "slider", number: "spinbutton", search: "searchbox",
+    color: "ColorWell", date: "date", "datetime-local": "DateTime", month: "DateTime", week: "DateTime",
+    time: "InputTime", hidden: "" };
+
+  const tag = (el) => (el.localName || "").toUpperCase();
+  const attr = (el, a) => { const v = el.getAttribute(a); return v === null ? null : v; };
+  const explicitRole = (el) => {
+    const r = attr(el, "role");
+    if (!r) return null;
+    for (const tok of r.trim().toLowerCase().split(/\s+/)) {
+      if (VALID.has(tok)) return ARIA[tok] || tok;
+    }
+    return null;
+  };
+  const inScope = (el) => {
+    for (let p = el.parentElement; p; p = p.parentElement) {
+      if (LANDMARK_SCOPE.has(tag(p))) return true;
+      const r = attr(p, "role");
+      if (r && /\b(article|complementary|main|navigation|region)\b/.test(r)) return true;
+    }
+    return false;
+  };
+  const hasGlobalAria = (el) => {
+    for (const a of el.attributes) {
+      const n = a.name;
+      if (n.startsWith("aria-") && n !== "aria-hidden" && n !== "aria-level" && a.value !== "") return true;
+    }
+    return false;
+  };
+
+  // data table heuristics (Chromium's AXObject::IsDataTable, abridged)
+  const tableKind = new Map();
+  const isDataTable = (t) => {
+    if (tableKind.has(t)) return tableKind.get(t);
+    let res = false;
+    const r = explicitRole(t);
+    if (r === "table" || r === "grid" || r === "treegrid") res = true;
+    else if (t.isContentEditable) res = true;
+    else if (t.caption || t.tHead || t.tFoot || attr(t, "summary") || attr(t, "rules") ||
+             t.querySelector(":scope > col, :scope > colgroup")) res = true;
+    else {
+      const rows = t.rows;
+      const tcs = getComputedStyle(t);
+      const tbg = tcs.backgroundColor;
+      const spaced = tcs.borderCollapse !== "collapse" && parseFloat(tcs.borderSpacing) > 0;
+      let valid = 0, full = 0, top = 0, bottom = 0, left = 0, right = 0, bgDiff = 0, decided = false;
+      if (rows.length >= 20) { res = true; decided = true; }
+      for (const row of rows) {
+        if (decided) break;
+        for (const c of row.cells) {
+          if (c.localName === "th" || c.hasAttribute("headers") || c.hasAttribute("abbr") || c.hasAttribute("axis") ||
+              c.hasAttribute("scope")) { res = true; decided = true; break; }
+          if (c.offsetWidth < 1 || c.offsetHeight < 1 || !c.firstChild) continue;
+          valid++;
+          const cs = getComputedStyle(c);
+          const bt = parseFloat(cs.borderTopWidth) > 0, bb = parseFloat(cs.borderBottomWidth) > 0;
+          const bl = parseFloat(cs.borderLeftWidth) > 0, br = parseFloat(cs.borderRightWidth) > 0;
+          if ((bt && bb) || (bl && br)) full++;
+          top += bt; bottom += bb; left += bl; right += br;
+          const cbg = colour(cs.backgroundColor);
+          if (spaced && cbg && cbg[3] > 0 && cs.backgroundColor !== tbg) bgDiff++;
+          if (full >= 10 || bgDiff >= 10) { res = true; decided = true; break; }
+        }
+      }
+      if (!decided && valid > 1) {
+        const need = Math.floor(valid / 2);
+        res = full >= need || top >= need || bottom >= need || left >= need || right >= need || bgDiff >= need;
+        if (need === 0) res = false;
+      }
+    }
+    tableKind.set(t, res);
+    return res;
+  };
+  const tableOf = (el) => { const t = el.closest("table"); return t; };
+
+  const implicitRole = (el, t, cs) => {
+    const simple = SIMPLE[t];
+    if (t === "TR" || t === "TD" || t === "TH" || t === "THEAD" || t === "TBODY" || t === "TFOOT") {
+      const tb = tableOf(el);
+      if (tb && explicitRole(tb) === "none") return "none"; // a presentational table's parts are presentational
+    }
+    switch (t) {
+      case "A": case "AREA": return el.hasAttribute("href") ? "link" : "generic";
+      case "BUTTON": return "button";
+      case "INPUT": {
+        const ty = (attr(el, "type") || "text").toLowerCase();
+        if (ty in INPUT_ROLE) return INPUT_ROLE[ty];
+        if (el.hasAttribute("list")) return "combobox";
+        return ty === "email" || ty === "tel" || ty === "url" || ty === "text" || ty === "password" ? "textbox" : "textbox";
+      }
+      case "SELECT": return el.multiple || el.size > 1 ? "listbox" : "combobox";
+      case "IMG": return attr(el, "alt") === "" && !el.hasAttribute("title") && !hasGlobalAria(el) ? "none" : "image";
+      case "SVG": return "image";
+      case "HEADER": return inScope(el) ? "sectionheader" : "banner";
+      case "FOOTER": return inScope(el) ? "sectionfooter" : "contentinfo";
+      case "ASIDE": return "complementary";
+      case "SECTION": return (el.hasAttribute("aria-label") || el.hasAttribute("aria-labelledby") || el.hasAttribute("title")) ? "region" : "generic";
+      case "FORM": return "form";
+      case "SUMMARY": return "DisclosureTriangle";
+      case "TABLE": return isDataTable(el) ? "table" : "LayoutTable";
+      case "THEAD": case "TFOOT": { const tb = tableOf(el); return tb && isDataTable(tb) ? "rowgroup" : "none"; }
+      case "TBODY": return "none";
+      case "TR": { const tb = tableOf(el); return tb && isDataTable(tb) ? "row" : "LayoutTableRow"; }
+      case "TD": { const tb = tableOf(el); return tb && isDataTable(tb) ? (explicitRoleOf(tb) === "grid" || explicitRoleOf(tb) === "treegrid" ? "gridcell" : "cell") : "LayoutTableCell"; }
+      case "TH": {
+        const tb = tableOf(el);
+        if (!tb || !isDataTable(tb)) return "LayoutTableCell";
+        const scope = (attr(el, "scope") || "").toLowerCase();
+        if (scope === "row" || scope === "rowgroup") return "rowheader";
+        if (scope === "col" || scope === "colgroup") return "columnheader";
+        const row = el.parentElement;
+        if (row && row.parentElement && row.parentElement.localName === "thead") return "columnheader";
+        if (row && Array.from(row.cells).every((c) => c.localName === "th")) return "columnheader";
+        return el.cellIndex === 0 ? "rowheader" : "columnheader";
+      }
+    }
+    if (simple) return simple;
+    if (t.includes("-")) return "generic";
+    return "generic";
+  };
+  const explicitRoleOf = (el) => explicitRole(el);
+
+  // -- text helpers --------------------------------------------------------------------
+  const WS = /[\t\n\f\r ]+/g;
+  const transform = (s, tt) => tt === "uppercase" ? s.toUpperCase() : tt === "lowercase" ? s.toLowerCase()
+    : tt === "capitalize" ? s.replace(/(^|\s)(\S)/g, (m, a, b) => a + b.toUpperCase()) : s;
+  const trimName = (s) => s.replace(WS, " ").trim();
+  const styleCache = new Map();
+  const style = (el) => { let s = styleCache.get(el); if (!s) { s = getComputedStyle(el); styleCache.set(el, s); } return s; };
+  const pseudoText = (el, which) => {
+    const c = getComputedStyle(el, which).content;
+    if (!c || c === "none" || c === "normal" || c[0] !== '"') return "";
+    const m = c.match(/^"((?:[^"\\]|\\.)*)"/);
+    return m ? m[1].replace(/\\(.)/g, "$1") : "";
+  };
+  const pseudoImage = (el, which) => { const c = getComputedStyle(el, which).content; return !!c && c.startsWith("url("); };
+  const isInline = (el) => { const d = style(el).display; return d.startsWith("inline") || d === "contents"; };
+  const INLINE_TAGS = new Set(["SPAN", "B", "I", "U", "SMALL", "BIG", "FONT", "KBD", "SAMP", "VAR", "CITE", "BDI", "BDO",
+    "DATA", "TT", "NOBR", "Q", "RUBY", "A", "S", "LABEL"]);
+  const hasInlineContent = (el) => {
+    for (const c of childrenOf(el)) {
+      if (c.nodeType === TEXT) { if (/\S/.test(c.data)) return true; }
+      else if (c.nodeType === ELEM && !SKIP.has(tag(c))) {
+        const d = style(c).display;
+        if (d !== "none" && (d.startsWith("inline") || d === "contents")) return true;
+      }
+    }
+    return false;
+  };
+  const rendered = (el) => {
+    if (el.nodeType !== ELEM) return true;
+    const cs = style(el);
+    return cs.display !== "none";
+  };
+  const ariaHidden = (el) => attr(el, "aria-hidden") === "true";
+  const hiddenForName = (el) => {
+    // hidden from everyone (display:none / visibility:hidden / aria-hidden on it or an ancestor)
+    for (let e = el; e && e.nodeType === ELEM; e = e.parentElement || (e.getRootNode && e.getRootNode().host)) {
+      if (ariaHidden(e)) return true;
+      const cs = style(e);
+      if (cs.display === "none") return true;
+    }
+    const cs = style(el);
+    return cs.visibility !== "visible";
+  };
+  // hidden for good (display:none or aria-hidden): visibility:hidden content may have visible children
+  const hardHidden = (el) => {
+    for (let e = el; e && e.nodeType === ELEM; e = e.parentElement || (e.getRootNode && e.getRootNode().host)) {
+      if (ariaHidden(e) || style(e).display === "none") return true;
+    }
+    return false;
+  };
+  const childrenOf = (el) => {
+    if (el.shadowRoot) return el.shadowRoot.childNodes;
+    if (tag(el) === "SLOT") { const a = el.assignedNodes({ flatten: false }); return a.length ? a : el.childNodes; }
+    return el.childNodes;
+  };
+  const idref = (el, ids) => {
+    const root = el.getRootNode();
+    const out = [];
+    for (const id of ids.trim().split(/\s+/)) {
+      if (!id) continue;
+      const t = (root.getElementById ? root.getElementById(id) : null) || el.ownerDocument.getElementById(id);
+      if (t) out.push(t);
+    }
+    return out;
+  };
+  const selectedText = (sel) => {
+    const o = sel.selectedOptions && sel.selectedOptions[0];
+    return o ? trimName(o.label || o.textContent || "") : "";
+  };
+
+  // value of an embedded control, as its text alternative inside another name (accname 2E)
+  const controlValue = (el, role) => {
+    const t = tag(el);
+    if (role === "textbox" || role === "searchbox") return t === "INPUT" || t === "TEXTAREA" ? el.value : el.textContent;
+    if (role === "combobox" || role === "listbox") {
+      if (t === "SELECT") return selectedText(el);
+      if (t === "INPUT") return el.value;
+      const opt = el.querySelector('[role=option][aria-selected=true]');
+      return opt ? opt.textContent : "";
+    }
+    if (role === "slider" || role === "spinbutton" || role === "progressbar" || role === "scrollbar") {
+      return attr(el, "aria-valuetext") || attr(el, "aria-valuenow") || (el.value !== undefined ? String(el.value) : "");
+    }
+    return null;
+  };
+
+  // -- accessible name (accname 1.2) ---------------------------------------------------
+  const contentMemo = new Map();
+  const nameOf = (el, role, ctx) => {
+    // ctx: {visited:Set, labelledby:bool, recursion:bool, hiddenOk:bool}
+    if (ctx.visited.has(el)) return "";
+    ctx.visited.add(el);
+    try {
+      if (!ctx.hiddenOk && (ctx.recursion && el !== ctx.self ? hardHidden(el) : hiddenForName(el))) return "";
+      const t = tag(el);
+      // 2B aria-labelledby
+      if (!ctx.labelledby && !ctx.recursion) {
+        const lb = attr(el, "aria-labelledby") ?? attr(el, "aria-labeledby");
+        if (lb) {
+          const refs = idref(el, lb);
+          if (refs.length) {
+            // each referenced node from scratch (the element itself then yields its aria-label);
+            // hidden content counts only when the referenced node itself is hidden
+            const parts = refs.map((r) => trimName(nameOf(r, roleOf(r), { visited: new Set(), labelledby: true, recursion: true,
+                                                                          hiddenOk: hiddenForName(r), self: r })));
+            const s = parts.filter(Boolean).join(" ");
+            if (s.trim()) return s;
+          }
+        }
+      }
+      // 2C embedded control inside a name
+      if (ctx.recursion && el !== ctx.self) {
+        const v = controlValue(el, role);
+        if (v !== null && !(role === "textbox" && t !== "INPUT" && t !== "TEXTAREA")) {
+          const al = attr(el, "aria-label");
+          if (!(al && al.trim() && ctx.labelledby === true && false)) return v;
+        }
+      }
+      // 2D aria-label
+      const al = attr(el, "aria-label");
+      if (al && al.trim()) return al;
+      // 2E native text alternative
+      if (role !== "none" || ctx.recursion) {
+        const nat = nativeName(el, t, role, ctx);
+        if (nat) return nat;
+      }
+      // 2F name from content
+      if (NAME_FROM_CONTENT.has(role) || ctx.recursion || ctx.fromContent) {
+        if (!(t === "SELECT" || t === "TEXTAREA" || t === "INPUT")) {
+          const s = contentText(el, ctx);
+          if (s.trim()) return s;
+        }
+      }
+      // 2I tooltip (Chromium does not name structural roles from it)
+      const title = attr(el, "title");
+      if (title && title.trim() && !NO_TITLE.has(role) && t !== "SELECT") return title;
+      if (t === "INPUT" || t === "TEXTAREA") {
+        const ph = attr(el, "placeholder") || attr(el, "aria-placeholder");
+        if (ph && ph.trim()) return ph;
+      }
+      return "";
+    } finally {
+      ctx.visited.delete(el);
+    }
+  };
+  const labelsText = (el, ctx) => {
+    const labels = el.labels;
+    if (!labels || !labels.length) return "";
+    const parts = [];
+    for (const l of labels) {
+      if (!ctx.hiddenOk && hiddenForName(l)) continue;
+      const s = trimName(contentText(l, { visited: ctx.visited, labelledby: ctx.labelledby, recursion: true, hiddenOk: ctx.hiddenOk, self: el, inLabel: el }));
+      if (s) parts.push(s);
+    }
+    return parts.join(" ");
+  };
+  const nativeName = (el, t, role, ctx) => {
+    if (t === "INPUT") {
+      const ty = (attr(el, "type") || "text").toLowerCase();
+      if (ty === "button" || ty === "submit" || ty === "reset") {
+        const lt = labelsText(el, ctx); if (lt) return lt;
+        const v = attr(el, "value");
+        if (v !== null && (v.trim() || ty === "button")) return v;
+        return ty === "submit" ? "Submit" : ty === "reset" ? "Reset" : "";
+      }
+      if (ty === "image") {
+        const lt = labelsText(el, ctx); if (lt) return lt;
+        return attr(el, "alt") || attr(el, "value") || attr(el, "title") || "Submit";
+      }
+      const lt = labelsText(el, ctx); if (lt) return lt;
+      if (ty === "file") return "";
+      return "";
+    }
+    if (t === "TEXTAREA" || t === "SELECT" || t === "METER" || t === "PROGRESS" || t === "OUTPUT") return labelsText(el, ctx);
+    if (t === "BUTTON") { const lt = labelsText(el, ctx); if (lt) return lt; return ""; }
+    if (t === "IMG" || t === "AREA") { const a = attr(el, "alt"); return a || ""; }
+    if (t === "FIELDSET") { const lg = Array.from(el.children).find((c) => c.localName === "legend"); return lg ? contentText(lg, ctx) : ""; }
+    if (t === "FIGURE") { const fc = Array.from(el.children).find((c) => c.localName === "figcaption"); return fc ? contentText(fc, ctx) : ""; }
+    if (t === "TABLE") { const c = el.caption; if (c) return contentText(c, ctx); return attr(el, "summary") || ""; }
+    if (t === "SVG") { const ti = Array.from(el.children).find((c) => c.localName === "title"); return ti ? ti.textContent : ""; }
+    if (t === "IFRAME" || t === "FRAME") return attr(el, "title") || "";
+    if (t === "DETAILS") { const s = Array.from(el.children).find((c) => c.localName === "summary"); return ""; }
+    if (t === "OPTION") return el.label || "";
+    return "";
+  };
+  const contentText = (el, ctx) => {
+    const memoable = !ctx.hiddenOk && !ctx.inLabel;
+    if (memoable && contentMemo.has(el)) return contentMemo.get(el);
+    let out = "";
+    const before = el.nodeType === ELEM ? pseudoText(el, "::before") : "";
+    if (before) out += before;
+    for (const c of childrenOf(el)) {
+      if (c.nodeType === TEXT) {
+        const p = c.parentElement;
+        if (!ctx.hiddenOk && p && style(p).visibility !== "visible") continue;
+        out += transform(c.data, p ? style(p).textTransform : "none");
+      } else if (c.nodeType === ELEM) {
+        if (SKIP.has(tag(c)) && tag(c) !== "AREA") continue;
+        if (tag(c) === "BR") { out += "\n"; continue; }
+        if (tag(c) === "WBR") { out += " "; continue; }
+        if (!ctx.hiddenOk && (ariaHidden(c) || style(c).display === "none")) continue;
+        if (ctx.inLabel && c === ctx.inLabel) {
+          // the labelled control itself inside its label: its value joins the name (not for buttons)
+          continue; // the labelled control itself: its own value is not part of its name
+        }
+        const r = roleOf(c);
+        const cst = style(c);
+        const block = !isInline(c) || cst.position === "absolute" || cst.position === "fixed" || cst.cssFloat !== "none";
+        const s = nameOf(c, r, { visited: ctx.visited, labelledby: ctx.labelledby, recursion: true, hiddenOk: ctx.hiddenOk, self: ctx.self, inLabel: ctx.inLabel });
+        out += block ? " " + s + " " : s;
+      }
+      if (out.length > maxName * 2) break;
+    }
+    const after = el.nodeType === ELEM ? pseudoText(el, "::after") : "";
+    if (after) out += after;
+    if (memoable) contentMemo.set(el, out);
+    return out;
+  };
+
+  const roleMemo = new Map();
+  const roleOf = (el) => {
+    let r = roleMemo.get(el);
+    if (r !== undefined) return r;
+    const t = tag(el);
+    r = explicitRole(el);
+    if (r === "none" && (el.tabIndex >= 0 && el.hasAttribute("tabindex") || hasGlobalAria(el))) r = null;
+    if (!r) r = implicitRole(el, t, null);
+    if (t === "SVG" && !r) r = "image";
+    roleMemo.set(el, r);
+    return r;
+  };
+
+  // -- states --------------------------------------------------------------------------
+  const isFocusable = (el, t) => {
+    if (el.disabled) return false;
+    if (el.hasAttribute("tabindex")) return true;
+    if (t === "A") return el.hasAttribute("href");
+    if (t === "BUTTON" || t === "SELECT" || t === "TEXTAREA" || t === "IFRAME" || t === "SUMMARY") return true;
+    if (t === "INPUT") return (attr(el, "type") || "").toLowerCase() !== "hidden";
+    return el.isContentEditable && !(el.parentElement && el.parentElement.isContentEditable);
+  };
+  const TRI = (v) => (v === "true" ? "true" : v === "mixed" ? "mixed" : "false");
+  const states = (el, t, role, i, activeEl) => {
+    const add = (k, v) => { Q.push(i, str(k), v); };
+    const focusable = isFocusable(el, t);
+    if (focusable) add("focusable", true);
+    if (el === activeEl) add("focused", true);
+    const ty = t === "INPUT" ? (attr(el, "type") || "text").toLowerCase() : "";
+    const disabled = el.disabled === true || attr(el, "aria-disabled") === "true" ||
+      (el.closest && el.closest("fieldset[disabled]") !== null && t !== "LEGEND" && "disabled" in el && el.matches(":disabled"));
+    if (disabled) add("disabled", true);
+    if (role === "checkbox" || role === "radio" || role === "switch" || role === "menuitemcheckbox" || role === "menuitemradio") {
+      if (t === "INPUT") add("checked", el.indeterminate && ty === "checkbox" ? "mixed" : el.checked ? "true" : "false");
+      else add("checked", TRI(attr(el, "aria-checked")));
+    }
+    if (role === "option" || role === "tab" || role === "treeitem" || role === "row" || role === "gridcell") {
+      if (t === "OPTION") add("selected", el.selected);
+      else if (el.hasAttribute("aria-selected")) add("selected", attr(el, "aria-selected") === "true");
+      else if (role === "tab") add("selected", false);
+    }
+    const ex = attr(el, "aria-expanded");
+    if (ex === "true" || ex === "false") add("expanded", ex === "true");
+    else if (t === "SELECT" && role === "combobox") add("expanded", false);
+    else if (t === "SUMMARY" && el.parentElement && el.parentElement.localName === "details") add("expanded", el.parentElement.open);
+    const pr = attr(el, "aria-pressed");
+    if (pr && role === "button") add("pressed", TRI(pr));
+    const hp = attr(el, "aria-haspopup");
+    if (hp && hp !== "false") add("hasPopup", hp === "true" ? "menu" : hp);
+    else if (t === "SELECT" && role === "combobox") add("hasPopup", "menu");
+    if (el.required === true || attr(el, "aria-required") === "true") add("required", true);
+    const inv = attr(el, "aria-invalid");
+    if (inv && inv !== "false") add("invalid", inv === "grammar" || inv === "spelling" ? inv : "true");
+    else if ((t === "INPUT" || t === "TEXTAREA" || t === "SELECT") && el.willValidate && !el.validity.valid &&
+             el.matches(":user-invalid")) add("invalid", "true");
+    if (role === "heading") {
+      const lv = parseInt(attr(el, "aria-level") || "", 10);
+      add("level", lv > 0 ? lv : /^H[1-6]$/.test(t) ? parseInt(t[1], 10) : 2);
+    }
+    if (t === "A" && el.hasAttribute("href") || (t === "AREA" && el.hasAttribute("href"))) add("url", el.href);
+    if (t === "IMG" && role === "image") add("url", el.currentSrc || el.src);
+    if (el.hasAttribute("aria-modal") && attr(el, "aria-modal") === "true") add("modal", true);
+    else if (t === "DIALOG" && el.open && el.matches(":modal")) add("modal", true);
+    const live = attr(el, "aria-live") || (role === "alert" ? "assertive" : role === "status" || role === "log" ? "polite" : null);
+    if (live && live !== "off") { add("live", live); add("atomic", attr(el, "aria-atomic") === "true" || role === "alert" || role === "status"); add("relevant", attr(el, "aria-relevant") || "additions text"); }
+    if (attr(el, "aria-busy") === "true") add("busy", true);
+    const ks = attr(el, "aria-keyshortcuts") || attr(el, "accesskey");
+    if (ks) add("keyshortcuts", ks);
+    if (role === "progressbar" || role === "slider" || role === "spinbutton" || role === "meter" || role === "scrollbar") {
+      const mn = attr(el, "aria-valuemin") ?? attr(el, "min"), mx = attr(el, "aria-valuemax") ?? attr(el, "max");
+      if (mn !== null && mn !== "") add("valuemin", parseFloat(mn));
+      if (mx !== null && mx !== "") add("valuemax", parseFloat(mx));
+      const vt = attr(el, "aria-valuetext"); if (vt) add("valuetext", vt);
+    }
+    const ac = attr(el, "aria-autocomplete"); if (ac && ac !== "none") add("autocomplete", ac);
+    if (el.multiple === true && t === "SELECT" || attr(el, "aria-multiselectable") === "true") add("multiselectable", true);
+    const ori = attr(el, "aria-orientation"); if (ori) add("orientation", ori);
+    return focusable;
+  };
+  const valueOf = (el, t, role) => {
+    if (t === "INPUT") {
+      const ty = (attr(el, "type") || "text").toLowerCase();
+      if (["button", "submit", "reset", "image", "checkbox", "radio", "hidden"].includes(ty)) return null;
+      if (ty === "password") return el.value ? "•".repeat(el.value.length) : null;
+      return el.value || null;
+    }
+    if (t === "TEXTAREA") return el.value || null;
+    if (t === "SELECT" && role === "combobox") return selectedText(el);
+    if (role === "slider" || role === "spinbutton" || role === "progressbar" || role === "meter" || role === "scrollbar") {
+      const v = attr(el, "aria-valuetext") || attr(el, "aria-valuenow");
+      if (v !== null) return v;
+    }
+    if (role === "textbox" || role === "searchbox" || role === "combobox") {
+      if (el.isContentEditable) return el.innerText;
+      return attr(el, "aria-valuenow");
+    }
+    return null;
+  };
+  const describe = (el, name) => {
+    const db = attr(el, "aria-describedby");
+    let s = "";
+    if (db) s = idref(el, db).map((r) => trimName(contentText(r, { visited: new Set(), labelledby: true, recursion: true, hiddenOk: true }))).join(" ");
+    else if (attr(el, "aria-description")) s = attr(el, "aria-description");
+    else { const ti = attr(el, "title"); if (ti && trimName(ti) !== trimName(name)) s = ti; }
+    return trimName(s);
+  };
+
+  // -- clickability (what Chromium's DOMSnapshot calls isClickable, abridged) ------------
+  const listened = (win) => (win.__pagelensClickTargets || null);
+  const clickable = (el, t, role, clickSet) => {
+    if (clickSet && clickSet.has(el)) return true;
+    if (typeof el.onclick === "function" || el.hasAttribute("onclick") || el.hasAttribute("onmousedown") || el.hasAttribute("onmouseup")) return true;
+    if (t === "A" && el.hasAttribute("href")) return true;
+    if (t === "INPUT") return !el.disabled && (attr(el, "type") || "").toLowerCase() !== "hidden";
+    if (t === "TEXTAREA" || t === "SUMMARY") return !el.disabled;
+    if (t === "LABEL") { const c = el.control; return !!c && c.localName !== "select" && clickable(c, tag(c), null, clickSet); }
+    if (el.isContentEditable && !(el.parentElement && el.parentElement.isContentEditable)) return true;
+    return false;
+  };
+
+  // -- colours / concealment -----------------------------------------------------------
+  const RGBA = /rgba?\(\s*([\d.]+)[,\s]+([\d.]+)[,\s]+([\d.]+)(?:\s*[,/]\s*([\d.]+%?))?\s*\)/;
+  const colour = (raw) => {
+    const m = RGBA.exec(raw || ""); if (!m) return null;
+    const a = m[4] === undefined ? 1 : m[4].endsWith("%") ? parseFloat(m[4]) / 100 : parseFloat(m[4]);
+    return [parseFloat(m[1]), parseFloat(m[2]), parseFloat(m[3]), a];
+  };
+  const WHITE = [255, 255, 255, 1];
+
+  // -- the walk ------------------------------------------------------------------------
+  const flagsOf = (box, hidden) => (box[2] > 0 && box[3] > 0 && !hidden ? 1 : 0);
+  const emit = (parent, role, name, value, desc, ref, box, flags) => {
+    const i = P.length;
+    P.push(parent); R.push(str(role)); N.push(name === "" ? 0 : str(name));
+    V.push(value === null || value === undefined ? -1 : str(String(value)));
+    D.push(desc ? str(desc) : -1); F.push(ref);
+    B.push(box[0], box[1], box[2], box[3]); G.push(flags);
+    return i;
+  };
+  str("");
+  const walkDoc = (doc, parent, frameParentRef) => {
+    const win = doc.defaultView;
+    const st = stateOf(win);
+    const clickSet = listened(win);
+    const sx = win.scrollX, sy = win.scrollY;
+    const activeEl = (() => { let a = doc.activeElement; while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement; return a; })();
+    const rootIdx = emit(parent, "RootWebArea", trimName(doc.title || ""), null, "", 0, [0, 0, 0, 0], 1);
+    DOCS.push(rootIdx, str(st.token), str(doc.URL), sx, sy);
+    Q.push(rootIdx, str("focusable"), true);
+    if (doc.hasFocus() && (!activeEl || activeEl === doc.body || activeEl === doc.documentElement)) Q.push(rootIdx, str("focused"), true);
+    Q.push(rootIdx, str("url"), doc.URL);
+    const vw = win.innerWidth;
+    // stack of [node, parentIndex, ctx] ; ctx = {op, bg, tiny, hidden(visibility), ariaHidden}
+    const top = doc.body || doc.documentElement;
+    if (!top) return;
+    const walk = (node, pIdx, inh) => {
+      if (node.nodeType === TEXT) {
+        const raw = node.data;
+        if (!raw || !/\S/.test(raw) && !(inh.pre)) return;
+        if (inh.hidden || inh.ariaHidden || inh.textless) return;
+        let txt = transform(raw, inh.tt);
+        txt = inh.pre ? txt : txt.replace(WS, " ").trim();
+        if (!txt.trim()) return;
+        emit(pIdx, "StaticText", txt.length > maxName ? txt.slice(0, maxName) : txt, null, "", 0, inh.box, 1 | (CONCEAL[inh.conceal] << 8));
+        return;
+      }
+      if (node.nodeType !== ELEM) return;
+      const el = node;
+      const t = tag(el);
+      if (SKIP.has(t)) return;
+      if (el.namespaceURI === "http://www.w3.org/2000/svg" && t !== "SVG") {
+        return; // svg internals (title/desc/path): the svg root carries the name
+      }
+      const cs = style(el);
+      if (cs.display === "none") return;
+      if (t === "SLOT") { for (const c of childrenOf(el)) walk(c, pIdx, inh); return; }
+      const aHidden = inh.ariaHidden || ariaHidden(el);
+      if (aHidden) return; // aria-hidden subtrees are ignored whole
+      const visHidden = cs.visibility !== "visible";
+      const r = el.getBoundingClientRect();
+      const box = [Math.round(r.left + sx), Math.round(r.top + sy), Math.round(r.width), Math.round(r.height)];
+      // concealment (mirrors pagelens.browser.concealed)
+      const op = inh.op * (parseFloat(cs.opacity) || (cs.opacity === "0" ? 0 : 1));
+      const bgc = colour(cs.backgroundColor);
+      const bg = bgc && bgc[3] > 0.5 ? bgc : inh.bg;
+      const ox = cs.overflowX;
+      const tiny = inh.tiny || ((box[2] <= 2 || box[3] <= 2) && ox !== "visible" && ox !== "");
+      let conceal = "";
+      if ((box[0] + box[2] <= 0 || box[1] + box[3] <= 0) && (box[2] > 0 || box[3] > 0)) conceal = "offscreen";
+      else if (tiny) conceal = "tiny";
+      else if (op < 0.05) conceal = "transparent";
+      else {
+        const fg = colour(cs.color);
+        if (fg) {
+          if (fg[3] < 0.05) conceal = "transparent";
+          else if (Math.max(Math.abs(fg[0] - bg[0]), Math.abs(fg[1] - bg[1]), Math.abs(fg[2] - bg[2])) <= 8) conceal = "same-colour";
+        }
+      }
+      let role = roleOf(el);
+      const inputHidden = t === "INPUT" && role === "";
+      if (inputHidden) return;
+      const pre = cs.whiteSpace.startsWith("pre") || cs.whiteSpace === "break-spaces";
+      const childInh = { op, bg, tiny, hidden: visHidden, ariaHidden: false, tt: cs.textTransform, pre, box,
+                         conceal: conceal || (inh.conceal === "offscreen" ? "" : ""), textless: false };
+      childInh.conceal = conceal;
+      // ignored: visibility hidden, presentational, generic without anything to say
+      let ignored = visHidden;
+      const focusable = isFocusable(el, t);
+      const isClick = clickable(el, t, role, clickSet);
+      if (role === "none") ignored = true;
+      if (role === "paragraph" && !el.firstElementChild && !/\S/.test(el.textContent || "")) ignored = true; // empty
+      if (t === "HTML" || t === "BODY") ignored = !isClick && !focusable;
+      if (role === "generic" && !ignored) {
+        // Chromium keeps a generic with an id, a title, ARIA, focus or a click handler, and a
+        // block-level container (not an inline HTML element, not flex/grid) with inline content
+        ignored = !(focusable || isClick || hasGlobalAria(el) || el.id || el.hasAttribute("title") || el.hasAttribute("role") ||
+                    (!INLINE_TAGS.has(t) && !/flex|grid/.test(cs.display) && hasInlineContent(el)));
+      }
+      if (t === "LABEL" && !ignored && role === "LabelText") {
+        // a label whose text names a checkbox or radio button is redundant (Chromium drops it and its text)
+        const c = el.control;
+        if (c && (c.type === "checkbox" || c.type === "radio") && !c.hasAttribute("aria-label") &&
+            !c.hasAttribute("aria-labelledby") && trimName(el.textContent || "")) { ignored = true; childInh.textless = true; }
+      }
+      let idx = pIdx;
+      let childParent = pIdx;
+      if (!ignored) {
+        let name = trimName(nameOf(el, role, { visited: new Set(), labelledby: false, recursion: false, hiddenOk: false, self: el }));
+        if (name.length > maxName) name = name.slice(0, maxName);
+        const authorNamed = el.hasAttribute("aria-label") || el.hasAttribute("aria-labelledby") || el.hasAttribute("aria-labeledby");
+        if ((role === "generic" || role === "LayoutTableRow" || (role === "row" && t === "TR" && !el.hasAttribute("role"))) &&
+            !authorNamed) name = ""; // not computed by Chromium
+        if (role === "image" && t === "IMG" && !name && attr(el, "alt") === null && !hasGlobalAria(el)) name = "";
+        const value = valueOf(el, t, role);
+        const desc = describe(el, name);
+        const ref = refOf(st, el);
+        let flags = (box[2] > 0 && box[3] > 0 && !visHidden ? 1 : 0) | (isClick ? 2 : 0) | (visHidden ? 4 : 0) | (CONCEAL[conceal] << 8);
+        if (!(box[2] > 0 && box[3] > 0) && (role === "LineBreak")) flags |= 1;
+        idx = emit(pIdx, role, name, value, desc, ref, box, flags);
+        states(el, t, role, idx, activeEl);
+        childParent = idx;
+      }
+      // children
+      if (t === "IFRAME" || t === "FRAME") {
+        let cd = null;
+        try { cd = el.contentDocument; } catch (e) { cd = null; }
+        // Chromium's own error page (a blocked or unreachable frame) is not page content
+        if (cd && (cd.URL.startsWith("chrome-error:") || crossOriginSrc(el, doc))) return;
+        if (cd && cd.defaultView && (cd.body || cd.documentElement)) walkDoc(cd, childParent, refOf(st, el));
+        else X.push(childParent, refOf(st, el));
+        return;
+      }
+      if (t === "SELECT") {
+        if (role === "combobox") {
+          const pop = emit(childParent, "MenuListPopup", "", null, "", 0, [0, 0, 0, 0], 0);
+          for (const o of el.querySelectorAll("option")) {
+            const oi = emit(pop, "option", trimName(attr(o, "aria-label") || o.label || o.textContent || ""), null, "", refOf(st, o), [0, 0, 0, 0], 0);
+            if (!o.disabled) Q.push(oi, str("focusable"), true);
+            Q.push(oi, str("selected"), o.selected);
+            if (o.disabled) Q.push(oi, str("disabled"), true);
+          }
+          return;
+        }
+        for (const o of el.querySelectorAll("option")) {
+          const ob = o.getBoundingClientRect();
+          const oi = emit(childParent, "option", trimName(o.label || o.textContent || ""), null, "", refOf(st, o),
+                          [Math.round(ob.left + sx), Math.round(ob.top + sy), Math.round(ob.width), Math.round(ob.height)], 1);
+          Q.push(oi, str("selected"), o.selected);
+        }
+        return;
+      }
+      if (t === "INPUT" && role === "button") {
+        const ty = (attr(el, "type") || "").toLowerCase();
+        const v = attr(el, "value");
+        const label = v !== null ? v : ty === "submit" ? "Submit" : ty === "reset" ? "Reset" : "";
+        if (ty === "image") emit(childParent, "image", "", null, "", 0, box, flagsOf(box, visHidden));
+        if (label.trim() && ty !== "image" && ty !== "file") emit(childParent, "StaticText", label, null, "", 0, box, flagsOf(box, visHidden));
+        return;
+      }
+      if ((t === "INPUT" || t === "TEXTAREA") && !visHidden) {
+        // Chromium exposes a text field's shown text as a StaticText inside it
+        const v = valueOf(el, t, role);
+        if (v && (role === "textbox" || role === "searchbox" || role === "combobox" || role === "spinbutton")) {
+          emit(childParent, "StaticText", v.length > maxName ? v.slice(0, maxName) : v, null, "", 0, box, flagsOf(box, false));
+        }
+        return;
+      }
+      if (t === "INPUT" || t === "TEXTAREA" || t === "IMG" || role === "image" && t === "SVG") return;
+      if (t === "DETAILS" && !el.open) {
+        const s = Array.from(el.children).find((c) => c.localName === "summary");
+        if (s) walk(s, childParent, childInh);
+        return;
+      }
+      if (!visHidden || true) {
+        const b = pseudoText(el, "::before");
+        if (b && b.trim() && !visHidden) emit(childParent, "StaticText", b, null, "", 0, box, 1);
+        else if (!visHidden && pseudoImage(el, "::before")) emit(childParent, "image", "", null, "", 0, box, 1);
+      }
+      if (t === "LI" && cs.display === "list-item" && !ignored) {
+        const mk = marker(el, cs);
+        if (mk) emit(childParent, "ListMarker", mk, null, "", 0, box, 1);
+      }
+      for (const c of childrenOf(el)) walk(c, childParent, childInh);
+      if (!visHidden) {
+        const a = pseudoText(el, "::after");
+        if (a && a.trim()) emit(childParent, "StaticText", a, null, "", 0, box, 1);
+        else if (pseudoImage(el, "::after")) emit(childParent, "image", "", null, "", 0, box, 1);
+      }
+    };
+    const marker = (li, cs) => {
+      const ty = cs.listStyleType;
+      if (!ty || ty === "none") return "";
+      const mcontent = getComputedStyle(li, "::marker").content;
+      if (mcontent && mcontent[0] === '"') { const m = mcontent.match(/^"((?:[^"\\]|\\.)*)"/); return m ? m[1] : ""; }
+      if (ty === "disc") return "• ";
+      if (ty === "circle") return "◦ ";
+      if (ty === "square") return "■ ";
+      if (ty.startsWith('"')) return ty.slice(1, -1);
+      let n = 1;
+      const list = li.parentElement;
+      if (list && list.localName === "ol") {
+        const start = list.hasAttribute("start") ? parseInt(list.getAttribute("start"), 10) : 1;
+        n = start;
+        for (const s of list.children) { if (s === li) break; if (s.localName === "li") n = s.hasAttribute("value") ? parseInt(s.getAttribute("value"), 10) + 1 : n + 1; }
+        if (li.hasAttribute("value")) n = parseInt(li.getAttribute("value"), 10);
+      } else if (list) {
+        for (const s of list.children) { if (s === li) break; if (s.localName === "li") n++; }
+      }
+      if (ty === "decimal") return n + ". ";
+      if (ty === "lower-alpha" || ty === "lower-latin") return String.fromCharCode(96 + ((n - 1) % 26) + 1) + ". ";
+      if (ty === "upper-alpha" || ty === "upper-latin") return String.fromCharCode(64 + ((n - 1) % 26) + 1) + ". ";
+      if (ty === "lower-roman" || ty === "upper-roman") {
+        const rom = roman(n); return (ty === "upper-roman" ? rom.toUpperCase() : rom) + ". ";
+      }
+      return n + ". ";
+    };
+    const roman = (n) => {
+      const v = [[1000, "m"], [900, "cm"], [500, "d"], [400, "cd"], [100, "c"], [90, "xc"], [50, "l"], [40, "xl"], [10, "x"], [9, "ix"], [5, "v"], [4, "iv"], [1, "i"]];
+      let s = ""; for (const [k, r] of v) while (n >= k) { s += r; n -= k; } return s;
+    };
+    const rootInh = { op: 1, bg: WHITE, tiny: false, hidden: false, ariaHidden: false, tt: "none", pre: false,
+                      box: [0, 0, 0, 0], conceal: "", textless: false };
+    walk(doc.documentElement, rootIdx, rootInh);
+  };
+  const crossOriginSrc = (el, doc) => {
+    const src = el.getAttribute("src");
+    if (!src) return false;
+    try { const u = new URL(src, doc.baseURI); return /^https?:$/.test(u.protocol) && u.origin !== new URL(doc.URL).origin; }
+    catch (e) { return false; }
+  };
+  const inPageTargets = new Map();
+  const inPageTarget = (el, doc) => {
+    let set = inPageTargets.get(doc);
+    if (!set) {
+      set = new Set();
+      for (const a of doc.querySelectorAll('a[href^="#"]')) { const h = a.getAttribute("href").slice(1); if (h) set.add(h); }
+      inPageTargets.set(doc, set);
+    }
+    return set.has(el.id);
+  };
+  const t0 = performance.now();
+  walkDoc(document, -1, 0);
+  const vp = [window.innerWidth, window.innerHeight];
+  return JSON.stringify({ S, P, R, N, V, D, F, B, G, Q, X, DOCS, vp, ms: performance.now() - t0 });
+}

@@ -1,0 +1,303 @@
+"""Live page → :class:`~pagelens.types.Observation`, through pagelens' own in-page walker.
+
+The fast path of issue 13 (``BrowserConfig.extraction = "walker"``): ``walker.js`` (package
+data) runs once per frame with ``page.evaluate`` and computes, in one pass over the DOM (open
+shadow roots and same-origin iframes included), what Chromium's accessibility tree would say —
+role, accessible name, value, description, states, box, visibility, concealment — and returns
+one JSON string of column arrays. Cross-origin iframes are walked through their own
+:class:`~playwright.sync_api.Frame` and spliced under their ``<iframe>`` node. No CDP call is
+made, so any Playwright (BrowserGym's pinned 1.44 included) runs it.
+
+Column format of one walk (``i`` is a node's position; nodes are in pre-order):
+
+* ``S`` string table; ``R[i]``/``N[i]`` role/name string index, ``V[i]``/``D[i]`` value /
+  description string index or -1; ``P[i]`` parent position (-1 for the top document root);
+* ``F[i]`` the element's number in its document (0 for text), ``B[4i:4i+4]`` its box in
+  document coordinates, ``G[i]`` flags: 1 rendered, 2 clickable, 4 ``visibility:hidden``,
+  bits 8+ the concealment code (:data:`_CONCEAL`);
+* ``Q`` flat triples (node, property-name string index, value), in emission order;
+* ``X`` pairs (iframe node, element number) of iframes whose document could not be read
+  in-page (cross-origin); ``DOCS`` quintuples (root node, token, url, scrollX, scrollY).
+
+Element ids: the walker numbers elements per document in a ``WeakMap`` kept on a
+non-enumerable window property (the page's DOM is not marked), each document with a random
+token; :class:`~pagelens.browser.ids.IdRegistry` maps (token, number) to the short ids, so an
+element keeps its id while it exists and a new document never reuses an old id.
+:func:`resolve_ref` turns a node back into a Playwright locator for the executor.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import TYPE_CHECKING, Any
+
+from pagelens.browser.extract import PageObserver
+from pagelens.browser.watchdog import Deadline
+from pagelens.types import ElementId, Node, Observation, PropValue
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Frame, Page
+
+MAIN = "main"
+KEY = "__pagelensWalker"
+_CONCEAL = ("", "offscreen", "tiny", "transparent", "same-colour", "covered")
+_TEXT_ROLES = frozenset({"StaticText", "ListMarker"})
+
+
+@lru_cache(maxsize=1)
+def walker_js() -> str:
+    """The walker's source (package data, read once)."""
+    return resources.files("pagelens.browser").joinpath("walker.js").read_text(encoding="utf-8")
+
+
+@dataclass(frozen=True, slots=True)
+class _Walk:
+    """One frame's parsed columns (still positional; :func:`_build` makes the nodes)."""
+
+    strings: list[str]
+    parent: list[int]
+    role: list[int]
+    name: list[int]
+    value: list[int]
+    desc: list[int]
+    ref: list[int]
+    box: list[float]
+    flags: list[int]
+    props: dict[int, list[tuple[str, PropValue]]]
+    iframes: list[tuple[int, int]]  # (iframe node, element number) not walked in-page
+    docs: list[tuple[int, str, str, float, float]]  # (root node, token, url, scroll x, scroll y)
+    viewport: tuple[float, float]
+    ms: float
+
+
+def parse_walk(raw: str) -> _Walk:
+    """Parse the walker's JSON string (the edge: nothing past here sees raw columns)."""
+    d: dict[str, Any] = json.loads(raw)
+    strings: list[str] = d["S"]
+    q: list[Any] = d["Q"]
+    props: dict[int, list[tuple[str, PropValue]]] = {}
+    for k in range(0, len(q) - 2, 3):
+        v = q[k + 2]
+        if isinstance(v, (bool, int, float, str)):
+            props.setdefault(int(q[k]), []).append((strings[q[k + 1]], v))
+    x: list[int] = d["X"]
+    docs_raw: list[Any] = d["DOCS"]
+    docs = [(int(docs_raw[k]), strings[docs_raw[k + 1]], strings[docs_raw[k + 2]], float(docs_raw[k + 3]),
+             float(docs_raw[k + 4])) for k in range(0, len(docs_raw) - 4, 5)]
+    vp = d.get("vp") or [1280, 720]
+    return _Walk(strings, d["P"], d["R"], d["N"], d["V"], d["D"], d["F"], d["B"], d["G"], props,
+                 [(int(x[k]), int(x[k + 1])) for k in range(0, len(x) - 1, 2)], docs,
+                 (float(vp[0]), float(vp[1])), float(d.get("ms", 0.0)))
+
+
+class WalkerObserver(PageObserver):
+    """Observes one page with the in-page walker; same contract as :class:`PageObserver`."""
+
+    def __init__(self, page: Page, *, timeout_s: float = 30.0) -> None:
+        super().__init__(page, timeout_s=timeout_s)
+        self.frames_by_token: dict[str, Frame] = {}
+
+    def observe(self, *, deadline: Deadline | None = None) -> Observation:
+        from playwright.sync_api import Error as PlaywrightError
+
+        deadline = deadline or Deadline(self.timeout_s)
+        timings: dict[str, float] = {}
+        t0 = time.perf_counter()
+        self._probe(deadline)
+        timings["probe"] = time.perf_counter() - t0
+
+        t = time.perf_counter()
+        js = walker_js()
+        frame_errors: dict[str, str] = {}
+        raw_main = self.page.main_frame.evaluate(js, {})
+        walks: list[tuple[Frame, str]] = [(self.page.main_frame, raw_main)]
+        timings["walker"] = time.perf_counter() - t
+
+        t = time.perf_counter()
+        main = parse_walk(raw_main)
+        parsed: list[tuple[Frame, _Walk]] = [(self.page.main_frame, main)]
+        timings["parse"] = time.perf_counter() - t
+
+        # cross-origin iframes: walk their Frame, splice under the iframe node
+        t = time.perf_counter()
+        spliced: dict[tuple[int, int], _Walk] = {}  # (walk index, iframe node) -> child walk
+        k = 0
+        while k < len(parsed):
+            frame, walk = parsed[k]
+            if walk.iframes:
+                wanted = {ref: node for node, ref in walk.iframes}
+                for child in frame.child_frames:
+                    if deadline.expired():
+                        break
+                    if child.url.startswith("chrome-error://"):
+                        frame_errors[child.url] = "frame failed to load (blocked or unreachable)"
+                        continue  # Chromium's own error page is not page content
+                    try:
+                        ref = child.frame_element().evaluate(f"(e) => {{ const s = e.ownerDocument.defaultView['{KEY}']; "
+                                                             "return s ? (s.ids.get(e) || 0) : 0; }")
+                    except PlaywrightError as exc:
+                        frame_errors[child.url or "iframe"] = _first_line(exc)
+                        continue
+                    node = wanted.get(int(ref or 0))
+                    if node is None:
+                        continue
+                    try:
+                        raw = child.evaluate(js, {})
+                    except PlaywrightError as exc:
+                        frame_errors[child.url or "iframe"] = _first_line(exc)
+                        continue
+                    walks.append((child, raw))
+                    cw = parse_walk(raw)
+                    spliced[(k, node)] = cw
+                    parsed.append((child, cw))
+            k += 1
+        timings["frames"] = time.perf_counter() - t
+
+        t = time.perf_counter()
+        index_of = {id(w): i for i, (_, w) in enumerate(parsed)}
+        self.frames_by_token = {}
+        for frame, w in parsed:
+            for _, token, _, _, _ in w.docs:
+                self.frames_by_token[token] = frame
+        nodes = _build(main, parsed, index_of, spliced, self.ids)
+        timings["build"] = time.perf_counter() - t
+        timings["extract"] = time.perf_counter() - t0
+        self.last_sessions = {}
+        focused = None
+        for n in nodes:
+            if n.eid is not None and n.prop("focused") is True:
+                focused = n.eid
+        keys = [f"w:{tok}" for _, w in parsed for _, tok, _, _, _ in w.docs]
+        tokens = (MAIN, *keys[1:]) if keys else (MAIN,)
+        return Observation(
+            url=self.page.url,
+            title=nodes[0].name if nodes else "",
+            nodes=tuple(nodes),
+            focused=focused,
+            frames=tokens,
+            frame_errors=frame_errors,
+            timings=timings,
+        )
+
+
+def _first_line(exc: BaseException) -> str:
+    lines = str(exc).strip().splitlines()
+    return lines[0] if lines else type(exc).__name__
+
+
+def _build(main: _Walk, parsed: list[tuple[Any, _Walk]], index_of: dict[int, int],
+           spliced: dict[tuple[int, int], _Walk], ids: Any) -> list[Node]:
+    """Merge the walks into document-ordered :class:`Node` values (cross-origin frames spliced)."""
+    out: list[Node] = []
+    main_token = main.docs[0][1] if main.docs else ""
+
+    def emit_walk(w: _Walk, parent: int | None, depth0: int, top: bool) -> None:
+        wi = index_of[id(w)]
+        s = w.strings
+        doc_roots = {root: (tok, sx, sy) for root, tok, _, sx, sy in w.docs}
+        vw, vh = w.viewport
+        n = len(w.parent)
+        pos = [0] * n  # walk position -> Observation index
+        depth = [0] * n
+        frame_of = [""] * n
+        scroll_of: list[tuple[float, float]] = [(0.0, 0.0)] * n
+        token_of = [""] * n
+        for i in range(n):
+            p = w.parent[i]
+            if i in doc_roots:
+                tok, sx, sy = doc_roots[i]
+                token_of[i] = tok
+                frame_of[i] = MAIN if (top and tok == main_token) else f"w:{tok}"
+                scroll_of[i] = (sx, sy)
+            else:
+                token_of[i] = token_of[p]
+                frame_of[i] = frame_of[p]
+                scroll_of[i] = scroll_of[p]
+            par = (parent if p < 0 else pos[p])
+            depth[i] = depth0 if p < 0 else depth[p] + 1
+            role = s[w.role[i]]
+            ref = w.ref[i]
+            flags = w.flags[i]
+            x, y, bw, bh = w.box[4 * i: 4 * i + 4]
+            rendered = bool(flags & 1)
+            frame = frame_of[i]
+            visible = False
+            if rendered and bw > 0 and bh > 0:
+                if frame == MAIN:
+                    sx, sy = scroll_of[i]
+                    ix = max(0.0, min(x + bw, sx + vw) - max(x, sx))
+                    iy = max(0.0, min(y + bh, sy + vh) - max(y, sy))
+                    visible = ix * iy >= 0.5 * bw * bh
+                else:
+                    visible = True
+            eid: ElementId | None = None
+            ref_s: str | None = None
+            if ref and role not in _TEXT_ROLES and role != "RootWebArea":
+                eid = ids.id_for(f"w:{token_of[i]}", ref)
+                ref_s = f"{token_of[i]}:{ref}"
+            idx = len(out)
+            pos[i] = idx
+            v = w.value[i]
+            dsc = w.desc[i]
+            out.append(Node(
+                index=idx, parent=par, depth=depth[i], eid=eid, role=role, name=s[w.name[i]],
+                value=None if v < 0 else s[v], description="" if dsc < 0 else s[dsc],
+                properties=tuple(w.props.get(i, ())), frame=frame, backend_id=None, visible=visible,
+                rendered=rendered or role in _TEXT_ROLES or role == "RootWebArea",
+                clickable=bool(flags & 2), ignored=False, concealed=_CONCEAL[(flags >> 8) & 7], ref=ref_s,
+            ))
+            child = spliced.get((wi, i))
+            if child is not None:
+                emit_walk(child, idx, depth[i] + 1, False)
+
+    emit_walk(main, None, 0, True)
+    return out
+
+
+# -- actions: a walker node back to a locator ------------------------------------------------
+_MARK = """([key, token, n, attr, nonce]) => {
+  const s = window[key];
+  if (!s || s.token !== token) return null;
+  const e = s.find(n);
+  if (!e) return null;
+  e.setAttribute(attr, nonce);
+  return e.localName;
+}"""
+_UNMARK = "([attr, nonce]) => { for (const e of document.querySelectorAll(`[${attr}=\"${nonce}\"]`)) e.removeAttribute(attr); }"
+
+
+def resolve_ref(page: Page, node: Node, attr: str) -> tuple[Frame, str, str]:
+    """Mark the element of a walker node with a fresh nonce in ``attr``; return (frame, tag, nonce).
+
+    Raises :class:`LookupError` when no frame holds it any more (the caller maps that to its
+    own error)."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    if node.ref is None:
+        raise LookupError("not a walker node")
+    token, _, num = node.ref.partition(":")
+    nonce = secrets.token_hex(6)
+    frames = [page.main_frame, *page.frames[1:]] if node.frame == MAIN else [*page.frames[1:], page.main_frame]
+    for frame in frames:
+        try:
+            tag = frame.evaluate(_MARK, [KEY, token, int(num), attr, nonce])
+        except PlaywrightError:
+            continue
+        if isinstance(tag, str):
+            return frame, tag, nonce
+    raise LookupError("no longer on the page")
+
+
+def unmark(frame: Frame, attr: str, nonce: str) -> None:
+    """Remove the nonce attribute again (best effort)."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    try:
+        frame.evaluate(_UNMARK, [attr, nonce])
+    except PlaywrightError:
+        pass

@@ -1,0 +1,141 @@
+"""The in-page walker (``BrowserConfig.extraction="walker"``) on real Chromium, pages on 127.0.0.1.
+
+Each test reads the page with the walker and checks names, roles, states, frames, shadow DOM
+and hidden text against what the page says; the CDP reference reads the same page where the
+two must agree; actions run through the executor on walker ids.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+
+import pytest
+
+from pagelens.actions.executor import Executor
+from pagelens.actions.spec import Action
+from pagelens.browser.extract import PageObserver
+from pagelens.browser.session import BrowserSession, Episode
+from pagelens.browser.walker import WalkerObserver
+from pagelens.config import BrowserConfig
+from pagelens.observe.render import render
+from pagelens.types import Node, Observation
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def walker_session() -> Iterator[BrowserSession]:
+    with BrowserSession(BrowserConfig(extraction="walker")) as session:
+        yield session
+
+
+@pytest.fixture()
+def page(walker_session, pages_server) -> Iterator[tuple[Episode, Observation]]:  # type: ignore[no-untyped-def]
+    with walker_session.episode() as ep:
+        ep.goto(pages_server.url("walker.html"))
+        ep.page.frame_locator("#cross").locator("button").wait_for()
+        yield ep, ep.observe()
+
+
+def node(obs: Observation, role: str, name: str) -> Node:
+    for n in obs.nodes:
+        if n.role == role and n.name == name:
+            return n
+    raise AssertionError(f"no {role} {name!r} in {[(n.role, n.name) for n in obs.nodes if n.eid]}")
+
+
+def test_the_episode_uses_the_walker(page) -> None:  # type: ignore[no-untyped-def]
+    ep, obs = page
+    assert isinstance(ep.observer, WalkerObserver)
+    assert {"probe", "walker", "build", "extract"} <= set(obs.timings)
+    assert all(n.backend_id is None for n in obs.nodes)  # no CDP ids: the walker's own references
+    assert obs.title == "Walker page" and obs.nodes[0].role == "RootWebArea"
+
+
+def test_accessible_names(page) -> None:  # type: ignore[no-untyped-def]
+    _, obs = page
+    fields = {n.name for n in obs.nodes if n.role == "textbox"}
+    # aria-labelledby (two ids), aria-label, label[for], wrapping label, placeholder, title, shadow label
+    assert {"Billing address", "Coupon code", "E-mail", "Phone", "Search the shop", "Postal code",
+            "Shadow field"} <= fields
+    assert node(obs, "link", "Cart icon").eid is not None  # a link named by its image's alt
+    assert node(obs, "heading", "Walker test").prop("level") == 1  # name from content across a span
+    assert node(obs, "navigation", "Primary")
+    assert node(obs, "checkbox", "I agree").prop("checked") == "true"
+    assert node(obs, "button", "Press the div").clickable  # role=button with a click handler
+
+
+def test_roles_and_states(page) -> None:  # type: ignore[no-untyped-def]
+    _, obs = page
+    assert node(obs, "button", "Details").prop("expanded") is False
+    assert node(obs, "button", "Cannot press").prop("disabled") is True
+    assert node(obs, "textbox", "E-mail").prop("required") is True
+    assert node(obs, "radio", "Radio one").prop("checked") == "false"
+    assert node(obs, "radio", "Radio two").prop("checked") == "true"
+    combo = node(obs, "combobox", "Size")
+    assert combo.value == "Large"
+    assert node(obs, "option", "Large").prop("selected") is True
+    assert node(obs, "textbox", "Phone").value == "555"
+    roles = Counter(n.role for n in obs.nodes)
+    assert roles["columnheader"] == 2 and roles["cell"] == 2 and roles["listitem"] == 2 and roles["ListMarker"] == 2
+
+
+def test_hidden_text(page) -> None:  # type: ignore[no-untyped-def]
+    _, obs = page
+    texts = {n.name for n in obs.nodes if n.role == "StaticText"}
+    assert "Visible text" in texts
+    assert not texts & {"display-none text", "aria-hidden text", "visibility-hidden text"}
+    sr = node(obs, "StaticText", "screen-reader text")  # in the tree, but a sighted user does not see it
+    assert sr.concealed == "tiny"
+    assert node(obs, "StaticText", "Visible text").concealed == ""
+
+
+def test_frames_and_shadow_dom(page) -> None:  # type: ignore[no-untyped-def]
+    _, obs = page
+    frame_buttons = [n for n in obs.nodes if n.role == "button" and n.name == "Frame button"]
+    assert len(frame_buttons) == 2  # same-origin iframe (in-page) and cross-origin one (own Frame)
+    assert all(n.frame != "main" and n.eid is not None for n in frame_buttons)
+    assert len({n.frame for n in frame_buttons}) == 2
+    iframes = [n for n in obs.nodes if n.role == "Iframe"]
+    for iframe, button in zip(iframes, frame_buttons):
+        assert button.parent is not None and obs.nodes[button.parent].parent == iframe.index  # under its iframe
+    assert node(obs, "button", "Shadow button").frame == "main"
+
+
+def test_ids_are_stable_and_actionable(page) -> None:  # type: ignore[no-untyped-def]
+    ep, obs = page
+    again = ep.observe()
+    assert [(n.eid, n.role, n.name) for n in obs.nodes if n.eid] == [(n.eid, n.role, n.name) for n in again.nodes if n.eid]
+    ex = Executor(ep)
+    fb = ex.execute(Action("click", {"id": str(node(obs, "button", "Details").eid)}), obs)
+    assert fb.status == "done", fb.message
+    fb = ex.execute(Action("fill", {"id": str(node(obs, "textbox", "Shadow field").eid), "text": "in the shadow"}), obs)
+    assert fb.status == "done", fb.message
+    assert ep.page.evaluate("document.getElementById('host').shadowRoot.querySelector('input').value") == "in the shadow"
+    cross = [n for n in obs.nodes if n.role == "button" and n.name == "Frame button"][-1]
+    fb = ex.execute(Action("click", {"id": str(cross.eid)}), obs)
+    assert fb.status == "done", fb.message
+    after = ep.observe()
+    assert node(after, "button", "Opened").eid == node(obs, "button", "Details").eid  # same element, same id
+    assert node(after, "button", "Opened").prop("expanded") is True
+    assert any(n.name == "Frame clicked" and n.role == "button" for n in after.nodes)
+    assert ep.page.evaluate("document.querySelectorAll('[data-pagelens-target]').length") == 0  # marks removed
+
+
+def test_a_new_document_never_reuses_ids(page, pages_server) -> None:  # type: ignore[no-untyped-def]
+    ep, obs = page
+    before = {n.eid for n in obs.nodes if n.eid}
+    ep.goto(pages_server.url("walker.html"))
+    fresh = ep.observe()
+    assert before.isdisjoint({n.eid for n in fresh.nodes if n.eid})
+    gone = node(obs, "button", "Details")
+    fb = Executor(ep).execute(Action("click", {"id": str(gone.eid)}), obs)
+    assert fb.status == "failed" and "no longer on the page" in fb.message, fb.message
+
+
+def test_agrees_with_the_cdp_reference(page) -> None:  # type: ignore[no-untyped-def]
+    ep, _ = page
+    cdp = render(PageObserver(ep.page).observe())
+    walk = render(WalkerObserver(ep.page).observe())
+    assert Counter((ln.role, ln.name) for ln in cdp.lines) == Counter((ln.role, ln.name) for ln in walk.lines)
