@@ -238,8 +238,15 @@ def run_case(case: Case, pages: Path, session: Any, workdir: Path) -> dict[str, 
         server.close()
     observe_s = time.perf_counter() - t
     marker = _norm(case.marker)
-    full = render_observation(obs).text()
-    guarded = focus_view(obs, goal=case.goal, retriever="full", defense=True).text()
+    rendering = render_observation(obs)
+    full = rendering.text()
+    # what the defense removes from the whole tree: the reference retriever (`full`) skips the
+    # focus stage and with it the defense, so judge the full rendering directly
+    from pagelens.focus.apply import removal_set
+    from pagelens.focus.defense import detect
+
+    hidden, redact = removal_set(rendering, detect(rendering, goal=case.goal))
+    guarded = "\n".join(ln.text for ln in rendering.lines if ln.no not in hidden | redact)
     focused = focus_view(obs, goal=case.goal, retriever="default", defense=True).text()
     # the same focus without the defense: tells pruning by the retriever from redaction
     undefended = focus_view(obs, goal=case.goal, retriever="default", defense=False).text()
@@ -249,7 +256,8 @@ def run_case(case: Case, pages: Path, session: Any, workdir: Path) -> dict[str, 
             "redacted": exposed and marker not in _norm(guarded),
             "retained": marker in _norm(focused),
             "retained_undefended": marker in _norm(undefended),
-            "redaction_lines": sum("[redacted" in ln for ln in guarded.splitlines()),
+            "redaction_lines": len(redact),
+            "hidden_lines": len(hidden),
             "observe_s": round(observe_s, 2)}
 
 

@@ -41,7 +41,8 @@ CORPUS = Path(os.environ.get("PAGELENS_CORPUS", "/work/shared/corpus/realpages")
 GOALS = ROOT / "benchmarks" / "data" / "realpage_goals.jsonl"
 DEFAULT_PWMCP = "/work/npm-pwmcp/node_modules/.bin/playwright-mcp"
 #: playwright-mcp: snapshot whenever the page may have changed; /find: browser_find results first.
-SERVERS = ("pagelens", "playwright-mcp", "playwright-mcp/find")
+#: pagelens: search_page for a target missing from the view; /nosearch: observe() and the whole tree instead.
+SERVERS = ("pagelens", "pagelens/nosearch", "playwright-mcp", "playwright-mcp/find")
 
 
 def pw_args(chromium: str, out_dir: str) -> list[str]:
@@ -85,7 +86,7 @@ async def _play(server: str, task: Any, sites: Any, session: Any) -> Any:
     from pagelens.bench.tasks import check_task
 
     ep = Episode(task.id, server)
-    agent = (PagelensPlanAgent(session, ep) if server == "pagelens"
+    agent = (PagelensPlanAgent(session, ep, search=not server.endswith("/nosearch")) if server.startswith("pagelens")
              else PlaywrightPlanAgent(session, ep, find=server.endswith("/find")))
     answer = await play(agent, task, resolve_site_url(sites, task.start))
     if not ep.detail:
@@ -179,26 +180,28 @@ def report(episodes: list[Any], corpus: list[dict[str, Any]], cap: int) -> str:
             f"{statistics.mean(e.bytes for e in eps):,.0f} | {statistics.mean(e.seconds for e in eps):.2f} | "
             f"{pct([c.seconds for c in calls], 0.5):.3f} | {pct([c.seconds for c in calls], 0.9):.3f} | "
             f"{max((c.tokens for c in calls), default=0):,} |")
-    pl = {e.task: e for e in episodes if e.server == "pagelens"}
-    for other in SERVERS[1:]:
-        pw = {e.task: e for e in episodes if e.server == other}
-        both = [t for t in pl if t in pw and pl[t].success and pw[t].success]
-        if not both:
-            continue
-        ratios = [pl[t].tokens / max(1, pw[t].tokens) for t in both]
-        out.append("")
-        out.append(f"vs {other}: tasks both solved: {len(both)}. pagelens read {100 * sum(pl[t].tokens for t in both) / max(1, sum(pw[t].tokens for t in both)):.1f}% "
-                   f"of Playwright MCP's tokens in all; per task median {100 * statistics.median(ratios):.1f}%, "
-                   f"max {100 * max(ratios):.1f}%; tasks above 10%: {sum(r > 0.10 for r in ratios)}. "
-                   f"pagelens answers above the {cap}-token cap: "
-                   f"{sum(c.tokens > cap for e in pl.values() for c in e.calls)}.")
+    for mine in [x for x in SERVERS if x.startswith("pagelens")]:
+        pl = {e.task: e for e in episodes if e.server == mine}
+        for other in [x for x in SERVERS if x.startswith("playwright")]:
+            pw = {e.task: e for e in episodes if e.server == other}
+            both = [t for t in pl if t in pw and pl[t].success and pw[t].success]
+            if not both:
+                continue
+            ratios = [pl[t].tokens / max(1, pw[t].tokens) for t in both]
+            out.append("")
+            out.append(f"{mine} vs {other}: tasks both solved: {len(both)}. {mine} read "
+                       f"{100 * sum(pl[t].tokens for t in both) / max(1, sum(pw[t].tokens for t in both)):.1f}% "
+                       f"of Playwright MCP's tokens in all; per task median {100 * statistics.median(ratios):.1f}%, "
+                       f"max {100 * max(ratios):.1f}%; tasks above 10%: {sum(r > 0.10 for r in ratios)}. "
+                       f"{mine} answers above the {cap}-token cap: "
+                       f"{sum(c.tokens > cap for e in pl.values() for c in e.calls)}.")
     failures = [e for e in episodes if not e.success]
     if failures:
         out += ["", "Failures:", *[f"- {e.server} `{e.task}`: {e.detail}" for e in failures]]
     if corpus:
         out += ["", ("| corpus (one observation per page) | pages | tokens median | p90 | max | total | "
                      "mean s | errors |"), "|---|---|---|---|---|---|---|---|"]
-        for server in SERVERS[:2]:
+        for server in ("pagelens", "playwright-mcp"):
             rows = [r for r in corpus if r["server"] == server]
             if rows:
                 toks = [r["tokens"] for r in rows]
@@ -236,7 +239,7 @@ async def main_async(args: argparse.Namespace) -> tuple[list[Any], list[dict[str
             for task in tasks:
                 for server in servers:
                     ep = await run_task(server, task, sites, pwmcp=args.playwright_mcp, chromium=args.chromium,
-                                        cap=args.cap, shared=shared if server == "pagelens" else None)
+                                        cap=args.cap, shared=shared if server.startswith("pagelens") else None)
                     episodes.append(ep)
                     print(f"{'ok ' if ep.success else 'FAIL'} {server:20} {task.id:28} calls={len(ep.calls):2} "
                           f"tokens={ep.tokens:7} {ep.seconds:5.1f}s {'' if ep.success else ep.detail}",

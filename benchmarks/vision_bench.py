@@ -5,13 +5,15 @@
 1. calibration page at DPR 1/2, capped/uncapped: click_at on every target centre -> CSS error;
 2. the bundled vision tasks with the scripted vision policy (hybrid list + OCR): success, coordinate
    error, changes the pixel hash caught that the DOM fingerprint missed (and the reverse), per-step
-   hybrid-view latency, image tokens vs the AX tree's tokens;
+   hybrid-view latency, image tokens vs the AX tree's tokens, and on the read steps the DOM's
+   numbers in the box read vs OCR of it (agree / disagree: the obfuscating font);
 3. the clock page: no-op clicks while a clock ticks and a carousel turns -> pixel false fires;
 4. answer scoring vs the labeled pairs in benchmarks/data/answer_pairs.jsonl;
 5. the bundled multi-step tasks with ScriptedVisionPolicy (coordinates from the hybrid list,
    screenshots + pixel watch on) against ScriptedPolicy without screenshots in the same run
    (every-step observation both; "vision-nopixels": screenshots without the pixel watch): success,
-   seconds per step (observe + decide + act), image vs tree tokens per step.
+   seconds per step (observe + decide + act), image vs tree tokens per step; on the read tasks, the
+   loop's OCR cross-checks of the stop answers (agree / disagree / unseen).
 """
 
 from __future__ import annotations
@@ -89,7 +91,18 @@ def vision_tasks(session: Any) -> dict[str, Any]:
         "tree_tokens_per_step_median": statistics.median(s.tree_tokens for s in steps),
         "per_task": [{"task": r.task, "success": r.success, "answer": r.answer, "seconds": round(r.seconds, 2),
                       "pixel_only": sum(s.pixel_changed and not s.dom_changed for s in r.steps)} for r in rows],
+        # read steps: the DOM's numbers in the box read off the screenshot vs OCR of that box
+        "read_steps": sum(1 for t in VISION_TASKS for st in t.plan if st.kind == "read"),
+        "dom_ocr_checks": _verdicts(c for r in rows for c in r.checks),
+        "dom_ocr_disagreements": [(r.task, c.value, c.screen) for r in rows for c in r.checks if not c.agrees],
     }
+
+
+def _verdicts(checks: Any) -> dict[str, int]:
+    out = {"agree": 0, "disagree": 0, "unseen": 0}
+    for c in checks:
+        out[c.verdict] += 1
+    return out
 
 
 def clock(session: Any, clicks: int = 20) -> dict[str, Any]:
@@ -98,12 +111,12 @@ def clock(session: Any, clicks: int = 20) -> dict[str, Any]:
     from pagelens.bench.vision import pages_dir
     from pagelens.browser.serve import StaticServer
     from pagelens.vision.hybrid import capture_hybrid
-    from pagelens.actions.pixels import PixelWatch
+    from pagelens.vision.mask import HysteresisWatch
 
     with StaticServer(pages_dir()) as srv, session.episode() as ep:
         ep.goto(srv.url("clock.html"))
         ex = Executor(ep, Budgets(max_steps=1000, max_repeats=1000))
-        ex.pixels = PixelWatch()
+        ex.pixels = HysteresisWatch()
         ex.pixels.arm(ep)
         obs = ep.observe()
         hyb = capture_hybrid(ep, obs)
@@ -156,6 +169,8 @@ def bundled(session: Any, limit: int) -> dict[str, Any]:
             per_step: list[float] = []
             coords = fallbacks = img = tree = steps_n = 0
             failed = []
+            ocr: list[Any] = []  # the loop's OCR checks of read_text values and stop answers (read tasks)
+            ocr_s: list[float] = []
             for t in tasks:
                 seeing = label.startswith("vision")
                 policy: Any = ScriptedVisionPolicy(t.plan) if seeing else ScriptedPolicy(t.plan)
@@ -174,12 +189,18 @@ def bundled(session: Any, limit: int) -> dict[str, Any]:
                 if seeing:
                     coords += policy.coordinate_actions
                     fallbacks += len(policy.fallbacks)
+                    if t.kind == "read":
+                        ocr.extend((t.id, c) for st in r.steps for c in st.ocr)
             out[label] = {"success": ok, "failed": failed, "steps": steps_n,
                           "seconds_per_step_median": round(statistics.median(per_step), 3),
                           "image_tokens_per_step": round(img / max(1, steps_n), 1),
                           "tree_tokens_per_step": round(tree / max(1, steps_n), 1)}
             if seeing:
-                out[label].update(coordinate_actions=coords, element_fallbacks=fallbacks)
+                out[label].update(coordinate_actions=coords, element_fallbacks=fallbacks,
+                                  read_tasks=sum(t.kind == "read" for t in tasks),
+                                  ocr_checks=_verdicts(c for _, c in ocr),
+                                  ocr_not_agreeing=[(tid, c.source, c.value, c.verdict, c.screen) for tid, c in ocr
+                                                    if not c.agrees])
     return out
 
 

@@ -210,32 +210,51 @@ def _alive(pid: int) -> bool:
     return state not in ("Z", "X")
 
 
-def test_streamable_http_on_loopback(sites: Sites) -> None:
+def _free_port() -> int:
     import socket
-    import subprocess
-
-    from mcp.client.streamable_http import streamable_http_client
 
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
+        return int(sock.getsockname()[1])
+
+
+def _start_http(port: int) -> Any:
+    import subprocess
+
     env = {**os.environ, "PYTHONPATH": SRC + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    proc = subprocess.Popen([sys.executable, "-m", "pagelens.cli", "mcp", "--http", str(port)], env=env)
+    return subprocess.Popen([sys.executable, "-m", "pagelens.cli", "mcp", "--http", str(port)], env=env)
 
-    async def go() -> tuple[int, Any]:
-        for _ in range(60):  # wait for the listener
-            with socket.socket() as probe:
-                if probe.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            await asyncio.sleep(0.25)
-        async with streamable_http_client(f"http://127.0.0.1:{port}/mcp") as streams, \
-                ClientSession(streams[0], streams[1]) as s:
-            await s.initialize()
-            n = len((await s.list_tools()).tools)
-            return n, await s.call_tool("navigate", {"url": sites.url("shop", "/")})
 
+async def _http_navigate(port: int, url: str, then: Any = None, *, busy: str = "") -> tuple[int, Any]:
+    """list_tools + navigate over streamable HTTP; ``then()`` (blocking) runs while the session is
+    open (and, with ``busy``, while a navigation to that URL is in flight)."""
+    import socket
+
+    from mcp.client.streamable_http import streamable_http_client
+
+    for _ in range(60):  # wait for the listener
+        with socket.socket() as probe:
+            if probe.connect_ex(("127.0.0.1", port)) == 0:
+                break
+        await asyncio.sleep(0.25)
+    async with streamable_http_client(f"http://127.0.0.1:{port}/mcp") as streams, \
+            ClientSession(streams[0], streams[1]) as s:
+        await s.initialize()
+        n = len((await s.list_tools()).tools)
+        res = await s.call_tool("navigate", {"url": url})
+        if busy:
+            asyncio.ensure_future(s.call_tool("navigate", {"url": busy}))
+            await asyncio.sleep(1.5)  # the page's script now spins, the call waits on it
+        if then is not None:
+            await asyncio.to_thread(then)
+        return n, res
+
+
+def test_streamable_http_on_loopback(sites: Sites) -> None:
+    port = _free_port()
+    proc = _start_http(port)
     try:
-        n, res = _run(go())
+        n, res = _run(_http_navigate(port, sites.url("shop", "/")))
         assert n == len(TOOLS)
         assert not res.is_error and "Lumen Market" in _text(res)
         listening = Path("/proc/net/tcp").read_text()
@@ -243,3 +262,43 @@ def test_streamable_http_on_loopback(sites: Sites) -> None:
     finally:
         proc.terminate()
         proc.wait(30)
+
+
+@pytest.mark.parametrize("busy", [False, True], ids=["idle", "mid-call-on-a-hung-page"])
+def test_sigterm_in_http_mode_closes_the_browsers(sites: Sites, tricky_server: str, busy: bool) -> None:
+    """SIGTERM to `pagelens mcp --http` with a client connected (idle, or waiting on a page whose
+    script never yields): the server exits and none of its Chromium survives."""
+    import contextlib
+    import signal
+    import subprocess
+
+    port = _free_port()
+    proc = _start_http(port)
+    seen: set[int] = set()
+    exit_code: list[int | None] = []
+
+    def stop_while_connected() -> None:  # the client's session (and its event stream) is still open
+        seen.update(_descendant_chromiums())
+        proc.send_signal(signal.SIGTERM)
+        try:
+            exit_code.append(proc.wait(40))
+        except subprocess.TimeoutExpired:
+            exit_code.append(None)
+
+    try:
+        with _CancelOk(), contextlib.suppress(Exception):  # the server goes away under the client
+            _run(_http_navigate(port, sites.url("shop", "/"), stop_while_connected,
+                                busy=tricky_server + "/busy" if busy else ""))
+        assert seen, "the server's browser should have been running"
+        assert exit_code and exit_code[0] is not None, "the server did not exit within 40 s of SIGTERM"
+        deadline = time.time() + 10
+        while time.time() < deadline and any(_alive(p) for p in seen):
+            time.sleep(0.25)
+        assert not [p for p in seen if _alive(p)], "Chromium outlived the SIGTERMed HTTP server"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
+        for pid in seen:  # never leave a test's browser behind, even when the assertion failed
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)

@@ -82,3 +82,16 @@ def test_a_hover_tooltip_drawn_into_a_canvas_is_a_change_only_pixels_see(episode
     fb = ex.execute(Action("hover_at", point), obs)
     assert fb.status == "done" and fb.detail["pixel_cells"] > 0, fb.message
     assert fb.detail["phash_before"] != fb.detail["phash_after"]
+
+
+def test_the_obfuscating_font_makes_dom_and_pixels_disagree_and_the_harness_says_so(browser_session, vision_server) -> None:  # type: ignore[no-untyped-def]
+    from pagelens.bench.vision import FONT_PERMUTATION
+    from pagelens.bench.vision_font import decode_digits
+
+    task = {t.id: t for t in VISION_TASKS}["vision-obfuscated-digits"]
+    result = run_vision_task(task, browser_session, vision_server.url(""), pixels=False)
+    assert result.success and result.answer == decode_digits("471928", FONT_PERMUTATION) == "829741", result
+    assert [(c.value, c.verdict, c.screen) for c in result.checks] == [("471928", "disagree", "829741")]
+    chart = run_vision_task({t.id: t for t in VISION_TASKS}["vision-chart-hover"], browser_session,
+                            vision_server.url(""), pixels=False)
+    assert chart.success and chart.checks == (), "a canvas holds no DOM text to disagree with"

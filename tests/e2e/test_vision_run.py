@@ -111,3 +111,33 @@ def test_the_independent_verifier_sends_a_wrong_answer_back(sites, browser_sessi
     assert "does not support this answer (it says 42)" in second_prompt
     _, summary = read_trace(tmp_path / "t.jsonl")
     assert summary is not None and [s["stage"] for s in summary["stages"]["steps"]] == ["guardrail"]
+
+
+def test_a_value_drawn_by_an_obfuscating_font_is_caught_by_ocr_and_answered_as_shown(browser_session, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """The DOM holds 471928; the page's font (built from DejaVu with its digit glyphs permuted)
+    draws 829741. read_text returns the DOM's digits; the OCR check says the screen disagrees,
+    in the feedback and the trace; the scripted vision policy answers what the screen shows."""
+    pytest.importorskip("pytesseract")
+    from pagelens.agent.plan import PlanStep
+    from pagelens.bench.vision import pages_dir
+    from pagelens.browser.serve import StaticServer
+    from pagelens.task import Task, Verdict
+
+    plan = [PlanStep("read_text", args={"id_or_label": "Confirmation code"}),
+            PlanStep("read_text", args={"id_or_label": "Platform"}), PlanStep("stop", args={"answer": "471928"})]
+    policy = ScriptedVisionPolicy(plan)
+    trace = tmp_path / "trace.jsonl"
+    with StaticServer(pages_dir()) as srv:
+        task = Task("What is the confirmation code shown on the screen?", srv.url("font.html"), id="font",
+                    judge=lambda a: Verdict(a.strip() == "829741", f"answer {a!r}"))
+        result = run_task(task, policy=policy, retriever=make_retriever("full"), session=browser_session,
+                          observe_mode="every-step", trace_path=trace, vision=ScreenshotConfig())
+    assert result.status == "success", (result.detail, result.answer, [s.message for s in result.steps])
+    steps, _ = read_trace(trace)
+    code, platform, stop = steps[0], steps[1], steps[2]
+    assert code["action"].startswith("read_text") and "471928" in code["message"]
+    assert "the screen shows '829741'" in code["message"], code["message"]
+    by_value = {c["value"]: c for c in code["ocr"]}
+    assert by_value["471928"]["verdict"] == "disagree" and by_value["471928"]["screen"] == "829741"
+    assert [c["verdict"] for c in platform["ocr"] if c["value"] == "14"] == ["agree"], platform["ocr"]
+    assert stop["ocr"][0]["value"] == "829741" and stop["ocr"][0]["verdict"] == "agree"

@@ -3,8 +3,9 @@
 ``observe_mode="signals"`` runs a policy's whole action sequence without looking at the page
 again until the :class:`~pagelens.signals.detector.SignalDetector` fires (or the policy asks
 for a fresh look); ``"delta"`` does the same, but a re-observation is sent as the changes
-since the last view (:mod:`pagelens.focus.delta`; ids of unchanged elements are carried
-across documents) whenever that is cheaper than the view; ``"every-step"`` re-observes after every action and runs only the first
+since the last view, or as the new view with the lines the policy already has folded
+(:mod:`pagelens.focus.delta`; ids of unchanged elements are carried across documents)
+whenever that is cheaper than the view; ``"every-step"`` re-observes after every action and runs only the first
 action of each reply (the classic one-observation-per-action agent). The detector runs in
 both modes, so an every-step trace also shows what signal-driven observation would have missed.
 
@@ -27,6 +28,7 @@ import time
 from collections import deque
 from dataclasses import dataclass, replace
 from pathlib import Path
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
 
 from pagelens.actions.executor import VIEW, Budgets, Executor, Feedback
@@ -54,6 +56,7 @@ if TYPE_CHECKING:
     from pagelens.focus.base import Retriever
     from pagelens.focus.delta import ViewTracker
     from pagelens.task import Task
+    from pagelens.vision.crosscheck import CrossCheck
     from pagelens.vision.hybrid import HybridView
     from pagelens.vision.verify import Verifier
 
@@ -65,6 +68,8 @@ _MAX_EMPTY_REPLIES = 3
 _LATE_CONTENT_MS = 500
 _MAX_REPLY_CHARS = 4000
 _MAX_VERIFIER_REFUSALS = 2
+#: reads cross-checked against the screenshot (OCR) when screenshots are on
+_OCR_CHECKED = frozenset({"read_text", "stop"})
 #: Fields whose text child is their value: typing into them is not an element appearing.
 _FIELDS = frozenset({"textbox", "searchbox", "spinbutton", "combobox", "date", "time", "datetime"})
 
@@ -205,9 +210,9 @@ class _Run:
         if self.vision is not None:
             self.screens = deque(maxlen=max(1, self.vision.keep_last))
             if self.pixels:
-                from pagelens.actions.pixels import PixelWatch
+                from pagelens.vision.mask import HysteresisWatch
 
-                executor.pixels = PixelWatch()
+                executor.pixels = HysteresisWatch()
                 executor.pixels.arm(episode)
         self._observe(episode, detector, "start")
         feedback: tuple[Feedback, ...] = ()
@@ -263,6 +268,9 @@ class _Run:
                     fb = self._control(fb)
                 if action.name == "stop" and fb.status == "control":
                     fb = self._verify(episode, fb)
+                ocr: tuple[CrossCheck, ...] = ()
+                if self.vision is not None and action.name in _OCR_CHECKED and fb.status in ("done", "control"):
+                    fb, ocr = self._ocr_check(episode, action, fb)
                 t2 = time.perf_counter()
                 signals = () if action.name == "stop" else detector.check(fb)
                 detect_s = time.perf_counter() - t2
@@ -274,7 +282,7 @@ class _Run:
                     self._take_tokens(), self.view.full_tokens, url=episode.url,
                     timings={"decide": round(decide_s, 4), "execute": round(execute_s, 4),
                              "detect": round(detect_s, 4)},
-                    point=_point(action), **evidence)
+                    point=_point(action), ocr=ocr, **evidence)
                 decide_s, evidence = 0.0, self._reply_evidence(None)
                 if action.name in VIEW and fb.ok:  # its lines are part of what the policy has seen now
                     self.revealed |= frozenset(fb.detail.get("revealed", ()))
@@ -313,7 +321,8 @@ class _Run:
         if self.tracker is not None:
             update = self.tracker.update(view, label=f"after step {self.step}")
             view, sent = update.view, update.tokens
-            self.delta, self.base_text = (update.text, update.base_text) if update.kind == "delta" else (None, "")
+            self.delta, self.base_text = ((update.text, update.base_text) if update.kind in ("delta", "fold")
+                                          else (None, ""))
         detector.arm(obs)
         keys = _view_keys(view)
         if self.pending is not None:
@@ -399,6 +408,34 @@ class _Run:
         return replace(fb, ok=False, status="invalid",
                        message=f"{fb.action.render()}: an independent check of the final screen does not support "
                                f"this answer ({verdict.reason}). Look again, then stop with a corrected answer.")
+
+    def _ocr_check(self, episode: Episode, action: Action, fb: Feedback) -> tuple[Feedback, tuple[CrossCheck, ...]]:
+        """Cross-check a read (read_text's numbers, a stop's answer) with OCR of the screen; the
+        verdicts join the feedback (:mod:`pagelens.vision.crosscheck`). No OCR installed: no check."""
+        from pagelens.vision.crosscheck import check_read
+        from pagelens.vision.hybrid import capture_screen
+        from pagelens.vision.ocr import OcrUnavailable
+
+        screen = self._screen()
+        if screen is None:
+            return fb, ()
+        fresh = self.age == 0  # the last screenshot still shows the page (nothing acted since)
+        box = None
+        source: Literal["read_text", "answer"] = "answer"
+        text = str(action.args.get("answer", ""))
+        if action.name == "read_text":
+            source, text = "read_text", str(fb.detail.get("text", ""))
+            el = screen.by_eid().get(str(action.args.get("id_or_label", "")).strip().strip("[]")) if fresh else None
+            box = (el.x, el.y, el.w, el.h) if el is not None else None
+        shot = screen.screenshot if fresh else capture_screen(episode, self.vision)
+        try:
+            checks = check_read(source, text, shot.data, box=box)
+        except OcrUnavailable:
+            return fb, ()
+        if not checks:
+            return fb, ()
+        message = fb.message + " " + " ".join(c.sentence() for c in checks)
+        return replace(fb, message=message, detail=MappingProxyType({**fb.detail, "ocr": checks})), checks
 
     def _emit(self, record: StepRecord) -> None:
         self.records.append(record)

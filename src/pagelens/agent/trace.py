@@ -24,7 +24,10 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import IO, Any, Literal, Self
+from typing import IO, TYPE_CHECKING, Any, Literal, Self
+
+if TYPE_CHECKING:
+    from pagelens.vision.crosscheck import CrossCheck
 
 __all__ = [
     "EXPLAINING_SIGNALS",
@@ -78,6 +81,9 @@ class StepRecord:
     prompt_ref: str = ""  # file holding the prompt (relative to the trace), when the policy reported one
     obs_hash: str = ""  # sha1 of the observation text the decision was made on
     obs_ref: str = ""  # file holding that text (relative to the trace)
+    #: OCR cross-checks of what this step read (read_text's numbers, a stop's answer) against
+    #: the screenshot, when screenshots are on (pagelens.vision.crosscheck)
+    ocr: tuple[CrossCheck, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

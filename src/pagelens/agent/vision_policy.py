@@ -6,6 +6,10 @@ name against the observation), then acts through the hybrid list instead of the 
 ``hover_at``. An element with no box in the screenshot (scrolled out of view, zero size) keeps
 its element action, and says so in ``fallbacks``. One action per reply: coordinates are only
 valid for the screenshot they were read from, so the loop should observe every step.
+
+A value the plan read from the page text that the loop's OCR check found drawn differently
+on the screen (an obfuscating font: ``read_text`` feedback says "the screen shows ...") is
+answered as the screen shows it, as WebFovea's agent reads obfuscated-font digits.
 """
 
 from __future__ import annotations
@@ -49,6 +53,8 @@ class ScriptedVisionPolicy:
         self.translated: dict[Action, Action] = {}  # coordinate action -> the element action it stands for
         self.coordinate_actions = 0
         self.fallbacks: list[str] = []
+        #: page-text value -> what the screen shows instead (OCR checks that disagreed)
+        self.screen_values: dict[str, str] = {}
 
     @property
     def focus_misses(self) -> list[str]:
@@ -57,10 +63,19 @@ class ScriptedVisionPolicy:
     def decide(self, ctx: StepContext) -> PolicyReply:
         # the inner policy tracks progress by its own (element) actions: show it those
         feedback = tuple(replace(fb, action=self.translated.get(fb.action, fb.action)) for fb in ctx.feedback)
+        for fb in ctx.feedback:
+            for check in fb.detail.get("ocr", ()):
+                if check.verdict == "disagree" and check.screen:
+                    self.screen_values[check.value] = check.screen
         reply = self.inner.decide(replace(ctx, feedback=feedback))
         if not reply.actions or ctx.screen is None:
             return reply
         first = reply.actions[0]
+        if first.name == "stop" and str(first.args.get("answer", "")) in self.screen_values:
+            # the value came from the page text, but the screen shows another: answer what is shown
+            shown = Action("stop", {"answer": self.screen_values[str(first.args["answer"])]})
+            self.translated[shown] = first
+            return replace(reply, text=f"Thought: {reply.thought}\nAction:\n{shown.render()}", actions=(shown,))
         coords = to_coordinates(first, ctx.screen.by_eid())
         if coords is None:
             if first.name in ("click", "fill", "hover"):

@@ -1,9 +1,10 @@
 """Drive a bundled task's reference plan through an MCP browser server, as an agent would.
 
 An agent can act only on what it has read. :class:`PagelensPlanAgent` keeps the page as the
-pagelens tools showed it (views, and deltas applied to them) and resolves each plan target
-(role + accessible name) there; when the target is not in what it has, it asks
-``observe()`` (then the further parts of a cut view). :class:`PlaywrightPlanAgent` does the
+pagelens tools showed it (views, and deltas or folded views applied to them) and resolves
+each plan target (role + accessible name) there; when the target is not in what it has, it
+asks ``search_page`` for the name (as the Playwright plan asks ``browser_find``), then the
+further parts of a cut view, then ``observe()``. :class:`PlaywrightPlanAgent` does the
 same on Playwright MCP, where a step needs the element's ``ref`` from a snapshot: whenever
 an action ran since its last read, it reads ``browser_find`` results for the target's name
 and, when they do not settle it, ``browser_snapshot``. Both count everything the agent read
@@ -13,6 +14,7 @@ server state, as for every bundled task.
 
 from __future__ import annotations
 
+import asyncio
 import re
 import time
 from collections.abc import Sequence
@@ -29,6 +31,10 @@ _PL_LINE = re.compile(r"^(?:[+~] )?\t*\*?\[(?P<id>\d{1,9})\] (?P<role>\S+) '(?P<
 _PW_LINE = re.compile(r'^\s*- \'?(?P<role>[\w-]+)(?: "(?P<name>(?:[^"\\]|\\.)*)")?(?P<attrs>(?: \[[^\]]*\])*)')
 _PW_REF = re.compile(r"\[ref=([\w-]+)\]")
 _CHECKED = re.compile(r", checked(?:=true)?(?:,|$)")
+_FOLD = re.compile(r"^= (\d+) lines as before: (.*?) … (.*)$")
+#: Seconds an agent that did not find its target on a fresh page waits before looking again
+#: (late content: a consent banner or a pop-up shown by a timer; the agent loop pauses too).
+LATE_CONTENT_S = 1.0
 
 
 class ToolSession(Protocol):
@@ -120,10 +126,12 @@ def _matches(candidates: Sequence[tuple[str, str, str, str]], target: Target) ->
 class PagelensPlanAgent(_Agent):
     server = "pagelens"
 
-    def __init__(self, session: ToolSession, episode: Episode) -> None:
+    def __init__(self, session: ToolSession, episode: Episode, *, search: bool = True) -> None:
         super().__init__(session, episode)
+        self.search = search  # search_page for a target missing from the view (before reading more)
         self.lines: list[str] = []  # the page as the tools showed it (tabs stripped)
         self.parts = 0  # parts of the last cut view not read yet
+        self.extra: list[str] = []  # lines search_page showed (valid until the page changes)
 
     async def read(self, tool: str, args: dict[str, Any]) -> str:
         text, is_error = await self.call(tool, args)
@@ -138,12 +146,34 @@ class PagelensPlanAgent(_Agent):
         self.parts = int(cut.group(1)) - 1 if cut else 0
         for k, line in enumerate(body):
             if line.startswith("Changes since your"):
+                self.extra = []
                 self._patch(body[k + 1:])
                 return
+            if line.startswith("New view; '= N lines as before"):
+                self.extra = []
+                self._unfold(body[k + 1:])
+                return
             if line.startswith(("Page: ", "RootWebArea")):
+                self.extra = []
                 start = k + 1 if line.startswith("Page: ") else k
                 self.lines = [ln.lstrip("\t") for ln in body[start:] if not ln.startswith("[view cut")]
                 return
+
+    def _unfold(self, body: list[str]) -> None:
+        """The new view from a folded one: each ``= N lines as before: A … B`` is N lines of the
+        last view, from line A on."""
+        out: list[str] = []
+        for raw in body:
+            line = raw.lstrip("\t")
+            m = _FOLD.match(line)
+            if m:
+                start = self._find(m.group(2))
+                if start is not None:
+                    out += self.lines[start:start + int(m.group(1))]
+                continue
+            if not line.startswith("[view cut"):
+                out.append(line.lstrip("*"))
+        self.lines = out
 
     def _patch(self, ops: list[str]) -> None:
         pos = len(self.lines)
@@ -189,7 +219,7 @@ class PagelensPlanAgent(_Agent):
 
     def candidates(self) -> list[tuple[str, str, str, str]]:
         out = []
-        for line in self.lines:
+        for line in self.lines + self.extra:
             m = _PL_LINE.match(line.lstrip("*"))
             if m:
                 rest = m.group("rest")
@@ -203,7 +233,15 @@ class PagelensPlanAgent(_Agent):
         await self.read("navigate", {"url": url})
 
     async def resolve(self, target: Target) -> tuple[str, str]:
+        """The target in what the tools showed; else, as an agent would: search the last view
+        for its name (pruned lines included), read the rest of a cut view, look again after a
+        moment (late content), and at last read the whole tree part by part."""
         found = _matches(self.candidates(), target)
+        if found is None and self.search and len(target.name) >= 3:
+            text, is_error = await self.call("search_page", {"text": target.name})
+            if not is_error:
+                self.extra = [ln.lstrip("\t") for ln in text.split("\n")]
+                found = _matches(self.candidates(), target)
         if found is None and self.parts:
             for k in range(2, self.parts + 2):
                 text, _ = await self.call("observe", {"part": k})
@@ -212,6 +250,7 @@ class PagelensPlanAgent(_Agent):
                 if found:
                     break
         if found is None:
+            await asyncio.sleep(LATE_CONTENT_S)
             await self.read("observe", {})
             found = _matches(self.candidates(), target)
         if found is None:  # not in the focused view: read the whole tree, part by part
@@ -309,6 +348,11 @@ class PlaywrightPlanAgent(_Agent):
             raise _Failed(f"browser_snapshot: {text[:200]}")
         self.snapshot, self.dirty = self.parse(text), False
         found = _matches(self.snapshot, target)
+        if found is None:  # late content: look again after a moment, as the pagelens plan does
+            await asyncio.sleep(LATE_CONTENT_S)
+            text, is_error = await self.call("browser_snapshot", {})
+            self.snapshot = [] if is_error else self.parse(text)
+            found = _matches(self.snapshot, target)
         if found is None:
             raise _Failed(f"no element {target.role} {target.name!r} in the snapshot")
         return found

@@ -1,15 +1,17 @@
 """Vision tasks on bundled static pages, a scripted vision policy, and their runner.
 
 The pages (``bench/data/vision/``) hold what an accessibility tree cannot give: values only
-in a canvas tooltip, SVG regions without names, digits the CSS draws in another order than
-the DOM holds, a target inside an iframe, a dropdown made of plain ``<div>``\\ s.
+in a canvas tooltip, SVG regions without names, digits drawn by an obfuscating font (a real
+one, built from a font on the machine: :mod:`pagelens.bench.vision_font`; the DOM holds other
+digits than the screen shows), a target inside an iframe, a dropdown made of plain ``<div>``\\ s.
 
 Reference plans are written in coordinates: a step names an element of the hybrid list (by
 name, or role + index) and optionally a point or a box relative to its top-left corner, in
 CSS pixels; :class:`VisionPolicy` maps it to screenshot pixels with the current geometry and
 issues ``click_at`` / ``hover_at`` / ``type_at``. A ``read`` step OCRs a box of the current
 screenshot (the value the model would read off the picture) and becomes the answer of
-``stop``. Success: read tasks by :func:`~pagelens.vision.scoring.score_answer`, act tasks by a
+``stop``; the DOM's numbers in that box are cross-checked against OCR of it
+(:attr:`VisionResult.checks`: where DOM text and pixels disagree). Success: read tasks by :func:`~pagelens.vision.scoring.score_answer`, act tasks by a
 page-state expression.
 """
 
@@ -28,6 +30,7 @@ from pagelens.actions.spec import Action
 if TYPE_CHECKING:
     from pagelens.browser.page import Tab
     from pagelens.browser.session import BrowserSession
+    from pagelens.vision.crosscheck import CrossCheck
     from pagelens.vision.hybrid import HybridView
 
 __all__ = ["VISION_TASKS", "VStep", "VisionPolicy", "VisionResult", "VisionTask", "pages_dir", "run_vision_task"]
@@ -68,8 +71,8 @@ VISION_TASKS: tuple[VisionTask, ...] = (
     VisionTask("vision-svg-map", "map.html", "Choose the northern delivery zone on the map.",
                (VStep("click", role="graphics-symbol", nth=0, at=(100, 40)), VStep("stop", text="done")),
                state=("window.__zone", "North")),
-    VisionTask("vision-reordered-digits", "font.html", "What is the confirmation code shown on the screen?",
-               (VStep("read", at=(0, 100, 400, 120), text=r"(\d{6})"), VStep("stop")), answer="829741"),
+    VisionTask("vision-obfuscated-digits", "font.html", "What is the confirmation code shown on the screen?",
+               (VStep("read", at=(0, 80, 420, 90), text=r"(\d{6})"), VStep("stop")), answer="829741"),
     VisionTask("vision-iframe-click", "iframe.html", "Subscribe to the newsletter.",
                (VStep("click", name="Subscribe"), VStep("stop", text="done")), state=("window.__subscribed", "True")),
     VisionTask("vision-custom-dropdown", "dropdown.html", "Order the paint in teal.",
@@ -83,8 +86,47 @@ VISION_TASKS: tuple[VisionTask, ...] = (
 )
 
 
-def pages_dir() -> Path:
+#: the obfuscating font of ``font.html``: the code point of digit ``d`` is drawn with the glyph
+#: of ``FONT_PERMUTATION[d]`` (so the DOM's 471928 shows as 829741)
+FONT_PERMUTATION = "5946830217"
+FONT_FILE = "digits-obfuscated.ttf"
+
+
+def source_dir() -> Path:
+    """The bundled page files (without the font, which is built from a font on the machine)."""
     return Path(str(resources.files("pagelens.bench").joinpath("data/vision")))
+
+
+def pages_dir() -> Path:
+    """The vision pages ready to serve: the bundled files plus :data:`FONT_FILE`, built with
+    :func:`~pagelens.bench.vision_font.permuted_digits_font` from a free font on the machine.
+    Built once per content (a directory under the temp dir keyed by a digest)."""
+    import hashlib
+    import os
+    import shutil
+    import tempfile
+
+    from pagelens.bench.vision_font import find_source_font, permuted_digits_font
+
+    src = source_dir()
+    font = find_source_font()
+    digest = hashlib.sha1(f"{FONT_PERMUTATION}|{font}|{font.stat().st_size}".encode())
+    files = sorted(p for p in src.iterdir() if p.is_file())
+    for p in files:
+        digest.update(p.name.encode() + b"\0" + p.read_bytes())
+    uid = os.getuid() if hasattr(os, "getuid") else 0
+    out = Path(tempfile.gettempdir()) / f"pagelens-vision-{uid}-{digest.hexdigest()[:12]}"
+    if (out / FONT_FILE).is_file():
+        return out
+    tmp = Path(tempfile.mkdtemp(prefix=out.name + ".", dir=out.parent))
+    for p in files:
+        shutil.copyfile(p, tmp / p.name)
+    (tmp / FONT_FILE).write_bytes(permuted_digits_font(font, FONT_PERMUTATION))
+    try:
+        tmp.rename(out)
+    except OSError:  # another process built it first
+        shutil.rmtree(tmp, ignore_errors=True)
+    return out
 
 
 class VisionPolicy:
@@ -98,6 +140,7 @@ class VisionPolicy:
         self.answer = ""
         self.ocr: list[dict[str, Any]] = []
         self.intended: tuple[float, float] | None = None  # CSS point the last coordinate action aimed at
+        self.last_read_box: tuple[int, int, int, int] | None = None  # screenshot px of the last read
 
     def _element(self, hybrid: HybridView, step: VStep) -> Any:
         want = " ".join(step.name.split()).casefold()
@@ -160,10 +203,14 @@ class VisionPolicy:
         x0, y0 = geo.to_screen(ox + step.at[0], oy + step.at[1])
         x1, y1 = geo.to_screen(ox + step.at[0] + step.at[2], oy + step.at[1] + step.at[3])
         pattern = re.compile(step.text)
-        text = read_region(hybrid.screenshot.image(), (x0, y0, x1 - x0, y1 - y0),
-                           accept=lambda t: pattern.search(t) is not None)
-        m = pattern.search(text)
-        self.ocr.append({"box": (x0, y0, x1 - x0, y1 - y0), "text": text, "matched": bool(m)})
+        def joined(t: str) -> str:  # letter-spaced digits ("8 2 9") are one number
+            return re.sub(r"(?<=\d) (?=\d)", "", t)
+
+        box = (x0, y0, x1 - x0, y1 - y0)
+        text = read_region(hybrid.screenshot.image(), box, accept=lambda t: pattern.search(joined(t)) is not None)
+        m = pattern.search(joined(text))
+        self.ocr.append({"box": box, "text": text, "matched": bool(m)})
+        self.last_read_box = box
         if not m:
             return None
         return m.group(1) if m.groups() else m.group(0)
@@ -190,6 +237,9 @@ class VisionResult:
     answer: str | None
     steps: tuple[StepStat, ...] = field(default=())
     seconds: float = 0.0
+    #: read steps: the DOM's text in the box the policy read, cross-checked against OCR of that box
+    #: (none when the DOM holds no text there: a canvas)
+    checks: tuple[CrossCheck, ...] = ()
 
 
 def run_vision_task(task: VisionTask, session: BrowserSession, base_url: str, *, max_steps: int = 12,
@@ -197,31 +247,37 @@ def run_vision_task(task: VisionTask, session: BrowserSession, base_url: str, *,
     """Run ``task`` with :class:`VisionPolicy`; every step re-observes (tree + hybrid view)."""
     from pagelens import tokens
     from pagelens.actions.executor import Executor
-    from pagelens.actions.pixels import PixelWatch
     from pagelens.observe.render import render
     from pagelens.vision.hybrid import capture_hybrid
+    from pagelens.vision.mask import HysteresisWatch
     from pagelens.vision.scoring import score_answer
 
     t0 = time.perf_counter()
     policy = VisionPolicy(task.plan)
     stats: list[StepStat] = []
+    checks: list[CrossCheck] = []
     with session.episode() as ep:
         ep.goto(base_url.rstrip("/") + "/" + task.page)
         ex = Executor(ep)
         if pixels:
-            ex.pixels = PixelWatch()
+            ex.pixels = HysteresisWatch()
             ex.pixels.arm(ep)
         obs = ep.observe()
         hybrid = capture_hybrid(ep, obs)
         for _ in range(max_steps):
             ex.screen = hybrid.screenshot.geometry
+            reads = len(policy.ocr)
             decision = policy.decide(hybrid)
+            if len(policy.ocr) > reads and policy.last_read_box is not None:
+                checks.extend(_dom_checks(ep.tab, hybrid, policy.last_read_box))
             if isinstance(decision, str):
-                return VisionResult(task.id, False, decision, None, tuple(stats), time.perf_counter() - t0)
+                return VisionResult(task.id, False, decision, None, tuple(stats), time.perf_counter() - t0,
+                                    tuple(checks))
             if decision.name == "stop":
                 answer = str(decision.args["answer"])
                 ok, detail = _judge(task, ep.tab, answer, score_answer)
-                return VisionResult(task.id, ok, detail, answer, tuple(stats), time.perf_counter() - t0)
+                return VisionResult(task.id, ok, detail, answer, tuple(stats), time.perf_counter() - t0,
+                                    tuple(checks))
             fb = ex.execute(decision, obs)
             err = None
             if policy.intended is not None and "css_x" in fb.detail:
@@ -242,6 +298,30 @@ def run_vision_task(task: VisionTask, session: BrowserSession, base_url: str, *,
 
 
 _PIXEL_NOTE = "the screen changed in "
+
+#: the text of the DOM's text nodes whose rectangles meet a CSS box (top document)
+_DOM_TEXT_IN_BOX = """([x, y, w, h]) => {
+  const out = [], walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    if (!n.data.trim()) continue;
+    const r = document.createRange(); r.selectNodeContents(n);
+    for (const b of r.getClientRects())
+      if (b.right > x && b.left < x + w && b.bottom > y && b.top < y + h) { out.push(n.data.trim()); break; }
+  }
+  return out.join(" ");
+}"""
+
+
+def _dom_checks(page: Tab, hybrid: HybridView, box: tuple[int, int, int, int]) -> tuple[CrossCheck, ...]:
+    """The DOM's numbers in the box the policy read off the screenshot, checked against OCR of it."""
+    from pagelens.vision.crosscheck import check_value, values_in
+
+    geo = hybrid.screenshot.geometry
+    x, y = geo.to_css(box[0], box[1])
+    w, h = box[2] / geo.scale_x, box[3] / geo.scale_y
+    text = str(page.evaluate(_DOM_TEXT_IN_BOX, [x, y, w, h]))
+    img = hybrid.screenshot.image()
+    return tuple(check_value(v, img, source="read", box=box, context=text) for v in values_in(text))
 
 
 def _judge(task: VisionTask, tab: Tab, answer: str, score: Any) -> tuple[bool, str]:

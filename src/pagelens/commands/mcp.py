@@ -25,9 +25,11 @@ from pagelens.focus.registry import NAMES
 @click.option("--cap", type=int, default=3000, show_default=True, help="Hard token cap (o200k) of every answer.")
 @click.option("--action-timeout", type=float, default=5.0, show_default=True, help="Seconds per action.")
 @click.option("--navigation-timeout", type=float, default=15.0, show_default=True, help="Seconds per navigation.")
+@click.option("--semantic-search/--no-semantic-search", default=False, show_default=True,
+              help="search_page also matches by meaning (needs the embedding extra; the first miss loads the model).")
 def mcp(http_port: int | None, chromium: str | None, headless: bool, viewport: str, allowed_origins: tuple[str, ...],
         goal: str | None, retriever: str, budget: int, cap: int, action_timeout: float,
-        navigation_timeout: float) -> None:
+        navigation_timeout: float, semantic_search: bool) -> None:
     """Serve a focused, signal-driven browser to an MCP client."""
     from pydantic import ValidationError
 
@@ -44,7 +46,8 @@ def mcp(http_port: int | None, chromium: str | None, headless: bool, viewport: s
         width, height = (int(x) for x in viewport.lower().split("x"))
         config = McpConfig(chromium=chromium, headless=headless, viewport_width=width, viewport_height=height,
                            allowed_origins=allowed_origins, goal=goal, retriever=retriever, budget=budget, cap=cap,
-                           action_timeout_s=action_timeout, navigation_timeout_s=navigation_timeout)
+                           action_timeout_s=action_timeout, navigation_timeout_s=navigation_timeout,
+                           semantic_search=semantic_search)
     except (ValueError, ValidationError) as exc:
         raise ConfigError(f"invalid option: {str(exc).splitlines()[0]}") from None
     if http_port is not None:

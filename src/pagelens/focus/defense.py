@@ -27,18 +27,23 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
-from pagelens.focus.evidence import Evidence, domain, evidence, gate, normalise, points
+from pagelens.focus import lexicons as lx
+from pagelens.focus.evidence import Evidence, domain, drifts, evidence, gate, normalise, orders_now, points, steers
 from pagelens.types import Line, Region, Rendering
 
 __all__ = ["KINDS", "DefenseReport", "Flag", "detect", "judge_text"]
 
 KINDS = ("imitates-format", "overrides-instructions", "addresses-agent", "relays-user-wishes", "steers-offsite",
-         "disputes-page")
+         "disputes-page", "changes-the-task")
 
 #: Points a span needs, by region: less where honest text rarely speaks to anyone.
 _NEEDS: dict[str, int] = {"user": 3, "overlay": 3, "unseen": 3, "main": 4, "chrome": 4}
+#: Regions whose text the site did not write for every reader (or nobody sees): an unaddressed order that
+#: steers off-site (:func:`~pagelens.focus.evidence.steers`) or changes the task is enough there.
+_FOREIGN = frozenset({"user", "overlay", "unseen"})
 _RANK: dict[str, int] = {"main": 0, "chrome": 1, "overlay": 2, "user": 3, "unseen": 4}
 _BLOCK_ROLES = frozenset({"article", "comment", "listitem", "generic", "group", "region", "section", "blockquote",
                           "dialog", "alertdialog", "status", "alert", "log", "marquee", "note", "complementary",
@@ -47,6 +52,7 @@ _TEXT_ROLES = frozenset({"StaticText", "text", "strong", "emphasis", "mark", "li
                          "subscript", "paragraph", "generic"})
 _LABEL_ROLES = frozenset({"heading", "tab", "menuitem", "columnheader", "rowheader", "term"})
 _MAX_BLOCK = 60  # lines: a bigger container is a page section, not one post or pop-up
+_MAX_OVERLAY = 200  # a pop-up is one unit however long (a cookie dialog with its settings)
 _PREFIX = re.compile(r"^(?:\[[^\]\s]+\]\s+)?[A-Za-z][\w-]*\s*")
 _QUOTED = re.compile(r"""^(['"])((?:\\.|(?!\1).)*)\1(.*)$""", re.DOTALL)
 _URL_PROP = re.compile(r"\b(?:url|href|src)=(?:'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|\S+)")
@@ -55,6 +61,8 @@ _STATE_PROPS = re.compile(r",\s*(?:clickable|visible|focused|required|disabled|m
                           r"expanded(?:=false)?|live='[^']*'|relevant='[^']*'|hasPopup='[^']*'|"
                           r"autocomplete='[^']*'|orientation='[^']*'|level=\d+)\b")
 _LIVE = re.compile(r"\blive='(?!off)")
+_WHERE = {"user": "user content", "overlay": "an overlay", "unseen": "text hidden from sighted users",
+          "chrome": "the site's chrome", "main": "the main content"}
 _MAX_TEXT = 4000  # characters judged per span (a huge aria-label is judged on its head)
 
 
@@ -67,6 +75,7 @@ class Flag:
     region: str = "main"
 
 
+@lru_cache(maxsize=16384)
 def _payload(line_text: str) -> str:
     """What a line says, without its ``[id] role`` prefix, state flags and link targets."""
     rest = _PREFIX.sub("", line_text, count=1) if _PREFIX.match(line_text) else line_text
@@ -130,10 +139,23 @@ def judge_text(text: str, region: Region | str = "main", *, goal: str | None = N
     anything" reads as a vocative), so in the main content or chrome it needs one point more."""
     if not normalised:
         text = normalise(text[:_MAX_TEXT])
+    foreign = region in _FOREIGN
     ev = evidence(text, home)
+    if goal and (foreign or ev.addressed or ev.principal):
+        shared = _shares_goal(text, goal)
+        if shared and (drifts(text, shared, strict=not foreign)
+                       or (foreign and bool(ev.offsite) and (ev.order or ev.modal)
+                           and (ev.elsewhere or lx.CHANGE.search(text.lower()) is not None))):
+            return "changes-the-task", (f"restates the goal while announcing that the task changed or moved (in "
+                                        f"{_WHERE.get(region, region)})")
+    if region == "unseen" and orders_now(text):
+        return "addresses-agent", "gives an urgent order in text hidden from sighted users"
     if ev == Evidence():
         return None
     pts, anchored = points(ev)
+    if not anchored and foreign and (steers(ev) or (region == "unseen" and ev.order and (
+            ev.secrecy or ev.override or ev.principal or ev.addressed))):
+        anchored, pts = True, max(pts, _NEEDS[region])  # nobody sees it, yet it gives orders to someone
     if not anchored:
         return None
     if offsite_target and not ev.offsite and (ev.addressed or ev.order or ev.credential):
@@ -142,9 +164,7 @@ def judge_text(text: str, region: Region | str = "main", *, goal: str | None = N
         pts += 1  # a note to the reader that repeats the user's own task is steering that task
     if pts < _NEEDS.get(region, 4) + (label and region in ("main", "chrome")):
         return None
-    where = {"user": "user content", "overlay": "an overlay", "unseen": "text hidden from sighted users",
-             "chrome": "the site's chrome", "main": "the main content"}.get(region, region)
-    return _kind(ev), f"{'; '.join(ev.reasons())} (in {where}, {pts} points)"
+    return _kind(ev), f"{'; '.join(ev.reasons())} (in {_WHERE.get(region, region)}, {pts} points)"
 
 
 def _offsite_target(line: Line, home: frozenset[str]) -> bool:
@@ -160,7 +180,11 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
     lines = rendering.lines
     home = home_domains(rendering)
     payloads = [_payload(ln.text) for ln in lines]
-    gated = [bool(p) and gate(p) for p in payloads]
+    regions = _live_regions(lines)
+    gated = [bool(p) and (gate(p, regions[i] in _FOREIGN) or (regions[i] == "unseen" and lx.URGENT_NOW.search(p) is not None))
+             for i, p in enumerate(payloads)]
+    if goal:  # goal drift needs no trigger word of its own, only a change word in foreign text
+        gated = [g or (bool(p) and lx.CHANGE.search(p) is not None) for g, p in zip(gated, payloads)]
     flags: dict[int, Flag] = {}
 
     def flag(idx: Iterable[int], verdict: tuple[str, str], excerpt: str, region: str) -> None:
@@ -170,24 +194,35 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
     # 1. every line alone
     for i, ln in enumerate(lines):
         if gated[i]:
-            v = judge_text(payloads[i], ln.region, goal=goal, home=home, offsite_target=_offsite_target(ln, home),
+            v = judge_text(payloads[i], regions[i], goal=goal, home=home, offsite_target=_offsite_target(ln, home),
                            label=ln.role in _LABEL_ROLES, normalised=True)
             if v:
-                flag([i], v, payloads[i], ln.region)
-    # 2. paragraphs rendered as sibling text lines: windows of two or three
+                flag([i], v, payloads[i], regions[i])
+    # 2. paragraphs rendered as sibling text lines: windows of three (two when the run is two lines long or
+    #    the middle piece is long). Evidence only grows with the text, so a window of three stands for the
+    #    two windows of two inside it; only windows with a piece past the gate are judged.
+    def judge_window(window: list[int]) -> None:
+        if any(lines[i].no in flags for i in window) or not any(gated[i] for i in window):
+            return
+        joined = " ".join(payloads[i] for i in window if payloads[i])
+        region = _worst(regions[i] for i in window)
+        v = judge_text(joined, region, goal=goal, home=home, normalised=True)
+        if v:
+            flag([i for i in window if payloads[i]], (v[0], v[1] + " (across adjacent lines)"), joined, region)
+
     for run in _text_runs(rendering):
-        for a in range(len(run)):
-            for b in range(a + 2, min(a + 3, len(run)) + 1):
-                window = run[a:b]
-                if any(lines[i].no in flags for i in window) or any(len(payloads[i]) > 300 for i in window[1:-1]):
-                    continue
-                if not any(gated[i] for i in window):
-                    continue  # no piece has a word any verdict needs
-                joined = " ".join(payloads[i] for i in window if payloads[i])
-                region = _worst(lines[i].region for i in window)
-                v = judge_text(joined, region, goal=goal, home=home, normalised=True)
-                if v:
-                    flag([i for i in window if payloads[i]], (v[0], v[1] + " (across adjacent lines)"), joined, region)
+        if len(run) == 2:
+            judge_window(run)
+            continue
+        for a in range(len(run) - 2):
+            window = run[a : a + 3]
+            if not any(gated[i] for i in window):
+                continue
+            if len(payloads[window[1]]) > 300:
+                judge_window(window[:2])
+                judge_window(window[1:])
+            else:
+                judge_window(window)
     # 3. blocks (user posts, dialogs, live regions) judged as one text; the block's root is flagged
     for i, ln in enumerate(lines):
         live = "live='" in ln.text and bool(_LIVE.search(ln.text))
@@ -196,9 +231,10 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
         if ln.no in flags:
             continue
         end = i + 1
-        while end < len(lines) and lines[end].depth > ln.depth and end - i <= _MAX_BLOCK:
+        cap = _MAX_OVERLAY if ln.region == "overlay" else _MAX_BLOCK
+        while end < len(lines) and lines[end].depth > ln.depth and end - i <= cap:
             end += 1
-        if end - i > _MAX_BLOCK or end - i < 2:
+        if end - i > cap or (end - i < 2 and not live):
             continue
         if not any(gated[j] for j in range(i, end)):
             continue
@@ -211,6 +247,20 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
         if v:
             flag([i], (v[0], v[1] + f" (the whole {ln.role})"), joined, region)
     return tuple(sorted(flags.values(), key=lambda f: f.line))
+
+
+def _live_regions(lines: tuple[Line, ...]) -> list[str]:
+    """Each line's region, with the text inside a live region (role alert/status/log/marquee or
+    ``live=`` polite/assertive) judged like an overlay's: announced to the reader, not the page's content."""
+    out: list[str] = []
+    live_depth: int | None = None
+    for ln in lines:
+        if live_depth is not None and ln.depth <= live_depth:
+            live_depth = None
+        if live_depth is None and ("live='" in ln.text and _LIVE.search(ln.text) is not None):
+            live_depth = ln.depth
+        out.append(_worst((ln.region, "overlay")) if live_depth is not None else ln.region)
+    return out
 
 
 def _text_runs(rendering: Rendering) -> list[list[int]]:

@@ -38,6 +38,12 @@ _SENT = re.compile(r"(?<=[.!?。！？;；])\s*|\s+[-–—|]\s+|\n")
 _CLAUSE = re.compile(r"(?<=[.!?。！？;；,:，：])\s*|\s+[-–—|]\s+|\n|\b(?:and|then|und|et|y|e|и)\s+(?=\w)")
 
 
+_CONF_CHARS = "".join(sorted(lx.CONFUSABLES))
+_CONFUSABLE = re.compile(f"[{_CONF_CHARS}]")
+#: A word holding both a Latin letter and a look-alike (the only words folding changes).
+_MIXED = re.compile(f"\\w*(?:[A-Za-z]\\w*[{_CONF_CHARS}]|[{_CONF_CHARS}]\\w*[A-Za-z])\\w*")
+
+
 def _fold_word(m: re.Match[str]) -> str:
     w = m.group(0)
     if _LATIN.search(w) and any(c in lx.CONFUSABLES for c in w):  # a Latin word with Cyrillic/Greek look-alikes
@@ -51,7 +57,8 @@ def normalise(text: str) -> str:
         text = text.replace("\\xa0", " ").replace("\\n", " ").replace("\\'", "'").replace('\\"', '"')
     if not text.isascii():
         text = _INVISIBLE.sub("", unicodedata.normalize("NFKC", text))
-        text = _WORD.sub(_fold_word, text)
+        if _CONFUSABLE.search(text):  # only then can a word mix scripts (most non-ASCII text has none)
+            text = _MIXED.sub(_fold_word, text)
         text = text.replace("’", "'").replace("‘", "'")
     return " ".join(text.split())
 
@@ -72,6 +79,8 @@ class Evidence:
     disputes: int = 0  # 2: the page's figures/controls called wrong, the real ones elsewhere; 1: moved off-site
     imitation: str = ""  # which observation/turn/action format it imitates
     authority: bool = False  # framed as a system/admin turn
+    modal: bool = False  # an obligation ("must", "debe", "должны") even without a "you"
+    elsewhere: bool = False  # the action sent elsewhere ("instead", "only at", "ailleurs")
 
     def reasons(self) -> list[str]:
         out = []
@@ -99,6 +108,8 @@ class Evidence:
             out.append("asks for sign-in, payment or credentials")
         if self.disputes == 2:
             out.append("disputes the page's own figures or controls")
+        if self.elsewhere and self.offsite:
+            out.append("sends the action elsewhere")
         return out
 
 
@@ -125,9 +136,16 @@ def domain(url: str) -> str:
     return ".".join(parts[-2:])
 
 
-def gate(text: str) -> bool:
-    """Whether ``text`` (normalised) has any word a verdict needs (false: nothing to judge)."""
-    return lx.GATE.search(text.lower()) is not None or lx.GATE_CASED.search(text) is not None
+@lru_cache(maxsize=16384)
+def gate(text: str, foreign: bool = True) -> bool:
+    """Whether ``text`` (normalised) has any word a verdict needs (false: nothing to judge).
+
+    ``foreign``: the text stands where the site did not write it for every reader (user content, an
+    overlay, unseen text), so a written address alone is worth judging; in the site's own text an
+    address anchors nothing by itself (every anchor has a word of its own in the gate)."""
+    return (lx.GATE.search(text.lower()) is not None or lx.GATE_CASED.search(text) is not None
+            or (not text.isascii() and lx.GATE_WIDE.search(text) is not None)
+            or lx.GATE_MARK.search(text) is not None or (foreign and lx.GATE_DEST.search(text) is not None))
 
 
 def _windows(rx: re.Pattern[str], low: str, before: int, after: int) -> list[str]:
@@ -143,6 +161,22 @@ def _windows(rx: re.Pattern[str], low: str, before: int, after: int) -> list[str
     return [("" if lo == 0 else "\x00 ") + low[lo:hi] for lo, hi in spans]
 
 
+def _near(rx: re.Pattern[str], finder: re.Pattern[str], low: str, text: str, before: int, after: int) -> bool:
+    """``rx.search(text)``, tried only around the hits of ``finder`` in ``low`` (bounds, not slices, so that
+    ``\\b`` and lookbehinds still see the text around)."""
+    if len(low) != len(text):
+        return rx.search(text) is not None
+    end = -1
+    for m in finder.finditer(low):
+        lo, hi = max(0, m.start() - before), min(len(text), m.end() + after)
+        if hi <= end:
+            continue
+        if rx.search(text, lo, hi) is not None:
+            return True
+        end = hi
+    return False
+
+
 def _override(low: str, addressed: int, you: bool) -> int:
     best = 0
     for w in _windows(lx.DISMISS_FIND, low, 60, 120):
@@ -156,12 +190,34 @@ def _override(low: str, addressed: int, you: bool) -> int:
     return best
 
 
-def _address_level(low: str) -> int:
+def _nouns(low: str, text: str) -> list[re.Match[str]]:
+    """The role nouns of ``low``, searched only near the literal stems that every one of them holds (the
+    lookbehinds still see the whole text: ``finditer`` with bounds, not a slice)."""
+    spans: list[list[int]] = []
+    hits = [(m.start(), m.end()) for m in lx.ROLE_FIND.finditer(low)]
+    hits += [(m.start(), m.end()) for m in lx.GATE_CASED.finditer(text)] if len(text) == len(low) else [(0, len(low))]
+    for a, b in sorted(hits):
+        lo, hi = max(0, a - 60), min(len(low), b + 60)
+        if spans and lo <= spans[-1][1]:
+            spans[-1][1] = max(spans[-1][1], hi)
+        else:
+            spans.append([lo, hi])
+    out: list[re.Match[str]] = []
+    last = -1
+    for lo, hi in spans:
+        for m in lx.NOUN.finditer(low, lo, hi):
+            if m.start() > last:
+                out.append(m)
+                last = m.start()
+    return out
+
+
+def _address_level(low: str, text: str = "") -> int:
     """2 when an automated reader is addressed, 1 when a plain role noun is spoken to, else 0."""
     level = 0
     if not low.isascii() and lx.ADDRESSED_CJK.search(low):
         return 2
-    for m in lx.NOUN.finditer(low):
+    for m in (_nouns(low, text) if text else lx.NOUN.finditer(low)):
         before, at = low[max(0, m.start() - 80) : m.start()], m.end()
         if m.start() > 80:
             before = "\x00 " + before
@@ -187,16 +243,16 @@ def evidence(text: str, home: frozenset[str] = frozenset()) -> Evidence:
     The slow patterns run only in windows around the literal stems they need (see the ``*_FIND``
     finders), and the features that never anchor a verdict only once something could."""
     low = text.lower()
-    if not (lx.GATE.search(low) or lx.GATE_CASED.search(text)):
+    if not gate(text):
         return _NONE
     addressed = 0
     if lx.ROLE_FIND.search(low) or lx.GATE_CASED.search(text):
-        if lx.ADDRESSED.search(text) or lx.YOU_ARE_AI.search(text) or lx.DETECTED.search(low):
+        if lx.ADDRESSED.search(text) or _near(lx.YOU_ARE_AI, lx.YOU_ARE_FIND, low, text, 2, 140) or lx.DETECTED.search(low):
             addressed = 2
         else:
-            addressed = _address_level(low)
+            addressed = _address_level(low, text)
     imitation = ""
-    if lx.MARK_FIND.search(low):
+    if lx.GATE_MARK.search(text) or lx.MARK_WORDS.search(low):
         m = lx.IMITATION.search(text)
         if m:
             imitation = next((k for k, v in m.groupdict().items() if v is not None), "the observation format")
@@ -225,21 +281,23 @@ def evidence(text: str, home: frozenset[str] = frozenset()) -> Evidence:
                 offsite = u.group(0)
                 break
     disputes = 0
-    if lx.DISPUTE_FIND.search(low) and _any(lx.DISPUTE, low):
+    if lx.DISPUTE_FIND.search(low) and any(lx.DISPUTE.search(w) for w in _windows(lx.DISPUTE_FIND, low, 30, 60)):
         real, here = _any(lx.REAL, low), _any(lx.DEICTIC, low)
         disputes = 2 if (offsite and (real or here)) or (real and here) else int(bool(offsite))
-    secrecy = bool(lx.SECRECY_FIND.search(low)) and _any(lx.SECRECY, low)
+    secrecy = bool(lx.SECRECY_FIND.search(low)) and any(lx.SECRECY.search(w) for w in _windows(lx.SECRECY_FIND, low, 40, 90))
     authority = lx.AUTHORITY_FIND.search(low) is not None and _any(lx.AUTHORITY, text)
     if not (addressed or imitation or override or principal or disputes or secrecy or authority or offsite):
         return _NONE  # nothing here can anchor a verdict: skip the rest
     you = you or _any(lx.YOU, low)
     sentences = [s for s in _CLAUSE.split(low) if s]
     order = any(lx.ORDER_START.match(s) for s in sentences)
-    order = order or _any(lx.ORDER_ANY, low) or (you and _any(lx.MODAL, low)) or about_user or wants_you
+    modal = _any(lx.MODAL, low)
+    order = order or _any(lx.ORDER_ANY, low) or (you and modal) or about_user or wants_you
     if addressed and not order:
-        order = _any(lx.MODAL, low)
+        order = modal
     return Evidence(addressed, you, order, _any(lx.URGENT, low), override, principal, secrecy,
-                    _any(lx.CREDENTIAL, low) or _any(lx.EXFIL, low), offsite, disputes, imitation, authority)
+                    _any(lx.CREDENTIAL, low) or _any(lx.EXFIL, low), offsite, disputes, imitation, authority,
+                    modal, bool(offsite) and _any(lx.ELSEWHERE, low))
 
 
 def points(ev: Evidence) -> tuple[int, bool]:
@@ -269,3 +327,31 @@ def points(ev: Evidence) -> tuple[int, bool]:
                 or (ev.principal == 1 and ev.order and (ev.credential or bool(ev.offsite) or ev.secrecy))
                 or (ev.secrecy and (ev.order or ev.principal > 0)))
     return p, anchored
+
+
+def steers(ev: Evidence) -> bool:
+    """An order with no addressee that sends the reader off-site with something more: credentials or
+    payment, a dispute of the page, a threat or urgency, secrecy, or "instead / only there". Honest
+    sites rarely write that in a review, a pop-up, a live region or text nobody sees; it anchors a
+    verdict only there (see :mod:`pagelens.focus.defense`)."""
+    return bool(ev.offsite) and (ev.order or ev.modal or ev.urgent) and (
+        ev.credential or ev.disputes > 0 or ev.urgent or ev.secrecy or ev.elsewhere)
+
+
+def drifts(text: str, goal_shared: bool, *, strict: bool = False) -> bool:
+    """Goal drift: a span that restates the goal (``goal_shared``) while announcing that the task
+    changed (a change word and a word for the request someone made, in any of the lexicon's languages).
+    ``strict`` (the site's own text): the span must also give an order."""
+    if not goal_shared:
+        return False
+    low = text.lower()
+    if lx.CHANGE.search(low) is None or lx.TASK_WORDS.search(low) is None:
+        return False
+    return not strict or any(lx.ORDER_START.match(s) for s in _CLAUSE.split(low) if s) or _any(lx.MODAL, low)
+
+
+def orders_now(text: str) -> bool:
+    """An order given with urgency ("press X immediately"): what text nobody sees has no reason to say."""
+    low = text.lower()
+    return lx.URGENT_NOW.search(low) is not None and (
+        any(lx.ORDER_START.match(c) for c in _CLAUSE.split(low) if c) or _any(lx.ORDER_ANY, low))

@@ -39,6 +39,14 @@ def trie(words: list[str] | tuple[str, ...]) -> str:
 
     return build(root)
 
+def word_start_trie(words: list[str] | tuple[str, ...]) -> str:
+    """:func:`trie`, tried at word starts only (a fifth of the positions; CJK stems, in unsegmented
+    text, anywhere)."""
+    wide = [w for w in words if any(c >= "\u3000" for c in w)]
+    narrow = [w for w in words if w not in wide]
+    return "(?<!\\w)(?:" + trie(narrow) + ")" + ("|" + trie(wide) if wide else "")
+
+
 # ---- look-alike letters inside Latin words (folded only in words that mix scripts)
 CONFUSABLES = {
     "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "і": "i", "ј": "j", "ѕ": "s", "ԁ": "d",
@@ -54,7 +62,8 @@ _ROLE = (
     r"modell(?:e|en)?|agentes?|asistentes?|assistente|assistentes|modelos?|modelli|modello|mod[èe]les?|"
     r"агент\w*|ассистент\w*|бот\w*|помощник\w*|модел\w*|нейросет\w*)"
 )
-_ROLE_CJK = r"(?:エージェント|アシスタント|ボット|助手|代理|智能体|机器人|模型|에이전트|어시스턴트|봇)"
+_ROLE_CJK = (r"(?:エージェント|アシスタント|ボット|助手|代理|智能体|机器人|模型|에이전트|어시스턴트|봇|"
+             r"自動(?:化)?(?:された|の)?\s*(?:プログラム|システム|ツール|読み取り|閲覧者)|自动(?:化)?的?\s*(?:程序|系统|工具|读取))")
 _AI_PRE = r"(?:ai|a\.i\.|ki|ia|llm|gpt|ии)"
 _AI_WORDS = (
     r"(?:chatgpt|chatbots?|llms?|language\s+models?|artificial\s+intelligence|künstliche\s+intelligenz|sprachmodell\w*|"
@@ -66,8 +75,17 @@ _AUTO = (
     r"(?:(?:automated|autonomous|agentic|automatic|headless|self-driving|automatisiert\w*|autonom\w*|automatis\w*|autónom\w*|"
     r"automatizad\w*|автоматическ\w*|автономн\w*)[\s-]+(?:agents?|assistants?|readers?|systems?|browsers?|visitors?|"
     r"tools?|clients?|crawlers?|bots?|programs?|scripts?|shoppers?|buyers?|users?|agenten|systeme?|agentes?|sistemas?|"
+    r"processes|process|services?|software|helpers?|pipelines?|workers?|parsers?|scrapers?|leser\w*|besucher\w*|"
+    r"programme?|lecteurs?|lectores?|visiteurs?|visitantes?|"
     r"агент\w*|систем\w*)|"
-    r"(?:web|browsing|browser|shopping|booking|research|coding)[\s-]+(?:agents?|bots?|assistants?))"
+    r"(?:web|browsing|browser|shopping|booking|research|coding)[\s-]+(?:agents?|bots?|assistants?)|"
+    r"(?:automatisch\w*|maschinell\w*)[\s-]+(?:leser\w*|besucher\w*|programm\w*|systeme?n?|agenten|nutzer\w*|werkzeug\w*)|"
+    r"(?:lect(?:or|ores|eur|eurs|rices?)|leitor(?:es)?|lettor[ei]|visit(?:eur|eurs|ante|antes)|programm?[ae]s?|"
+    r"syst[èe]mes?|sistemas?|outils?|herramientas?)\s+(?:automati\w*|autom[aá]tic\w*|autonom\w*|aut[oó]nom\w*)|"
+    r"(?:automated|autonomous|automatic|machine|non-?human)\s+(?:readers?|visitors?|programs?|software|scripts?|tools?)|"
+    r"автоматическ\w*\s+(?:читател\w*|посетител\w*|программ\w*)|(?:software|programs?|scripts?|code|machines?)"
+    r"(?=\s+(?:(?:that|which)\s+)?(?:is\s+|are\s+)?(?:currently\s+|now\s+)?(?:reading|processing|parsing|"
+    r"crawling|scraping|visiting|analy[sz]ing|indexing|handling|reads|processes|parses|crawls|scrapes)\s+(?:this|these)\b))"
 )
 #: An AI-qualified reader: "AI agent", "KI-Assistent", "LLM", "language model", "automated reader" ...
 _AI_HEADS = r"(?:systems?|tools?|browsers?|readers?|programs?|services?|shoppers?|helpers?|copilots?|clients?)"
@@ -116,10 +134,11 @@ _VERBS = (
 #: A sentence opening on an order (after an optional "X:" heading, "please", "now", "first").
 ORDER_START = re.compile(
     rf"^(?:[\w\s'.-]{{0,40}}[:—–]\s*)?(?:(?:please|kindly|now|first|then|bitte|veuillez|por\s+favor|per\s+favore|"
-    rf"пожалуйста|alors|dann|luego)\s*,?\s+)?{_VERBS}\b", _I)
+    rf"пожалуйста|alors|dann|luego|срочно|немедленно|sofort|immediately|urgently|quickly|schnell|vite|rápido|"
+    rf"ahora|jetzt|maintenant|сначала|zuerst|d'abord|primero|prima)\s*,?\s+){{0,2}}{_VERBS}\b", _I)
 ORDER_ANY = re.compile(
     r"\bplease\s+(?:do\s+)?\w+|\bbitte\s+\w+|\bveuillez\b|\bpor\s+favor\b|\bper\s+favore\b|пожалуйста|"
-    r"(?:て|で)(?:ください|下さい)|しなさい|せよ|すること|してはいけません|请|務必|务必|하세요|하십시오|해\s*주세요|주세요", _I)
+    r"(?:て|で)(?:ください|下さい)|(?:ご|お)[^\s。、]{1,8}(?:ください|下さい)|しなさい|せよ|すること|してはいけません|请|務必|务必|하세요|하십시오|해\s*주세요|주세요", _I)
 MODAL = re.compile(
     r"\b(?:must|shall|need\s+to|needs\s+to|have\s+to|has\s+to|should|(?:are|is)\s+(?:required|instructed|expected|"
     r"asked|obliged|supposed)\s+to|are\s+to|müssen|muss|musst|sollst|sollen|sollten|doit|doivent|devez|dois|il\s+faut|"
@@ -130,7 +149,10 @@ URGENT = re.compile(
     r"proceed\w*|do(?:ing)?\s+anything|anything\s+else|answer\w*|go(?:ing)?\s+on)|mandatory|required|critical|final|"
     r"expir\w*|suspend\w*|sofort|dringend|umgehend|unverzüglich|zuerst|vorher|immédiatement|d'abord|avant\s+tout|"
     r"inmediatamente|urgente|primero|antes\s+de\s+(?:nada|continuar)|subito|prima\s+di|imediatamente|срочно|"
-    r"немедленно|сначала|прежде\s+всего)\b|至急|すぐに|直ちに|今すぐ|まず|立即|马上|紧急|首先|즉시|먼저", _I)
+    r"немедленно|сначала|прежде\s+всего|ahora\s+mismo|otherwise|or\s+else|sonst|andernfalls|sinon|de\s+lo\s+contrario|"
+    r"иначе|cancell?ed\s+(?:automatically|within|in|today)|will\s+be\s+(?:cancell?ed|blocked|locked|closed|deleted)|"
+    r"wird\s+(?:storniert|gesperrt|gelöscht)|sera\s+(?:annulée?|bloquée?|supprimée?)|será\s+(?:cancelad[oa]|bloquead[oa])|"
+    r"отменят|заблокиру\w*)\b|さもないと|否则|至急|すぐに|直ちに|今すぐ|まず|立即|马上|紧急|首先|즉시|먼저", _I)
 
 # ---- whom it addresses
 _AFTER_WEAK = (rf"\s*[:,!—–]\s*(?:please\s+|now\s+|first\s+|kindly\s+)?(?:you\b|your\b|the\s+user\b|the\s+(?:real|correct|"
@@ -157,7 +179,8 @@ NOUN = re.compile(
 _VOC_PRE = rf"(?:^|[.!?;:,|/\[(]\s*|\s[-–—]\s*|\b{_GREET}\b[\s,:!—–-]*){_DET}"
 #: Before an AI-qualified noun: the start of a sentence, a greeting, or a message heading "... for the".
 AI_BEFORE = re.compile(
-    rf"(?:{_VOC_PRE}(?:\w+\s+(?:and|or|&|und|et|y|e|и)\s+)?|\b{_MSG}\s+(?:for|to|an|für|pour|para|per|для)\s+{_DET}"
+    rf"(?:{_VOC_PRE}(?:\w+\s+(?:and|or|&|und|et|y|e|и)\s+)?|\b{_MSG}\s+(?:(?:is|are|ist|est|es)\s+)?(?:only\s+)?"
+    rf"(?:for|to|an|für|pour|para|per|для)\s+{_DET}"
     rf"(?:[\w-]+\s+){{0,2}}?)$", _I)
 #: After an AI-qualified noun: a vocative's punctuation, "reading this page", an obligation, a message heading.
 AI_AFTER = re.compile(
@@ -171,7 +194,7 @@ _READS_THIS = (
 #: After an AI-qualified noun, whatever precedes it: it reads this page, is obliged to act, or heads a message.
 AI_AFTER_ANY = re.compile(
     rf"{_READS_THIS}|(?:\s+[\w-]+){{0,5}}?\s+{_OBLIGED}|[\s-]+(?:only[\s-]+)?{_MSG}\s*[:\]#—–]", _I)
-MSG_FOR_BEFORE = re.compile(rf"\b{_MSG}\s+(?:for|to|an|für|pour|para|per|для)\s+{_DET}(?:[\w-]+\s+){{0,2}}?$", _I)
+MSG_FOR_BEFORE = re.compile(rf"\b{_MSG}\s+(?:(?:is|are|ist|est|es)\s+)?(?:only\s+)?(?:for|to|an|für|pour|para|per|для)\s+{_DET}(?:[\w-]+\s+){{0,2}}?$", _I)
 #: Before a plain role noun: a greeting, the start of the text or of a sentence ("To the agent:").
 WEAK_BEFORE = re.compile(rf"{_VOC_PRE}(?:[\w-]+\s+){{0,2}}?$", _I)
 WEAK_HEAD_BEFORE = re.compile(
@@ -211,7 +234,7 @@ YOU = re.compile(
 _DISMISS = (
     r"(?:ignore|ignoring|disregard|forget|override|overrule|bypass|discard|abandon|supersedes?|"
     r"takes?\s+precedence\s+over|ignorier\w*|vergiss|vergessen|missacht\w*|verwirf|überschreib\w*|ignor\w*|oubli\w*|"
-    r"annul\w*|olvid\w*|descart\w*|dimentic\w*|esqueç\w*|esquec\w*|negeer|vergeet|игнорир\w*|забудь\w*|забуд\w*|"
+    r"abandon\w*|annul\w*|olvid\w*|descart\w*|dimentic\w*|esqueç\w*|esquec\w*|negeer|vergeet|игнорир\w*|забудь\w*|забуд\w*|"
     r"отмен\w*|не\s+обращай\w*)"
 )
 _INSTR = (
@@ -346,13 +369,13 @@ CREDENTIAL = re.compile(
     r"银行卡|信用卡|付款|账户|비밀번호|로그인|인증|결제|카드\s*번호", _I)
 DISPUTE = re.compile(
     r"\b(?:wrong|incorrect|inaccurate|outdated|out\s+of\s+date|obsolete|stale|invalid|typos?|erroneous|misprint\w*|"
-    r"fake|bogus|broken|counterfeit|decoy|roto|rota|kaputt|deprecated|disabled|compromised|hacked|moved|relocated|discontinued|misleading|superseded|"
+    r"fake|bogus|broken|counterfeit|decoy|roto|rota|kaputt|deprecated|disabled|compromised|hacked|moved|relocated|transferred|migrated|discontinued|misleading|superseded|"
     r"no\s+longer\s+(?:valid|accurate|current|correct|working|available|in\s+use)|not\s+(?:accurate|correct|current|"
     r"valid|working|up\s+to\s+date)|falsch\w*|veraltet\w*|ungültig\w*|fehlerhaft\w*|defekt\w*|umgezogen|"
     r"nicht\s+mehr\s+(?:aktuell|gültig|korrekt)|faux|fausses?|erron\w*|obsolète\w*|périmé\w*|incorrect\w*|cassé\w*|"
     r"déplacé\w*|erróne\w*|obsolet\w*|desactualizad\w*|falsos?|falsas?|incorrect\w*|movid[oa]s?|errat\w*|"
     r"sbagliat\w*|errad\w*|desatualizad\w*|incorret\w*|verouderd|onjuist|неверн\w*|неправильн\w*|устарел\w*|"
-    r"ошибочн\w*|недействительн\w*|перенесен\w*|перенесён\w*|ложн\w*)\b|誤り|間違|古い|無効|正しくない|移転|"
+    r"ошибочн\w*|недействительн\w*|перенесен\w*|перенесён\w*|ложн\w*)\b|誤り|間違|古い|古く|無効|正しくない|移転|"
     r"错误|錯誤|过时|過時|无效|不正确|已迁移|잘못|오래된", _I)
 REAL = re.compile(
     r"\b(?:real|actual|correct|true|accurate|up-?to-?date|official|genuine|"
@@ -390,21 +413,21 @@ IMITATION = re.compile(
 _GATE_STEMS = (
     "agent", "assist", "bot", "robot", "model", "modèl", "crawler", "scraper", "spider", "chatgpt", "llm", "gpt",
     "intelligen", "intelig", "language", "sprach", "langage", "lenguaje", "linguagem", "нейросет", "интеллект",
-    "агент", "ассистент", "бот", "модел", "помощник", "automat", "autonom", "self-driving", "headless",
+    "агент", "ассистент", "бот", "модел", "помощник", "automat", "autonom", "self-driving", "headless", "automát",
+    "autónom", "maschinell", "software", "program", "script", "machine", "自動", "自动",
     "ignor", "disregard", "forget", "overrid", "overrul", "bypass", "discard", "supersed", "replace", "cancel",
     "precedence", "vergiss", "vergessen", "missacht", "verwirf", "oubli", "annul", "olvid", "descart", "dimentic",
     "esque", "negeer", "vergeet", "забуд", "забыв", "отмен", "обращай", "игнор",
     "user", "human", "principal", "operator", "owner", "nutzer", "utilisat", "usuari", "utente", "gebruiker",
     "пользовател", "человек", "wrong", "incorrect", "inaccura", "outdated", "out of date", "obsolet", "stale",
     "invalid", "typo", "erroneous", "misprint", "fake", "bogus", "broken", "counterfeit", "decoy", "deprecat",
-    "disabled", "compromis", "hacked", "moved", "relocat", "discontinu", "mislead", "no longer", "not accurate",
+    "disabled", "compromis", "hacked", "moved", "relocat", "transferred", "migrated", "discontinu", "mislead", "no longer", "not accurate",
     "not correct", "not current", "not valid", "not working", "not up", "falsch", "veraltet", "ungültig",
     "fehlerhaft", "defekt", "kaputt", "umgezogen", "nicht mehr", "faux", "fausse", "erron", "périmé", "cassé",
     "déplacé", "errón", "desactualiz", "falso", "falsa", "movid", "roto", "rota", "errat", "sbagliat", "errad",
     "desatualiz", "incorret", "verouderd", "onjuist", "неверн", "неправильн", "устарел", "ошибочн",
-    "недействительн", "перенес", "ложн", "secret", "silently", "quietly", "covert", "discreet", "without ",
+    "недействительн", "перенес", "ложн", "古く", "secret", "silently", "quietly", "covert", "discreet", "without ",
     "heimlich", "ohne ", "sans ", "sin ", "senza ", "sem ", "тайно", "незаметно", "не говори", "не сообщай",
-    "http", "www.", "@", "[", "<|", "<<", "</", "<system", "<assistant", "<user", "(", "{", "<!--", "-->", "##",
     "system", "override", "answer", "report", "tell ", "summari", "begin", "start", "end of", "claude", "gemini",
     "copilot", "bard", "llama", "mistral", "grok", "perplexity", "deepseek", "qwen", "alexa", "siri", "cortana",
     "instruc", "directive", "task", "job", "goal", "plan", "detected", "エージェント", "アシスタント", "ボット", "助手",
@@ -412,52 +435,66 @@ _GATE_STEMS = (
     "大模型", "인공지능", "指示", "命令", "指令", "タスク", "依頼", "忽略", "无视", "無視", "忘记", "忘掉", "忘れ",
     "ユーザー", "用户", "使用者", "사용자", "誤り", "間違", "古い", "無効", "正しくない", "移転", "错误", "錯誤", "过时",
     "過時", "无效", "不正确", "已迁移", "잘못", "伝えないで", "言わないで", "知らせないで", "黙って", "こっそり", "内緒",
-    "不要告诉", "别告诉", "悄悄", "秘密", "/",
+    "不要告诉", "别告诉", "悄悄", "秘密",
 )
-GATE = re.compile(trie(_GATE_STEMS))
+_GATE_WIDE = tuple(w for w in _GATE_STEMS if any(c >= "\u3000" for c in w))  # CJK: no word boundaries
+#: At word starts only: the engine then tries the stems at a fifth of the positions (and a stem inside
+#: another word, "moved" in "removed", is no trigger). CJK stems, in unsegmented text, go to GATE_WIDE.
+GATE = re.compile(r"(?<!\w)(?:" + trie([w for w in _GATE_STEMS if w not in _GATE_WIDE]) + ")")
+GATE_WIDE = re.compile(trie(_GATE_WIDE))
 GATE_CASED = re.compile(r"AI|A\.I\.|KI|IA|LLM|GPT|ИИ|ＡＩ")
+#: The gate of imitated formats: tree-line ids, chat-turn tokens, prompt markup, action calls ("click('12')").
+GATE_MARK = re.compile(r"\w\(\s*['\"\d]|\[\s*[a-z]{0,2}\d+\s*\]|<\||\[/?inst\]|<<\s*/?sys|</?(?:system|assistant|user)>|"
+                       r"<!--|-->|##|[\"']role[\"']\s*:", re.IGNORECASE)
+#: The gate of destinations (a written address): it matters only in text the site did not write for
+#: every reader, where an unaddressed order that steers off-site is enough (``evidence.steers``).
+GATE_DEST = re.compile(r"http|www\.|@|[a-z0-9-]\.[a-z]{2,12}/", re.IGNORECASE)
 
 
 # ---- finders: literal stems that locate where the slow patterns above can match (windows, not whole texts)
-ROLE_FIND = re.compile(trie((
+ROLE_FIND = re.compile(word_start_trie((
     "agent", "assist", "bot", "model", "modèl", "crawler", "scraper", "spider", "chatgpt", "llm", "gpt", "language",
     "intelligen", "intelig", "sprachmodell", "langage", "lenguaje", "linguagem", "taalmodel", "automat", "autonom",
-    "self-driving", "headless", "нейросет", "интеллект", "агент", "ассистент", "бот", "модел", "помощник", "ai ", "ai:",
+    "self-driving", "headless", "chatbot", "automát", "autónom", "maschinell", "software", "program", "script", "machine",
+    "code ", "non-human", "nonhuman", "自動", "自动", "нейросет", "интеллект", "агент", "ассистент", "бот", "модел", "помощник", "ai ", "ai:",
     "ai,", "ai-", "ki-", "ии", "エージェント", "アシスタント", "ボット", "助手", "代理", "智能体", "机器人", "模型", "에이전트",
     "어시스턴트", "봇", "人工知能", "言語モデル", "人工智能", "语言模型", "大模型", "인공지능", "claude", "gemini", "copilot",
     "bard", "llama", "mistral", "grok", "perplexity", "deepseek", "qwen", "alexa", "siri", "cortana", "detected")))
-DISMISS_FIND = re.compile(trie((
+DISMISS_FIND = re.compile(word_start_trie((
     "ignor", "disregard", "forget", "overrid", "overrul", "bypass", "discard", "abandon", "supersed", "precedence",
     "vergiss", "vergessen", "missacht", "verwirf", "überschreib", "oubli", "annul", "olvid", "descart", "dimentic",
     "esqueç", "esquec", "negeer", "vergeet", "игнорир", "забудь", "забуд", "отмен", "обращай", "void", "obsolete",
     "outdated", "cancel", "withdrawn", "replaced", "no longer", "無視", "忘れ", "忽略", "无视", "忘记", "忘掉", "指示",
     "指令", "命令")))
-INSTR_FIND = re.compile(trie((
+INSTR_FIND = re.compile(word_start_trie((
     "task", "instruc", "directive", "assignment", "mission", "orders", "prompt", "objective", "priorit", "purpose",
     "plan", "override", "aufgabe", "tâche", "tache", "tarea", "задач")))
-USER_FIND = re.compile(trie((
+USER_FIND = re.compile(word_start_trie((
     "user", "human", "principal", "operator", "owner", "nutzer", "utilisat", "usuari", "utente", "gebruiker",
     "пользовател", "человек", "customer", "buyer", "guest", "shopper", "client", "person", "reader", "task", "goal",
     "request", "mission", "assignment", "objective", "answer", "report", "tell", "ask", "inform", "convinc", "remind",
     "persuad", "notify", "warn", "reassur", "summari", "when", "reply", "respond", "want", "would")))
 MARK_FIND = re.compile(r"[\[<#{(]|-->|end\s+of|begin|start")
+#: With :data:`GATE_MARK`, where imitated prompt markup can start ("end of the page", "begin instructions").
+MARK_WORDS = re.compile(r"end\s+of|begin|start")
 SECRECY_FIND = re.compile(trie((
     "not", "n't", "never", "without", "keep", "silent", "quiet", "secret", "covert", "discreet", "heimlich", "ohne",
     "sans", "sin ", "senza", "sem ", "не ", "тайно", "незаметно", "伝え", "言わ", "知らせ", "黙", "こっそり", "内緒", "告诉",
     "悄悄", "秘密", "말하지")))
 
 WANTS_FIND = re.compile(r"you|the agent|the assistant|dass du|que tu|que vous|que usted|que |чтобы")
-DISPUTE_FIND = re.compile(trie((
+DISPUTE_FIND = re.compile(word_start_trie((
     "wrong", "incorrect", "inaccura", "outdated", "out of date", "obsolet", "stale", "invalid", "typo", "erroneous",
     "misprint", "fake", "bogus", "broken", "counterfeit", "decoy", "deprecat", "disabled", "compromis", "hacked",
-    "moved", "relocat", "discontinu", "mislead", "supersed", "no longer", "not ", "falsch", "veraltet", "ungültig",
+    "moved", "relocat", "transferred", "migrated", "discontinu", "mislead", "supersed", "no longer", "not accurate",
+    "not correct", "not current", "not valid", "not working", "not up", "falsch", "veraltet", "ungültig",
     "fehlerhaft", "defekt", "kaputt", "umgezogen", "nicht mehr", "faux", "fausse", "erron", "obsolète", "périmé",
     "incorrect", "cassé", "déplacé", "errón", "desactualiz", "falso", "falsa", "movid", "roto", "rota", "errat",
     "sbagliat", "errad", "desatualiz", "incorret", "verouderd", "onjuist", "неверн", "неправильн", "устарел",
-    "ошибочн", "недействительн", "перенес", "ложн", "誤り", "間違", "古い", "無効", "正しくない", "移転", "错误", "錯誤",
+    "ошибочн", "недействительн", "перенес", "ложн", "誤り", "間違", "古い", "古く", "無効", "正しくない", "移転", "错误", "錯誤",
     "过时", "過時", "无效", "不正确", "已迁移", "잘못", "오래된")))
 AUTHORITY_FIND = re.compile(trie(("system", "assistant", "developer", "admin", "security", "compliance", "moderator")))
-PRINCIPAL_FIND = re.compile(trie((
+PRINCIPAL_FIND = re.compile(word_start_trie((
     "user", "human", "principal", "operator", "owner", "nutzer", "utilisat", "usuari", "utente", "gebruiker",
     "пользовател", "человек", "customer", "buyer", "guest", "shopper", "client", "person", "reader", "people")))
 #: Words pointing at this page or its figures ("this page", "the prices here", "above").
@@ -465,3 +502,34 @@ DEICTIC = re.compile(
     r"\b(?:this|these|here|above|below|shown|listed|displayed|dies\w*|hier|oben|unten|ce|cette|ces|ici|ci-dessus|este|"
     r"esta|estos|estas|aquí|arriba|questo|questa|qui|sopra|deze|dit|эт\w*|здесь|выше|ниже)\b|この|ここ|上記|以下|这|此|本页|上面",
     re.IGNORECASE)
+
+#: Sending the reader's action somewhere else ("instead", "only at", "elsewhere"): with an off-site address
+#: and an order in content the site did not write, a diversion.
+ELSEWHERE = re.compile(
+    r"\b(?:instead|elsewhere|rather|only\s+(?:at|on|via|through)|from\s+now\s+on|stattdessen|anderswo|woanders|nur\s+(?:noch\s+)?(?:unter|auf|bei)|"
+    r"ailleurs|plutôt|désormais|uniquement\s+sur|en\s+su\s+lugar|en\s+cambio|en\s+otro\s+sitio|solo\s+en|invece|altrove|"
+    r"em\s+vez|somente\s+em|вместо|теперь\s+только|только\s+на|в\s+другом\s+месте)\b|代わりに|ではなく|のみ|而是|改为|改成|只在|仅在", _I)
+#: Goal drift: a change of the task announced ("instead of", "not X but", "the request changed", "now needs").
+CHANGE = re.compile(
+    r"\b(?:instead|rather\s+than|not\s+the|changed|change\s+of|correction|corrected|update[sd]?|revised|now\s+(?:needs?|wants?|prefers?)|"
+    r"no\s+longer|statt|anstatt|stattdessen|geändert|änderung\w*|planänderung|korrektur|jetzt|nicht\s+mehr|au\s+lieu|plutôt|"
+    r"changé|modifié|correction|désormais|en\s+lugar|en\s+vez|cambi[oó]|corrección|ahora|invece|cambiat\w*|em\s+vez|mudou|"
+    r"вместо|изменил\w*|теперь|поправка)\b|代わりに|ではなく|変更|訂正|而不是|改为|改成|更改|变更", _I)
+#: The reader's task spoken of as a request someone made ("the request", "whoever is placing", "the person who asked").
+TASK_WORDS = re.compile(
+    r"\b(?:requests?|requested|requester|tasks?|assignment|errand|instructions?|brief|"
+    r"(?:person|one|people|customer|client|user|buyer|shopper|owner)\s+(?:who|that)\s+(?:asked|requested|sent|wants|ordered|"
+    r"is\s+asking)|whoever\s+(?:is|are)\s+\w+ing|change\s+of\s+plans?|plan\s*änderung|planänderung|auftrag\w*|anfrage|aufgabe|"
+    r"demande|tâche|mission|solicitud|pedido|encargo|tarea|richiesta|incarico|compito|tarefa|запрос\w*|задани\w*|"
+    r"задач\w*|поручени\w*)\b|依頼|リクエスト|タスク|请求|任务|要求", _I)
+
+#: Where "you are an AI" can start (YOU_ARE_AI runs only near these).
+YOU_ARE_FIND = re.compile(word_start_trie((
+    "you are", "you're", "if you", "as a", "du bist", "sie sind", "als ", "tu es", "vous ", "en tant", "eres ",
+    "usted es", "como ", "sei ", "você", "ты ", "вы ", "как ", "あなた", "君", "你是", "您是")))
+
+#: Urgency that asks for an action now (not "required" or "final", which honest form labels say).
+URGENT_NOW = re.compile(
+    r"\b(?:immediately|right\s+(?:now|away)|at\s+once|asap|without\s+delay|before\s+(?:doing\s+)?anything\s+else|"
+    r"first\s+of\s+all|sofort|unverzüglich|umgehend|immédiatement|tout\s+de\s+suite|inmediatamente|ahora\s+mismo|"
+    r"subito|imediatamente|срочно|немедленно)\b|至急|すぐに|直ちに|今すぐ|立即|马上|즉시", re.IGNORECASE)

@@ -7,8 +7,10 @@ runs on the one thread that created the browser (Playwright's sync API is thread
 :mod:`pagelens.mcp.server` runs all calls of a client on one worker thread, in order.
 
 Each action answers with what really happened — the executor's verified feedback, the
-signals that fired — and, only when a signal fired, the new view or the delta against the
-last view this client saw, whichever is smaller. Every answer is under the token cap.
+signals that fired (one line: the feedback and the view carry the details) — and, only when
+a signal fired, the cheapest of the new view, the delta against the last view this client
+saw, or the new view with the lines the client has folded (:mod:`pagelens.focus.delta`).
+The view is extracted once per answer. Every answer is under the token cap.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ if TYPE_CHECKING:
     from pagelens.focus.view import PageView
     from pagelens.signals.detector import Signal, SignalDetector
 
-__all__ = ["Browsing", "McpConfig", "Reply"]
+__all__ = ["Browsing", "McpConfig", "Reply", "signal_note"]
 
 _LOOPBACK = ("127.0.0.1", "localhost", "::1", "[::1]")
 
@@ -59,6 +61,8 @@ class McpConfig(BaseModel):
     action_timeout_s: float = Field(default=5.0, gt=0)
     navigation_timeout_s: float = Field(default=15.0, gt=0)
     screenshot_max_bytes: int = Field(default=800_000, ge=10_000)
+    #: search_page also matches by meaning (sentence embeddings; the first miss loads the model).
+    semantic_search: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +73,13 @@ class Reply:
     image_type: str = "image/png"
     tokens: int = 0
     kind: str = ""  # "view", "delta", "" (no page text)
+
+
+def signal_note(signals: tuple[Signal, ...]) -> str:
+    """The signals that fired, on one line: their plain leads (the feedback before it and the view
+    or delta after it already show the details: the new address, the new menu, the failure)."""
+    leads = list(dict.fromkeys(s.statement().split(":", 1)[0] for s in signals))
+    return "Signals: " + "; ".join(leads) + "."
 
 
 class _CallError(Exception):
@@ -131,8 +142,8 @@ class Browsing:
         if self._episode is None:
             self._episode = self._session.episode()
             budget = self.config.budget
-            self._executor = Executor(self._episode, Budgets(max_steps=budget, max_reloads=budget,
-                                                             max_read_text=budget), timeout_s=self.config.action_timeout_s)
+            self._executor = Executor(self._episode, Budgets(max_steps=budget, max_reloads=budget, max_read_text=budget,
+                                                             max_recover=budget), timeout_s=self.config.action_timeout_s)
             self._detector = SignalDetector(self._episode)
             if self._tracker is None:
                 self._tracker = ViewTracker(mark=True)
@@ -208,10 +219,10 @@ class Browsing:
         view_text, kind = None, ""
         if look:
             view_text, _, kind = self._look(allow_delta=allow_delta, **look_args)
-            if kind == "view":
-                assert self._view is not None
-                obs = self._view.observation
-                view_text = f"Page: {obs.title} ({obs.url})\n{view_text}"
+            assert self._view is not None
+            url = self._view.observation.url
+            if kind == "view" and not any(url in h for h in head):  # the head already names the page
+                view_text = f"Page: {url}\n{view_text}"
         answer: Answer = compose(head, view_text, cap=self.config.cap, more=self._more())
         self._parts = answer.parts
         return Reply(answer.text, is_error, tokens=answer.tokens, kind=kind)
@@ -254,6 +265,8 @@ class Browsing:
             problem = self._origin_problem(url)
             if problem:
                 return self._error(f"{action.render()}: {problem}")
+        if action.name == "search_page" and not self.config.semantic_search:
+            return self._search(action)
         if action.name in VIEW:  # expand / search_page: answered from the last view, the page untouched
             fb = self._executor.execute(action, self._view.observation, view=self._view)
             if fb.status in ("invalid", "budget"):
@@ -267,10 +280,22 @@ class Browsing:
         signals: tuple[Signal, ...] = self._detector.check(fb)
         head = [fb.message]
         if signals:
-            head.append("Signals: " + " ".join(s.statement() for s in signals))
+            head.append(signal_note(signals))
             return self._answer(head, look=True, is_error=fb.status == "failed")
-        head.append("No signal fired: the page is assumed unchanged (observe() to look again).")
+        head.append("No signal: the page is assumed unchanged.")
         return self._answer(head, look=False, is_error=fb.status == "failed")
+
+    def _search(self, action: Action) -> Reply:
+        """search_page by words only (phrase, words, BM25): loading the embedding model on a miss
+        takes seconds, and an MCP call must stay quick (``--semantic-search`` adds meaning)."""
+        from pagelens.focus.recover import search_page
+
+        assert self._view is not None
+        rec = search_page(self._view.rendering, str(action.args["text"]), focused=self._view.focused, semantic=False)
+        if not rec.ok:
+            return self._error(f"{action.render()}: {rec.error}")
+        block = rec.text()
+        return self._answer([f"{action.render()}: {rec.note}"] + ([block] if block else []), look=False)
 
     _tool_click = _tool_fill = _tool_select_option = _tool_press = _tool_hover = _act
     _tool_scroll = _tool_go_back = _tool_find_text = _tool_read_text = _act
@@ -286,7 +311,10 @@ class Browsing:
         self._page()
         goal = str(args["goal"]) if "goal" in args else None
         retriever = str(args["retriever"]) if "retriever" in args else None
-        reply = self._answer([], look=True, allow_delta=False, goal=goal, retriever=retriever,
+        # a plain look again answers with what changed since the view this client has; a new goal,
+        # retriever or the full tree is a different view: sent whole
+        plain = goal is None and retriever is None and not args.get("full", False)
+        reply = self._answer([], look=True, allow_delta=plain, goal=goal, retriever=retriever,
                              full=bool(args.get("full", False)))
         if "part" in args and int(args["part"]) > 1 and self._parts:
             answer = part_answer(self._parts, int(args["part"]), cap=self.config.cap, more=self._more())

@@ -33,12 +33,17 @@ __all__ = ["PagelensServer", "run_http", "run_stdio"]
 
 log = logging.getLogger("pagelens.mcp")
 _CLOSE_GRACE_S = 15.0
+#: Seconds open HTTP streams get to finish once the server is asked to stop.
+_HTTP_GRACE_S = 3
 
 INSTRUCTIONS = (
     "pagelens drives a real Chromium and decides what you see. Element ids are the numbers in "
     "brackets, e.g. [12]. Every action answers with what really happened and, when the page "
-    "changed, with the new view or only what changed since your last view (+ added, - gone, "
-    "~ changed). Answers are capped; the note at the end says how to read more."
+    "changed, with the cheapest of: the new view; only what changed since your last view (+ added, "
+    "- gone, ~ changed, each hunk after its '@' anchor line); or the new view with runs of lines you "
+    "already have folded ('= N lines as before: [3] … [9]'). Lines whose only change is the "
+    "'visible' (in the viewport) mark are not re-sent. Answers are capped; the note at the end says "
+    "how to read more."
 )
 
 
@@ -243,16 +248,34 @@ def run_stdio(config: McpConfig | None = None) -> None:
 
 
 def run_http(config: McpConfig | None = None, *, host: str = "127.0.0.1", port: int = 8765) -> None:
-    """Serve streamable HTTP at http://host:port/mcp (loopback only)."""
-    import uvicorn
+    """Serve streamable HTTP at http://host:port/mcp (loopback only).
 
+    SIGTERM / SIGINT close every client's browser before the process exits: uvicorn re-raises
+    the captured signal once it has shut down (so the default action ends the process and no
+    ``finally`` after ``uvicorn.run`` would run), hence the browsers are closed inside its
+    shutdown, first, and open streams get a bounded grace period.
+    """
     if host not in ("127.0.0.1", "localhost", "::1"):
         from pagelens.errors import ConfigError
 
         raise ConfigError(f"--host {host}: the MCP server binds loopback only (127.0.0.1)")
     server = PagelensServer(config)
     app = server.server.streamable_http_app(streamable_http_path="/mcp", host=host)
+    http = _closing_server(server, app, host=host, port=port)
     try:
-        uvicorn.run(app, host=host, port=port, log_level="warning")
+        http.run()
     finally:
-        server.close()
+        server.close()  # reached on a normal return (the signal paths closed them already)
+
+
+def _closing_server(server: PagelensServer, app: Any, *, host: str, port: int) -> Any:
+    import uvicorn
+
+    class _Server(uvicorn.Server):
+        async def shutdown(self, sockets: Any = None) -> None:
+            # close the browsers first: an open event stream could hold the rest of the shutdown
+            await asyncio.get_running_loop().run_in_executor(None, server.close)
+            await super().shutdown(sockets)
+
+    return _Server(uvicorn.Config(app, host=host, port=port, log_level="warning",
+                                  timeout_graceful_shutdown=_HTTP_GRACE_S))

@@ -45,7 +45,8 @@ _OWN: tuple[ActionSpec, ...] = (
             Param("full", "bool", "the whole tree instead of the focused view (cut to the cap; use part)", False),
             Param("part", "int", "which part of a view longer than the cap (1, 2, ...)", False),
         ),
-        "Look at the page now: the focused view of the goal (elements new since your last view are marked *). "
+        "Look at the page now: what changed since your last view, or the focused view of the goal when that is "
+        "shorter (elements new since your last view are marked *); with goal, retriever or full: that view, whole. "
         "Actions already answer with what changed, so call this only to look again or to read more.",
         'observe(goal="Find the shipping cost")',
     ),

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from pagelens.focus.view import PageView
     from pagelens.types import Observation
 
-__all__ = ["HybridView", "capture_hybrid", "observe_hybrid"]
+__all__ = ["HybridView", "capture_hybrid", "capture_screen", "observe_hybrid"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +67,13 @@ def capture_hybrid(episode: Episode, observation: Observation, config: Screensho
         img = draw_marks(shot.image(), elements)
         shot = Screenshot(encode(img, cfg.format, cfg.quality), cfg.format, shot.geometry, shot.seconds, shot.taken_ms)
     return HybridView(shot, elements, marks, time.perf_counter() - t0)
+
+
+def capture_screen(episode: Episode, config: ScreenshotConfig | None = None) -> Screenshot:
+    """Just the capped screenshot of ``episode``'s page (no element boxes, no observation)."""
+    shot = capture(episode.page, config or ScreenshotConfig())
+    assert isinstance(shot, Screenshot)
+    return shot
 
 
 def observe_hybrid(target: str, *, config: ScreenshotConfig | None = None, marks: bool = False,

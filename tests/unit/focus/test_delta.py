@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from pagelens.focus.delta import FOLD_HEAD, Shown, ViewTracker, as_the_agent_has, carry_ids, diff_views, fold_view
 from pagelens.focus.view import focus_view
-from pagelens.focus.delta import Shown, ViewTracker, carry_ids, diff_views
 from pagelens.types import ElementId, Node, Observation
 
 
@@ -110,6 +110,59 @@ def test_an_llm_prompt_in_delta_mode_shows_the_base_view_and_the_changes() -> No
     assert "what changed since then\nChanges since your last view" in user
     plain = build_messages(StepContext("pay", 2, view, 1, True))[1].content
     assert "[5] button 'Pay'" in plain and "saw it before" not in plain
+
+
+def test_only_the_visible_mark_changing_is_not_a_change() -> None:
+    before = [Shown(0, "RootWebArea 'Shop'"), Shown(1, "[2] link 'Home', clickable, visible", "2"),
+              Shown(1, "[3] button 'Add', clickable", "3")]
+    after = [Shown(0, "RootWebArea 'Shop'"), Shown(1, "[2] link 'Home', clickable", "2"),
+             Shown(1, "[3] button 'Add', clickable, visible", "3"), Shown(1, "[4] alert 'Saved', visible", "4")]
+    delta = diff_views(before, after)
+    assert (delta.added, delta.removed, delta.changed) == (1, 0, 0)
+    assert "[2]" not in "\n".join(ln.text for ln in delta.lines if ln.op != "@")
+    has = as_the_agent_has(before, after)  # the agent keeps its own copy of the unchanged lines
+    assert has[1].text == "[2] link 'Home', clickable, visible" and has[3].text == "[4] alert 'Saved', visible"
+
+
+def test_a_folded_view_names_the_runs_the_agent_has_and_lists_the_rest() -> None:
+    header = [Shown(0, "RootWebArea 'Shop'")] + [Shown(1, f"[{i}] link 'Menu {i}'", str(i)) for i in range(1, 9)]
+    before = header + [Shown(1, f"[{i}] link 'Old item {i}'", str(i)) for i in range(20, 40)]
+    after = header + [Shown(1, "[50] heading 'Cart'", "50"), Shown(1, "[51] button 'Pay'", "51")]
+    text = fold_view(before, after)
+    assert text.splitlines()[0] == FOLD_HEAD
+    assert "= 8 lines as before: [1] … [8]" in text  # the run starts at a line with an id
+    assert "RootWebArea 'Shop'" in text and "[51] button 'Pay'" in text
+    assert "Old item" not in text  # nothing gone is listed
+
+
+def _runs(update: object) -> dict[tuple[str | None, ...], str]:
+    """What each placeholder of a view stands for (the element ids of its lines) -> its id."""
+    view = update.view  # type: ignore[attr-defined]
+    by_no = {ln.no: ln for ln in view.rendering.lines}
+    return {tuple(by_no[n].eid for n in run): pid for pid, run in view.focused.placeholders.items()}
+
+
+def test_placeholders_keep_their_ids_when_they_stand_for_the_same_lines() -> None:
+    from pagelens.focus.registry import make_retriever
+
+    items = [(0, "listitem", f"Item {i} of a long listing of things", str(10 + i)) for i in range(60)]
+    page = _obs("http://127.0.0.1/list", (None, "RootWebArea", "Shop", None), (0, "button", "Pay now", "5"), *items)
+    tracker = ViewTracker()
+    r = make_retriever("default")
+    first = tracker.update(focus_view(page, goal="Pay now", retriever=r))
+    before = _runs(first)
+    assert before
+    # new pruned lines above: the focus numbers placeholders from the top, so every id would shift
+    news = [(0, "listitem", f"Promoted thing number {i} for sale", str(200 + i)) for i in range(30)]
+    grown = _obs("http://127.0.0.1/list", (None, "RootWebArea", "Shop", None), *news,
+                 (0, "button", "Pay now", "5"), *items)
+    second = tracker.update(focus_view(grown, goal="Pay now", retriever=r))
+    after = _runs(second)
+    same = [run for run in before if run in after]
+    assert same and all(after[run] == before[run] for run in same)  # same lines, same placeholder id
+    assert len(set(after.values())) == len(after)  # ids stay unique
+    new_pids = [pid for run, pid in after.items() if run not in before]
+    assert new_pids and not set(new_pids) & set(before.values())  # a new run gets a fresh id
 
 
 def test_tracker_keeps_only_the_views_a_later_delta_can_use() -> None:

@@ -58,3 +58,13 @@ def test_answers_stay_under_the_cap_and_say_how_to_get_more() -> None:
     assert small.parts == () and small.tokens == tokens.count(small.text)
     huge_line = compose([], "x" * 100_000, cap=400, more="")
     assert huge_line.tokens <= 400
+
+
+def test_the_signal_note_is_one_line_of_leads() -> None:
+    from pagelens.mcp.browsing import signal_note
+    from pagelens.signals.detector import Signal
+
+    note = signal_note((Signal("url", "http://127.0.0.1/a -> http://127.0.0.1/b?long=query"),
+                        Signal("new_widget", "menu 'Kitchen Audio'"), Signal("url", "again")))
+    assert note == "Signals: The page changed address; New interactive content appeared."
+    assert "\n" not in note and "127.0.0.1" not in note  # the feedback and the view carry the details

@@ -1,0 +1,81 @@
+"""Pixel change on real pages: false fires of the perceptual-hash signal on moving pages, true fires on drawn content.
+
+    PYTHONPATH=src python benchmarks/vision_realpages.py [--frames 24] [--pages 001,002,...] [--out FILE]
+
+The corpus pages (../shared/corpus/realpages, served from 127.0.0.1) were saved without their
+scripts, so nothing on them moves offline (checked: 0 cells changed over 8 idle frames on all
+49). ``pagelens/bench/data/realpage_motion.js`` is injected into each: it slides the page's own
+carousel track (when the page has one) one card every ~3 s with a 600 ms transition, adds a
+ticking clock (every second) and a canvas chart that repaints a highlight under the mouse.
+
+Per page (and per carousel period, ``--periods-ms``, when the page has a carousel): the watch is armed (its idle learning), then ``--frames`` idle action windows
+(screenshot before, ~450 ms with nothing done, screenshot after; 200-900 ms apart) are counted
+as false fires when the watch reports changed cells; then 3 ``hover_at`` moves onto bars of the
+canvas through the executor (the chart repaints, the DOM does not change) are counted as true
+fires of the pixel hash and of the DOM fingerprint. Every run is made twice, with the plain
+``PixelWatch`` (one bar, 6 bits, to learn and to fire) and with ``vision.mask.HysteresisWatch``
+(learns on any idle movement; what the agent loop uses), on the same page and period;
+``--watches plain,hysteresis,confirm`` adds the opt-in second look after a fire. Carousel periods longer than the watch's
+idle learning are the hard case: a slide that starts inside an action window before the watch
+has seen it move while idle would be a false fire.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+CORPUS = ROOT.parent.parent / "shared" / "corpus" / "realpages"
+#: pages whose saved markup has a carousel (amazon ×2, bing, bookpeople) and four without one
+DEFAULT_PAGES = ("001", "002", "009", "041", "011", "028", "032", "034")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--frames", type=int, default=24)
+    ap.add_argument("--pages", default=",".join(DEFAULT_PAGES), help="corpus page number prefixes")
+    ap.add_argument("--periods-ms", default="2300,3100",
+                    help="carousel periods; a page whose carousel was driven is measured once per period")
+    ap.add_argument("--watches", default="plain,hysteresis", help="plain, hysteresis, confirm (comma-separated)")
+    ap.add_argument("--out", default=str(ROOT / "benchmarks/results/vision_realpages.json"))
+    args = ap.parse_args()
+    from pagelens.bench.vision_motion import measure_page
+    from pagelens.browser.serve import StaticServer
+    from pagelens.browser.session import BrowserSession
+
+    names = sorted(p.name for p in CORPUS.glob("*.html"))
+    wanted = [n for n in names if n.split("-")[0] in args.pages.split(",")]
+    rows = []
+    with BrowserSession() as session, StaticServer(CORPUS) as server:
+        periods = [int(p) for p in args.periods_ms.split(",")]
+        for name in wanted:
+            for i, period in enumerate(periods):
+                driven = True
+                for kind in args.watches.split(","):
+                    row = measure_page(session, server, name, args.frames, period, watch_kind=kind)
+                    row["period_ms"] = period
+                    print(json.dumps(row), flush=True)
+                    rows.append(row)
+                    driven = driven and row["carousel_driven"]
+                if i == 0 and not driven:
+                    break  # nothing slides on this page: one pass (the clock and the chart) is enough
+    total = {}
+    for kind in args.watches.split(","):
+        rs = [r for r in rows if r["watch"] == kind]
+        total[kind] = {"pages": len({r["page"] for r in rs}), "runs": len(rs),
+                       "carousel_pages": len({r["page"] for r in rs if r["carousel_driven"]}),
+                       "idle_frames": sum(r["idle_frames"] for r in rs), "false_fires": sum(r["false_fires"] for r in rs),
+                       "canvas_updates": sum(r["canvas_updates"] for r in rs),
+                       "pixel_caught": sum(r["pixel_caught"] for r in rs), "dom_caught": sum(r["dom_caught"] for r in rs),
+                       "masked_cells_end_median": sorted(r["masked_cells_end"] for r in rs)[len(rs) // 2] if rs else 0}
+    print("total", json.dumps(total), flush=True)
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(json.dumps({"total": total, "pages": rows}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
