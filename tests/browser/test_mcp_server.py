@@ -302,3 +302,24 @@ def test_sigterm_in_http_mode_closes_the_browsers(sites: Sites, tricky_server: s
         for pid in seen:  # never leave a test's browser behind, even when the assertion failed
             if _alive(pid):
                 os.kill(pid, signal.SIGKILL)
+
+
+def test_screenshot_tool_returns_a_png_of_the_open_page(sites: Sites) -> None:
+    async def go() -> tuple[Any, Any]:
+        async with stdio_client(_params()) as (r, w), ClientSession(r, w) as s:
+            await s.initialize()
+            before = await s.call_tool("screenshot", {})
+            await s.call_tool("navigate", {"url": sites.url("shop", "/")})
+            return before, await s.call_tool("screenshot", {})
+
+    before, shot = _run(go())
+    assert before.is_error and "navigate" in _text(before)  # no page yet: says what to do
+    assert not shot.is_error
+    images = [c for c in shot.content if getattr(c, "type", "") == "image"]
+    texts = [c.text for c in shot.content if getattr(c, "type", "") == "text"]
+    assert images and images[0].mime_type in ("image/png", "image/jpeg")
+    import base64
+
+    data = base64.b64decode(images[0].data)
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" or data[:2] == b"\xff\xd8"
+    assert any(sites.url("shop", "/") in t for t in texts)

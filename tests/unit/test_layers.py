@@ -172,7 +172,7 @@ def test_the_agent_never_holds_the_page() -> None:
 
 #: Modules outside browser/ that still reach into an episode's Playwright page or context
 #: (``episode.page``, ``episode.context``); the list may only shrink: use ``episode.tab``.
-_PAGE_STILL_HELD = frozenset({"pagelens.vision.hybrid", "pagelens.mcp.browsing"})
+_PAGE_STILL_HELD: frozenset[str] = frozenset()
 
 
 def _holds_the_page(path: Path) -> bool:

@@ -231,14 +231,15 @@ class Browsing:
     def _tool_navigate(self, action: Action) -> Reply:
         episode = self._ensure_episode()
         raw = str(action.args["url"]).strip()
-        base = episode.page.url if episode.page.url.startswith("http") else ""
+        here = episode.tab.url
+        base = here if here.startswith("http") else ""
         url = urljoin(base, raw) if base else raw
         problem = self._origin_problem(url)
         if problem:
             return self._error(f"navigate({raw!r}): {problem}")
         t0 = time.perf_counter()
         info = episode.goto(url)
-        head = f"navigate({raw!r}): opened {episode.page.url} in {time.perf_counter() - t0:.1f} s"
+        head = f"navigate({raw!r}): opened {episode.tab.url} in {time.perf_counter() - t0:.1f} s"
         if info.get("load_timeout"):
             head += (f" (the page did not finish loading within {self.config.navigation_timeout_s:.0f} s; "
                      "shown as it is now)")
@@ -261,7 +262,7 @@ class Browsing:
         self._page()
         assert self._executor is not None and self._detector is not None and self._view is not None
         if action.name == "goto":
-            url = urljoin(self._page().page.url, str(action.args["url"]))
+            url = urljoin(self._page().tab.url, str(action.args["url"]))
             problem = self._origin_problem(url)
             if problem:
                 return self._error(f"{action.render()}: {problem}")
@@ -329,27 +330,26 @@ class Browsing:
         return self._answer([head], look=True, allow_delta=False)
 
     def _tool_screenshot(self, action: Action) -> Reply:
-        from pagelens.browser.session import driver_errors
+        from pagelens.errors import PagelensError
 
-        page = self._page().page
+        tab = self._page().tab
         cap = self.config.screenshot_max_bytes
         full = bool(action.args.get("full_page", False))
         try:
-            shot = page.screenshot(type="png", full_page=full, scale="css", timeout=10_000)
+            shot = tab.screenshot_bytes(kind="png", full_page=full)
             kind = "image/png"
             if len(shot) > cap:
-                shot, kind = page.screenshot(type="jpeg", quality=60, full_page=full, scale="css", timeout=10_000), \
-                    "image/jpeg"
+                shot, kind = tab.screenshot_bytes(kind="jpeg", quality=60, full_page=full), "image/jpeg"
             if len(shot) > cap and full:
-                shot = page.screenshot(type="jpeg", quality=50, full_page=False, scale="css", timeout=10_000)
+                shot = tab.screenshot_bytes(kind="jpeg", quality=50, full_page=False)
                 full = False
-        except driver_errors() as exc:
+        except PagelensError as exc:
             raise _CallError(f"screenshot failed: {str(exc).splitlines()[0]}") from None
         if len(shot) > cap:
             return self._error(f"screenshot: {len(shot)} bytes even as a JPEG of the viewport, above the "
                                f"{cap}-byte cap.")
         what = "whole page" if full else "viewport"
-        return Reply(f"screenshot of the {what} of {page.url} ({kind}, {len(shot)} bytes).", image=shot,
+        return Reply(f"screenshot of the {what} of {tab.url} ({kind}, {len(shot)} bytes).", image=shot,
                      image_type=kind)
 
     def _tool_close(self, action: Action) -> Reply:

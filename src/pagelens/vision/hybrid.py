@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pagelens.browser.screenshot import Screenshot, ScreenshotConfig, capture, encode
+from pagelens.browser.screenshot import Screenshot, ScreenshotConfig, encode
 from pagelens.vision.elements import ScreenElement, element_boxes, render_elements
 from pagelens.vision.tokens import Provider, image_tokens
 
@@ -58,7 +58,7 @@ def capture_hybrid(episode: Episode, observation: Observation, config: Screensho
     (which must be the episode's latest observation: its CDP sessions resolve the ids)."""
     cfg = config or ScreenshotConfig()
     t0 = time.perf_counter()
-    shot = capture(episode.page, cfg)
+    shot = episode.tab.screenshot(cfg)
     assert isinstance(shot, Screenshot)
     elements = element_boxes(episode.observer.last_sessions, observation, shot.geometry)
     if marks:
@@ -71,7 +71,7 @@ def capture_hybrid(episode: Episode, observation: Observation, config: Screensho
 
 def capture_screen(episode: Episode, config: ScreenshotConfig | None = None) -> Screenshot:
     """Just the capped screenshot of ``episode``'s page (no element boxes, no observation)."""
-    shot = capture(episode.page, config or ScreenshotConfig())
+    shot = episode.tab.screenshot(config or ScreenshotConfig())
     assert isinstance(shot, Screenshot)
     return shot
 
