@@ -244,6 +244,9 @@ async def _browser_use(chan: Channel, chromium: str) -> None:
 
 
 def main() -> int:
+    if len(sys.argv) < 4 or "--chromium" not in sys.argv or sys.argv[1].startswith("-"):
+        print(__doc__.splitlines()[2].strip(), file=sys.stderr)  # the usage line
+        return 0 if {"-h", "--help"} & set(sys.argv) else 2
     tool = sys.argv[1]
     chromium = sys.argv[sys.argv.index("--chromium") + 1]
     chan = Channel()
