@@ -10,7 +10,10 @@ import pytest
 pytest.importorskip("imagehash")
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-CORPUS = Path(__file__).resolve().parents[2].parent.parent / "shared" / "corpus" / "realpages"
+_ROOT = Path(__file__).resolve().parents[2]  # the checkout; the corpus sits beside it (or beside a worktree's parent)
+CORPUS = next((d for d in (_ROOT.parent / "shared" / "corpus" / "realpages",
+                           _ROOT.parent.parent / "shared" / "corpus" / "realpages") if d.is_dir()),
+              _ROOT.parent / "shared" / "corpus" / "realpages")
 PAGE = "001-amazon-kindle-book.html"  # its saved markup has Amazon's card carousel
 
 
