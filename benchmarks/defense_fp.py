@@ -33,6 +33,8 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
+#: the corpus in the nearest ancestor's shared/ (beside the checkout, or beside a worktree's parent)
+CORPUS = next((p / "shared" / "corpus" / "realpages" for p in Path(__file__).resolve().parents if (p / "shared" / "corpus" / "realpages").is_dir()), Path("shared/corpus/realpages"))
 SETS = ("corpus", "sites", "miniwob", "injected")
 
 
@@ -294,7 +296,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--set", dest="sets", action="append", choices=SETS)
     ap.add_argument("--cache", type=Path, default=ROOT / "runs" / "defense-cache")
-    ap.add_argument("--corpus", type=Path, default=ROOT.parent.parent / "shared" / "corpus" / "realpages")
+    ap.add_argument("--corpus", type=Path, default=CORPUS)
     ap.add_argument("--settle", type=float, default=0.5)
     ap.add_argument("--json", type=Path)
     ap.add_argument("--show-flags", action="store_true")

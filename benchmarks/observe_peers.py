@@ -51,7 +51,7 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
-DEFAULT_PAGES = REPO.parent.parent / "shared" / "corpus" / "realpages"
+DEFAULT_PAGES = next((p / "shared" / "corpus" / "realpages" for p in Path(__file__).resolve().parents if (p / "shared" / "corpus" / "realpages").is_dir()), Path("shared/corpus/realpages"))
 if not DEFAULT_PAGES.is_dir():
     DEFAULT_PAGES = Path("/work/shared/corpus/realpages")
 TOOLS = ("pagelens", "walker", "browsergym", "browser-use", "playwright")

@@ -29,7 +29,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
-CORPUS = ROOT.parent.parent / "shared" / "corpus" / "realpages"
+CORPUS = next((p / "shared" / "corpus" / "realpages" for p in Path(__file__).resolve().parents if (p / "shared" / "corpus" / "realpages").is_dir()), Path("shared/corpus/realpages"))
 #: pages whose saved markup has a carousel (amazon ×2, bing, bookpeople) and four without one
 DEFAULT_PAGES = ("001", "002", "009", "041", "011", "028", "032", "034")
 
