@@ -112,17 +112,21 @@ class PageObserver:
                 "(a script running forever?)"
             ) from None
 
+    def _begin(self, deadline: Deadline | None) -> tuple[Deadline, dict[str, float], float]:
+        """The start every observer shares: the deadline, a liveness probe of the main thread
+        (timed as stage ``probe``), and the clock the whole observation is timed from."""
+        deadline = deadline or Deadline(self.timeout_s)
+        t0 = time.perf_counter()
+        self._probe(deadline)
+        return deadline, {"probe": time.perf_counter() - t0}, t0
+
     def observe(self, *, deadline: Deadline | None = None) -> Observation:
         """Read the page. ``deadline`` (default ``timeout_s`` from now) is checked between CDP
         calls; a call that blocks for good is ended from outside (:class:`~pagelens.browser.
         session.Episode` runs a watchdog)."""
         from playwright.sync_api import Error as PlaywrightError
 
-        deadline = deadline or Deadline(self.timeout_s)
-        timings: dict[str, float] = {}
-        t0 = time.perf_counter()
-        self._probe(deadline)
-        timings["probe"] = time.perf_counter() - t0
+        deadline, timings, t0 = self._begin(deadline)
 
         t = time.perf_counter()
         main = self._main_session()

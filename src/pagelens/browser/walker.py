@@ -105,11 +105,7 @@ class WalkerObserver(PageObserver):
     def observe(self, *, deadline: Deadline | None = None) -> Observation:
         from playwright.sync_api import Error as PlaywrightError
 
-        deadline = deadline or Deadline(self.timeout_s)
-        timings: dict[str, float] = {}
-        t0 = time.perf_counter()
-        self._probe(deadline)
-        timings["probe"] = time.perf_counter() - t0
+        deadline, timings, t0 = self._begin(deadline)
 
         t = time.perf_counter()
         js = walker_js()
