@@ -145,7 +145,8 @@
       if (tb && explicitRole(tb) === "none") return "none"; // a presentational table's parts are presentational
     }
     switch (t) {
-      case "A": case "AREA": return el.hasAttribute("href") ? "link" : "generic";
+      // an anchor without href is a link when it listens for clicks (Chromium's NativeRoleIgnoringAria)
+      case "A": case "AREA": return el.hasAttribute("href") || listensForClick(el) ? "link" : "generic";
       case "BUTTON": return "button";
       case "INPUT": {
         const ty = (attr(el, "type") || "text").toLowerCase();
@@ -164,7 +165,7 @@
       case "SUMMARY": return "DisclosureTriangle";
       case "TABLE": return isDataTable(el) ? "table" : "LayoutTable";
       case "THEAD": case "TFOOT": { const tb = tableOf(el); return tb && isDataTable(tb) ? "rowgroup" : "none"; }
-      case "TBODY": return "none";
+      case "TBODY": { if (!hasGlobalAria(el)) return "none"; const tb = tableOf(el); return tb && isDataTable(tb) ? "rowgroup" : "none"; }
       case "TR": { const tb = tableOf(el); return tb && isDataTable(tb) ? "row" : "LayoutTableRow"; }
       case "TD": { const tb = tableOf(el); return tb && isDataTable(tb) ? (explicitRoleOf(tb) === "grid" || explicitRoleOf(tb) === "treegrid" ? "gridcell" : "cell") : "LayoutTableCell"; }
       case "TH": {
@@ -184,6 +185,11 @@
     return "generic";
   };
   const explicitRoleOf = (el) => explicitRole(el);
+  const listensForClick = (el) => {
+    if (typeof el.onclick === "function" || el.hasAttribute("onclick") || el.hasAttribute("onmousedown") || el.hasAttribute("onmouseup")) return true;
+    const set = el.ownerDocument.defaultView && el.ownerDocument.defaultView.__pagelensClickTargets;
+    return !!(set && set.has(el));
+  };
 
   // -- text helpers --------------------------------------------------------------------
   const WS = /[\t\n\f\r ]+/g;
@@ -193,8 +199,10 @@
   const styleCache = new Map();
   const style = (el) => { let s = styleCache.get(el); if (!s) { s = getComputedStyle(el); styleCache.set(el, s); } return s; };
   const pseudoText = (el, which) => {
-    const c = getComputedStyle(el, which).content;
-    if (!c || c === "none" || c === "normal" || c[0] !== '"') return "";
+    const ps = getComputedStyle(el, which);
+    const c = ps.content;
+    if (!c || c === "none" || c === "normal" || ps.display === "none" || ps.visibility !== "visible") return "";
+    if (c[0] !== '"') return "";
     const m = c.match(/^"((?:[^"\\]|\\.)*)"/);
     return m ? m[1].replace(/\\(.)/g, "$1") : "";
   };
@@ -273,12 +281,19 @@
 
   // -- accessible name (accname 1.2) ---------------------------------------------------
   const contentMemo = new Map();
+  // where the last name returned by nameOf came from: "content" (its text) or "attr" (aria-label,
+  // alt, a label, title, a value ...). Chromium separates a child named from an attribute from its
+  // neighbours with a space (AXNodeObject::ShouldInsertSpaceBetweenObjectsIfNeeded).
+  // edgeF/edgeL: the kind at the start / end of the last content text (an ignored generic
+  // wrapper does not hide that its first or last part came from an attribute, e.g. an image's alt)
+  let lastFrom = "content", edgeF = "content", edgeL = "content";
+  const from = (kind, s) => { lastFrom = kind; if (kind !== "content") { edgeF = kind; edgeL = kind; } return s; };
   const nameOf = (el, role, ctx) => {
     // ctx: {visited:Set, labelledby:bool, recursion:bool, hiddenOk:bool}
-    if (ctx.visited.has(el)) return "";
+    if (ctx.visited.has(el)) return from("content", "");
     ctx.visited.add(el);
     try {
-      if (!ctx.hiddenOk && (ctx.recursion && el !== ctx.self ? hardHidden(el) : hiddenForName(el))) return "";
+      if (!ctx.hiddenOk && (ctx.recursion && el !== ctx.self ? hardHidden(el) : hiddenForName(el))) return from("content", "");
       const t = tag(el);
       // 2B aria-labelledby
       if (!ctx.labelledby && !ctx.recursion) {
@@ -291,45 +306,51 @@
             const parts = refs.map((r) => trimName(nameOf(r, roleOf(r), { visited: new Set(), labelledby: true, recursion: true,
                                                                           hiddenOk: hiddenForName(r), self: r })));
             const s = parts.filter(Boolean).join(" ");
-            if (s.trim()) return s;
+            if (s.trim()) return from("attr", s);
           }
         }
       }
       // 2C embedded control inside a name
       if (ctx.recursion && el !== ctx.self) {
         const v = controlValue(el, role);
-        if (v !== null && !(role === "textbox" && t !== "INPUT" && t !== "TEXTAREA")) {
-          const al = attr(el, "aria-label");
-          if (!(al && al.trim() && ctx.labelledby === true && false)) return v;
-        }
+        if (v !== null && !(role === "textbox" && t !== "INPUT" && t !== "TEXTAREA")) return from("attr", v);
       }
       // 2D aria-label
       const al = attr(el, "aria-label");
-      if (al && al.trim()) return al;
-      // 2E native text alternative
+      if (al && al.trim()) return from("attr", al);
+      // 2E native text alternative. Chromium stops here with '' when the control has a <label>
+      // that gives nothing (hidden or empty) and when a button input's value attribute is empty.
+      if (LABELABLE.has(t) && el.labels && el.labels.length && !labelsText(el, ctx)) {
+        const ty = t === "INPUT" ? (attr(el, "type") || "text").toLowerCase() : "";
+        if (ty !== "image") return from("content", "");
+      }
+      if (t === "INPUT" && /^(submit|reset|button)$/i.test(attr(el, "type") || "") && attr(el, "value") !== null &&
+          !/\S/.test(attr(el, "value"))) return from("content", "");
       if (role !== "none" || ctx.recursion) {
         const nat = nativeName(el, t, role, ctx);
-        if (nat) return nat;
+        if (nat) return from("attr", nat);
       }
-      // 2F name from content
+      // 2F name from content (inside another name, whitespace-only content counts: it separates words)
       if (NAME_FROM_CONTENT.has(role) || ctx.recursion || ctx.fromContent) {
         if (!(t === "SELECT" || t === "TEXTAREA" || t === "INPUT")) {
           const s = contentText(el, ctx);
-          if (s.trim()) return s;
+          if (s.trim() || (ctx.recursion && el !== ctx.self && s)) { lastFrom = "content"; return s; } // edges: set by contentText
         }
       }
       // 2I tooltip (Chromium does not name structural roles from it)
       const title = attr(el, "title");
-      if (title && title.trim() && !NO_TITLE.has(role) && t !== "SELECT") return title;
+      // Chromium does not name an element from a title that repeats its own (hidden) text
+      if (title && title.trim() && !NO_TITLE.has(role) && trimName(title) !== trimName(el.textContent || "")) return from("attr", title);
       if (t === "INPUT" || t === "TEXTAREA") {
         const ph = attr(el, "placeholder") || attr(el, "aria-placeholder");
-        if (ph && ph.trim()) return ph;
+        if (ph && ph.trim()) return from("attr", ph);
       }
-      return "";
+      return from("content", "");
     } finally {
       ctx.visited.delete(el);
     }
   };
+  const LABELABLE = new Set(["INPUT", "SELECT", "TEXTAREA", "BUTTON", "METER", "PROGRESS", "OUTPUT"]);
   const labelsText = (el, ctx) => {
     const labels = el.labels;
     if (!labels || !labels.length) return "";
@@ -370,39 +391,133 @@
     if (t === "OPTION") return el.label || "";
     return "";
   };
+  // Chromium's layout inline-ness of a child, for spacing in names from content: an inline-level
+  // box (inline, inline-block, an image) joins its neighbours; a block, a float, an absolutely
+  // positioned box (all blockified) or display:contents (no layout object) is separated by a space.
+  // (measured on Chromium: inline-block, inline-flex and replaced elements are separated too)
+  const REPLACED = new Set(["IMG", "SVG", "VIDEO", "AUDIO", "CANVAS", "IFRAME", "EMBED", "OBJECT", "INPUT", "SELECT",
+    "TEXTAREA", "BUTTON", "METER", "PROGRESS"]);
+  const inlineLevel = (el) => style(el).display === "inline" && !REPLACED.has(tag(el));
   const contentText = (el, ctx) => {
     const memoable = !ctx.hiddenOk && !ctx.inLabel;
-    if (memoable && contentMemo.has(el)) return contentMemo.get(el);
+    if (memoable && contentMemo.has(el)) { const m = contentMemo.get(el); edgeF = m[1]; edgeL = m[2]; return m[0]; }
     let out = "";
-    const before = el.nodeType === ELEM ? pseudoText(el, "::before") : "";
-    if (before) out += before;
+    let prev = false, prevInline = true, prevFrom = "content", first = "";
+    const add = (s, inl, kind, kindL) => {
+      if (!s) return;
+      if (prev && out && !/\s$/.test(out) && !/^\s/.test(s) && (!prevInline || !inl || prevFrom !== "content" || kind !== "content")) out += " ";
+      if (!first && /\S/.test(s)) first = kind;
+      out += s; prev = true; prevInline = inl; prevFrom = kindL || kind;
+    };
+    const isElem = el.nodeType === ELEM;
+    if (isElem) { const b = pseudoText(el, "::before"); if (b) add(b, pseudoInline(el, "::before"), "content"); }
+    let firstText = isElem;
     for (const c of childrenOf(el)) {
       if (c.nodeType === TEXT) {
         const p = c.parentElement;
-        if (!ctx.hiddenOk && p && style(p).visibility !== "visible") continue;
-        out += transform(c.data, p ? style(p).textTransform : "none");
-      } else if (c.nodeType === ELEM) {
-        if (SKIP.has(tag(c)) && tag(c) !== "AREA") continue;
-        if (tag(c) === "BR") { out += "\n"; continue; }
-        if (tag(c) === "WBR") { out += " "; continue; }
-        if (!ctx.hiddenOk && (ariaHidden(c) || style(c).display === "none")) continue;
-        if (ctx.inLabel && c === ctx.inLabel) {
-          // the labelled control itself inside its label: its value joins the name (not for buttons)
-          continue; // the labelled control itself: its own value is not part of its name
+        const ps = p ? style(p) : null;
+        if (!ctx.hiddenOk && ps && ps.visibility !== "visible") continue;
+        let d = c.data;
+        if (!/\S/.test(d)) {
+          if (!d || !(ps && preWs(ps)) && !wsRelevant(c)) continue;
         }
+        d = transform(d, ps ? ps.textTransform : "none");
+        if (firstText && p === el && /\S/.test(d)) { d = firstLetter(el, d); firstText = false; }
+        add(d, true, "content");
+      } else if (c.nodeType === ELEM) {
+        const ct = tag(c);
+        if (ct === "BR" || ct === "WBR") { add("\n", true, "content"); continue; }
+        if (SKIP.has(ct) && ct !== "AREA") continue;
+        if (!ctx.hiddenOk && (ariaHidden(c) || style(c).display === "none")) continue;
+        if (ctx.inLabel && c === ctx.inLabel) continue; // the labelled control itself: its own value is not part of its name
+        firstText = false;
         const r = roleOf(c);
-        const cst = style(c);
-        const block = !isInline(c) || cst.position === "absolute" || cst.position === "fixed" || cst.cssFloat !== "none";
-        const s = nameOf(c, r, { visited: ctx.visited, labelledby: ctx.labelledby, recursion: true, hiddenOk: ctx.hiddenOk, self: ctx.self, inLabel: ctx.inLabel });
-        out += block ? " " + s + " " : s;
+        const sub = { visited: ctx.visited, labelledby: ctx.labelledby, recursion: true, hiddenOk: ctx.hiddenOk, self: ctx.self, inLabel: ctx.inLabel };
+        let s, kind;
+        let kindL;
+        if (r === "none" && ct !== "SLOT") { s = contentText(c, sub); kind = "content"; } // presentational: its content only (an alt is not read)
+        else {
+          edgeF = edgeL = "content";
+          s = nameOf(c, r, sub); kind = lastFrom;
+          if (kind === "content" && r === "generic") { kind = edgeF; kindL = edgeL; }
+        }
+        if (!s && ct === "IMG" && r !== "none") { if (out) { prev = true; prevInline = false; } continue; } // an unnamed image still separates
+        add(s, inlineLevel(c), kind, kindL);
       }
       if (out.length > maxName * 2) break;
     }
-    const after = el.nodeType === ELEM ? pseudoText(el, "::after") : "";
-    if (after) out += after;
-    if (memoable) contentMemo.set(el, out);
+    if (isElem) { const a = pseudoText(el, "::after"); if (a) add(a, pseudoInline(el, "::after"), "content"); }
+    edgeF = first || "content"; edgeL = prev ? prevFrom : "content";
+    if (memoable) contentMemo.set(el, [out, edgeF, edgeL]);
     return out;
   };
+  const isFirstText = (n) => { for (let x = n.previousSibling; x; x = x.previousSibling) { if (x.nodeType === ELEM || x.nodeType === TEXT && /\S/.test(x.data)) return false; } return true; };
+  const preWs = (cs) => cs.whiteSpace.startsWith("pre") || cs.whiteSpace === "break-spaces";
+  // ::first-letter with its own text-transform (e.g. lowercase text with an uppercase first letter)
+  const firstLetterMemo = new Map();
+  const firstLetter = (el, d) => {
+    let tt = firstLetterMemo.get(el);
+    if (tt === undefined) {
+      tt = "";
+      const cs = style(el);
+      if (!cs.display.startsWith("inline") || cs.display === "inline-block") {
+        const ft = getComputedStyle(el, "::first-letter").textTransform;
+        if (ft && ft !== cs.textTransform && ft !== "none") tt = ft;
+      }
+      firstLetterMemo.set(el, tt);
+    }
+    if (!tt) return d;
+    const m = /^(\s*)(\S)/.exec(d);
+    if (!m) return d;
+    const ch = tt === "lowercase" ? m[2].toLowerCase() : m[2].toUpperCase();
+    return m[1] + ch + d.slice(m[0].length);
+  };
+  // Chromium drops a whitespace-only text node when a neighbour needs no separation anyway
+  // (blink's CanIgnoreSpaceNextTo / CanIgnoreSpace): a block, an empty inline next to more
+  // whitespace, a <br>, a cell; it keeps it next to text that does not end in a space, or an image.
+  const prevAbs = (n) => { for (let x = n; x; x = x.parentNode) { if (x.nodeType !== ELEM && x !== n) break; if (x.previousSibling) return x.previousSibling; } return null; };
+  const nextAbs = (n) => { for (let x = n; x; x = x.parentNode) { if (x.nodeType !== ELEM && x !== n) break; if (x.nextSibling) return x.nextSibling; } return null; };
+  const laidOut = (n) => {
+    if (!n) return false;
+    if (n.nodeType === TEXT) return true;
+    if (n.nodeType !== ELEM || SKIP.has(tag(n)) && tag(n) !== "WBR") return false;
+    const d = style(n).display;
+    return d !== "none" && d !== "contents";
+  };
+  const canIgnoreSpaceNextTo = (n, after, counter) => {
+    if (!n || !laidOut(n)) return true;
+    if (counter > 3) return false;
+    if (n.nodeType === TEXT) {
+      const d = n.data;
+      if (!d) return false;
+      if (!/\S/.test(d)) return true;
+      const ch = after ? d[0] : d[d.length - 1];
+      return /\s/.test(ch);
+    }
+    const t = tag(n);
+    if (t === "BR") return !after || !n.hasAttribute("role");
+    if (t === "IMG" || t === "INPUT" && (attr(n, "type") || "").toLowerCase() === "image") return false;
+    if (style(n).display !== "inline" || REPLACED.has(t)) return true;
+    const ar = attr(n, "role");
+    if (ar && /^(cell|gridcell|columnheader|rowheader)$/.test(ar.trim())) return true;
+    const ps = pseudoText(n, after ? "::before" : "::after");
+    if (ps) return /\s/.test(after ? ps[0] : ps[ps.length - 1]);
+    let child = after ? n.firstChild : n.lastChild;
+    while (child && !laidOut(child)) child = after ? child.nextSibling : child.previousSibling;
+    if (!child) return canIgnoreSpaceNextTo(after ? nextAbs(n) : prevAbs(n), after, counter + 1);
+    return canIgnoreSpaceNextTo(child, after, counter + 1);
+  };
+  const enclosingBox = (n) => { for (let e = n.parentElement; e; e = e.parentElement) { if (style(e).display !== "inline") return e; } return null; };
+  const wsRelevant = (c) => {
+    const pv = prevAbs(c), nx = nextAbs(c);
+    if (!pv || !nx) return false;
+    if (canIgnoreSpaceNextTo(pv, false, 0) || canIgnoreSpaceNextTo(nx, true, 0)) return false;
+    const box = enclosingBox(c);
+    if (pv.nodeType === TEXT && enclosingBox(pv) !== box) return false;
+    if (nx.nodeType === TEXT && enclosingBox(nx) !== box) return false;
+    return true;
+  };
+  const pseudoInline = (el, which) => getComputedStyle(el, which).display === "inline";
 
   const roleMemo = new Map();
   const roleOf = (el) => {
@@ -565,6 +680,8 @@
         if (!raw || !/\S/.test(raw) && !(inh.pre)) return;
         if (inh.hidden || inh.ariaHidden || inh.textless) return;
         let txt = transform(raw, inh.tt);
+        const pe = node.parentElement;
+        if (pe && isFirstText(node)) txt = firstLetter(pe, txt);
         txt = inh.pre ? txt : txt.replace(WS, " ").trim();
         if (!txt.trim()) return;
         emit(pIdx, "StaticText", txt.length > maxName ? txt.slice(0, maxName) : txt, null, "", 0, inh.box, 1 | (CONCEAL[inh.conceal] << 8));
