@@ -286,7 +286,7 @@
   // neighbours with a space (AXNodeObject::ShouldInsertSpaceBetweenObjectsIfNeeded).
   // edgeF/edgeL: the kind at the start / end of the last content text (an ignored generic
   // wrapper does not hide that its first or last part came from an attribute, e.g. an image's alt)
-  let lastFrom = "content", edgeF = "content", edgeL = "content";
+  let lastFrom = "content", edgeF = "content", edgeL = "content", edgeFI = true, edgeLI = true;
   const from = (kind, s) => { lastFrom = kind; if (kind !== "content") { edgeF = kind; edgeL = kind; } return s; };
   const nameOf = (el, role, ctx) => {
     // ctx: {visited:Set, labelledby:bool, recursion:bool, hiddenOk:bool}
@@ -400,14 +400,17 @@
   const inlineLevel = (el) => style(el).display === "inline" && !REPLACED.has(tag(el));
   const contentText = (el, ctx) => {
     const memoable = !ctx.hiddenOk && !ctx.inLabel;
-    if (memoable && contentMemo.has(el)) { const m = contentMemo.get(el); edgeF = m[1]; edgeL = m[2]; return m[0]; }
+    if (memoable && contentMemo.has(el)) { const m = contentMemo.get(el); edgeF = m[1]; edgeL = m[2]; edgeFI = m[3]; edgeLI = m[4]; return m[0]; }
     let out = "";
-    let prev = false, prevInline = true, prevFrom = "content", first = "";
-    const add = (s, inl, kind, kindL) => {
+    let prev = false, prevInline = true, prevFrom = "content", first = "", firstInl = true, lastInl = true;
+    // inl / inlL: inline on its first / last side, as compared here; xF / xL: as exported to the
+    // parent's comparison (an image is separated from its siblings, not through its wrapper)
+    const add = (s, inl, kind, kindL, inlL, xF, xL) => {
       if (!s) return;
       if (prev && out && !/\s$/.test(out) && !/^\s/.test(s) && (!prevInline || !inl || prevFrom !== "content" || kind !== "content")) out += " ";
-      if (!first && /\S/.test(s)) first = kind;
-      out += s; prev = true; prevInline = inl; prevFrom = kindL || kind;
+      if (!first && /\S/.test(s)) { first = kind; firstInl = xF === undefined ? inl : xF; }
+      out += s; prev = true; prevInline = inlL === undefined ? inl : inlL; prevFrom = kindL || kind;
+      lastInl = xL === undefined ? prevInline : xL;
     };
     const isElem = el.nodeType === ELEM;
     if (isElem) { const b = pseudoText(el, "::before"); if (b) add(b, pseudoInline(el, "::before"), "content"); }
@@ -435,20 +438,24 @@
         const sub = { visited: ctx.visited, labelledby: ctx.labelledby, recursion: true, hiddenOk: ctx.hiddenOk, self: ctx.self, inLabel: ctx.inLabel };
         let s, kind;
         let kindL;
+        // an inline child whose own content starts or ends with a block (block-in-inline) is
+        // separated on that side like the block itself
+        edgeF = edgeL = "content"; edgeFI = edgeLI = true;
         if (r === "none" && ct !== "SLOT") { s = contentText(c, sub); kind = "content"; } // presentational: its content only (an alt is not read)
         else {
-          edgeF = edgeL = "content";
           s = nameOf(c, r, sub); kind = lastFrom;
           if (kind === "content" && r === "generic") { kind = edgeF; kindL = edgeL; }
         }
+        const inl = inlineLevel(c), inlF = inl && (kind !== "content" || edgeFI), inlL = inl && ((kindL || kind) !== "content" || edgeLI);
+        const disp = style(c).display === "inline", xF = disp && (kind !== "content" || edgeFI), xL = disp && ((kindL || kind) !== "content" || edgeLI);
         if (!s && ct === "IMG" && r !== "none") { if (out) { prev = true; prevInline = false; } continue; } // an unnamed image still separates
-        add(s, inlineLevel(c), kind, kindL);
+        add(s, inlF, kind, kindL, inlL, xF, xL);
       }
       if (out.length > maxName * 2) break;
     }
     if (isElem) { const a = pseudoText(el, "::after"); if (a) add(a, pseudoInline(el, "::after"), "content"); }
-    edgeF = first || "content"; edgeL = prev ? prevFrom : "content";
-    if (memoable) contentMemo.set(el, [out, edgeF, edgeL]);
+    edgeF = first || "content"; edgeL = prev ? prevFrom : "content"; edgeFI = firstInl; edgeLI = prev ? lastInl : true;
+    if (memoable) contentMemo.set(el, [out, edgeF, edgeL, edgeFI, edgeLI]);
     return out;
   };
   const isFirstText = (n) => { for (let x = n.previousSibling; x; x = x.previousSibling) { if (x.nodeType === ELEM || x.nodeType === TEXT && /\S/.test(x.data)) return false; } return true; };
