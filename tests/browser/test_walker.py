@@ -49,7 +49,24 @@ def test_the_episode_uses_the_walker(page) -> None:  # type: ignore[no-untyped-d
     ep, obs = page
     assert isinstance(ep.observer, WalkerObserver)
     assert {"probe", "walker", "build", "extract"} <= set(obs.timings)
-    assert all(n.backend_id is None for n in obs.nodes)  # no CDP ids: the walker's own references
+    # elements are the walker's own references; in-view interactive ones also carry a CDP
+    # backend id (for the vision path's boxes), text never does
+    assert all(n.ref is not None for n in obs.nodes if n.eid is not None and n.frame == "main" and n.role != "RootWebArea")
+    assert all(n.backend_id is None for n in obs.nodes if n.role == "StaticText")
+    with_ids = [n for n in obs.nodes if n.backend_id is not None]
+    assert with_ids and all(n.visible or n.frame != "main" for n in with_ids)  # same-origin iframes: rendered
+
+
+def test_backend_ids_give_the_vision_path_its_boxes(page) -> None:  # type: ignore[no-untyped-def]
+    from pagelens.browser.dom import content_box
+
+    ep, obs = page
+    n = next(n for n in obs.nodes if n.backend_id is not None and n.role == "button")
+    box = content_box(ep.observer.last_sessions, n)
+    want = ep.page.evaluate("""([key, num]) => { const e = window[key].find(num); const r = e.getBoundingClientRect();
+                                return [r.left, r.top, r.width, r.height]; }""", ["__pagelensWalker", int(n.ref.split(":")[1])])
+    assert box is not None
+    assert all(abs(a - b) <= 2 for a, b in zip(box, want, strict=True))
     assert obs.title == "Walker page" and obs.nodes[0].role == "RootWebArea"
 
 
@@ -139,3 +156,24 @@ def test_agrees_with_the_cdp_reference(page) -> None:  # type: ignore[no-untyped
     cdp = render(PageObserver(ep.page).observe())
     walk = render(WalkerObserver(ep.page).observe())
     assert Counter((ln.role, ln.name) for ln in cdp.lines) == Counter((ln.role, ln.name) for ln in walk.lines)
+
+
+def test_text_under_an_opaque_overlay_is_marked_covered(walker_session, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from pagelens.browser.serve import StaticServer
+
+    (tmp_path / "covered.html").write_text(
+        "<body style='margin:0'><p>Plain paragraph under the sheet</p><p>Second line under the sheet</p>"
+        "<div style='position:fixed;top:0;left:0;width:100%;height:300px;background:#fff;z-index:9'>"
+        "<p>The sheet on top</p><button>Dismiss</button></div>"
+        "<div style='position:absolute;top:400px;left:0;width:50%;height:100px;background:rgba(0,0,0,0.3)'>glass</div>"
+        "<p style='margin-top:300px'>Under a see-through box</p>"
+        "<div style='height:2000px'></div><p style='margin-top:0'>Far below, not covered</p></body>")
+    with StaticServer(tmp_path) as server, walker_session.episode() as ep:
+        ep.goto(server.url("covered.html"))
+        obs = ep.observe()
+    texts = {n.name: n.concealed for n in obs.nodes if n.role == "StaticText"}
+    assert texts["Plain paragraph under the sheet"] == "covered"
+    assert texts["Second line under the sheet"] == "covered"
+    assert texts["The sheet on top"] == "" and texts["Far below, not covered"] == ""
+    assert texts["Under a see-through box"] == ""  # not opaque: not an overlay
+    assert render(obs).lines  # renders

@@ -657,8 +657,12 @@
 
   // -- the walk ------------------------------------------------------------------------
   const flagsOf = (box, hidden) => (box[2] > 0 && box[3] > 0 && !hidden ? 1 : 0);
+  // ELS[i]: the element a node belongs to (a text's parent); DI[i]: its document's number
+  const ELS = [], DI = [];
+  let curEl = null, curDoc = 0, nDocs = 0;
   const emit = (parent, role, name, value, desc, ref, box, flags) => {
     const i = P.length;
+    ELS.push(curEl); DI.push(curDoc);
     P.push(parent); R.push(str(role)); N.push(name === "" ? 0 : str(name));
     V.push(value === null || value === undefined ? -1 : str(String(value)));
     D.push(desc ? str(desc) : -1); F.push(ref);
@@ -667,6 +671,10 @@
   };
   str("");
   const walkDoc = (doc, parent, frameParentRef) => {
+    const outerDoc = curDoc;
+    curDoc = nDocs++;
+    curEl = null;
+    const overlays = [];
     const win = doc.defaultView;
     const st = stateOf(win);
     const clickSet = listened(win);
@@ -686,6 +694,7 @@
         const raw = node.data;
         if (!raw || !/\S/.test(raw) && !(inh.pre)) return;
         if (inh.hidden || inh.ariaHidden || inh.textless) return;
+        curEl = node.parentElement;
         let txt = transform(raw, inh.tt);
         const pe = node.parentElement;
         if (pe && isFirstText(node)) txt = firstLetter(pe, txt);
@@ -712,6 +721,11 @@
       // concealment (mirrors pagelens.browser.concealed)
       const op = inh.op * (parseFloat(cs.opacity) || (cs.opacity === "0" ? 0 : 1));
       const bgc = colour(cs.backgroundColor);
+      curEl = el;
+      // an opaque positioned box of some size may paint over other content (see coverPass)
+      if (bgc && bgc[3] > 0.9 && box[2] >= OVERLAY_W && box[3] >= OVERLAY_H && cs.position !== "static") {
+        overlays.push([el, box, parseInt(cs.zIndex, 10) || 0, P.length, cs.position === "fixed"]);
+      }
       const bg = bgc && bgc[3] > 0.5 ? bgc : inh.bg;
       const ox = cs.overflowX;
       const tiny = inh.tiny || ((box[2] <= 2 || box[3] <= 2) && ox !== "visible" && ox !== "");
@@ -784,6 +798,7 @@
         if (role === "combobox") {
           const pop = emit(childParent, "MenuListPopup", "", null, "", 0, [0, 0, 0, 0], 0);
           for (const o of el.querySelectorAll("option")) {
+            curEl = o;
             const oi = emit(pop, "option", trimName(attr(o, "aria-label") || o.label || o.textContent || ""), null, "", refOf(st, o), [0, 0, 0, 0], 0);
             if (!o.disabled) Q.push(oi, str("focusable"), true);
             Q.push(oi, str("selected"), o.selected);
@@ -792,6 +807,7 @@
           return;
         }
         for (const o of el.querySelectorAll("option")) {
+            curEl = o;
           const ob = o.getBoundingClientRect();
           const oi = emit(childParent, "option", trimName(o.label || o.textContent || ""), null, "", refOf(st, o),
                           [Math.round(ob.left + sx), Math.round(ob.top + sy), Math.round(ob.width), Math.round(ob.height)], 1);
@@ -831,6 +847,7 @@
         if (mk) emit(childParent, "ListMarker", mk, null, "", 0, box, 1);
       }
       for (const c of childrenOf(el)) walk(c, childParent, childInh);
+      curEl = el;
       if (!visHidden) {
         const a = pseudoText(el, "::after");
         if (a && a.trim()) emit(childParent, "StaticText", a, null, "", 0, box, 1);
@@ -871,6 +888,8 @@
     const rootInh = { op: 1, bg: WHITE, tiny: false, hidden: false, ariaHidden: false, tt: "none", pre: false,
                       box: [0, 0, 0, 0], conceal: "", textless: false };
     walk(doc.documentElement, rootIdx, rootInh);
+    if (overlays.length) coverPass(doc, win, rootIdx, overlays, sx, sy);
+    curDoc = outerDoc;
   };
   const crossOriginSrc = (el, doc) => {
     const src = el.getAttribute("src");
@@ -888,8 +907,63 @@
     }
     return set.has(el.id);
   };
+  // -- covered: an opaque positioned box painted over a node's whole box (mirrors the CDP
+  // path's paint-order rule, pagelens.browser.concealed): in view, a hit test at the node's
+  // centre decides; out of view, the later / higher-z overlay is taken to be on top
+  const OVERLAY_W = 150, OVERLAY_H = 60, MAX_OVERLAYS = 16, MAX_HITS = 3000;
+  const coverPass = (doc, win, from, overlays, sx, sy) => {
+    const ovs = overlays.sort((a, b) => (b[2] - a[2]) || (b[3] - a[3])).slice(0, MAX_OVERLAYS);
+    const vw = win.innerWidth, vh = win.innerHeight;
+    let hits = 0;
+    const hitMemo = new Map();
+    for (let i = from + 1; i < P.length; i++) {
+      const g = G[i];
+      if (!(g & 1) || ((g >> 8) & 7)) continue;
+      const x = B[4 * i], y = B[4 * i + 1], w = B[4 * i + 2], h = B[4 * i + 3];
+      const e = ELS[i];
+      if (w <= 0 || h <= 0 || !e) continue;
+      for (const ov of ovs) {
+        const ob = ov[1], oe = ov[0];
+        if (!(ob[0] <= x && ob[1] <= y && x + w <= ob[0] + ob[2] && y + h <= ob[1] + ob[3])) continue;
+        if (oe === e || oe.contains(e) || e.contains(oe)) continue;
+        const cx = x + w / 2 - sx, cy = y + h / 2 - sy;
+        let covered;
+        if (cx >= 0 && cy >= 0 && cx < vw && cy < vh && hits < MAX_HITS) {
+          const key = e;
+          let hit = hitMemo.get(key);
+          if (hit === undefined) { hit = doc.elementFromPoint(cx, cy); hitMemo.set(key, hit); hits++; }
+          covered = !!hit && (hit === oe || oe.contains(hit));
+        } else covered = !ov[4] && (ov[3] > i || ov[2] > 0);
+        if (covered) { G[i] = (g & ~(7 << 8)) | (CONCEAL.covered << 8); break; }
+      }
+    }
+  };
+  // -- the nodes an observer wants CDP backend ids for (the vision path's boxes): interactive
+  // or clickable, rendered, in view in the top document, at most opts.wantMax, document order
+  const wanted = (roles, max) => {
+    const W = [], els = [];
+    const vw = window.innerWidth, vh = window.innerHeight, sx0 = window.scrollX, sy0 = window.scrollY;
+    for (let i = 0; i < P.length && W.length < max; i++) {
+      if (!F[i] || !(G[i] & 1) || !ELS[i]) continue;
+      if (!((G[i] & 2) || roles.has(S[R[i]]))) continue;
+      if (DI[i] === 0) {
+        const x = B[4 * i], y = B[4 * i + 1], w = B[4 * i + 2], h = B[4 * i + 3];
+        const ix = Math.max(0, Math.min(x + w, sx0 + vw) - Math.max(x, sx0));
+        const iy = Math.max(0, Math.min(y + h, sy0 + vh) - Math.max(y, sy0));
+        if (ix * iy < 0.5 * w * h) continue;
+      }
+      W.push(i); els.push(ELS[i]);
+    }
+    return [W, els];
+  };
   const t0 = performance.now();
   walkDoc(document, -1, 0);
+  let W = [];
+  if (opts && opts.want) {
+    const [w, els] = wanted(new Set(opts.want), opts.wantMax || 200);
+    W = w;
+    stateOf(window).wanted = els;
+  }
   const vp = [window.innerWidth, window.innerHeight];
-  return JSON.stringify({ S, P, R, N, V, D, F, B, G, Q, X, DOCS, vp, ms: performance.now() - t0 });
+  return JSON.stringify({ S, P, R, N, V, D, F, B, G, Q, X, DOCS, W, vp, ms: performance.now() - t0 });
 }

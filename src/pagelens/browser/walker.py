@@ -47,6 +47,15 @@ MAIN = "main"
 KEY = "__pagelensWalker"
 _CONCEAL = ("", "offscreen", "tiny", "transparent", "same-colour", "covered")
 _TEXT_ROLES = frozenset({"StaticText", "ListMarker"})
+_GROUP = "pagelens-walker"
+#: Roles whose in-view elements get a CDP backend id (the vision path's interactive elements;
+#: clickable nodes are asked for too), at most WANT_MAX of them.
+WANT_ROLES = frozenset({
+    "button", "checkbox", "combobox", "link", "listbox", "menuitem", "menuitemcheckbox", "menuitemradio", "option",
+    "radio", "searchbox", "slider", "spinbutton", "switch", "tab", "textbox", "treeitem", "DisclosureTriangle",
+    "ColorWell", "date", "DateTime", "InputTime", "image", "Canvas",
+})
+WANT_MAX = 200
 
 
 @lru_cache(maxsize=1)
@@ -73,6 +82,7 @@ class _Walk:
     docs: list[tuple[int, str, str, float, float]]  # (root node, token, url, scroll x, scroll y)
     viewport: tuple[float, float]
     ms: float
+    wanted: list[int]  # nodes whose CDP backend id the observer asked for (see _backend_ids)
 
 
 def parse_walk(raw: str) -> _Walk:
@@ -92,7 +102,7 @@ def parse_walk(raw: str) -> _Walk:
     vp = d.get("vp") or [1280, 720]
     return _Walk(strings, d["P"], d["R"], d["N"], d["V"], d["D"], d["F"], d["B"], d["G"], props,
                  [(int(x[k]), int(x[k + 1])) for k in range(0, len(x) - 1, 2)], docs,
-                 (float(vp[0]), float(vp[1])), float(d.get("ms", 0.0)))
+                 (float(vp[0]), float(vp[1])), float(d.get("ms", 0.0)), list(d.get("W") or ()))
 
 
 class WalkerObserver(PageObserver):
@@ -110,7 +120,7 @@ class WalkerObserver(PageObserver):
         t = time.perf_counter()
         js = walker_js()
         frame_errors: dict[str, str] = {}
-        raw_main = self.page.main_frame.evaluate(js, {})
+        raw_main = self.page.main_frame.evaluate(js, {"want": sorted(WANT_ROLES), "wantMax": WANT_MAX})
         walks: list[tuple[Frame, str]] = [(self.page.main_frame, raw_main)]
         timings["walker"] = time.perf_counter() - t
 
@@ -160,10 +170,14 @@ class WalkerObserver(PageObserver):
         for frame, w in parsed:
             for _, token, _, _, _ in w.docs:
                 self.frames_by_token[token] = frame
-        nodes = _build(main, parsed, index_of, spliced, self.ids)
+        t = time.perf_counter()
+        backend = self._backend_ids(main, deadline)
+        timings["backend_ids"] = time.perf_counter() - t
+
+        t = time.perf_counter()
+        nodes = _build(main, parsed, index_of, spliced, self.ids, backend)
         timings["build"] = time.perf_counter() - t
         timings["extract"] = time.perf_counter() - t0
-        self.last_sessions = {}
         focused = None
         for n in nodes:
             if n.eid is not None and n.prop("focused") is True:
@@ -181,13 +195,48 @@ class WalkerObserver(PageObserver):
         )
 
 
+    def _backend_ids(self, main: _Walk, deadline: Deadline) -> dict[int, int]:
+        """CDP backend node ids of the main walk's wanted nodes (in-view interactive elements,
+        at most :data:`WANT_MAX`): what :func:`pagelens.browser.dom.content_box` and the vision
+        path's boxes need. One ``Runtime.evaluate`` + ``Runtime.getProperties`` and one
+        ``DOM.describeNode`` per element; on any CDP failure the nodes simply have none."""
+        from playwright.sync_api import Error as PlaywrightError
+
+        self.last_sessions = {}
+        if not main.wanted:
+            return {}
+        out: dict[int, int] = {}
+        try:
+            cdp = self._main_session()
+            arr = cdp.send("Runtime.evaluate", {"expression": f"window['{KEY}'].wanted", "objectGroup": _GROUP})
+            oid = arr.get("result", {}).get("objectId")
+            if oid is None:
+                return {}
+            props = cdp.send("Runtime.getProperties", {"objectId": oid, "ownProperties": True})["result"]
+            for p in props:
+                if not p.get("name", "").isdigit() or deadline.expired():
+                    continue
+                k = int(p["name"])
+                eo = p.get("value", {}).get("objectId")
+                if eo is None or k >= len(main.wanted):
+                    continue
+                node = cdp.send("DOM.describeNode", {"objectId": eo}).get("node", {})
+                if "backendNodeId" in node:
+                    out[main.wanted[k]] = int(node["backendNodeId"])
+            cdp.send("Runtime.releaseObjectGroup", {"objectGroup": _GROUP})
+            self.last_sessions = {MAIN: cdp}
+        except (PlaywrightError, KeyError, TypeError):
+            return out
+        return out
+
+
 def _first_line(exc: BaseException) -> str:
     lines = str(exc).strip().splitlines()
     return lines[0] if lines else type(exc).__name__
 
 
 def _build(main: _Walk, parsed: list[tuple[Any, _Walk]], index_of: dict[int, int],
-           spliced: dict[tuple[int, int], _Walk], ids: Any) -> list[Node]:
+           spliced: dict[tuple[int, int], _Walk], ids: Any, backend: dict[int, int] | None = None) -> list[Node]:
     """Merge the walks into document-ordered :class:`Node` values (cross-origin frames spliced)."""
     out: list[Node] = []
     main_token = main.docs[0][1] if main.docs else ""
@@ -243,7 +292,7 @@ def _build(main: _Walk, parsed: list[tuple[Any, _Walk]], index_of: dict[int, int
             out.append(Node(
                 index=idx, parent=par, depth=depth[i], eid=eid, role=role, name=s[w.name[i]],
                 value=None if v < 0 else s[v], description="" if dsc < 0 else s[dsc],
-                properties=tuple(w.props.get(i, ())), frame=frame, backend_id=None, visible=visible,
+                properties=tuple(w.props.get(i, ())), frame=frame, backend_id=(backend or {}).get(i) if w is main else None, visible=visible,
                 rendered=rendered or role in _TEXT_ROLES or role == "RootWebArea",
                 clickable=bool(flags & 2), ignored=False, concealed=_CONCEAL[(flags >> 8) & 7], ref=ref_s,
             ))
