@@ -198,15 +198,68 @@
   const trimName = (s) => s.replace(WS, " ").trim();
   const styleCache = new Map();
   const style = (el) => { let s = styleCache.get(el); if (!s) { s = getComputedStyle(el); styleCache.set(el, s); } return s; };
+  // Which elements can have a ::before / ::after / ::first-letter at all: the document's style
+  // sheets are read once and their pseudo-element selectors, stripped of the pseudo part, are
+  // matched against an element before its pseudo style is computed (computing it for every
+  // element was the walker's largest cost). Unreadable sheets or shadow trees: always compute.
+  const pseudoGate = new Map();
+  const splitSel = (sel) => { const out = []; let depth = 0, cur = ""; for (const ch of sel) { if (ch === "(" || ch === "[") depth++; else if (ch === ")" || ch === "]") depth--; if (ch === "," && depth === 0) { out.push(cur); cur = ""; } else cur += ch; } out.push(cur); return out; };
+  const PSEUDO_RE = /::?(before|after|first-letter)(?![\w-])/i;
+  const gateOf = (root) => {
+    let g = pseudoGate.get(root);
+    if (g) return g;
+    const parts = { before: [], after: [], "first-letter": [] };
+    let unknown = false;
+    const visit = (rules) => {
+      for (const r of rules) {
+        if (r.selectorText) {
+          for (const part of splitSel(r.selectorText)) {
+            const m = PSEUDO_RE.exec(part);
+            if (m) { const base = part.replace(new RegExp(PSEUDO_RE.source, "gi"), "").trim(); parts[m[1].toLowerCase()].push(base || "*"); }
+          }
+        }
+        if (r.cssRules) visit(r.cssRules);
+        if (r.styleSheet) { try { visit(r.styleSheet.cssRules); } catch (e) { unknown = true; } } // @import
+      }
+    };
+    const sheets = [...(root.styleSheets || []), ...(root.adoptedStyleSheets || [])];
+    for (const sh of sheets) { try { visit(sh.cssRules); } catch (e) { unknown = true; } }
+    const frag = document.createDocumentFragment();
+    g = {};
+    for (const k of Object.keys(parts)) {
+      if (unknown) { g[k] = null; continue; }
+      const ok = parts[k].filter((p) => { try { frag.querySelector(p); return true; } catch (e) { return false; } });
+      g[k] = ok.length < parts[k].length ? null : ok.length ? ok.join(",") : "";
+    }
+    pseudoGate.set(root, g);
+    return g;
+  };
+  const mayHave = (el, which) => {
+    const root = el.getRootNode();
+    const sel = gateOf(root)[which.replace(/^:+/, "")];
+    if (sel === null || sel === undefined) return true;
+    if (sel === "") return false;
+    try { return el.matches(sel); } catch (e) { return true; }
+  };
+  const pseudoMemo = new Map();
+  const pseudoStyle = (el, which) => {
+    if (!mayHave(el, which)) return null;
+    const key = which === "::before" ? 0 : which === "::after" ? 1 : 2;
+    let m = pseudoMemo.get(el);
+    if (!m) { m = [undefined, undefined, undefined]; pseudoMemo.set(el, m); }
+    if (m[key] === undefined) m[key] = getComputedStyle(el, which);
+    return m[key];
+  };
   const pseudoText = (el, which) => {
-    const ps = getComputedStyle(el, which);
+    const ps = pseudoStyle(el, which);
+    if (!ps) return "";
     const c = ps.content;
     if (!c || c === "none" || c === "normal" || ps.display === "none" || ps.visibility !== "visible") return "";
     if (c[0] !== '"') return "";
     const m = c.match(/^"((?:[^"\\]|\\.)*)"/);
     return m ? m[1].replace(/\\(.)/g, "$1") : "";
   };
-  const pseudoImage = (el, which) => { const c = getComputedStyle(el, which).content; return !!c && c.startsWith("url("); };
+  const pseudoImage = (el, which) => { const ps = pseudoStyle(el, which); const c = ps && ps.content; return !!c && c.startsWith("url("); };
   const isInline = (el) => { const d = style(el).display; return d.startsWith("inline") || d === "contents"; };
   const INLINE_TAGS = new Set(["SPAN", "B", "I", "U", "SMALL", "BIG", "FONT", "KBD", "SAMP", "VAR", "CITE", "BDI", "BDO",
     "DATA", "TT", "NOBR", "Q", "RUBY", "A", "S", "LABEL"]);
@@ -320,7 +373,7 @@
       if (al && al.trim()) return from("attr", al);
       // 2E native text alternative. Chromium stops here with '' when the control has a <label>
       // that gives nothing (hidden or empty) and when a button input's value attribute is empty.
-      if (LABELABLE.has(t) && el.labels && el.labels.length && !labelsText(el, ctx)) {
+      if (LABELABLE.has(t) && labelsOf(el).length && !labelsText(el, ctx)) {
         const ty = t === "INPUT" ? (attr(el, "type") || "text").toLowerCase() : "";
         if (ty !== "image") return from("content", "");
       }
@@ -350,9 +403,26 @@
       ctx.visited.delete(el);
     }
   };
+  // label elements per control, built once per tree (el.labels scans the whole tree on each use)
+  const labelMaps = new Map();
+  const labelsOf = (el) => {
+    const root = el.getRootNode();
+    let m = labelMaps.get(root);
+    if (!m) {
+      m = new Map();
+      if (root.querySelectorAll) {
+        for (const l of root.querySelectorAll("label")) {
+          const c = l.control;
+          if (c) { const a = m.get(c); if (a) a.push(l); else m.set(c, [l]); }
+        }
+      }
+      labelMaps.set(root, m);
+    }
+    return m.get(el) || [];
+  };
   const LABELABLE = new Set(["INPUT", "SELECT", "TEXTAREA", "BUTTON", "METER", "PROGRESS", "OUTPUT"]);
   const labelsText = (el, ctx) => {
-    const labels = el.labels;
+    const labels = labelsOf(el);
     if (!labels || !labels.length) return "";
     const parts = [];
     for (const l of labels) {
@@ -468,7 +538,8 @@
       tt = "";
       const cs = style(el);
       if (!cs.display.startsWith("inline") || cs.display === "inline-block") {
-        const ft = getComputedStyle(el, "::first-letter").textTransform;
+        const fs = mayHave(el, "::first-letter") ? getComputedStyle(el, "::first-letter") : null;
+        const ft = fs ? fs.textTransform : "";
         if (ft && ft !== cs.textTransform && ft !== "none") tt = ft;
       }
       firstLetterMemo.set(el, tt);
@@ -524,7 +595,7 @@
     if (nx.nodeType === TEXT && enclosingBox(nx) !== box) return false;
     return true;
   };
-  const pseudoInline = (el, which) => getComputedStyle(el, which).display === "inline";
+  const pseudoInline = (el, which) => { const ps = pseudoStyle(el, which); return !ps || ps.display === "inline"; };
 
   const roleMemo = new Map();
   const roleOf = (el) => {
