@@ -3,7 +3,7 @@
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
-EXTRAS := test,browsergym,embedding,ray,vision,mcp
+EXTRAS := test,browsergym,embedding,ray,vision,mcp,fast
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-10)
 
 .PHONY: install chromium demo test test-fast bench-observe clean

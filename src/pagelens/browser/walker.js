@@ -11,16 +11,27 @@
   const stateOf = (win) => {
     let st = win[KEY];
     if (!st) {
-      st = { ids: new WeakMap(), refs: new Map(), next: 1,
-             token: Math.random().toString(36).slice(2, 10) + Date.now().toString(36) };
-      st.find = (n) => { const r = st.refs.get(n); const e = r && r.deref(); return e && e.isConnected ? e : null; };
+      st = { ids: new WeakMap(), next: 1, token: Math.random().toString(36).slice(2, 10) + Date.now().toString(36) };
+      // element number -> element: a walk over the document (and open shadow roots) when an
+      // action needs it, instead of one WeakRef per element kept from every walk (GC cost)
+      st.find = (n) => {
+        const search = (root) => {
+          const it = win.document.createTreeWalker(root, 1);
+          for (let e = it.nextNode(); e; e = it.nextNode()) {
+            if (st.ids.get(e) === n) return e;
+            if (e.shadowRoot) { const f = search(e.shadowRoot); if (f) return f; }
+          }
+          return null;
+        };
+        return search(win.document);
+      };
       Object.defineProperty(win, KEY, { value: st, enumerable: false, configurable: true });
     }
     return st;
   };
   const refOf = (st, el) => {
     let n = st.ids.get(el);
-    if (n === undefined) { n = st.next++; st.ids.set(el, n); st.refs.set(n, new WeakRef(el)); }
+    if (n === undefined) { n = st.next++; st.ids.set(el, n); }
     return n;
   };
 

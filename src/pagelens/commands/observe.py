@@ -27,8 +27,8 @@ from pagelens.focus.registry import NAMES
               "the interactive elements with their boxes in screenshot pixels.")
 @click.option("--marks", is_flag=True, help="With --screenshot: draw Set-of-Mark boxes and ids on the image.")
 @click.option("--extraction", type=click.Choice(["cdp", "walker"]), default=None,
-              help="How the page is read: Chromium's accessibility tree over CDP (the reference, default) or "
-                   "pagelens' in-page walker (one JS pass per frame, faster on big pages).")
+              help="How the page is read: pagelens' in-page walker (one JS pass per frame, the default) or "
+                   "Chromium's accessibility tree over CDP (the reference, slower on big pages).")
 def observe(
     target: str,
     goal: str | None,
