@@ -55,25 +55,30 @@ def generated(n: int, folder: Path) -> Path:
     return path
 
 
-def pagelens_once(path: Path, timeout_s: float) -> dict[str, float | int | str]:
+def pagelens_once(path: Path, timeout_s: float, extraction: str = "cdp") -> dict[str, float | int | str]:
     from pagelens.browser.serve import serve_file
     from pagelens.browser.session import BrowserSession
     from pagelens.config import BrowserConfig
     from pagelens.observe.render import render
 
-    with serve_file(path) as url, BrowserSession(BrowserConfig(extract_timeout_s=timeout_s)) as session:
-        with session.episode() as ep:
-            ep.goto(url)
-            t = time.perf_counter()
-            try:
-                obs = ep.observe()
-            except Exception as exc:  # noqa: BLE001 - a timeout is a figure too
-                return {"error": str(exc)[:200], "observe_s": time.perf_counter() - t}
-            observe_s = time.perf_counter() - t
-            t = time.perf_counter()
-            lines = len(render(obs).lines)
-            render_s = time.perf_counter() - t
-    return {"observe_s": observe_s, "render_s": render_s, "nodes": len(obs.nodes), "lines": lines,
+    config = BrowserConfig(extract_timeout_s=timeout_s, extraction=extraction)  # type: ignore[arg-type]
+    with serve_file(path) as url, BrowserSession(config) as session, session.episode() as ep:
+        ep.goto(url)
+        t = time.perf_counter()
+        try:
+            obs = ep.observe()
+        except Exception as exc:  # noqa: BLE001 - a timeout is a figure too
+            return {"error": str(exc)[:200], "observe_s": time.perf_counter() - t}
+        observe_s = time.perf_counter() - t
+        t = time.perf_counter()
+        lines = len(render(obs).lines)
+        render_s = time.perf_counter() - t
+        from pagelens.focus.view import focus_view
+
+        t = time.perf_counter()
+        focus_view(obs, goal="find the cheapest item and buy it")
+        focus_s = time.perf_counter() - t
+    return {"observe_s": observe_s, "render_s": render_s, "focus_s": focus_s, "nodes": len(obs.nodes), "lines": lines,
             **{f"{k}_s": v for k, v in obs.timings.items()}}
 
 
@@ -96,19 +101,31 @@ def main() -> None:
     ap.add_argument("--timeout", type=float, default=300.0, help="per observation")
     ap.add_argument("--pw-python", default="/work/venvs/pw/bin/python")
     ap.add_argument("--chromium", default=os.environ.get("PAGELENS_CHROMIUM", "/usr/lib/chromium/chromium"))
+    ap.add_argument("--extraction", default="walker,cdp", help="pagelens extractions to time, in turn (walker, cdp)")
+    ap.add_argument("--gen", choices=["mix", "listing"], default="mix",
+                    help="generated pages: benchmarks/gen_pages.py's realistic mix (exact element counts) or the old listing")
     ap.add_argument("--out")
     args = ap.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="pl-stages-"))
-    targets = [generated(int(n), folder) for n in args.sizes.split(",") if n] + [Path(p) for p in args.pages]
+    sizes = [int(n) for n in args.sizes.split(",") if n]
+    if args.gen == "mix":
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from gen_pages import write_pages
+        targets = write_pages(sizes, folder)
+    else:
+        targets = [generated(n, folder) for n in sizes]
+    targets += [Path(p) for p in args.pages]
+    extractions = [e for e in args.extraction.split(",") if e]
     have_pw = Path(args.pw_python).exists()
     rows = []
     for path in targets:
-        runs: dict[str, list[dict[str, float | int | str]]] = {"pagelens": [], "aria": []}
+        tools = [f"pagelens-{e}" for e in extractions] + ["aria"]
+        runs: dict[str, list[dict[str, float | int | str]]] = {t: [] for t in tools}
         for rep in range(args.reps):
-            order = ["pagelens", "aria"] if rep % 2 == 0 else ["aria", "pagelens"]
+            order = tools if rep % 2 == 0 else tools[::-1]
             for tool in order:
-                if tool == "pagelens":
-                    runs[tool].append(pagelens_once(path, args.timeout))
+                if tool.startswith("pagelens-"):
+                    runs[tool].append(pagelens_once(path, args.timeout, tool.split("-", 1)[1]))
                 elif have_pw:
                     runs[tool].append(aria_once(path, args.pw_python, args.chromium, args.timeout))
         row = {"page": path.name, "runs": runs, "load": os.getloadavg()[0]}

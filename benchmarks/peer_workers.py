@@ -98,6 +98,8 @@ def run_pagelens(chan: Channel, chromium: str, tool: str) -> None:
         chan.send({"ready": False, "error": "this checkout has no extraction='walker' (h-walker not merged yet)"})
         return
     extra: dict[str, Any] = {"extraction": "walker"} if how == "config" else {}
+    if tool == "pagelens" and "extraction" in BrowserConfig.model_fields:
+        extra = {"extraction": "cdp"}  # the reference, whatever the checkout's default is
     config = BrowserConfig(executable=chromium, block_external=False, extra_args=tuple(PROXY_ARGS),
                            navigation_timeout_s=120, extract_timeout_s=600, **extra)
     with BrowserSession(config) as session:

@@ -740,15 +740,22 @@
   // -- the walk ------------------------------------------------------------------------
   const flagsOf = (box, hidden) => (box[2] > 0 && box[3] > 0 && !hidden ? 1 : 0);
   // ELS[i]: the element a node belongs to (a text's parent); DI[i]: its document's number
-  const ELS = [], DI = [];
+  const ELS = [], DI = [], BOX = [];
   let curEl = null, curDoc = 0, nDocs = 0;
   const emit = (parent, role, name, value, desc, ref, box, flags) => {
     const i = P.length;
     ELS.push(curEl); DI.push(curDoc);
-    P.push(parent); R.push(str(role)); N.push(name === "" ? 0 : str(name));
-    V.push(value === null || value === undefined ? -1 : str(String(value)));
-    D.push(desc ? str(desc) : -1); F.push(ref);
-    B.push(box[0], box[1], box[2], box[3]); G.push(flags);
+    // compact columns (the payload's size is most of a big page's transport cost): P holds the
+    // distance to the parent (0: none), V / D are (node, string) pairs of the nodes that have one,
+    // B holds a box only when it is not the parent's (flag 16 otherwise)
+    P.push(parent < 0 ? 0 : i - parent); R.push(str(role)); N.push(name === "" ? 0 : str(name));
+    if (value !== null && value !== undefined) V.push(i, str(String(value)));
+    if (desc) D.push(i, str(desc));
+    F.push(ref);
+    BOX.push(box);
+    if (parent >= 0 && BOX[parent] === box) flags |= 16;
+    else B.push(box[0], box[1], box[2], box[3]);
+    G.push(flags);
     return i;
   };
   str("");
@@ -1001,7 +1008,7 @@
     for (let i = from + 1; i < P.length; i++) {
       const g = G[i];
       if (!(g & 1) || ((g >> 8) & 7)) continue;
-      const x = B[4 * i], y = B[4 * i + 1], w = B[4 * i + 2], h = B[4 * i + 3];
+      const [x, y, w, h] = BOX[i];
       const e = ELS[i];
       if (w <= 0 || h <= 0 || !e) continue;
       for (const ov of ovs) {
@@ -1029,7 +1036,7 @@
       if (!F[i] || !(G[i] & 1) || !ELS[i]) continue;
       if (!((G[i] & 2) || roles.has(S[R[i]]))) continue;
       if (DI[i] === 0) {
-        const x = B[4 * i], y = B[4 * i + 1], w = B[4 * i + 2], h = B[4 * i + 3];
+        const [x, y, w, h] = BOX[i];
         const ix = Math.max(0, Math.min(x + w, sx0 + vw) - Math.max(x, sx0));
         const iy = Math.max(0, Math.min(y + h, sy0 + vh) - Math.max(y, sy0));
         if (ix * iy < 0.5 * w * h) continue;

@@ -10,10 +10,11 @@ made, so any Playwright (BrowserGym's pinned 1.44 included) runs it.
 
 Column format of one walk (``i`` is a node's position; nodes are in pre-order):
 
-* ``S`` string table; ``R[i]``/``N[i]`` role/name string index, ``V[i]``/``D[i]`` value /
-  description string index or -1; ``P[i]`` parent position (-1 for the top document root);
-* ``F[i]`` the element's number in its document (0 for text), ``B[4i:4i+4]`` its box in
-  document coordinates, ``G[i]`` flags: 1 rendered, 2 clickable, 4 ``visibility:hidden``,
+* ``S`` string table; ``R[i]``/``N[i]`` role/name string index; ``V``/``D`` (node, value /
+  description string index) pairs; ``P[i]`` distance back to the parent (0 for a root);
+* ``F[i]`` the element's number in its document (0 for text), ``B`` the boxes in document
+  coordinates, four numbers per node except those with flag 16 (its parent's box);
+  ``G[i]`` flags: 1 rendered, 2 clickable, 4 ``visibility:hidden``, 16 box of the parent,
   bits 8+ the concealment code (:data:`_CONCEAL`);
 * ``Q`` flat triples (node, property-name string index, value), in emission order;
 * ``X`` pairs (iframe node, element number) of iframes whose document could not be read
@@ -128,7 +129,30 @@ def parse_walk(raw: str) -> _Walk:
     docs = [(int(docs_raw[k]), strings[docs_raw[k + 1]], strings[docs_raw[k + 2]], float(docs_raw[k + 3]),
              float(docs_raw[k + 4])) for k in range(0, len(docs_raw) - 4, 5)]
     vp = d.get("vp") or [1280, 720]
-    return _Walk(strings, d["P"], d["R"], d["N"], d["V"], d["D"], d["F"], d["B"], d["G"], props,
+    # undo the compact encoding (see walker.js emit): absolute parents, dense values and boxes
+    dp: list[int] = d["P"]
+    parent = [i - x if x else -1 for i, x in enumerate(dp)]
+    n = len(dp)
+    value = [-1] * n
+    vv: list[int] = d["V"]
+    for k in range(0, len(vv) - 1, 2):
+        value[vv[k]] = vv[k + 1]
+    desc = [-1] * n
+    dd: list[int] = d["D"]
+    for k in range(0, len(dd) - 1, 2):
+        desc[dd[k]] = dd[k + 1]
+    flags: list[int] = d["G"]
+    packed: list[float] = d["B"]
+    box: list[float] = [0.0] * (4 * n)
+    j = 0
+    for i in range(n):
+        if flags[i] & 16:
+            p = 4 * parent[i]
+            box[4 * i: 4 * i + 4] = box[p: p + 4]
+        else:
+            box[4 * i: 4 * i + 4] = packed[j: j + 4]
+            j += 4
+    return _Walk(strings, parent, d["R"], d["N"], value, desc, d["F"], box, flags, props,
                  [(int(x[k]), int(x[k + 1])) for k in range(0, len(x) - 1, 2)], docs,
                  (float(vp[0]), float(vp[1])), float(d.get("ms", 0.0)), list(d.get("W") or ()))
 
