@@ -245,9 +245,10 @@
     pseudoGate.set(root, g);
     return g;
   };
+  const PSEUDO_KEY = { "::before": "before", "::after": "after", "::first-letter": "first-letter" };
   const mayHave = (el, which) => {
     const root = el.getRootNode();
-    const sel = gateOf(root)[which.replace(/^:+/, "")];
+    const sel = gateOf(root)[PSEUDO_KEY[which]];
     if (sel === null || sel === undefined) return true;
     if (sel === "") return false;
     try { return el.matches(sel); } catch (e) { return true; }
@@ -357,7 +358,9 @@
     if (ctx.visited.has(el)) return from("content", "");
     ctx.visited.add(el);
     try {
-      if (!ctx.hiddenOk && (ctx.recursion && el !== ctx.self ? hardHidden(el) : hiddenForName(el))) return from("content", "");
+      // (ctx.shown: the walk itself reached this element, so it is not hidden)
+      if (!ctx.hiddenOk && !(ctx.shown && el === ctx.self) &&
+          (ctx.recursion && el !== ctx.self ? hardHidden(el) : hiddenForName(el))) return from("content", "");
       const t = tag(el);
       // 2B aria-labelledby
       if (!ctx.labelledby && !ctx.recursion) {
@@ -638,7 +641,7 @@
     if (el === activeEl) add("focused", true);
     const ty = t === "INPUT" ? (attr(el, "type") || "text").toLowerCase() : "";
     const disabled = el.disabled === true || attr(el, "aria-disabled") === "true" ||
-      (el.closest && el.closest("fieldset[disabled]") !== null && t !== "LEGEND" && "disabled" in el && el.matches(":disabled"));
+      ("disabled" in el && t !== "LEGEND" && el.closest("fieldset[disabled]") !== null && el.matches(":disabled"));
     if (disabled) add("disabled", true);
     if (role === "checkbox" || role === "radio" || role === "switch" || role === "menuitemcheckbox" || role === "menuitemradio") {
       if (t === "INPUT") add("checked", el.indeterminate && ty === "checkbox" ? "mixed" : el.checked ? "true" : "false");
@@ -741,6 +744,7 @@
   const flagsOf = (box, hidden) => (box[2] > 0 && box[3] > 0 && !hidden ? 1 : 0);
   // ELS[i]: the element a node belongs to (a text's parent); DI[i]: its document's number
   const ELS = [], DI = [], BOX = [];
+  const VISITED = new Set(); // shared by the walk's name computations (each leaves it empty)
   let curEl = null, curDoc = 0, nDocs = 0;
   const emit = (parent, role, name, value, desc, ref, box, flags) => {
     const i = P.length;
@@ -858,7 +862,7 @@
       let idx = pIdx;
       let childParent = pIdx;
       if (!ignored) {
-        let name = trimName(nameOf(el, role, { visited: new Set(), labelledby: false, recursion: false, hiddenOk: false, self: el }));
+        let name = trimName(nameOf(el, role, { visited: VISITED, labelledby: false, recursion: false, hiddenOk: false, self: el, shown: true }));
         if (name.length > maxName) name = name.slice(0, maxName);
         const authorNamed = el.hasAttribute("aria-label") || el.hasAttribute("aria-labelledby") || el.hasAttribute("aria-labeledby");
         if ((role === "generic" || role === "LayoutTableRow" || (role === "row" && t === "TR" && !el.hasAttribute("role"))) &&
