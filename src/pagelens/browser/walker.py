@@ -5,8 +5,10 @@ data) runs once per frame with ``page.evaluate`` and computes, in one pass over 
 shadow roots and same-origin iframes included), what Chromium's accessibility tree would say —
 role, accessible name, value, description, states, box, visibility, concealment — and returns
 one JSON string of column arrays. Cross-origin iframes are walked through their own
-:class:`~playwright.sync_api.Frame` and spliced under their ``<iframe>`` node. No CDP call is
-made, so any Playwright (BrowserGym's pinned 1.44 included) runs it.
+:class:`~playwright.sync_api.Frame` and spliced under their ``<iframe>`` node. The walk needs
+no CDP, so any Playwright (BrowserGym's pinned 1.44 included) runs it; CDP is used only
+afterwards, for the backend node ids of the in-view interactive elements (the vision path's
+boxes), and a failure there costs nothing but those ids.
 
 Column format of one walk (``i`` is a node's position; nodes are in pre-order):
 
@@ -89,8 +91,12 @@ def gc_paused() -> Iterator[None]:
 
 @lru_cache(maxsize=1)
 def walker_js() -> str:
-    """The walker's source (package data, read once)."""
-    return resources.files("pagelens.browser").joinpath("walker.js").read_text(encoding="utf-8")
+    """The walker's source (package data, read once): ``walker.js`` with ``walker_names.js``
+    (the accessible-name part) spliced in at its ``@include`` line."""
+    files = resources.files("pagelens.browser")
+    main = files.joinpath("walker.js").read_text(encoding="utf-8")
+    names = files.joinpath("walker_names.js").read_text(encoding="utf-8")
+    return main.replace("  /* @include walker_names.js */", names, 1)
 
 
 @dataclass(frozen=True, slots=True)
