@@ -1,0 +1,37 @@
+"""The walker's compact column format, parsed without a browser (walker.js ``emit`` writes it)."""
+
+from __future__ import annotations
+
+import json
+
+from pagelens.browser.ids import IdRegistry
+from pagelens.browser.walker import _build, parse_walk
+
+
+def _raw() -> str:
+    # root (0) > link (1, own box) > text (2, the link's box: flag 16); root > textbox (3) with a value
+    return json.dumps({
+        "S": ["", "RootWebArea", "Doc", "link", "Home", "StaticText", "textbox", "Name", "Ada", "tok", "http://x/"],
+        "P": [0, 1, 1, 3], "R": [1, 3, 5, 6], "N": [2, 4, 4, 7], "V": [3, 8], "D": [],
+        "F": [0, 1, 0, 2], "B": [0, 0, 0, 0, 10, 20, 30, 40, 10, 100, 200, 20],
+        "G": [1, 3, 1 | 16, 1 | (5 << 8)], "Q": [1, 0, True], "X": [], "DOCS": [0, 9, 10, 0, 0], "W": [1],
+        "vp": [1280, 720], "ms": 1.5,
+    })
+
+
+def test_parents_values_and_inherited_boxes_are_unpacked() -> None:
+    w = parse_walk(_raw())
+    assert w.parent == [-1, 0, 1, 0]
+    assert w.value == [-1, -1, -1, 8] and w.desc == [-1, -1, -1, -1]
+    assert w.box[4:8] == [10, 20, 30, 40] and w.box[8:12] == [10, 20, 30, 40]  # the text has its link's box
+    assert w.box[12:16] == [10, 100, 200, 20]
+    assert w.wanted == [1]
+
+
+def test_nodes_carry_backend_ids_only_where_cdp_gave_one() -> None:
+    w = parse_walk(_raw())
+    nodes = _build(w, [(None, w)], {id(w): 0}, {}, IdRegistry(), {1: 77})
+    link, text, field = nodes[1], nodes[2], nodes[3]
+    assert (link.role, link.name, link.backend_id, link.visible) == ("link", "Home", 77, True)
+    assert text.eid is None and text.backend_id is None and text.parent == 1
+    assert (field.value, field.concealed, field.backend_id) == ("Ada", "covered", None)
