@@ -216,6 +216,10 @@ class BrowserSession:
         except PlaywrightError as exc:
             raise self._translate(exc) from None
         context.set_default_timeout(self.config.navigation_timeout_s * 1000)
+        if self.config.extraction == "walker":
+            from pagelens.browser.walker import click_hook_js
+
+            context.add_init_script(click_hook_js())  # click listeners, which the walker cannot see otherwise
         page = context.new_page()
         return Episode(self, context, page)
 

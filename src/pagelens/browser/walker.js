@@ -78,6 +78,9 @@
     color: "ColorWell", date: "date", "datetime-local": "DateTime", month: "DateTime", week: "DateTime",
     time: "InputTime", hidden: "" };
 
+  // SVG-AAM: basic shapes are graphics-symbol, a <g> a group (as Chromium maps them)
+  const SVG_ROLE = { path: "graphics-symbol", rect: "graphics-symbol", circle: "graphics-symbol", ellipse: "graphics-symbol",
+    line: "graphics-symbol", polygon: "graphics-symbol", polyline: "graphics-symbol", g: "group", image: "image", a: "link" };
   const tag = (el) => (el.localName || "").toUpperCase();
   const attr = (el, a) => { const v = el.getAttribute(a); return v === null ? null : v; };
   const explicitRole = (el) => {
@@ -503,7 +506,23 @@
         }
         return;
       }
-      if (t === "INPUT" || t === "TEXTAREA" || t === "IMG" || role === "image" && t === "SVG") return;
+      if (t === "SVG" && role === "image") {
+        // svg internals are not walked, except the shapes a script listens to (a clickable map):
+        // each becomes a clickable node of its own, named by its aria-label or <title>
+        for (const e of el.querySelectorAll("*")) {
+          if (!((clickSet && clickSet.has(e)) || e.hasAttribute("onclick"))) continue;
+          const es = style(e);
+          if (es.display === "none" || es.visibility !== "visible") continue;
+          const r2 = e.getBoundingClientRect();
+          const b2 = [Math.round(r2.left + sx), Math.round(r2.top + sy), Math.round(r2.width), Math.round(r2.height)];
+          const ti = Array.from(e.children).find((c) => c.localName === "title");
+          curEl = e;
+          emit(childParent, explicitRole(e) || SVG_ROLE[e.localName] || "generic", trimName(attr(e, "aria-label") || (ti ? ti.textContent : "") || ""),
+               null, "", refOf(st, e), b2, (b2[2] > 0 && b2[3] > 0 ? 1 : 0) | 2);
+        }
+        return;
+      }
+      if (t === "INPUT" || t === "TEXTAREA" || t === "IMG") return;
       if (t === "DETAILS" && !el.open) {
         const s = Array.from(el.children).find((c) => c.localName === "summary");
         if (s) walk(s, childParent, childInh);

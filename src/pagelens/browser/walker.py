@@ -90,6 +90,12 @@ def gc_paused() -> Iterator[None]:
 
 
 @lru_cache(maxsize=1)
+def click_hook_js() -> str:
+    """The init script that records click listeners for the walker (``click_hook.js``)."""
+    return resources.files("pagelens.browser").joinpath("click_hook.js").read_text(encoding="utf-8")
+
+
+@lru_cache(maxsize=1)
 def walker_js() -> str:
     """The walker's source (package data, read once): ``walker.js`` with ``walker_names.js``
     (the accessible-name part) spliced in at its ``@include`` line."""
