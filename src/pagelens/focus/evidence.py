@@ -320,7 +320,7 @@ def joined_evidence(parts: Sequence[str], home: frozenset[str] = frozenset(), li
 def _offsite(text: str, home: frozenset[str]) -> str:
     """The first address written in ``text`` whose domain is not one of ``home``."""
     low = text.lower()
-    if "http" in low or "www." in low or "@" in low or "/" in low:
+    if "http" in low or "www." in low or "@" in low or "/" in low or ":" in low:
         for u in lx.DEST.finditer(text):
             d = domain(u.group(0))
             if d and d not in home:

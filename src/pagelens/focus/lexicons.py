@@ -386,7 +386,10 @@ REAL = re.compile(
 #: Words of a condition ("if you use a Mac, ignore ..."): an instruction for some readers, not an override.
 CONDITION = re.compile(r"\b(?:if|when|unless|wenn|falls|si|se|als|если)\b[^.!?]*$", _I)
 _URL = (r"\bhttps?://[^\s'\"<>)\]]+|\bwww\.[a-z0-9-]+(?:\.[a-z0-9-]+)+[^\s'\"<>)\]]*|"
-        r"\b(?:[a-z0-9-]+\.)+[a-z]{2,12}/[^\s'\"<>)\]]*")
+        r"\b(?:[a-z0-9-]+\.)+[a-z]{2,12}/[^\s'\"<>)\]]*|"
+        # a bare IPv4 address or host name with a port or a path ("10.1.2.3:8080/x", "host.example:8443")
+        r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?::\d{2,5}(?:/[^\s'\"<>)\]]*)?|/[^\s'\"<>)\]]+)|"
+        r"\b(?:[a-z0-9-]+\.)+[a-z]{2,12}:\d{2,5}(?:/[^\s'\"<>)\]]*)?")
 #: Where a text can send the reader or its data: a URL, or an e-mail address.
 DEST = re.compile(_URL + r"|\b[\w.+-]+@(?:[a-z0-9-]+\.)+[a-z]{2,12}\b", _I)
 
@@ -448,7 +451,7 @@ GATE_MARK = re.compile(r"\w\(\s*['\"\d]|\[\s*[a-z]{0,2}\d+\s*\]|<\||\[/?inst\]|<
                        r"<!--|-->|##|[\"']role[\"']\s*:", re.IGNORECASE)
 #: The gate of destinations (a written address): it matters only in text the site did not write for
 #: every reader, where an unaddressed order that steers off-site is enough (``evidence.steers``).
-GATE_DEST = re.compile(r"http|www\.|@|[a-z0-9-]\.[a-z]{2,12}/", re.IGNORECASE)
+GATE_DEST = re.compile(r"http|www\.|@|[a-z0-9-]\.[a-z]{2,12}[/:]|\d\.\d{1,3}[:/]\w", re.IGNORECASE)
 
 
 # ---- finders: literal stems that locate where the slow patterns above can match (windows, not whole texts)
