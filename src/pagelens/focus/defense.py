@@ -31,8 +31,8 @@ from functools import lru_cache
 from typing import Any
 
 from pagelens.focus import lexicons as lx
-from pagelens.focus.evidence import (Evidence, domain, drifts, evidence, gate, joined_evidence, normalise, orders_now,
-                                     points, steers)
+from pagelens.focus.evidence import (Evidence, domain, drifts, evidence, gate, gives_order, joined_evidence, normalise,
+                                     orders_now, points, steers)
 from pagelens.types import Line, Region, Rendering
 
 __all__ = ["KINDS", "DefenseReport", "Flag", "detect", "judge_text"]
@@ -153,6 +153,36 @@ def _shares_goal(text: str, goal: str | None) -> bool:
     return len(found) >= 2 and len(found) >= 0.3 * len(words)
 
 
+_WORDS = re.compile(r"\w+")
+
+
+@lru_cache(maxsize=256)
+def _goal_words(goal: str) -> str:
+    return " ".join(_WORDS.findall(normalise(goal).lower()))
+
+
+def quotes_goal(text: str, goal: str | None) -> bool:
+    """Whether ``text`` repeats the user's goal word for word (at least three words): page text has no reason
+    to, text written to steer the agent's task often does (it quotes the task to sound relevant)."""
+    if not goal:
+        return False
+    g = _goal_words(goal)
+    if g.count(" ") < 2:
+        return False
+    return g in " ".join(_WORDS.findall(text.lower()))
+
+
+def _goal_steered(text: str, region: str, ev: Evidence) -> bool:
+    """Goal drift by quotation: the goal repeated word for word beside an off-site address (text the site did
+    not write for every reader), or beside an order in text nobody sees or that the site did not write; in the
+    site's own text only with an off-site address and a change, an order or a dispute as well."""
+    offsite = bool(ev.offsite) or bool(lx.DEST.search(text))
+    if region in _FOREIGN:
+        return offsite or gives_order(text)
+    return offsite and (gives_order(text) or lx.CHANGE.search(text) is not None
+                        or lx.DISPUTE_FIND.search(text.lower()) is not None)
+
+
 def judge_text(text: str, region: Region | str = "main", *, goal: str | None = None,
                home: frozenset[str] = frozenset(), offsite_target: bool = False,
                label: bool = False, normalised: bool = False,
@@ -172,6 +202,9 @@ def judge_text(text: str, region: Region | str = "main", *, goal: str | None = N
                            and (ev.elsewhere or lx.CHANGE.search(text.lower()) is not None))):
             return "changes-the-task", (f"restates the goal while announcing that the task changed or moved (in "
                                         f"{_WHERE.get(region, region)})")
+    if goal and quotes_goal(text, goal) and _goal_steered(text, region, ev):
+        return "changes-the-task", (f"repeats the goal word for word beside an order or an off-site address (in "
+                                    f"{_WHERE.get(region, region)})")
     if region == "unseen" and orders_now(text):
         return "addresses-agent", "gives an urgent order in text hidden from sighted users"
     if ev == Evidence():
@@ -207,8 +240,9 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
     regions = _live_regions(lines)
     gated = [bool(p) and (gate(p, regions[i] in _FOREIGN) or (regions[i] == "unseen" and lx.URGENT_NOW.search(p) is not None))
              for i, p in enumerate(payloads)]
-    if goal:  # goal drift needs no trigger word of its own, only a change word in foreign text
-        gated = [g or (bool(p) and lx.CHANGE.search(p) is not None) for g, p in zip(gated, payloads)]
+    if goal:  # goal drift needs no trigger word of its own, only a change word, or the goal quoted
+        gated = [g or (bool(p) and (lx.CHANGE.search(p) is not None or quotes_goal(p, goal)))
+                 for g, p in zip(gated, payloads)]
     flags: dict[int, Flag] = {}
 
     def flag(idx: Iterable[int], verdict: tuple[str, str], excerpt: str, region: str) -> None:

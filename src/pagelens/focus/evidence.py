@@ -439,3 +439,10 @@ def orders_now(text: str) -> bool:
     low = text.lower()
     return lx.URGENT_NOW.search(low) is not None and (
         any(lx.ORDER_START.match(c) for c in _CLAUSE.split(low) if c) or _any(lx.ORDER_ANY, low))
+
+
+def gives_order(text: str) -> bool:
+    """A clause opening on an imperative, a "please", or an obligation, in any of the lexicon's languages."""
+    low = text.lower()
+    return (any(lx.ORDER_START.match(c) for c in _CLAUSE.split(low) if c) or _any(lx.ORDER_ANY, low)
+            or _any(lx.MODAL, low))
