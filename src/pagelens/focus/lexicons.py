@@ -79,6 +79,11 @@ _AUTO = (
     r"programme?|lecteurs?|lectores?|visiteurs?|visitantes?|"
     r"агент\w*|систем\w*)|"
     r"(?:web|browsing|browser|shopping|booking|research|coding)[\s-]+(?:agents?|bots?|assistants?)|"
+    r"(?:agents?|assistants?|asistentes?|assistentes?|agentes?)\s+(?:de\s+|d')(?:navigation|navegaci[oó]n|navega[cç][aã]o|"
+    r"recherche|b[uú]squeda|compras?|achat)|"
+    r"(?:non[\s-]?humains?|nicht[\s-]?menschlich\w*|no\s+human[oa]s?|não\s+human[oa]s?|нечеловеческ\w*)[\s-]+"
+    r"(?:lecteurs?|visiteurs?|leser\w*|besucher\w*|lectores?|visitantes?|leitores?|читател\w*|посетител\w*)|"
+    r"(?:lecteurs?|visiteurs?|lectores?|visitantes?|leitores?)\s+(?:non[\s-]?humains?|no\s+human[oa]s?|não\s+human[oa]s?)|"
     r"(?:automatisch\w*|maschinell\w*)[\s-]+(?:leser\w*|besucher\w*|programm\w*|systeme?n?|agenten|nutzer\w*|werkzeug\w*)|"
     r"(?:lect(?:or|ores|eur|eurs|rices?)|leitor(?:es)?|lettor[ei]|visit(?:eur|eurs|ante|antes)|programm?[ae]s?|"
     r"syst[èe]mes?|sistemas?|outils?|herramientas?)\s+(?:automati\w*|autom[aá]tic\w*|autonom\w*|aut[oó]nom\w*)|"
@@ -120,7 +125,7 @@ _VERBS = (
     r"schreibe|überweise|navigiere|rufe|rufen\s+sie|leere|lösche|löschen\s+sie|"
     r"allez|va|visitez|ouvrez|ouvre|cliquez|clique|appuyez|saisissez|entrez|ignorez|ignore|oubliez|oublie|envoyez|"
     r"envoie|téléchargez|achetez|ajoutez|confirmez|vérifiez|connectez|répondez|dites|dis|copiez|collez|choisissez|"
-    r"sélectionnez|payez|indiquez|supprimez|rendez|"
+    r"sélectionnez|payez|indiquez|supprimez|rendez|utilisez|utilise|prenez|suivez|lisez|"
     r"ve|vaya|visita|visite|abre|abra|haz|haga|pulsa|pulse|introduce|introduzca|ingresa|ingrese|ignora|olvida|olvide|"
     r"envía|envia|envíe|descarga|descargue|compra|compre|añade|agrega|confirma|confirme|verifica|verifique|inicia|"
     r"responde|responda|di|diga|copia|pega|elige|elija|selecciona|seleccione|paga|pague|borra|elimina|"
@@ -184,7 +189,7 @@ AI_BEFORE = re.compile(
     rf"(?:[\w-]+\s+){{0,2}}?)$", _I)
 #: After an AI-qualified noun: a vocative's punctuation, "reading this page", an obligation, a message heading.
 AI_AFTER = re.compile(
-    r"\s*[:,!—–]|\s+(?:only|reading|visiting|browsing|processing|crawling|using|that|who|which|please)\b|\s*$", _I)
+    r"\s*[:,!—–]|\s+(?:and|or|&|und|oder|et|ou|y|o|e|и|или)\s+[\w-]+(?:\s+[\w-]+)?\s*[:!—–]|\s+(?:only|reading|visiting|browsing|processing|crawling|using|that|who|which|please)\b|\s*$", _I)
 _READS_THIS = (
     r"\s+(?:(?:that|who|which)\s+)?(?:is\s+|are\s+)?(?:currently\s+|now\s+)?(?:reading|processing|parsing|"
     r"summari[sz]ing|browsing|crawling|scraping|visiting|analy[sz]ing|indexing|handling|completing|working\s+on|"
@@ -535,4 +540,5 @@ YOU_ARE_FIND = re.compile(word_start_trie((
 URGENT_NOW = re.compile(
     r"\b(?:immediately|right\s+(?:now|away)|at\s+once|asap|without\s+delay|before\s+(?:doing\s+)?anything\s+else|"
     r"first\s+of\s+all|sofort|unverzüglich|umgehend|immédiatement|tout\s+de\s+suite|inmediatamente|ahora\s+mismo|"
+    r"zuallererst|avant\s+tout|antes\s+que\s+nada|прежде\s+всего|в\s+первую\s+очередь|"
     r"subito|imediatamente|срочно|немедленно)\b|至急|すぐに|直ちに|今すぐ|立即|马上|즉시", re.IGNORECASE)
