@@ -31,8 +31,19 @@ from functools import lru_cache
 from typing import Any
 
 from pagelens.focus import lexicons as lx
-from pagelens.focus.evidence import (Evidence, domain, drifts, evidence, gate, gives_order, joined_evidence, normalise,
-                                     orders_now, points, steers)
+from pagelens.focus.evidence import (
+    Evidence,
+    domain,
+    drifts,
+    evidence,
+    gate,
+    gives_order,
+    joined_evidence,
+    normalise,
+    orders_now,
+    points,
+    steers,
+)
 from pagelens.types import Line, Region, Rendering
 
 __all__ = ["KINDS", "DefenseReport", "Flag", "detect", "judge_text"]
