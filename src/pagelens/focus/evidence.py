@@ -343,6 +343,8 @@ def _evidence(text: str, home: frozenset[str]) -> Evidence:
         m = lx.IMITATION.search(text)
         if m:
             imitation = next((k for k, v in m.groupdict().items() if v is not None), "the observation format")
+    if not imitation and (":" in text or "：" in text) and lx.CHAT_TURNS.search(text):
+        imitation = "a chat transcript"
     you = False
     override = 0
     if lx.DISMISS_FIND.search(low) or lx.INSTR_FIND.search(low):

@@ -189,16 +189,22 @@ AI_BEFORE = re.compile(
     rf"(?:[\w-]+\s+){{0,2}}?)$", _I)
 #: After an AI-qualified noun: a vocative's punctuation, "reading this page", an obligation, a message heading.
 AI_AFTER = re.compile(
-    r"\s*[:,!—–]|\s+(?:and|or|&|und|oder|et|ou|y|o|e|и|или)\s+[\w-]+(?:\s+[\w-]+)?\s*[:!—–]|\s+(?:only|reading|visiting|browsing|processing|crawling|using|that|who|which|please)\b|\s*$", _I)
+    r"\s*[:,!—–]|\s+(?:and|or|&|und|oder|et|ou|y|o|e|и|или)\s+[\w-]+(?:\s+[\w-]+)?\s*[:!—–]|"
+    r"\s+[\w-]+ing(?:\s+[\w'-]+){0,4}\s*[:!—–]|\s+(?:only|reading|visiting|browsing|processing|crawling|using|that|who|which|please)\b|\s*$", _I)
 _READS_THIS = (
     r"\s+(?:(?:that|who|which)\s+)?(?:is\s+|are\s+)?(?:currently\s+|now\s+)?(?:reading|processing|parsing|"
     r"summari[sz]ing|browsing|crawling|scraping|visiting|analy[sz]ing|indexing|handling|completing|working\s+on|"
     r"reads|processes|parses|summari[sz]es|browses|crawls|scrapes|visits|analy[sz]es|indexes|handles|sees)\s+"
     r"(?:this|these|the|my|our)\b"
 )
+_READS_THIS_ROMANCE = (  # "... qui lit cette page", "..., der diese Seite liest", "... que lee esta página"
+    r"\s+(?:qui|que|der|die|welche[rs]?|который|которая|которые|che)\s+(?:(?:lit|lisez|parcourt|visite|analyse|lee|"
+    r"visita|legge|читает|просматривает)\s+(?:cette|ce|ces|esta|este|estos|questa|questo|эту|этот|эти)\b|"
+    r"(?:diese[ns]?|den|das)\s+\w+\s+(?:liest|besucht|verarbeitet)\b)"
+)
 #: After an AI-qualified noun, whatever precedes it: it reads this page, is obliged to act, or heads a message.
 AI_AFTER_ANY = re.compile(
-    rf"{_READS_THIS}|(?:\s+[\w-]+){{0,5}}?\s+{_OBLIGED}|[\s-]+(?:only[\s-]+)?{_MSG}\s*[:\]#—–]", _I)
+    rf"{_READS_THIS}|{_READS_THIS_ROMANCE}|(?:\s+[\w-]+){{0,5}}?\s+{_OBLIGED}|[\s-]+(?:only[\s-]+)?{_MSG}\s*[:\]#—–]", _I)
 MSG_FOR_BEFORE = re.compile(rf"\b{_MSG}\s+(?:(?:is|are|ist|est|es)\s+)?(?:only\s+)?(?:for|to|an|für|pour|para|per|для)\s+{_DET}(?:[\w-]+\s+){{0,2}}?$", _I)
 #: Before a plain role noun: a greeting, the start of the text or of a sentence ("To the agent:").
 WEAK_BEFORE = re.compile(rf"{_VOC_PRE}(?:[\w-]+\s+){{0,2}}?$", _I)
@@ -415,6 +421,14 @@ IMITATION = re.compile(
     r"(?P<action_call>(?<![\w.$])(?:click|dblclick|fill|select_option|hover|press|focus|clear|goto|go_back|type|"
     r"send_msg_to_user|report_infeasible|scroll|upload_file|mouse_click|keyboard_type|new_tab|answer|stop)\(\s*"
     r"(?:['\"][a-z]{0,4}-?\d+['\"]|\d+|['\"]https?:)\s*[,)]?)", _I)
+
+#: A chat transcript imitated: a turn of the user and a turn of the assistant, labelled "Name:", in either order.
+_USER_TURN = (r"(?:user|human|utilisateur|utilisatrice|benutzer|nutzer|usuario|humano|utente|usuário|пользователь|"
+              r"человек|用户|ユーザー|사용자)")
+_AGENT_TURN = r"(?:assistant|ai|assistent|asistente|assistente|ассистент|ии|助手|アシスタント|어시스턴트)"
+CHAT_TURNS = re.compile(
+    rf"(?:^|[.!?;»\"'\s])(?:{_USER_TURN}\s*[:：][^:：]{{2,300}}?(?<![\w-]){_AGENT_TURN}|"
+    rf"{_AGENT_TURN}\s*[:：][^:：]{{2,300}}?(?<![\w-]){_USER_TURN})\s*[:：]", _I)
 
 # ---- the gate: stems without which no span can be anchored (most lines stop here). Plain literals only, so
 # that the scan is fast; the acronyms are matched case-sensitively on the cased text (see GATE_CASED).
