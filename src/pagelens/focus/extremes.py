@@ -17,6 +17,8 @@ _EXTREME = re.compile(r"\b(?:most|least|top|bottom|first|last|highest|lowest|few
 #: Words that end in -est without being superlatives.
 _NOT_SUPERLATIVE = frozenset(["interest", "request", "rest", "test", "forest", "guest", "west", "suggest", "honest", "contest", "manifest", "harvest", "digest", "protest", "nest", "chest", "quest", "arrest", "invest", "modest", "pest", "vest", "zest", "crest", "attest", "detest", "digest", "latest_", "priest"])
 _NUMBER = re.compile(r"\d")
+#: One number in a short line, not glued to letters before it ("$12.99", "Actual: 40", "34.4%").
+_VALUE = re.compile(r"^(?:\D{0,24}[^\w])?\d[\d,. ]*\D{0,30}$")
 _LETTER = re.compile(r"[^\W\d_]{2}")
 
 
@@ -48,7 +50,10 @@ def projection(page: Page, hits: dict[int, frozenset[str]], tokens: int, max_lis
         n_hit = sum(1 for c in same if any(hits.get(j) for j in range(c, page.ends[c])))
         if _context_hit(page, hits, same[0]):
             n_hit += (len(same) + 1) // 2  # the heading or caption over it names what the goal asks about
-        scored.append((-n_hit, -len(same), same[0], same))
+        # items compared by an extreme show a value of their own (a short line with a number):
+        # a run of prose paragraphs that repeat the goal's words is not such a listing
+        comparable = sum(1 for c in same if _has_value(page, c)) / len(same)
+        scored.append((-n_hit * (0.25 + comparable), -len(same), same[0], same))
     scored.sort(key=lambda t: t[:3])
     out: list[int] = []
     for rank, (neg_hit, _, _, same) in enumerate(scored[:max_listings]):
@@ -57,6 +62,36 @@ def projection(page: Page, hits: dict[int, frozenset[str]], tokens: int, max_lis
             break
         out += _project(page, hits, same, left)
     return sorted(set(out))
+
+
+def _context_terms(page: Page, hits: dict[int, frozenset[str]], first: int, window: int = 60) -> set[str]:
+    """The goal's terms in the lines just before a listing, back to the nearest heading."""
+    out: set[str] = set()
+    for j in range(first - 1, max(-1, first - window), -1):
+        out |= hits.get(j, frozenset())
+        if page.lines[j].role in HEADING_ROLES:
+            break
+    return out
+
+
+def _has_value(page: Page, c: int, max_chars: int = 40, max_lines: int = 80) -> bool:
+    """Whether item ``c`` holds a short line showing one value (a price, a count, a share):
+    not an identifier (digits glued to letters) nor a footnote link (a bare small number)."""
+    for j in range(c, min(page.ends[c], c + max_lines)):
+        ln = page.lines[j]
+        if not 0 < len(ln.name) <= max_chars or not _VALUE.match(ln.name):
+            continue
+        if ln.role == "link" and ln.name.strip().isdigit() and len(ln.name.strip()) <= 3:
+            continue
+        return True
+    return False
+
+
+def _small_row(page: Page, c: int, max_tokens: int = 48, max_cells: int = 8) -> bool:
+    """A table row of a few short cells."""
+    if page.lines[c].role != "row" or page.subtree_tokens(c) > max_tokens:
+        return False
+    return sum(1 for j in range(c + 1, page.ends[c]) if page.parents[j] == c) <= max_cells
 
 
 def _header_row(page: Page, c: int) -> bool:
@@ -71,8 +106,11 @@ def _context_hit(page: Page, hits: dict[int, frozenset[str]], first: int, window
     if p >= 0 and hits.get(p):
         return True
     for j in range(first - 1, max(-1, first - window), -1):
-        if page.lines[j].role in HEADING_ROLES:
+        role = page.lines[j].role
+        if role in HEADING_ROLES:
             return bool(hits.get(j))
+        if role in ("columnheader", "caption") and hits.get(j):
+            return True  # a table's column names or caption name what its rows compare
     return False
 
 
@@ -81,7 +119,11 @@ def _project(page: Page, hits: dict[int, frozenset[str]], items: list[int], toke
     spent = 0
     # of the items the goal names ("the cheapest *headphones*"), when it names some: a term
     # that most items carry ("Add to cart") names none of them
-    item_hits = [set().union(*(hits.get(j, frozenset()) for j in range(c, page.ends[c]))) for c in items]
+    # terms of the listing's own name (its column names, caption, heading) and kinds of value
+    # (``§date``) name no item: they describe the whole listing
+    general = _context_terms(page, hits, items[0])
+    item_hits = [{t for j in range(c, page.ends[c]) for t in hits.get(j, frozenset())
+                  if t not in general and t[0] != "§"} for c in items]
     seen_in: dict[str, int] = {}
     for h in item_hits:
         for t in h:
@@ -104,7 +146,9 @@ def _project(page: Page, hits: dict[int, frozenset[str]], items: list[int], toke
         named = [j for j in range(c, page.ends[c]) if page.lines[j].name]
         if not named:
             continue
-        if whole and page.subtree_tokens(c) <= 60:
+        if (whole and page.subtree_tokens(c) <= 60) or _small_row(page, c):
+            # a table row is answered by its key and its value together: a short row whole
+            # (the readable name is not always the first cell: a code, then the name, then values)
             cost = page.subtree_tokens(c)
             if spent + cost > tokens:
                 break

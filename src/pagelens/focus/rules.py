@@ -46,6 +46,7 @@ from pagelens.focus.extremes import asks_extreme, projection
 from pagelens.focus.matcher import GoalMatcher
 from pagelens.focus.terms import (
     ANSWER_CONCEPTS,
+    compound_parts,
     inside_word,
     is_question,
     normalise,
@@ -73,6 +74,9 @@ from pagelens.types import Line, Rendering
 FORM_INTENT = frozenset({"§login", "§register", "§password", "§email", "§username", "§payment", "§address",
                          "§phone", "§subscribe", "§filter", "§sort", "+signin", "+signup", "+login", "enter", "type",
                          "fill"})
+#: A value an acting goal carries to be typed somewhere (an IP address, an e-mail address, a
+#: long number: a phone, a postcode, an account), whatever the field's label says.
+_LITERAL = re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?![\w.])|[\w.+-]+@[\w-]+\.[a-z]{2,}|(?<![\w.,])\d{5,}(?![\w.,])")
 _KIND_OF = {"price": "amount", "quantity": "count"}  # a question's concept -> the value kind on the page
 
 
@@ -190,14 +194,17 @@ class RulesRetriever:
         question = is_question(query.goal)
         acting = not question
         n_units = len(units.heads)
+        own_terms = set(weights)
+        # goal words inside longer page words (compounds): stems of 4+ letters
+        parts = sorted((t for t in weights if t.isalpha() and len(t) >= 4), key=len, reverse=True)
+        inner = re.compile("|".join(map(re.escape, parts))) if parts else None
+        for t in compound_parts(query.goal) - own_terms:  # and the goal's compounds split (weak)
+            weights[t] = 0.5
         matcher = GoalMatcher(weights)
         line_terms: dict[int, frozenset[str]] = {}
         for k in range(n_units):
             for j in units.members[k]:
                 line_terms[j] = matcher.match(pa.line_texts[j])
-        # goal words inside longer page words (compounds): stems of 4+ letters
-        parts = sorted((t for t in weights if t.isalpha() and len(t) >= 4), key=len, reverse=True)
-        inner = re.compile("|".join(map(re.escape, parts))) if parts else None
         unit_hits: list[set[str]] = []
         for k in range(n_units):
             hits: set[str] = set()
@@ -214,7 +221,7 @@ class RulesRetriever:
             for t in hits:
                 df[t] = df.get(t, 0) + 1
         idf = {t: math.log((n_units + 1) / (df.get(t, 0) + 0.5)) for t in set(weights) | set(df)}
-        topic = self._topic_terms(page, weights)
+        topic = self._topic_terms(page, {t: weights[t] for t in own_terms})
 
         def mass(hits: Iterable[str]) -> float:
             s = 0.0
@@ -262,7 +269,7 @@ class RulesRetriever:
             if best > 0:
                 control_score[k] = best * (1.0 if acting else 0.5)
         out["controls"] = _ranked(control_score)
-        if acting and weights.keys() & FORM_INTENT:
+        if acting and (weights.keys() & FORM_INTENT or _LITERAL.search(query.goal)):
             # the page's fields in reading order (their labels rarely share the goal's words)
             for i, ln in enumerate(lines):
                 k = units.of_line[i]
