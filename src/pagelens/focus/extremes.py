@@ -53,7 +53,7 @@ def projection(page: Page, hits: dict[int, frozenset[str]], tokens: int, max_lis
         # items compared by an extreme show a value of their own (a short line with a number):
         # a run of prose paragraphs that repeat the goal's words is not such a listing
         comparable = sum(1 for c in same if _has_value(page, c)) / len(same)
-        scored.append((-n_hit * (0.25 + comparable), -len(same), same[0], same))
+        scored.append((-n_hit * (0.05 + comparable), -len(same), same[0], same))
     scored.sort(key=lambda t: t[:3])
     out: list[int] = []
     for rank, (neg_hit, _, _, same) in enumerate(scored[:max_listings]):

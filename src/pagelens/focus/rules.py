@@ -75,8 +75,10 @@ FORM_INTENT = frozenset({"§login", "§register", "§password", "§email", "§us
                          "§phone", "§subscribe", "§filter", "§sort", "+signin", "+signup", "+login", "enter", "type",
                          "fill"})
 #: A value an acting goal carries to be typed somewhere (an IP address, an e-mail address, a
-#: long number: a phone, a postcode, an account), whatever the field's label says.
-_LITERAL = re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?![\w.])|[\w.+-]+@[\w-]+\.[a-z]{2,}|(?<![\w.,])\d{5,}(?![\w.,])")
+#: long number: a phone, a postcode, an account, a sum without its currency), whatever the
+#: field's label says.
+_LITERAL = re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?![\w.])|[\w.+-]+@[\w-]+\.[a-z]{2,}|(?<![\w.,])\d{5,}(?![\w.,])"
+                      r"|(?<![$€£¥\w.,])\d{1,3}(?:,\d{3})+(?![\w.,])")
 _KIND_OF = {"price": "amount", "quantity": "count"}  # a question's concept -> the value kind on the page
 
 
@@ -104,6 +106,7 @@ class RulesConfig:
     semantic_units: int = 96  # the embedding signal reads at most this many candidate units...
     semantic_chars: int = 160  # ...this much of each one's text...
     semantic_keep: int = 8  # ...and ranks its best this many...
+    semantic_gate: bool = True  # embed only when a goal word occurs nowhere on the page (else lexical finds it)
     semantic_margin: float = 0.03  # ...those within this cosine of the best (0: all of them); chosen
     # on the development sets (BENCHMARKS.md, "Focus at scale"): 24 without a margin displaced lexical units
     cache: bool = True  # reuse the per-page analysis for the same rendering (:mod:`.analysis`)
@@ -149,7 +152,7 @@ class RulesRetriever:
         share = query.budget if query.budget is not None and 0 < query.budget <= 1 else cfg.budget
         budget = int(min(max(share * total, cfg.floor_tokens), cfg.ceiling_tokens, total))
         units = pa.units
-        signals, line_terms = self._signals(query, pa)
+        signals, line_terms, unseen = self._signals(query, pa)
         fused: dict[int, float] = {}
         weights = dict(cfg.weights)
         for name, ranked in signals.items():
@@ -157,7 +160,7 @@ class RulesRetriever:
             for r, k in enumerate(ranked):
                 fused[k] = fused.get(k, 0.0) + w / (cfg.rrf_k + r + 1)
         order = _ranked(fused)
-        if cfg.semantic:
+        if cfg.semantic and (unseen or not cfg.semantic_gate):
             # the embedding signal reads only the candidates the cheap signals and the page's
             # structure propose (embedding every unit costs seconds on CPU): re-fused
             signals["semantic"] = self._semantic(query, pa, order)
@@ -171,13 +174,14 @@ class RulesRetriever:
             # a goal that fills something in needs the page's fields even when their labels
             # share no word with it ("Member number", "Secret phrase"): each with its label
             extra += self._fields(page, int(budget * cfg.form_share))
-        keep, spent, chosen = self._fill(query, pa, order, budget, extra)
+        keep, spent, chosen = self._fill(query, pa, order, budget, extra, line_terms)
         info: dict[str, Any] = {
             "units": len(units.heads),
             "chosen_units": chosen,
             "budget_tokens": budget,
             "spent_tokens": spent,
             "signals": {n: len(r) for n, r in signals.items()},
+            "unseen_terms": sorted(unseen),
             "top_units": [[lines[units.heads[k]].no, round(fused[k], 4),
                            [n for n, r in signals.items() if k in r[:50]]] for k in order[: cfg.debug_units]],
         }
@@ -185,7 +189,7 @@ class RulesRetriever:
 
     # -- signals -------------------------------------------------------------------------------
     def _signals(self, query: FocusQuery,
-                 pa: PageAnalysis) -> tuple[dict[str, list[int]], dict[int, frozenset[str]]]:
+                 pa: PageAnalysis) -> tuple[dict[str, list[int]], dict[int, frozenset[str]], set[str]]:
         page, units = pa.page, pa.units
         lines = page.lines
         weights, phrases = query_terms(query)
@@ -277,7 +281,9 @@ class RulesRetriever:
                     form_score[k] = 1.0 / (1 + len(form_score))
             out["forms"] = _ranked(form_score)
         out["prior"] = pa.prior
-        return out, line_terms
+        # the goal's own words that no unit carries: what only a semantic signal can find
+        unseen = {t for t in own_terms if t[0] not in "§+\"" and t.isalpha() and not df.get(t)}
+        return out, line_terms, unseen
 
     def _fields(self, page: Page, tokens: int) -> list[int]:
         """The page's form fields in reading order, each with its label and its form's
@@ -342,18 +348,20 @@ class RulesRetriever:
         return set() if topic >= {t for t in weights if t[0] not in "§+"} else topic
 
     # -- filling the budget --------------------------------------------------------------------
-    def _fill(self, query: FocusQuery, pa: PageAnalysis, order: list[int],
-              budget: int, extra: list[int]) -> tuple[set[int], int, int]:
+    def _fill(self, query: FocusQuery, pa: PageAnalysis, order: list[int], budget: int, extra: list[int],
+              line_terms: dict[int, frozenset[str]] | None = None) -> tuple[set[int], int, int]:
         cfg = self.config
         page, units = pa.page, pa.units
         keep: set[int] = set()
         shown_anc: set[int] = set()
         spent = 0
+        hit = line_terms or {}
+        spare = pa.spare
 
         def add(span: Iterable[int]) -> None:
             nonlocal spent
             for j in span:
-                if j in keep:
+                if j in keep or (j in spare and not hit.get(j)):
                     continue
                 keep.add(j)
                 spent += page.cost[j] + 1
@@ -368,7 +376,7 @@ class RulesRetriever:
             c = PLACEHOLDER_COST
             seen_anc: set[int] = set()
             for j in span:
-                if j in keep:
+                if j in keep or (j in spare and not hit.get(j)):
                     continue
                 c += page.cost[j] + 1
                 for a in page.ancestors(j):

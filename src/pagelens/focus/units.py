@@ -124,7 +124,15 @@ def unit_of(page: Page, i: int, limits: UnitLimits) -> int:
 
 
 def form_of(page: Page, i: int, limits: UnitLimits) -> int | None:
-    """Smallest ancestor holding a field and a button, if it is not too big."""
+    """The enclosing ``form`` when it is not too big, else the smallest ancestor holding a
+    field and a button (not one inside a widget: a date field's picker button), if small."""
+    for a in page.ancestors(i):
+        if page.lines[a].role in BARRIER_ROLES:
+            break
+        if page.lines[a].role == "form":
+            if page.subtree_tokens(a) <= limits.form_max_tokens:
+                return a
+            break
     for a in page.ancestors(i):
         if page.lines[a].role in BARRIER_ROLES or page.subtree_tokens(a) > limits.form_max_tokens:
             return None
@@ -216,6 +224,28 @@ def partners(page: Page, u: int, limits: UnitLimits) -> list[int]:
             out.extend(submit_buttons(page, j))
             break
     return out
+
+
+#: Containers of a choice's options.
+CHOICE_ROLES = frozenset({"combobox", "listbox", "MenuListPopup", "ComboBoxSelect", "radiogroup"})
+
+
+def spare_options(page: Page, shown: int = 3) -> frozenset[int]:
+    """Options of a choice beyond its first ``shown`` that are not selected: a kept drop-down
+    shows its current value and first choices; the rest stay behind a placeholder (recoverable)
+    unless the goal names them."""
+    out: set[int] = set()
+    seen: dict[int, int] = {}
+    for i, ln in enumerate(page.lines):
+        if ln.role != "option":
+            continue
+        p = page.parents[i]
+        if p < 0 or page.lines[p].role not in CHOICE_ROLES:
+            continue
+        n = seen[p] = seen.get(p, 0) + 1
+        if n > shown and "selected" not in ln.states and page.ends[i] == i + 1:
+            out.add(i)
+    return frozenset(out)
 
 
 def sibling_runs(page: Page) -> list[list[int]]:
