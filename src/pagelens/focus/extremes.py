@@ -37,10 +37,12 @@ def listings(page: Page, min_items: int = 4) -> list[list[int]]:
     return [same for by_role in kids.values() for same in by_role.values() if len(same) >= min_items]
 
 
-def projection(page: Page, hits: dict[int, frozenset[str]], tokens: int, max_listings: int = 3) -> list[int]:
+def projection(page: Page, hits: dict[int, frozenset[str]], tokens: int, max_listings: int = 3,
+               values: frozenset[int] = frozenset()) -> list[int]:
     """For the listings the goal's words hit most (the largest ones when none is hit), best
     first while ``tokens`` last: every item's name, its short lines holding numbers and the
-    lines the goal hits. A small listing the goal's words hit (a few related links) leaves the
+    lines the goal hits (of the ``values`` the goal asks for — its prices, its dates — only those
+    when the item has some: a wide row keeps its name and the compared cell). A small listing the goal's words hit (a few related links) leaves the
     rest of the budget to the next one (the table the goal means but does not name)."""
     scored = []
     for same in listings(page):
@@ -60,7 +62,7 @@ def projection(page: Page, hits: dict[int, frozenset[str]], tokens: int, max_lis
         left = tokens - sum(page.cost[j] + 1 for j in set(out))
         if left < 40 or (rank > 0 and neg_hit == 0):  # a further listing only when the goal points at it
             break
-        out += _project(page, hits, same, left)
+        out += _project(page, hits, same, left, values)
     return sorted(set(out))
 
 
@@ -114,7 +116,8 @@ def _context_hit(page: Page, hits: dict[int, frozenset[str]], first: int, window
     return False
 
 
-def _project(page: Page, hits: dict[int, frozenset[str]], items: list[int], tokens: int) -> list[int]:
+def _project(page: Page, hits: dict[int, frozenset[str]], items: list[int], tokens: int,
+             values: frozenset[int] = frozenset()) -> list[int]:
     out: list[int] = []
     spent = 0
     # of the items the goal names ("the cheapest *headphones*"), when it names some: a term
@@ -158,13 +161,16 @@ def _project(page: Page, hits: dict[int, frozenset[str]], items: list[int], toke
         pick = named[:1]
         title = next((j for j in named if page.lines[j].role in ("link", "heading") and _LETTER.search(page.lines[j].name)),
                      None)
+        valued = bool(values) and any(j in values for j in named)
+        if title is None and valued:  # the item's name: its first worded line that is no value
+            title = next((j for j in named if j not in values and _LETTER.search(page.lines[j].name)), None)
         if title is not None and title not in pick:
             pick.append(title)
         for j in named[1:]:
             ln = page.lines[j]
             own = hits.get(j, frozenset())
-            if any(seen_in.get(t, 0) <= len(items) // 2 for t in own) or (
-                    len(ln.name) <= 40 and _NUMBER.search(ln.name)):
+            if any(0 < seen_in.get(t, 0) <= len(items) // 2 for t in own) or (
+                    (j in values) if valued else (len(ln.name) <= 40 and _NUMBER.search(ln.name))):
                 pick.append(j)
         if page.lines[pick[0]].role in HEADING_ROLES:
             pick += range(pick[0], page.ends[pick[0]])  # the item's title with its link

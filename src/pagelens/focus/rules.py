@@ -79,6 +79,7 @@ FORM_INTENT = frozenset({"§login", "§register", "§password", "§email", "§us
 #: field's label says.
 _LITERAL = re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?![\w.])|[\w.+-]+@[\w-]+\.[a-z]{2,}|(?<![\w.,])\d{5,}(?![\w.,])"
                       r"|(?<![$€£¥\w.,])\d{1,3}(?:,\d{3})+(?![\w.,])")
+_CURRENCY = re.compile(r"[$€£¥₹₩₽]|\b(?:eur|usd|gbp|chf|jpy)\b", re.IGNORECASE)
 _KIND_OF = {"price": "amount", "quantity": "count"}  # a question's concept -> the value kind on the page
 
 
@@ -169,7 +170,13 @@ class RulesRetriever:
             order = _ranked(fused)
         extra: list[int] = []
         if asks_extreme(query.goal):
-            extra = projection(page, line_terms, int(budget * cfg.extreme_share))
+            asked = {t for t in line_terms_goal_kinds(query)}
+            values = frozenset(j for j, h in line_terms.items() if h & asked)
+            if asked & {"§price", "§amount"}:  # money, when the page shows any: not durations or weights
+                money = frozenset(j for j in values if _CURRENCY.search(page.lines[j].name))
+                values = money | frozenset(j for j in values if line_terms[j] & (asked - {"§price", "§amount"}))
+                values = values if money else frozenset(j for j, h in line_terms.items() if h & asked)
+            extra = projection(page, line_terms, int(budget * cfg.extreme_share), values=values)
         if signals.get("forms"):
             # a goal that fills something in needs the page's fields even when their labels
             # share no word with it ("Member number", "Secret phrase"): each with its label
@@ -424,6 +431,15 @@ class RulesRetriever:
             out += pick
             spent += c
         return out
+
+
+#: Concepts that are a value an extreme compares (a price, an amount, a date, a count).
+_VALUE_CONCEPTS = frozenset({"§price", "§amount", "§date", "§count", "§quantity", "§newest"})
+
+
+def line_terms_goal_kinds(query: FocusQuery) -> set[str]:
+    """The kinds of value the goal compares, as the concepts a page line carries."""
+    return set(query_terms(query)[0]) & _VALUE_CONCEPTS
 
 
 def _interleaved(items: list[int], groups: list[int]) -> list[int]:
