@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 
 from pagelens.focus.terms import normalise, without_quotes
-from pagelens.focus.units import HEADING_ROLES, Page
+from pagelens.focus.units import HEADING_ROLES, Page, header_row
 
-_EXTREME = re.compile(r"\b(?:most|least|top|bottom|first|last|highest|lowest|fewest|largest|smallest|"
+_EXTREME = re.compile(r"\b(?:most|least|top|bottom|first|last|highest|lowest|fewest|largest|smallest|best|worst|"
                       r"[a-z]{2,}est)\b")
 #: Words that end in -est without being superlatives.
 _NOT_SUPERLATIVE = frozenset(["interest", "request", "rest", "test", "forest", "guest", "west", "suggest", "honest", "contest", "manifest", "harvest", "digest", "protest", "nest", "chest", "quest", "arrest", "invest", "modest", "pest", "vest", "zest", "crest", "attest", "detest", "digest", "latest_", "priest"])
@@ -62,8 +62,47 @@ def projection(page: Page, hits: dict[int, frozenset[str]], tokens: int, max_lis
         left = tokens - sum(page.cost[j] + 1 for j in set(out))
         if left < 40 or (rank > 0 and neg_hit == 0):  # a further listing only when the goal points at it
             break
-        out += _project(page, hits, same, left, values)
+        if page.lines[same[0]].role == "row":  # compared cells need their column names (and sort links)
+            hdr = header_row(page, same[0])
+            if hdr and sum(page.cost[j] + 1 for j in hdr) <= left // 4:
+                out += hdr
+                left -= sum(page.cost[j] + 1 for j in hdr)
+        out += _project(page, hits, _with_nested(page, same), left, values)
     return sorted(set(out))
+
+
+#: Roles of items that nest (a reply inside a comment, a sub-task inside a task).
+_NESTING = frozenset({"listitem", "article", "treeitem", "comment"})
+
+
+def _with_nested(page: Page, items: list[int]) -> list[int]:
+    """The listing's items with the items nested in them (replies are compared too)."""
+    out: list[int] = []
+    for c in items:
+        out.append(c)
+        role = page.lines[c].role
+        if role in _NESTING:
+            out += [j for j in range(c + 1, page.ends[c]) if page.lines[j].role == role]
+    return out
+
+
+def _own_lines(page: Page, c: int, starts: frozenset[int]) -> list[int]:
+    """Lines of item ``c`` outside the items nested in it."""
+    out: list[int] = []
+    j = c + 1
+    out.append(c)
+    while j < page.ends[c]:
+        if j in starts:
+            j = page.ends[j]
+            continue
+        out.append(j)
+        j += 1
+    return out
+
+
+def _titled(page: Page, j: int, max_chars: int = 40) -> bool:
+    ln = page.lines[j]
+    return ln.role in ("link", "heading", "cell", "gridcell", "button") or len(ln.name) <= max_chars
 
 
 def _context_terms(page: Page, hits: dict[int, frozenset[str]], first: int, window: int = 60) -> set[str]:
@@ -125,7 +164,10 @@ def _project(page: Page, hits: dict[int, frozenset[str]], items: list[int], toke
     # terms of the listing's own name (its column names, caption, heading) and kinds of value
     # (``§date``) name no item: they describe the whole listing
     general = _context_terms(page, hits, items[0])
-    item_hits = [{t for j in range(c, page.ends[c]) for t in hits.get(j, frozenset())
+    starts = frozenset(items)
+    lines_of = {c: _own_lines(page, c, starts) for c in items}
+    # an item is named by its title (a link, a heading, a short line), not by a word in its prose
+    item_hits = [{t for j in lines_of[c] if _titled(page, j) for t in hits.get(j, frozenset())
                   if t not in general and t[0] != "§"} for c in items]
     seen_in: dict[str, int] = {}
     for h in item_hits:
@@ -145,8 +187,18 @@ def _project(page: Page, hits: dict[int, frozenset[str]], items: list[int], toke
             out += range(c, page.ends[c])
             spent += cost
     order = [items[k // 2] if k % 2 == 0 else items[-1 - k // 2] for k in range(len(items))]
+
+    def numeric(j: int) -> bool:
+        return len(page.lines[j].name) <= 40 and bool(_NUMBER.search(page.lines[j].name))
+
+    # the value compared is the one the goal's words name, when most items show one ("59 points"
+    # for "the most points"): then the items' other numbers (dates, ids) stay out
+    named_values = {c: {j for j in lines_of.get(c, ()) if numeric(j) and _VALUE.match(page.lines[j].name)
+                        and any(t[0] != "§" for t in hits.get(j, ()))}
+                    for c in items}
+    by_name = sum(1 for c in items if named_values[c]) >= max(2, (len(items) + 1) // 2)
     for c in order:
-        named = [j for j in range(c, page.ends[c]) if page.lines[j].name]
+        named = [j for j in lines_of[c] if page.lines[j].name]
         if not named:
             continue
         if (whole and page.subtree_tokens(c) <= 60) or _small_row(page, c):
@@ -165,12 +217,13 @@ def _project(page: Page, hits: dict[int, frozenset[str]], items: list[int], toke
         if title is None and valued:  # the item's name: its first worded line that is no value
             title = next((j for j in named if j not in values and _LETTER.search(page.lines[j].name)), None)
         if title is not None and title not in pick:
+            if page.lines[title].name and page.lines[title].name in page.lines[pick[0]].name:
+                pick = []  # the item's own name only repeats its title's
             pick.append(title)
         for j in named[1:]:
-            ln = page.lines[j]
             own = hits.get(j, frozenset())
             if any(0 < seen_in.get(t, 0) <= len(items) // 2 for t in own) or (
-                    (j in values) if valued else (len(ln.name) <= 40 and _NUMBER.search(ln.name))):
+                    (j in values) if valued else (j in named_values[c]) if by_name else numeric(j)):
                 pick.append(j)
         if page.lines[pick[0]].role in HEADING_ROLES:
             pick += range(pick[0], page.ends[pick[0]])  # the item's title with its link

@@ -28,8 +28,8 @@ def test_extreme_over_a_table_keeps_the_name_cell_after_a_code_cell() -> None:
                  f"\t\t\tStaticText 'Reservoir paragraph {i}: every reservoir level rose or fell this year, as usual.'"]
     page += ["\t\t[3] table ''", "\t\t\t[4] row ''", "\t\t\t\t[5] columnheader 'Code'",
              "\t\t\t\t[6] columnheader 'Reservoir'", "\t\t\t\t[7] columnheader 'Change this year'"]
-    names = ["Alder Lake", "Birch Water", "Cobble Pond", "Dunmere", "Elmstead", "Fallow Mere", "Gorse Tarn",
-             "Hollin Dam", "Ivybridge Pool", "Jasper Flats"]
+    names = ["Alder Lake", "Birch Water", "Fallow Mere", "Cobble Pond", "Dunmere", "Elmstead", "Gorse Tarn",
+             "Hollin Dam", "Ivybridge Pool", "Jasper Flats"]  # (middle rows come last: both ends first)
     for i, name in enumerate(names):
         change = "41.5%" if name == "Fallow Mere" else f"{i + 1}.{i}%"
         page += [f"\t\t\t[{10 + i}] row ''", f"\t\t\t\t[{40 + i}] cell 'R{i:02d}'", f"\t\t\t\t[{70 + i}] cell '{name}'",
