@@ -23,7 +23,6 @@ VARIANTS = {
     "default": {},
     "default:e5 (gated: a goal word the page lacks)": {"semantic": True},
     "e5 ungated (every goal)": {"semantic": True, "semantic_gate": False},
-    "e5 gated, 64 chars per unit": {"semantic": True, "semantic_chars": 64},
 }
 
 

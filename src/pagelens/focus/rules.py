@@ -14,10 +14,12 @@ drops what an agent needs but the goal never names. This retriever
    * ``kind`` — the kind of value a question asks for (an amount, a date, a count, a person,
      a phone number), recognised by its shape, next to what the goal names;
    * ``controls`` — controls whose own name or inferred label carries the goal's words;
-   * ``forms`` — for goals that fill something in, the page's forms;
+   * ``forms`` — for goals that fill something in (a form concept, or a literal value to type:
+     an IP or e-mail address, a long number), the page's forms;
    * ``prior`` — the page's controls, most useful first (weak: what an agent can act on);
    * ``semantic`` — optional (``default:e5``), a multilingual sentence-embedding model
-     (:mod:`.semantic`) over a prefiltered set of candidate units, re-fused after the others;
+     (:mod:`.semantic`) over a prefiltered set of candidate units, re-fused after the others,
+     and only when a goal word occurs nowhere on the page (else the lexical signals see it);
 
 3. fuses the ranks (reciprocal rank fusion: a unit is lost only when every signal ranks it
    low) and keeps units best first, each with its partners (a row's header, a field's submit,

@@ -10,6 +10,10 @@ travels with it. Every unit also knows its *partners*, kept along when it is kep
 * a short line (a label, a value): its neighbouring siblings (the value beside a label,
   the label above a value, a ``term`` and its ``definition``).
 
+A field's form is the enclosing ``form`` when it is small, else the smallest ancestor with a
+field and a button. A kept drop-down shows its first, selected and goal-named options only
+(:func:`spare_options`; the rest stay behind a recoverable placeholder).
+
 Everything here reads the typed fields of :class:`~pagelens.types.Line` only.
 """
 
