@@ -17,7 +17,7 @@ _EXTREME = re.compile(r"\b(?:most|least|top|bottom|first|last|highest|lowest|few
 #: Words that end in -est without being superlatives.
 _NOT_SUPERLATIVE = frozenset(["interest", "request", "rest", "test", "forest", "guest", "west", "suggest", "honest", "contest", "manifest", "harvest", "digest", "protest", "nest", "chest", "quest", "arrest", "invest", "modest", "pest", "vest", "zest", "crest", "attest", "detest", "digest", "latest_", "priest"])
 _NUMBER = re.compile(r"\d")
-#: One number in a short line, not glued to letters before it ("$12.99", "Actual: 40", "34.4%").
+#: One number in a short line, not glued to letters before it ("$12.99", "Weight: 3 kg", "12.5%").
 _VALUE = re.compile(r"^(?:\D{0,24}[^\w])?\d[\d,. ]*\D{0,30}$")
 _LETTER = re.compile(r"[^\W\d_]{2}")
 
@@ -191,8 +191,8 @@ def _project(page: Page, hits: dict[int, frozenset[str]], items: list[int], toke
     def numeric(j: int) -> bool:
         return len(page.lines[j].name) <= 40 and bool(_NUMBER.search(page.lines[j].name))
 
-    # the value compared is the one the goal's words name, when most items show one ("59 points"
-    # for "the most points"): then the items' other numbers (dates, ids) stay out
+    # the value compared is the one the goal's words name, when most items show one ("N votes"
+    # for "the most votes"): then the items' other numbers (dates, ids) stay out
     named_values = {c: {j for j in lines_of.get(c, ()) if numeric(j) and _VALUE.match(page.lines[j].name)
                         and any(t[0] != "§" for t in hits.get(j, ()))}
                     for c in items}
