@@ -99,7 +99,7 @@ class _Agent:
         while i < len(plan):
             step = plan[i]
             if step.action == "stop":
-                if step.value:
+                if task.kind == "read" and step.value:  # a read task: its answer must have been shown
                     await self.confirm(step.value)
                 return step.value or ""
             nxt = plan[i + 1] if i + 1 < len(plan) else None

@@ -313,7 +313,10 @@ class Browsing:
         from pagelens.focus.recover import search_page
 
         assert self._view is not None
-        rec = search_page(self._view.rendering, str(action.args["text"]), focused=self._view.focused, semantic=False)
+        # best first, within half the view cap: an agent searching for a name needs the best few
+        budget = max(200, self.config.view_cap // 2) if self.config.view_cap else self.config.cap
+        rec = search_page(self._view.rendering, str(action.args["text"]), focused=self._view.focused, semantic=False,
+                          max_tokens=min(budget, self.config.cap - 200))
         if not rec.ok:
             return self._error(f"{action.render()}: {rec.error}")
         block = rec.text()
