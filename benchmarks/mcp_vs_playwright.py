@@ -170,6 +170,22 @@ def pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
+#: Tasks whose answer is checked (filled in by main from the task definitions).
+_READ_TASKS: set[str] = set()
+
+
+def load_run(path: Path) -> tuple[list[Any], list[dict[str, Any]]]:
+    """The episodes and corpus rows a ``--json`` file holds (to print its report again)."""
+    from pagelens.bench.mcp_plans import CallRecord, Episode
+
+    data = json.loads(path.read_text())
+    episodes = []
+    for row in data["episodes"]:
+        fields = {k: v for k, v in row.items() if k not in ("tokens", "bytes", "calls")}
+        episodes.append(Episode(**fields, calls=[CallRecord(**c) for c in row["calls"]]))
+    return episodes, data.get("corpus", [])
+
+
 def report(episodes: list[Any], corpus: list[dict[str, Any]], cap: int) -> str:
     out = [("| server | tasks | success | tool calls / task | tokens read / task (mean) | bytes read / task | "
             "wall s / task | p50 call latency s | p90 call latency s | max tokens in one answer |"),
@@ -200,6 +216,14 @@ def report(episodes: list[Any], corpus: list[dict[str, Any]], cap: int) -> str:
                        f"max {100 * max(ratios):.1f}%; tasks above 10%: {sum(r > 0.10 for r in ratios)}. "
                        f"{mine} answers above the {cap}-token cap: "
                        f"{sum(c.tokens > cap for e in pl.values() for c in e.calls)}.")
+            reads = [t for t in both if t in _READ_TASKS and pw[t].calls and pw[t].calls[-1].tool == "browser_snapshot"]
+            if reads:  # the plan now reads the page before answering a read task (earlier runs did not)
+                alt = {t: pw[t].tokens - (pw[t].calls[-1].tokens if t in reads else 0) for t in both}
+                alt_r = [pl[t].tokens / max(1, alt[t]) for t in both]
+                out.append(f"Without {other}'s final snapshot read before the answer of {len(reads)} read tasks "
+                           f"(the counting of earlier runs): {100 * sum(pl[t].tokens for t in both) / max(1, sum(alt.values())):.1f}% "
+                           f"in all, per task median {100 * statistics.median(alt_r):.1f}%, tasks above 10%: "
+                           f"{sum(r > 0.10 for r in alt_r)}.")
             qs = ", ".join(f"p{int(q * 100)} {100 * pct(ratios, q):.1f}%" for q in (0.1, 0.25, 0.5, 0.75, 0.9))
             out.append(f"Per-task ratio distribution: {qs}; at most 5%: {sum(r <= 0.05 for r in ratios)}, "
                        f"5-10%: {sum(0.05 < r <= 0.10 for r in ratios)}, 10-20%: "
@@ -287,7 +311,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--playwright-mcp", default=os.environ.get("PLAYWRIGHT_MCP", DEFAULT_PWMCP))
     parser.add_argument("--chromium", default=None)
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--report-from", type=Path, metavar="JSON", help="print the report of a saved --json run")
     args = parser.parse_args(argv)
+    from pagelens.bench.task_defs import load_tasks
+
+    _READ_TASKS.update(t.id for t in load_tasks(0) if t.kind == "read")
+    if args.report_from:
+        print(report(*load_run(args.report_from), args.cap))
+        return 0
     args.chromium = find_chromium(args.chromium)
     global VIEW_CAP
     VIEW_CAP = args.view_cap

@@ -101,8 +101,11 @@ def test_lists_the_tools_with_schemas_from_the_action_specs() -> None:
     assert not _descendant_chromiums()  # listing tools starts no browser (lazy start)
 
 
-def test_a_bundled_task_end_to_end_through_tool_calls(sites: Sites) -> None:
-    task = next(t for t in load_tasks(0) if t.id == "shop-search-qty")
+@pytest.mark.parametrize("task_id", ["shop-search-qty", "shop-read-price"])
+def test_a_bundled_task_end_to_end_through_tool_calls(sites: Sites, task_id: str) -> None:
+    """An act task and a read task (whose answer the plan driver must have been shown, within
+    the compact goal-focused views, reading more when it was not)."""
+    task = next(t for t in load_tasks(0) if t.id == task_id)
     sites.reset()
 
     async def go() -> tuple[Episode, str | None]:
