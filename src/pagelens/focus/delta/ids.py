@@ -1,0 +1,180 @@
+"""Element and placeholder ids that survive a re-render (pure; no browser).
+
+:func:`carry_ids`: an element that is still in the same document keeps its id (the id registry
+already does that). An element of a *new* document that sits where an element of the previous
+observation sat, with the same role, name and depth (a site's header, navigation, footer, the
+unchanged fields of a re-rendered form), takes over that element's id; everything else keeps
+its fresh id. The alignment is :func:`pagelens.focus.delta.align.matching_blocks` over the two
+node sequences (near-linear; exact ``difflib`` on small pages), so repeated items (rows of
+"Edit" links) are paired by order, never by name alone. An id handed over always points at an
+element of the current page: the executor resolves ids against the current observation.
+
+:func:`carry_pids`: a pruned run that stands for the same lines as a placeholder the agent was
+shown keeps that placeholder's id, so a shifted numbering is never a change and
+``expand("p3")`` keeps meaning what it meant. :func:`re_render`: a view with the new ids in
+its text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from pagelens.focus.delta.align import matching_blocks
+from pagelens.types import ElementId, Line, Node, Observation, Rendering
+
+if TYPE_CHECKING:
+    from pagelens.focus.view import PageView
+
+__all__ = ["carry_ids", "carry_pids", "re_render"]
+
+#: Ids handed out when a carried id would collide with an element that came back (rare).
+_FALLBACK_BASE = 900_000_000
+_ANY_ID = re.compile(r"\[(\d{1,9})\]")
+
+
+def _node_key(node: Node) -> tuple[int, str, str]:
+    return node.depth, node.role, " ".join(node.name.split())[:200]
+
+
+def carry_ids(previous: Observation | None, raw_to_alias: Mapping[str, str], new: Observation,
+              ) -> tuple[Observation, dict[str, str]]:
+    """``new`` with ids carried over from ``previous`` (already carried), and the new raw→shown map.
+
+    ``raw_to_alias`` maps the raw ids of ``previous`` (as the observer issued them) to the ids
+    the agent was shown. The result's map covers every element of ``new``.
+    """
+    persisted: dict[str, str] = {}
+    for node in new.nodes:
+        if node.eid is not None and node.eid in raw_to_alias:
+            persisted[node.eid] = raw_to_alias[node.eid]
+    mapping = dict(persisted)
+    if previous is not None:
+        taken = set(persisted.values())
+        prev_nodes = previous.nodes
+        new_nodes = new.nodes
+        # a persisted element only matches itself; free elements match by role, name, depth
+        a = [(*_node_key(n), n.eid if n.eid in taken else "") for n in prev_nodes]
+        b = [(*_node_key(n), persisted.get(n.eid, "") if n.eid is not None else "") for n in new_nodes]
+        for i, j, size in matching_blocks(a, b):
+            for k in range(size):
+                old, cur = prev_nodes[i + k], new_nodes[j + k]
+                if old.eid is None or cur.eid is None or cur.eid in persisted or old.eid in taken:
+                    continue
+                mapping[cur.eid] = old.eid
+                taken.add(old.eid)
+    used = set(mapping.values())
+    fallback = _FALLBACK_BASE
+    for node in new.nodes:
+        if node.eid is None or node.eid in mapping:
+            continue
+        if node.eid in used:  # an element came back whose old id a look-alike has taken
+            while str(fallback) in used:
+                fallback += 1
+            mapping[node.eid] = str(fallback)
+        else:
+            mapping[node.eid] = node.eid
+        used.add(mapping[node.eid])
+    if all(k == v for k, v in mapping.items()):
+        return new, mapping
+    nodes = tuple(replace(n, eid=ElementId(mapping[n.eid])) if n.eid is not None else n for n in new.nodes)
+    focused = ElementId(mapping[new.focused]) if new.focused is not None and new.focused in mapping else new.focused
+    return replace(new, nodes=nodes, focused=focused), mapping
+
+
+
+def carry_pids(view: PageView, known: dict[tuple[object, ...], str], next_pid: int,
+                ) -> tuple[PageView, dict[tuple[object, ...], str], int]:
+    """``view`` with each placeholder renamed to the id of an earlier placeholder that stood for
+    the same lines (by element id, else text), fresh ids above every id handed out otherwise."""
+    focused = view.focused
+    if focused is None or not focused.placeholders:
+        return view, known, next_pid
+    from pagelens.focus.apply import placeholder_text
+
+    by_no = {ln.no: ln for ln in view.rendering.lines}
+    if not known and next_pid == 0:  # the first view: its own numbering stands
+        next_pid = 1 + max(int(p[1:]) for p in focused.placeholders)
+        sigs = {pid: _run_sig(run, by_no) for pid, run in focused.placeholders.items()}
+        return view, {sig: pid for pid, sig in sigs.items()}, next_pid
+    rename: dict[str, str] = {}
+    taken: set[str] = set()
+    for pid, run in focused.placeholders.items():
+        sig = _run_sig(run, by_no)
+        old = known.get(sig)
+        if old is None or old in taken:
+            old = f"p{next_pid}"
+            next_pid += 1
+        rename[pid] = old
+        taken.add(old)
+        known[sig] = old
+    if all(k == v for k, v in rename.items()):
+        return view, known, next_pid
+    lines = tuple(replace(ol, pid=rename[ol.pid], text=placeholder_text(ol.pruned, rename[ol.pid]))
+                  if ol.pid is not None and ol.pid in rename else ol for ol in focused.lines)
+    placeholders = {rename[p]: run for p, run in focused.placeholders.items()}
+    return replace(view, focused=replace(focused, lines=lines, placeholders=placeholders)), known, next_pid
+
+
+def _run_sig(run: Sequence[int], by_no: Mapping[int, Line]) -> tuple[object, ...]:
+    out: list[object] = []
+    for no in run:
+        ln = by_no.get(no)
+        if ln is not None:
+            out.append(ln.eid if ln.eid is not None else ln.text[:80])
+    return tuple(out)
+
+
+
+def re_render(view: PageView, obs: Observation) -> PageView:
+    """``view`` for the re-identified observation: same lines and selection, new ids in the text."""
+    by_index = obs.nodes
+    if view.rendering.refined:  # rows name their controls inline: swap every id the map changed
+        old_nodes = view.observation.nodes
+        swap = {str(o.eid): str(n.eid) for o, n in zip(old_nodes, by_index) if o.eid is not None and o.eid != n.eid}
+        return _swap_all(view, obs, swap)
+    lines = tuple(_re_id(ln, by_index[ln.node].eid) for ln in view.rendering.lines)
+    rendering = Rendering(lines, view.rendering.refined)
+    focused = view.focused
+    if focused is not None:
+        by_no = {ln.no: ln for ln in lines}
+        old_by_no = {ln.no: ln for ln in view.rendering.lines}
+        out = []
+        for ol in focused.lines:
+            new_line: Line | None = by_no.get(ol.no) if ol.no is not None else None
+            old_line = old_by_no.get(ol.no) if ol.no is not None else None
+            if new_line is not None and old_line is not None and old_line.eid != new_line.eid:
+                out.append(replace(ol, text=_swap_id(ol.text, old_line.eid, new_line.eid)))
+            else:
+                out.append(ol)
+        focused = replace(focused, lines=tuple(out))
+    return replace(view, observation=obs, rendering=rendering, focused=focused)
+
+
+def _swap_all(view: PageView, obs: Observation, swap: Mapping[str, str]) -> PageView:
+    def sub(text: str) -> str:
+        return _ANY_ID.sub(lambda m: f"[{swap.get(m.group(1), m.group(1))}]", text)
+
+    lines = tuple(replace(ln, text=sub(ln.text), eid=ElementId(swap.get(ln.eid, ln.eid)) if ln.eid else None)
+                  for ln in view.rendering.lines)
+    focused = view.focused
+    if focused is not None:
+        focused = replace(focused, lines=tuple(replace(ol, text=sub(ol.text)) for ol in focused.lines))
+    return replace(view, observation=obs, rendering=Rendering(lines, True), focused=focused)
+
+
+def _re_id(line: Line, eid: ElementId | None) -> Line:
+    if line.eid == eid:
+        return line
+    return replace(line, eid=eid, text=_swap_id(line.text, line.eid, eid))
+
+
+def _swap_id(text: str, old: str | None, new: str | None) -> str:
+    if old is None or new is None:
+        return text
+    prefix = f"[{old}] "
+    if text.startswith(prefix):
+        return f"[{new}] " + text[len(prefix):]
+    return text
