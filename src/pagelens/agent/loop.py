@@ -323,6 +323,8 @@ class _Run:
             view, sent = update.view, update.tokens
             self.delta, self.base_text = ((update.text, update.base_text) if update.kind in ("delta", "fold")
                                           else (None, ""))
+            if self.evidence is not None:  # what the policy was sent, named by its form
+                self.evidence.write(f"sent-{self.observations:03d}-{update.kind}.txt", update.text.encode("utf-8"))
         detector.arm(obs)
         keys = _view_keys(view)
         if self.pending is not None:

@@ -154,6 +154,7 @@ def fold_view(before: Sequence[Shown], after: Sequence[Shown], *, seen: frozense
     for i, j, n in matching_blocks(a, b):
         if n >= _MIN_FOLD:
             folds[j] = (i, n)
+    _moved_folds(before, a, b, folds)
     head = FOLD_HEAD if not since else FOLD_HEAD.replace("your last view", f"your earlier view {since}")
     out = [head]
     j = 0
@@ -176,6 +177,32 @@ def fold_view(before: Sequence[Shown], after: Sequence[Shown], *, seen: frozense
         out.append("\t" * ln.depth + text)
         j += 1
     return "\n".join(out)
+
+
+def _moved_folds(before: Sequence[Shown], a: Sequence[str], b: Sequence[str],
+                 folds: dict[int, tuple[int, int]]) -> None:
+    """Add to ``folds`` the runs of ``b`` outside them that the agent has elsewhere in ``a`` (rows
+    of a re-sorted table, a block moved up): a run starts at a line with an id that occurs once
+    in ``before`` and extends while the lines agree, up to the next fold."""
+    at: dict[str, int] = {}
+    for i, ln in enumerate(before):
+        if _ref(ln) is not None:
+            at[a[i]] = -1 if a[i] in at else i
+    j = 0
+    while j < len(b):
+        if j in folds:
+            j += folds[j][1]
+            continue
+        i = at.get(b[j], -1)
+        n = 0
+        if i >= 0:
+            while i + n < len(a) and j + n < len(b) and a[i + n] == b[j + n] and (n == 0 or j + n not in folds):
+                n += 1
+        if n >= _MIN_FOLD:
+            folds[j] = (i, n)
+            j += n
+        else:
+            j += 1
 
 
 def _removed_runs(old: list[Shown], kept: set[int]) -> list[DeltaLine]:

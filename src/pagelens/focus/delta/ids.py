@@ -18,7 +18,7 @@ its text.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -28,7 +28,7 @@ from pagelens.types import ElementId, Line, Node, Observation, Rendering
 if TYPE_CHECKING:
     from pagelens.focus.view import PageView
 
-__all__ = ["carry_ids", "carry_pids", "re_render"]
+__all__ = ["align_nodes", "carry_ids", "carry_pids", "re_render"]
 
 #: Ids handed out when a carried id would collide with an element that came back (rare).
 _FALLBACK_BASE = 900_000_000
@@ -37,6 +37,58 @@ _ANY_ID = re.compile(r"\[(\d{1,9})\]")
 
 def _node_key(node: Node) -> tuple[int, str, str]:
     return node.depth, node.role, " ".join(node.name.split())[:200]
+
+
+def align_nodes(prev: Sequence[Node], a: Sequence[Hashable], new: Sequence[Node], b: Sequence[Hashable],
+                ) -> list[tuple[int, int]]:
+    """Pairs ``(i, j)`` of nodes of ``prev`` and ``new`` (pre-order) that are the same element, by their
+    keys ``a`` and ``b``: first every subtree that occurs once, identical, on both sides (top-down:
+    a moved block — a re-sorted table's row, a panel moved up — pairs whole, wherever it went),
+    then the rest in order (:func:`~pagelens.focus.delta.align.matching_blocks`: repeated items,
+    rows of "Edit" links, pair by order)."""
+    sig_a, size_a = _subtrees(prev, a)
+    sig_b, size_b = _subtrees(new, b)
+    once_a: dict[int, int] = {}
+    for i, sig in enumerate(sig_a):
+        once_a[sig] = -1 if sig in once_a else i
+    count_b: dict[int, int] = {}
+    for sig in sig_b:
+        count_b[sig] = count_b.get(sig, 0) + 1
+    pairs: list[tuple[int, int]] = []
+    used_a = [False] * len(a)
+    used_b = [False] * len(b)
+    j = 0
+    while j < len(b):
+        i = once_a.get(sig_b[j], -1)
+        n = size_b[j]
+        if i >= 0 and count_b[sig_b[j]] == 1 and not used_a[i] and size_a[i] == n \
+                and all(a[i + k] == b[j + k] for k in range(n)):
+            for k in range(n):
+                pairs.append((i + k, j + k))
+                used_a[i + k] = used_b[j + k] = True
+            j += n
+            continue
+        j += 1
+    rest_a = [i for i in range(len(a)) if not used_a[i]]
+    rest_b = [j for j in range(len(b)) if not used_b[j]]
+    for i, j, n in matching_blocks([a[i] for i in rest_a], [b[j] for j in rest_b]):
+        pairs += [(rest_a[i + k], rest_b[j + k]) for k in range(n)]
+    return pairs
+
+
+def _subtrees(nodes: Sequence[Node], keys: Sequence[Hashable]) -> tuple[list[int], list[int]]:
+    """Per node (pre-order): a hash of its subtree's keys and shape, and the subtree's size."""
+    children: list[list[int]] = [[] for _ in nodes]
+    for k, node in enumerate(nodes):
+        if node.parent is not None and 0 <= node.parent < k:
+            children[node.parent].append(k)
+    sig = [0] * len(nodes)
+    size = [1] * len(nodes)
+    for k in range(len(nodes) - 1, -1, -1):
+        kids = children[k]
+        sig[k] = hash((keys[k], tuple(sig[c] for c in kids)))
+        size[k] += sum(size[c] for c in kids)
+    return sig, size
 
 
 def carry_ids(previous: Observation | None, raw_to_alias: Mapping[str, str], new: Observation,
@@ -58,13 +110,12 @@ def carry_ids(previous: Observation | None, raw_to_alias: Mapping[str, str], new
         # a persisted element only matches itself; free elements match by role, name, depth
         a = [(*_node_key(n), n.eid if n.eid in taken else "") for n in prev_nodes]
         b = [(*_node_key(n), persisted.get(n.eid, "") if n.eid is not None else "") for n in new_nodes]
-        for i, j, size in matching_blocks(a, b):
-            for k in range(size):
-                old, cur = prev_nodes[i + k], new_nodes[j + k]
-                if old.eid is None or cur.eid is None or cur.eid in persisted or old.eid in taken:
-                    continue
-                mapping[cur.eid] = old.eid
-                taken.add(old.eid)
+        for i, j in align_nodes(prev_nodes, a, new_nodes, b):
+            old, cur = prev_nodes[i], new_nodes[j]
+            if old.eid is None or cur.eid is None or cur.eid in persisted or old.eid in taken:
+                continue
+            mapping[cur.eid] = old.eid
+            taken.add(old.eid)
     used = set(mapping.values())
     fallback = _FALLBACK_BASE
     for node in new.nodes:
