@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import random
+from itertools import pairwise
 
 from pagelens.focus.delta import Shown, carry_ids, fold_view
 from pagelens.focus.delta.align import matching_blocks, matching_pairs, opcodes
@@ -12,7 +13,7 @@ from pagelens.types import ElementId, Node, Observation
 
 def _check_pairs(a: list[object], b: list[object], pairs: list[tuple[int, int]]) -> None:
     assert all(a[i] == b[j] for i, j in pairs)
-    assert all(i0 < i1 and j0 < j1 for (i0, j0), (i1, j1) in zip(pairs, pairs[1:]))
+    assert all(i0 < i1 and j0 < j1 for (i0, j0), (i1, j1) in pairwise(pairs))
 
 
 def test_small_inputs_align_exactly_as_difflib() -> None:
