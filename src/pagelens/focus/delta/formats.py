@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from pagelens.focus.view import PageView
 
 __all__ = ["FOLD_HEAD", "Delta", "DeltaLine", "Shown", "as_the_agent_has", "diff_views", "fold_view", "mark_new",
-           "shown_lines"]
+           "same_text", "shown_lines"]
 
 _LEAD_ID = re.compile(r"^\[(\d{1,9})\] ")
 _EXCERPT = 60
@@ -94,7 +94,7 @@ def _excerpt(line: Shown) -> str:
     return text if len(text) <= _EXCERPT else text[: _EXCERPT - 1] + "…"
 
 
-def _same(text: str) -> str:
+def same_text(text: str) -> str:
     """A line's text as compared between views (the in-viewport mark left out)."""
     return _VISIBLE.sub("", text)
 
@@ -102,8 +102,8 @@ def _same(text: str) -> str:
 def diff_views(before: Sequence[Shown], after: Sequence[Shown], *, since: str = "") -> Delta:
     """What turns ``before`` into ``after`` (both with carried ids); a line whose only change
     is its ``visible`` mark is not a change."""
-    a = [_same(ln.rendered()) for ln in before]
-    b = [_same(ln.rendered()) for ln in after]
+    a = [same_text(ln.rendered()) for ln in before]
+    b = [same_text(ln.rendered()) for ln in after]
     out: list[DeltaLine] = []
     added = removed = changed = 0
     for tag, i1, i2, j1, j2 in opcodes(a, b):
@@ -135,8 +135,8 @@ def diff_views(before: Sequence[Shown], after: Sequence[Shown], *, since: str = 
 def as_the_agent_has(before: Sequence[Shown], after: Sequence[Shown]) -> tuple[Shown, ...]:
     """``after`` as the agent has it once sent a delta or a folded view against ``before``:
     lines that changed only their ``visible`` mark keep the text the agent saw."""
-    a = [_same(ln.rendered()) for ln in before]
-    b = [_same(ln.rendered()) for ln in after]
+    a = [same_text(ln.rendered()) for ln in before]
+    b = [same_text(ln.rendered()) for ln in after]
     out = list(after)
     for i, j, n in matching_blocks(a, b):
         out[j:j + n] = before[i:i + n]
@@ -148,8 +148,8 @@ def fold_view(before: Sequence[Shown], after: Sequence[Shown], *, seen: frozense
     """``after`` with every run of at least ``_MIN_FOLD`` lines unchanged since ``before``
     folded into ``= N lines as before: A … B`` (A and B: the run's first and last line as
     the agent has them, by id when they have one). ``seen``: mark elements not seen yet ``*``."""
-    a = [_same(ln.rendered()) for ln in before]
-    b = [_same(ln.rendered()) for ln in after]
+    a = [same_text(ln.rendered()) for ln in before]
+    b = [same_text(ln.rendered()) for ln in after]
     folds: dict[int, tuple[int, int]] = {}  # start in after -> (start in before, length)
     for i, j, n in matching_blocks(a, b):
         if n >= _MIN_FOLD:

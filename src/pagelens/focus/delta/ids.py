@@ -23,16 +23,18 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from pagelens.focus.delta.align import matching_blocks
+from pagelens.focus.delta.formats import Shown, same_text, shown_lines
 from pagelens.types import ElementId, Line, Node, Observation, Rendering
 
 if TYPE_CHECKING:
     from pagelens.focus.view import PageView
 
-__all__ = ["align_nodes", "carry_ids", "carry_pids", "re_render"]
+__all__ = ["align_nodes", "carry_ids", "carry_pids", "place_pids", "re_render"]
 
 #: Ids handed out when a carried id would collide with an element that came back (rare).
 _FALLBACK_BASE = 900_000_000
 _ANY_ID = re.compile(r"\[(\d{1,9})\]")
+_PID = re.compile(r"^\[(p\d{1,9})\] ")
 
 
 def _node_key(node: Node) -> tuple[int, str, str]:
@@ -143,8 +145,6 @@ def carry_pids(view: PageView, known: dict[tuple[object, ...], str], next_pid: i
     focused = view.focused
     if focused is None or not focused.placeholders:
         return view, known, next_pid
-    from pagelens.focus.apply import placeholder_text
-
     by_no = {ln.no: ln for ln in view.rendering.lines}
     if not known and next_pid == 0:  # the first view: its own numbering stands
         next_pid = 1 + max(int(p[1:]) for p in focused.placeholders)
@@ -161,12 +161,59 @@ def carry_pids(view: PageView, known: dict[tuple[object, ...], str], next_pid: i
         rename[pid] = old
         taken.add(old)
         known[sig] = old
-    if all(k == v for k, v in rename.items()):
-        return view, known, next_pid
+    return _rename_pids(view, rename), known, next_pid
+
+
+def place_pids(before: Sequence[Shown], view: PageView, known: dict[tuple[object, ...], str], fresh_from: int,
+               ) -> tuple[PageView, dict[tuple[object, ...], str]]:
+    """``view`` (pids already carried by :func:`carry_pids`) with each placeholder that got a fresh
+    id (``p{fresh_from}`` or above) renamed to the id of the placeholder the agent was shown at
+    the same place (``before``: the lines as the agent has them, aligned with pids left out),
+    when that id is free in ``view``: the pruned lines changed, but "something pruned here" did
+    not, and a placeholder that keeps its text keeps a folded run whole."""
+    focused = view.focused
+    if focused is None or not focused.placeholders:
+        return view, known
+    after = shown_lines(view)
+    a = [_no_pid(ln) for ln in before]
+    b = [_no_pid(ln) for ln in after]
+    used = set(focused.placeholders)
+    rename: dict[str, str] = {}
+    for i, j, n in matching_blocks(a, b):
+        for k in range(n):
+            new_pid, old_pid = _pid_of(after[j + k]), _pid_of(before[i + k])
+            if new_pid is None or old_pid is None or new_pid == old_pid or old_pid in used \
+                    or int(new_pid[1:]) < fresh_from:
+                continue
+            rename[new_pid] = old_pid
+            used.add(old_pid)
+    if not rename:
+        return view, known
+    by_no = {ln.no: ln for ln in view.rendering.lines}
+    for pid, old_pid in rename.items():
+        known[_run_sig(focused.placeholders[pid], by_no)] = old_pid
+    return _rename_pids(view, rename), known
+
+
+def _no_pid(line: Shown) -> str:
+    return "\t" * line.depth + _PID.sub("[p] ", same_text(line.text), count=1)
+
+
+def _pid_of(line: Shown) -> str | None:
+    m = _PID.match(line.text) if line.eid is None else None
+    return m.group(1) if m else None
+
+
+def _rename_pids(view: PageView, rename: Mapping[str, str]) -> PageView:
+    from pagelens.focus.apply import placeholder_text
+
+    focused = view.focused
+    if focused is None or all(k == v for k, v in rename.items()):
+        return view
     lines = tuple(replace(ol, pid=rename[ol.pid], text=placeholder_text(ol.pruned, rename[ol.pid]))
                   if ol.pid is not None and ol.pid in rename else ol for ol in focused.lines)
-    placeholders = {rename[p]: run for p, run in focused.placeholders.items()}
-    return replace(view, focused=replace(focused, lines=lines, placeholders=placeholders)), known, next_pid
+    placeholders = {rename.get(p, p): run for p, run in focused.placeholders.items()}
+    return replace(view, focused=replace(focused, lines=lines, placeholders=placeholders))
 
 
 def _run_sig(run: Sequence[int], by_no: Mapping[int, Line]) -> tuple[object, ...]:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from pagelens import tokens
 from pagelens.focus.delta.formats import Delta, Shown, as_the_agent_has, diff_views, fold_view, mark_new, shown_lines
-from pagelens.focus.delta.ids import carry_ids, carry_pids, re_render
+from pagelens.focus.delta.ids import carry_ids, carry_pids, place_pids, re_render
 from pagelens.types import Observation
 
 if TYPE_CHECKING:
@@ -113,6 +113,8 @@ class ViewTracker:
             obs, mapping = carry_ids(base.obs if base else None, last_map, view.observation)
             carried = view if obs is view.observation else re_render(view, obs)
             carried, pids, next_pid = carry_pids(carried, dict(self._pids), self._next_pid)
+            if base is not None:
+                carried, pids = place_pids(base.shown, carried, pids, self._next_pid)
             lines = shown_lines(carried)
             if not options:  # the view itself, with ids carried from the last view
                 text = mark_new(lines, seen) if self.mark and self._history else carried.text()
