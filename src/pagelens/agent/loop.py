@@ -342,9 +342,10 @@ class _Run:
         self.view, self.keys, self.observed_at, self.age = view, keys, self.step, 0
         self.revealed = frozenset()
         self.observations += 1
-        self.unsent_tokens = view.focused.focused_tokens if view.focused is not None else view.full_tokens
-        if sent is not None:
-            self.unsent_tokens = sent
+        # added, not set: a view the policy answered without an action (it asked to look again)
+        # was sent too, and no step record has taken its tokens yet
+        self.unsent_tokens += sent if sent is not None else (
+            view.focused.focused_tokens if view.focused is not None else view.full_tokens)
         self._record_observation(episode, view)
 
     # -- vision and evidence -------------------------------------------------------------------
