@@ -42,15 +42,20 @@ def breakdown(trace: Path) -> dict[str, int]:
     files = sorted(side.glob("sent-*.txt")) if side.is_dir() else []
     if not files and side.is_dir():  # not a delta episode: the policy got each view whole
         files = sorted(side.glob("obs-*.txt"))
+    sent_of: dict[int, int] = {}
     for f in files:
         m = _SENT.match(f.name) or _OBS.match(f.name)
         if m is None:
             continue
         n, kind = int(m.group(1)), (m.group(2) if m.re is _SENT else "view")
-        sent = tokens.count(f.read_text())
+        sent = sent_of[n] = tokens.count(f.read_text())
         part = "first view" if n == 0 else {"view": "later views", "delta": "deltas", "fold": "folds"}[kind]
         out[part] += sent
-        out["view actions"] += max(0, per_obs.get(n, 0) - sent)
+    for n, sent in sent_of.items():
+        # a view no step record took ("look again") is counted with the next observation's record
+        # (since the accounting fix; before it, it was dropped)
+        carried = sent_of.get(n - 1, 0) if n > 0 and per_obs.get(n - 1, 0) == 0 else 0
+        out["view actions"] += max(0, per_obs.get(n, 0) - sent - carried)
     return out
 
 
