@@ -1,6 +1,7 @@
 """Pixel change on real pages: false fires of the perceptual-hash signal on moving pages, true fires on drawn content.
 
-    PYTHONPATH=src python benchmarks/vision_realpages.py [--frames 24] [--pages 001,002,...] [--out FILE]
+    PYTHONPATH=src python benchmarks/vision_realpages.py [--frames 24] [--pages 001,002,...] [--seeds 1,2,3]
+        [--watches plain,hysteresis,default] [--out FILE]
 
 The corpus pages (../shared/corpus/realpages, served from 127.0.0.1) were saved without their
 scripts, so nothing on them moves offline (checked: 0 cells changed over 8 idle frames on all
@@ -40,7 +41,11 @@ def main() -> None:
     ap.add_argument("--pages", default=",".join(DEFAULT_PAGES), help="corpus page number prefixes")
     ap.add_argument("--periods-ms", default="2300,3100",
                     help="carousel periods; a page whose carousel was driven is measured once per period")
-    ap.add_argument("--watches", default="plain,hysteresis", help="plain, hysteresis, confirm (comma-separated)")
+    ap.add_argument("--watches", default="plain,hysteresis,default",
+                    help="plain, hysteresis, confirm, default (comma-separated; see bench.vision_motion.make_watch)")
+    ap.add_argument("--seeds", default="",
+                    help="comma-separated seeds: each (page, period) is run once per seed, with the carousel's and "
+                         "the clock's phases and the frame timings drawn from it (empty: the fixed schedule)")
     ap.add_argument("--out", default=str(ROOT / "benchmarks/results/vision_realpages.json"))
     args = ap.parse_args()
     from pagelens.bench.vision_motion import measure_page
@@ -52,17 +57,19 @@ def main() -> None:
     rows = []
     with BrowserSession() as session, StaticServer(CORPUS) as server:
         periods = [int(p) for p in args.periods_ms.split(",")]
+        seeds: list[int | None] = [int(x) for x in args.seeds.split(",") if x.strip()] or [None]
         for name in wanted:
             for i, period in enumerate(periods):
                 driven = True
-                for kind in args.watches.split(","):
-                    row = measure_page(session, server, name, args.frames, period, watch_kind=kind)
-                    row["period_ms"] = period
-                    print(json.dumps(row), flush=True)
-                    rows.append(row)
-                    driven = driven and row["carousel_driven"]
+                for seed in seeds:
+                    for kind in args.watches.split(","):
+                        row = measure_page(session, server, name, args.frames, period, watch_kind=kind, seed=seed)
+                        row["period_ms"] = period
+                        print(json.dumps(row), flush=True)
+                        rows.append(row)
+                        driven = driven and row["carousel_driven"]
                 if i == 0 and not driven:
-                    break  # nothing slides on this page: one pass (the clock and the chart) is enough
+                    break  # nothing slides on this page: one pass per seed (the clock and the chart) is enough
     total = {}
     for kind in args.watches.split(","):
         rs = [r for r in rows if r["watch"] == kind]
@@ -71,7 +78,13 @@ def main() -> None:
                        "idle_frames": sum(r["idle_frames"] for r in rs), "false_fires": sum(r["false_fires"] for r in rs),
                        "canvas_updates": sum(r["canvas_updates"] for r in rs),
                        "pixel_caught": sum(r["pixel_caught"] for r in rs), "dom_caught": sum(r["dom_caught"] for r in rs),
-                       "masked_cells_end_median": sorted(r["masked_cells_end"] for r in rs)[len(rs) // 2] if rs else 0}
+                       "carousel_false_fires": sum(r["false_fires"] for r in rs if r["carousel_driven"]),
+                       "slides_dropped": sum(r.get("slides_dropped", 0) for r in rs),
+                       "masked_cells_end_median": sorted(r["masked_cells_end"] for r in rs)[len(rs) // 2] if rs else 0,
+                       "masked_cells_end_mean": round(sum(r["masked_cells_end"] for r in rs) / len(rs), 1) if rs else 0,
+                       "masked_cells_end_mean_carousel": round(
+                           sum(r["masked_cells_end"] for r in rs if r["carousel_driven"])
+                           / max(1, sum(r["carousel_driven"] for r in rs)), 1)}
     print("total", json.dumps(total), flush=True)
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps({"total": total, "pages": rows}, indent=1))
