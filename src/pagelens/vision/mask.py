@@ -17,18 +17,19 @@ after a fire (:func:`settled`): cells still moving a moment later are a slide in
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from pagelens.actions.pixels import CellHashes, PixelConfig, PixelWatch, changed_cells
+from pagelens.errors import PagelensError
 
 if TYPE_CHECKING:
     from pagelens.actions.ops import Outcome
     from pagelens.browser.page import Tab
 
-__all__ = ["LEARN_DISTANCE", "LEARN_PIXELS", "PIXEL_TOL", "HysteresisWatch", "near", "pixel_moved", "region_box", "regions", "settled", "volatile_cells"]
+__all__ = ["LEARN_DISTANCE", "LEARN_PIXELS", "PIXEL_TOL", "HysteresisWatch", "near", "pixel_moved", "region_box", "regions", "settled", "slid_cells", "touched_cells", "bands", "PART_EXPLAINED", "volatile_cells"]
 
 #: bits of phash movement, while idle, that make a cell volatile (firing needs ``min_distance``)
 LEARN_DISTANCE = 1
@@ -118,17 +119,122 @@ def near(cells: Sequence[int], cols: int, point_cell: int, reach: int = 1) -> bo
     return any(abs(i // cols - pr) <= reach and abs(i % cols - pc) <= reach for i in cells)
 
 
-#: the action's point (coordinate actions) or the focused element's box (element actions), in CSS
-#: pixels, and the viewport's size: asked only when a region that fired looks like a slide
-_POINT_JS = """() => {
-  const a = document.activeElement;
+#: a region inside a row that slid is part of the slide when the row's shift explains this share of
+#: its changed pixels (or it lies where new content enters: the leading edge)
+PART_EXPLAINED = 0.3
+
+
+def bands(groups: Sequence[Sequence[int]], cols: int) -> list[list[tuple[int, ...]]]:
+    """Regions grouped into bands: regions whose grid rows overlap (transitively) share a band."""
+    spans = [(min(i // cols for i in g), max(i // cols for i in g), tuple(g)) for g in groups]
+    spans.sort()
+    out: list[list[tuple[int, ...]]] = []
+    top = -1
+    for r0, r1, g in spans:
+        if out and r0 <= top:
+            out[-1].append(g)
+            top = max(top, r1)
+        else:
+            out.append([g])
+            top = r1
+    return out
+
+
+def _entering(box: tuple[int, int, int, int], band: tuple[int, int, int, int], shift: Any, cell: tuple[int, int]) -> bool:
+    """Whether ``box`` lies where a slide by ``shift`` brings new content into ``band``: the strip
+    of ``|offset|`` pixels (plus a cell) at the edge it comes in from."""
+    lo, hi, size = (0, 2, cell[0]) if shift.axis == "x" else (1, 3, cell[1])
+    reach = abs(shift.offset) + size
+    if shift.offset > 0:  # content moves towards lower x (or y): new content comes in at the far edge
+        return box[lo] >= band[hi] - reach
+    return box[hi] <= band[lo] + reach
+
+
+def slid_cells(before: CellHashes, after: CellHashes, fired: Sequence[int], cols: int, rows: int,
+               touched: Callable[[], set[int]]) -> tuple[int, ...]:
+    """The cells of ``fired`` that slid (:func:`pagelens.vision.motion.translation`) where the action
+    did not touch. The fired regions are taken band by band (regions sharing grid rows: a carousel's
+    row often fires as several pieces): a band that slid as a whole takes its pieces that its shift
+    explains (:data:`PART_EXPLAINED`) or that lie where new content enters; otherwise each region
+    is tried alone. ``touched()`` (called only once something slid) gives the grid cells of the
+    action's point or target: a band within one cell of them is the action's, and so is one that
+    spans the page (a scroll)."""
+    from pagelens.vision.motion import explained_by, translation
+
+    if before.gray is None or after.gray is None or before.size != after.size:
+        return ()
+    size = after.size
+    cell = (size[0] // cols, size[1] // rows)
+    out: list[int] = []
+    near_cells: set[int] | None = None
+    for band in bands(regions(fired, cols), cols):
+        everything = [i for g in band for i in g]
+        box = region_box(everything, cols, rows, size)
+        if box[2] - box[0] >= 0.9 * size[0] and box[3] - box[1] >= 0.5 * size[1]:
+            continue  # the page itself moved: a scroll is the action's
+        shift = translation(before.gray, after.gray, box)
+        if shift is not None:
+            slid = [g for g in band if len(band) == 1
+                    or explained_by(before.gray, after.gray, region_box(g, cols, rows, size), shift) >= PART_EXPLAINED
+                    or _entering(region_box(g, cols, rows, size), box, shift, cell)]
+        else:
+            slid = [g for g in band if len(band) > 1
+                    and translation(before.gray, after.gray, region_box(g, cols, rows, size)) is not None]
+        if not slid:
+            continue
+        if near_cells is None:
+            near_cells = touched()
+        if any(near(g, cols, t) for g in band for t in near_cells):
+            continue  # the action touched this band: what moved there is its effect
+        out.extend(i for g in slid for i in g)
+    return tuple(sorted(out))
+
+
+#: before an action: a passive listener notes the last pointer event's point (an element click by
+#: Playwright moves the mouse to the element and presses there), and the focused element is noted
+POINTER_BEFORE_JS = """() => {
+  const w = window;
+  if (!w.__plPointer) {
+    const p = w.__plPointer = {n: 0, x: 0, y: 0};
+    const note = (e) => { p.n++; p.x = e.clientX; p.y = e.clientY; };
+    for (const t of ['pointermove', 'pointerdown', 'click', 'wheel']) addEventListener(t, note, {capture: true, passive: true});
+  }
+  w.__plFocus = document.activeElement;
+  return w.__plPointer.n;
+}"""
+#: after it (asked only when a region that fired slid): the viewport, the pointer's count and last
+#: point, and the box of the element the action focused (when focus moved)
+POINTER_AFTER_JS = """() => {
+  const w = window, p = w.__plPointer, a = document.activeElement;
   let r = null;
-  if (a && a !== document.body && a !== document.documentElement) {
+  if (a && a !== w.__plFocus && a !== document.body && a !== document.documentElement) {
     const b = a.getBoundingClientRect();
     if (b.width > 0 && b.height > 0) r = [b.left, b.top, b.right, b.bottom];
   }
-  return [innerWidth, innerHeight, r];
+  return [innerWidth, innerHeight, p ? p.n : -1, p ? [p.x, p.y] : null, r];
 }"""
+
+
+def touched_cells(answer: Sequence[Any], pointer_before: int | None, point: tuple[float, float] | None,
+                  size: tuple[int, int], cols: int, rows: int) -> set[int]:
+    """Grid cells the action touched, from :data:`POINTER_AFTER_JS`'s ``answer``: ``point`` (a coordinate
+    action's, CSS pixels), the last pointer event's point when pointer events came during the
+    action, and the box of an element that took focus; on a frame of ``size``."""
+    vw, vh, count, last, rect = answer
+    sx, sy = size[0] / max(1, vw), size[1] / max(1, vh)
+    boxes = []
+    if point is not None:
+        boxes.append((point[0], point[1], point[0], point[1]))
+    if last is not None and pointer_before is not None and count != pointer_before:
+        boxes.append((last[0], last[1], last[0], last[1]))
+    if rect is not None:
+        boxes.append(tuple(rect))
+    out: set[int] = set()
+    for x0, y0, x1, y1 in boxes:
+        c0, c1 = (max(0, min(cols - 1, int(v * sx * cols // size[0]))) for v in (x0, x1))
+        r0, r1 = (max(0, min(rows - 1, int(v * sy * rows // size[1]))) for v in (y0, y1))
+        out.update(r * cols + c for r in range(r0, r1 + 1) for c in range(c0, c1 + 1))
+    return out
 
 
 class HysteresisWatch(PixelWatch):
@@ -141,9 +247,11 @@ class HysteresisWatch(PixelWatch):
     moved sideways or up/down (:func:`pagelens.vision.motion.translation`: a carousel or a ticker
     that slid inside the action window before the watch ever saw it move while idle) is ambient
     motion, not the action's effect: it does not count and its cells are learnt as volatile;
-    unless the action touched it (the point of a coordinate action, or the focused element's box
-    after an element action, in the region or one cell from it: a click on a carousel's arrow
-    moves it), or it spans the page (a scroll). Drawn effects (a chart's highlight, a repainted
+    unless the action touched it (the point of a coordinate action, the last pointer event's point
+    when the action made some (an element click or hover: Playwright moves the mouse there), or
+    the box of an element that took focus, in the region or one cell from it: a click on a
+    carousel's arrow moves it), or it spans the page (a scroll). An action that touched nothing
+    that way (a key press, ``read_text``) leaves a slide ambient. Drawn effects (a chart's highlight, a repainted
     canvas, a swapped image, an opened panel) are not a copy of what was there and still count.
 
     ``confirm_ms`` > 0 (opt-in): when cells fire, one more screenshot ``confirm_ms`` later; cells
@@ -167,6 +275,7 @@ class HysteresisWatch(PixelWatch):
         self.pixel_learning = ambient if pixel_learning is None else pixel_learning
         self.suppressed = 0  # fires dropped because the cells were still moving
         self.slides = 0  # fires dropped because every region that fired was a slide
+        self._pointer: int | None = None  # the page's pointer-event count before the action
 
     def _learn(self, now: CellHashes) -> None:
         if self._last is not None:
@@ -174,42 +283,29 @@ class HysteresisWatch(PixelWatch):
                                             cols=self.config.cols if self.pixel_learning else 0,
                                             rows=self.config.rows))
 
+    def before(self, tab: Tab) -> None:
+        super().before(tab)
+        self._pointer = None
+        if self.ambient:
+            try:
+                self._pointer = int(tab.evaluate(POINTER_BEFORE_JS))
+            except PagelensError:  # the page cannot be read now: the action's point stays unknown
+                self._pointer = None
+
     def _touched(self, page: Tab, outcome: Outcome, size: tuple[int, int]) -> set[int]:
-        """Grid cells the action touched: its point, or the focused element's box."""
-        cols, rows = self.config.cols, self.config.rows
-        vw, vh, rect = page.evaluate(_POINT_JS)
-        sx, sy = size[0] / max(1, vw), size[1] / max(1, vh)
-        if "css_x" in outcome.detail and "css_y" in outcome.detail:
-            x, y = float(outcome.detail["css_x"]), float(outcome.detail["css_y"])
-            rect = [x, y, x, y]
-        if rect is None:
-            return set()
-        c0, c1 = (max(0, min(cols - 1, int(v * sx * cols // size[0]))) for v in (rect[0], rect[2]))
-        r0, r1 = (max(0, min(rows - 1, int(v * sy * rows // size[1]))) for v in (rect[1], rect[3]))
-        return {r * cols + c for r in range(r0, r1 + 1) for c in range(c0, c1 + 1)}
+        """Grid cells the action touched (:func:`touched_cells`)."""
+        d = outcome.detail
+        point = (float(d["css_x"]), float(d["css_y"])) if "css_x" in d and "css_y" in d else None
+        try:
+            answer = page.evaluate(POINTER_AFTER_JS)
+        except PagelensError:
+            answer = [size[0], size[1], -1, None, None]
+        return touched_cells(answer, self._pointer, point, size, self.config.cols, self.config.rows)
 
     def _slides(self, page: Tab, outcome: Outcome, before: CellHashes, after: CellHashes,
                 fired: Sequence[int]) -> tuple[int, ...]:
-        """The cells of ``fired`` in regions that are a slide the action did not touch."""
-        from pagelens.vision.motion import translation
-
-        if before.gray is None or after.gray is None or before.size != after.size:
-            return ()
-        cols, rows = self.config.cols, self.config.rows
-        out: list[int] = []
-        touched: set[int] | None = None
-        for region in regions(fired, cols):
-            x0, y0, x1, y1 = region_box(region, cols, rows, after.size)
-            if x1 - x0 >= 0.9 * after.size[0] and y1 - y0 >= 0.5 * after.size[1]:
-                continue  # the page itself moved: a scroll is the action's
-            if translation(before.gray, after.gray, (x0, y0, x1, y1)) is None:
-                continue
-            if touched is None:
-                touched = self._touched(page, outcome, after.size)
-            if any(near(region, cols, t) for t in touched):
-                continue
-            out.extend(region)
-        return tuple(out)
+        return slid_cells(before, after, fired, self.config.cols, self.config.rows,
+                          lambda: self._touched(page, outcome, after.size))
 
     def _recount(self, out: Outcome, before: CellHashes, after: CellHashes, **extra: int) -> Outcome:
         cells = changed_cells(before, after, self.config.min_distance, self.effective_mask())

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-__all__ = ["Shift", "translation"]
+__all__ = ["Shift", "explained_by", "translation"]
 
 #: gray levels (of 255) under which two pixels count as the same
 TOL = 24
@@ -174,3 +174,33 @@ def _reverse(before: Any, after: Any, box: tuple[int, int, int, int], changed: A
         return 0.0  # most of it left the frame: too little to check against
     v = before[ys[ok], xs[ok]].astype(np.float32)
     return float(np.count_nonzero(np.abs(v - ((1 - frac) * a0 + frac * a1)) <= tol)) / inside
+
+
+def explained_by(before: Any, after: Any, box: tuple[int, int, int, int], shift: Shift, *, tol: int = TOL) -> float:
+    """Share of ``box``'s changed pixels that a known ``shift`` (found on a larger region: the
+    whole carousel row) explains, whole pixels ±1 and sub-pixel positions tried; 0.0 when none
+    changed."""
+    import numpy as np
+
+    b, a = _as_array(before), _as_array(after)
+    h, w = b.shape
+    x0, y0, x1, y1 = max(0, box[0]), max(0, box[1]), min(w, box[2]), min(h, box[3])
+    if x1 - x0 < 1 or y1 - y0 < 1:
+        return 0.0
+    changed = np.abs(a[y0:y1, x0:x1] - b[y0:y1, x0:x1]) > tol
+    n = int(np.count_nonzero(changed))
+    if not n:
+        return 0.0
+    axis = 1 if shift.axis == "x" else 0
+    pad = (w if axis == 1 else h) + 4
+    pb = _pad(b.astype(np.float32), axis, pad)
+    af = a[y0:y1, x0:x1].astype(np.float32)
+    best = 0
+    for off in (shift.offset - 1, shift.offset, shift.offset + 1):
+        if abs(off + 1) >= pad:
+            continue
+        s0, s1 = _window(pb, (x0, y0, x1, y1), axis, off, pad), _window(pb, (x0, y0, x1, y1), axis, off + 1, pad)
+        ok = changed & (s0 != _FAR) & (s1 != _FAR)
+        for t in _FRACTIONS:
+            best = max(best, int(np.count_nonzero(ok & (np.abs(af - ((1 - t) * s0 + t * s1)) <= tol))))
+    return best / n
