@@ -9,16 +9,22 @@ scripts, so nothing on them moves offline (checked: 0 cells changed over 8 idle 
 carousel track (when the page has one) one card every ~3 s with a 600 ms transition, adds a
 ticking clock (every second) and a canvas chart that repaints a highlight under the mouse.
 
-Per page (and per carousel period, ``--periods-ms``, when the page has a carousel): the watch is armed (its idle learning), then ``--frames`` idle action windows
-(screenshot before, ~450 ms with nothing done, screenshot after; 200-900 ms apart) are counted
-as false fires when the watch reports changed cells; then 3 ``hover_at`` moves onto bars of the
-canvas through the executor (the chart repaints, the DOM does not change) are counted as true
-fires of the pixel hash and of the DOM fingerprint. Every run is made twice, with the plain
-``PixelWatch`` (one bar, 6 bits, to learn and to fire) and with ``vision.mask.HysteresisWatch``
-(learns on any idle movement; what the agent loop uses), on the same page and period;
-``--watches plain,hysteresis,confirm`` adds the opt-in second look after a fire. Carousel periods longer than the watch's
-idle learning are the hard case: a slide that starts inside an action window before the watch
-has seen it move while idle would be a false fire.
+Per page, carousel period (``--periods-ms``, when the page has a carousel) and seed (``--seeds``:
+the carousel's first slide at a random phase of its period, the clock's first tick at a random
+phase of its second, idle gaps of 100-1000 ms and action windows of 250-650 ms drawn from it; no
+seed: the fixed schedule of the first measurements): the first watch is armed (its idle
+learning), then ``--frames`` idle action windows (screenshot before, the window with nothing
+done, screenshot after) are counted as false fires when the watch reports changed cells; then 5
+``hover_at`` moves onto bars of the canvas through the executor (the chart repaints, the DOM
+does not change) are counted as true fires of the pixel hash and of the DOM fingerprint. Every
+other watch of ``--watches`` is shown the same screenshots in the same order (recorded once,
+replayed: a paired comparison): "plain" (``PixelWatch``: one bar, 6 bits, to learn and to fire),
+"hysteresis" (``vision.mask.HysteresisWatch(ambient=False)``: learns on any idle movement; the
+loop's default until issue 14's last fix), "default" (``HysteresisWatch()``, what the agent loop
+uses: that plus pixel learning and slides told from effects); "confirm" (the opt-in second look)
+takes screenshots of its own and runs separately. Carousel periods longer than the watch's idle
+learning are the hard case: a slide that starts inside an action window before the watch has seen
+it move while idle.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Learning what moves by itself with hysteresis: a low bar to mask, a high bar to fire.
+"""The pixel watch the agent loop uses: learn low, fire high, and tell a slide from an effect.
 
 The pixel watch (:class:`~pagelens.actions.pixels.PixelWatch`) fires when a cell's perceptual
 hash moves by at least ``min_distance`` bits (6 of 64) across an action, outside the cells
@@ -8,11 +8,22 @@ what let a ticking clock through on real pages: one tick of a 20 px clock moves 
 6, 0, 2), so a learning interval whose tick moved 2-4 bits taught nothing, and the next
 tick, 8 bits inside an action window, fired. Content that is not moving hashes identically
 frame after frame (0 bits on all 49 corpus pages over 8 idle frames), so any idle movement
-at all, :data:`LEARN_DISTANCE` bits, marks a cell volatile; firing keeps its higher bar.
+at all marks a cell volatile: :data:`LEARN_DISTANCE` bits of hash, or :data:`LEARN_PIXELS`
+pixels of the frame itself (a tick can leave the hash as it was, never the pixels); firing
+keeps its higher bar.
 
-:func:`volatile_cells` is the pure rule; :class:`HysteresisWatch` is the pixel watch with it
-(same screenshots, same interface, only the learning bar differs), and optionally a second look
-after a fire (:func:`settled`): cells still moving a moment later are a slide in progress.
+Learning needs the motion to happen while idle. A slow carousel whose first slide starts inside
+an action window, before the watch ever saw it move, fired all the same (issue 14: 1 in 120
+idle windows on real pages). So a region that fired is also asked whether it is a *translated
+copy* of what was there (:mod:`pagelens.vision.motion`): a slide that the action did not touch
+(its point, the page's last pointer event, a newly focused element) is ambient, is not counted
+and is learnt; a drawn effect (a chart's highlight, a repainted canvas) is no such copy and
+counts wherever it is (:func:`slid_cells`).
+
+:func:`volatile_cells` is the learning rule; :class:`HysteresisWatch` is the pixel watch with
+it (same screenshots, same interface), the slide test (``ambient``, on by default) and an opt-in
+second look after a fire (:func:`settled`): cells still moving a moment later are a slide in
+progress.
 """
 
 from __future__ import annotations
@@ -29,7 +40,7 @@ if TYPE_CHECKING:
     from pagelens.actions.ops import Outcome
     from pagelens.browser.page import Tab
 
-__all__ = ["LEARN_DISTANCE", "LEARN_PIXELS", "PIXEL_TOL", "HysteresisWatch", "near", "pixel_moved", "region_box", "regions", "settled", "slid_cells", "touched_cells", "bands", "PART_EXPLAINED", "volatile_cells"]
+__all__ = ["LEARN_DISTANCE", "LEARN_PIXELS", "PART_EXPLAINED", "PIXEL_TOL", "HysteresisWatch", "bands", "near", "pixel_moved", "region_box", "regions", "settled", "slid_cells", "touched_cells", "volatile_cells"]
 
 #: bits of phash movement, while idle, that make a cell volatile (firing needs ``min_distance``)
 LEARN_DISTANCE = 1

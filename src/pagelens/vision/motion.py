@@ -157,7 +157,7 @@ def _reverse(before: Any, after: Any, box: tuple[int, int, int, int], changed: A
     after moved back: (1 - t) * after[p - off] + t * after[p - off - 1]."""
     import numpy as np
 
-    x0, y0, x1, y1 = box
+    x0, y0 = box[0], box[1]
     h, w = before.shape
     ys, xs = np.nonzero(changed)
     ys, xs = ys + y0, xs + x0

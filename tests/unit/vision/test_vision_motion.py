@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 
 pytest.importorskip("imagehash")
-from PIL import Image, ImageDraw, ImageFont  # noqa: E402
+from PIL import Image, ImageDraw, ImageFont
 
-from pagelens.actions.pixels import cell_hashes, changed_cells  # noqa: E402
-from pagelens.vision.mask import near, pixel_moved, region_box, regions, slid_cells, volatile_cells  # noqa: E402
-from pagelens.vision.motion import translation  # noqa: E402
+from pagelens.actions.pixels import cell_hashes, changed_cells
+from pagelens.vision.mask import near, pixel_moved, region_box, regions, slid_cells, volatile_cells
+from pagelens.vision.motion import translation
 
 W, H = 1280, 720  # the viewport (CSS pixels); the watch hashes a 960x540 copy
 BAND = (240, 460)  # the carousel row's top and bottom
@@ -38,7 +38,7 @@ def _strip(seed: int, width: int = 3 * W) -> Image.Image:
     return im
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _page(offset: float, seed: int = 3) -> np.ndarray:
     """The page with its track moved ``offset`` CSS pixels to the left, as the watch sees it
     (rendered at 2x for sub-pixel offsets, then downscaled to 960x540 with LANCZOS)."""
@@ -52,7 +52,7 @@ def _page(offset: float, seed: int = 3) -> np.ndarray:
     page.paste(small.resize((W * k, 100 * k)), (0, 520 * k))
     strip = _strip(seed)
     big = strip.resize((strip.width * k, strip.height * k), Image.Resampling.BILINEAR)
-    shift = int(round(offset * k))
+    shift = round(offset * k)
     page.paste(big.crop((shift, 0, shift + W * k, big.height)), (0, BAND[0] * k))
     return np.asarray(page.resize((960, 540), Image.Resampling.LANCZOS))
 
