@@ -170,3 +170,18 @@ def test_idle_learning_sees_pixels_that_the_hash_does_not() -> None:
     assert pixel_moved(a, b, 16, 9) == (15,)
     assert 15 in volatile_cells(ha, hb, cols=16, rows=9)
     assert volatile_cells(ha, _hashes(a.copy()), cols=16, rows=9) == (), "still content is pixel for pixel the same"
+
+
+def test_a_row_that_fires_in_pieces_slides_as_one_band_and_an_effect_below_it_still_counts() -> None:
+    from pagelens.vision.mask import bands
+
+    assert bands([(0, 1), (5,), (40, 56), (130,)], 16) == [[(0, 1), (5,)], [(40, 56)], [(130,)]]
+    frame = _page(160.0).copy()
+    for k, h in enumerate((20, 45, 30, 55)):  # bars drawn in the bottom row, far from the carousel
+        frame[535 - h:535, 610 + 28 * k:630 + 28 * k] = 40
+    before, after = _hashes(_page(0.0)), _hashes(frame)
+    fired = [i for i in changed_cells(before, after, 6) if i % 16 != 7]  # column 7 did not fire: two pieces
+    band = [i for i in fired if i // 16 < 7]
+    effect = [i for i in fired if i // 16 >= 7]
+    assert effect and len(regions(band, 16)) >= 2
+    assert slid_cells(before, after, fired, 16, 9, lambda: {2}) == tuple(sorted(band))
