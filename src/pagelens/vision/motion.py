@@ -30,6 +30,7 @@ MIN_CHANGED = 500
 _COARSE = 4
 _REFINE = 3  # full-size pixels searched around each coarse candidate
 _CANDIDATES = 4
+_APART = 2  # coarse offsets closer than this to a better one are the same peak
 #: sub-pixel positions tried between two whole-pixel shifts (a slide caught mid-way, the cap's resampling)
 _FRACTIONS = (0.0, 0.25, 0.5, 0.75)
 
@@ -99,12 +100,18 @@ def _score_axis(before: Any, after: Any, box: tuple[int, int, int, int], changed
     if not scores:
         return 0, 0, 0.0
     scores.sort(reverse=True)
+    picked: list[int] = []  # the best coarse offsets, each a peak of its own (not the next offset of one)
+    for _n, coff in scores:
+        if all(abs(coff - p) > _APART for p in picked):
+            picked.append(coff)
+            if len(picked) == _CANDIDATES:
+                break
     pad = limit + _COARSE + _REFINE + 2
     pb = _pad(before.astype(np.float32), axis, pad)
     af = a.astype(np.float32)
     best_off, best_n, best_t = 0, 0, 0.0
     tried: set[int] = set()
-    for _n, coff in scores[:_CANDIDATES]:
+    for coff in picked:
         for off in range(coff * _COARSE - _REFINE - _COARSE // 2, coff * _COARSE + _REFINE + _COARSE // 2 + 1):
             if off == 0 or off in tried or abs(off) >= limit:
                 continue
