@@ -52,6 +52,8 @@ def main() -> None:
     ap.add_argument("--seeds", default="",
                     help="comma-separated seeds: each (page, period) is run once per seed, with the carousel's and "
                          "the clock's phases and the frame timings drawn from it (empty: the fixed schedule)")
+    ap.add_argument("--first-slide-in-window", action="store_true",
+                    help="the carousel's first slide starts inside the first idle action window (every run)")
     ap.add_argument("--out", default=str(ROOT / "benchmarks/results/vision_realpages.json"))
     args = ap.parse_args()
     from pagelens.bench.vision_motion import measure_watches
@@ -70,9 +72,11 @@ def main() -> None:
                 for seed in seeds:
                     kinds = [k for k in args.watches.split(",") if k != "confirm"]
                     # the watches but "confirm" see the same screenshots (recorded once, replayed)
-                    got = measure_watches(session, server, name, args.frames, period, kinds=kinds, seed=seed) if kinds else []
+                    got = measure_watches(session, server, name, args.frames, period, kinds=kinds, seed=seed,
+                                          first_slide_in_window=args.first_slide_in_window) if kinds else []
                     if "confirm" in args.watches.split(","):
-                        got += measure_watches(session, server, name, args.frames, period, kinds=["confirm"], seed=seed)
+                        got += measure_watches(session, server, name, args.frames, period, kinds=["confirm"], seed=seed,
+                                               first_slide_in_window=args.first_slide_in_window)
                     for row in got:
                         row["period_ms"] = period
                         print(json.dumps(row), flush=True)

@@ -111,12 +111,15 @@ def measure_page(session: BrowserSession, server: StaticServer, name: str, frame
 
 
 def measure_watches(session: BrowserSession, server: StaticServer, name: str, frames: int, period_ms: int = 3100,
-                    *, kinds: Sequence[str] = ("default",), seed: int | None = None) -> list[dict[str, Any]]:
+                    *, kinds: Sequence[str] = ("default",), seed: int | None = None,
+                    first_slide_in_window: bool = False) -> list[dict[str, Any]]:
     """One page, one row per watch kind (:func:`make_watch`), all on the same screenshots.
     ``seed``: the carousel's first slide comes at a random phase of its period, the clock's first
     tick at a random phase of its second, and the idle gaps and action windows have random
     lengths; ``None``: the fixed schedule (first slide one period after load, gaps 200-900 ms,
-    windows 450 ms). "confirm" takes screenshots of its own, so it runs alone."""
+    windows 450 ms). ``first_slide_in_window``: the carousel stands still until the first action
+    window, in which its first slide starts (the hard case, every run, instead of by phase luck).
+    "confirm" takes screenshots of its own, so it runs alone."""
     from pagelens.actions.executor import Budgets, Executor
     from pagelens.actions.ops import Outcome
     from pagelens.actions.spec import Action
@@ -128,7 +131,7 @@ def measure_watches(session: BrowserSession, server: StaticServer, name: str, fr
         raise ValueError("the confirm watch takes screenshots of its own: measure it alone")
     watches = [make_watch(k) for k in kinds]  # bad kinds fail before the browser starts
     rng = random.Random(seed)
-    phase = rng.randrange(period_ms) if seed is not None else period_ms
+    phase = -1 if first_slide_in_window else rng.randrange(period_ms) if seed is not None else period_ms
     clock_phase = rng.randrange(1000) if seed is not None else 1000
     gaps = [(rng.randint(100, 1000), rng.randint(250, 650)) if seed is not None else (200 + 100 * (i % 8), 450)
             for i in range(frames)]
@@ -145,9 +148,11 @@ def measure_watches(session: BrowserSession, server: StaticServer, name: str, fr
         first = watches[0]
         first.arm(live)  # type: ignore[arg-type]  # the recorder stands for the tab
         idle = []
-        for gap, window in gaps:
+        for i, (gap, window) in enumerate(gaps):
             page.pause(gap)
             first.before(live)  # type: ignore[arg-type]
+            if i == 0 and first_slide_in_window:
+                page.evaluate("window.__startSlides && window.__startSlides()")  # as the page's timer would
             page.pause(window)
             idle.append(int(first.after(live, Outcome()).detail.get("pixel_cells", 0)))  # type: ignore[arg-type]
         # true fires: hover onto bars of the canvas chart (drawn content only)
