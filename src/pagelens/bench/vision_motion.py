@@ -156,7 +156,7 @@ def measure_watches(session: BrowserSession, server: StaticServer, name: str, fr
             page.pause(window)
             idle.append(int(first.after(live, Outcome()).detail.get("pixel_cells", 0)))  # type: ignore[arg-type]
         # true fires: hover onto bars of the canvas chart (drawn content only)
-        obs = ep.observe()
+        obs = ep.observe(timeout_s=120)  # a crowded machine: a big page's observation is slow, not wrong
         hybrid = capture_hybrid(ep, obs)
         ex = Executor(ep, Budgets(max_steps=100, max_repeats=100))
         ex.screen = hybrid.screenshot.geometry
