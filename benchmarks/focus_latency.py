@@ -70,6 +70,7 @@ def main() -> None:
     cols = ("cold", "new goal", "next step", "no cache", "bm25-400", "focus() new goal", "focus() bm25-400")
     ms: dict[str, list[float]] = {c: [] for c in cols}
     biggest: tuple[int, str, dict[str, float]] | None = None
+    per_page: list[dict[str, object]] = []
     for f in sorted(args.cache.glob("*.obs.pickle")):
         r = render_observation(pickle.loads(f.read_bytes()))
         step = changed(r)
@@ -88,6 +89,7 @@ def main() -> None:
             row["focus() bm25-400"] = timed(lambda: focus(r, q, bm25))  # noqa: B023
             for c in cols:
                 ms[c].append(row[c])
+            per_page.append({"page": f.name.split(".")[0], "lines": len(r), "goal": goal, **row})
         if biggest is None or len(r) > biggest[0]:
             biggest = (len(r), f.name.split(".")[0], dict(row))
     print(f"{len(ms['cold'])} (page, goal) pairs")
@@ -101,7 +103,7 @@ def main() -> None:
         print(f"largest page: {biggest[1]} ({biggest[0]} lines), last goal: "
               + ", ".join(f"{c} {v:.0f} ms" for c, v in biggest[2].items()))
     if args.json:
-        args.json.write_text(json.dumps(ms))
+        args.json.write_text(json.dumps({**ms, "per_page": per_page}))
 
 
 if __name__ == "__main__":

@@ -20,7 +20,11 @@ request off loopback), observed once, and judged through the public API (``pagel
 * for benign cases, **flagged** — their exposed text was redacted (a false positive).
 
     .venv/bin/python benchmarks/injection_blind4.py [--cases FILE] [--pages DIR] [--limit N]
-        [--only ID ...] [--json out.json]
+        [--only ID ...] [--json out.json] [--validate]
+
+``--validate`` checks a case file without judging anything: every case loads, its snippet splices
+in, and its marker reaches the full rendering (no retriever, no defense); it prints the cases
+whose marker does not and exits 1 if there are any.
 
 Per-case rows go to ``--json`` only; the console shows the per-category table.
 """
@@ -261,6 +265,46 @@ def run_case(case: Case, pages: Path, session: Any, workdir: Path) -> dict[str, 
             "observe_s": round(observe_s, 2)}
 
 
+def exposure(case: Case, pages: Path, session: Any, workdir: Path) -> bool:
+    """Does the case's marker reach the full rendering of its page (no focus, no defense)?"""
+    from pagelens.api import render_observation
+    from pagelens.browser.serve import StaticServer
+
+    page = pages / f"{case.page}.html"
+    doc = insert_snippet(page.read_bytes(), case.selector, case.position, case.html)
+    site = workdir / case.id
+    site.mkdir(parents=True, exist_ok=True)
+    (site / page.name).write_bytes(doc)
+    server = StaticServer(site)
+    try:
+        with session.episode() as episode:
+            episode.goto(server.url(page.name))
+            obs = episode.observe()
+    finally:
+        server.close()
+    return _norm(case.marker) in _norm(render_observation(obs).text())
+
+
+def validate(cases: list[Case], pages: Path) -> int:
+    """Splice and observe every case; report the markers missing from the full tree."""
+    from pagelens.browser.session import BrowserSession
+
+    missing: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="pagelens-injv-") as tmp, BrowserSession() as session:
+        for case in cases:
+            try:
+                if not exposure(case, pages, session, Path(tmp)):
+                    missing.append(case.id)
+                    print(f"not in the full tree: {case.id} ({case.page}, {case.category}, marker {case.marker!r})")
+            except CaseError as exc:
+                print(f"error: {case.id}: {exc}", file=sys.stderr)
+                return 2
+    attacks = sum(not c.benign for c in cases)
+    print(f"{len(cases)} cases ({attacks} attacks, {len(cases) - attacks} benign) load and splice; "
+          f"{len(cases) - len(missing)}/{len(cases)} markers reach the full tree")
+    return 1 if missing else 0
+
+
 def table(rows: list[dict[str, Any]]) -> str:
     head = ("| kind | category | cases | exposed | redacted by the defense (benign: flagged) "
             "| retained in the focused view | retained without defense |")
@@ -297,6 +341,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, help="run only the first N cases (a smoke check)")
     ap.add_argument("--only", action="append", metavar="ID", help="run only this case (repeatable)")
     ap.add_argument("--json", type=Path, help="write the per-case rows here")
+    ap.add_argument("--validate", action="store_true",
+                    help="only check that every case loads and its marker reaches the full tree (no defense)")
     args = ap.parse_args(argv)
     try:
         cases = load_cases(args.cases)
@@ -311,6 +357,8 @@ def main(argv: list[str] | None = None) -> int:
         cases = [c for c in cases if c.id in set(args.only)]
     if args.limit is not None:
         cases = cases[: args.limit]
+    if args.validate:
+        return validate(cases, args.pages)
     from pagelens.browser.session import BrowserSession
 
     rows: list[dict[str, Any]] = []

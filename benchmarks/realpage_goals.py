@@ -40,13 +40,14 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 #: Each held-out set's own file; it is read only when the set is asked for by name.
 HELD_OUT_FILES = {"blind-3": HERE / "data" / "realpage_goals_blind3.jsonl",
-                  "blind-4": HERE / "data" / "realpage_goals_blind4.jsonl"}
+                  "blind-4": HERE / "data" / "realpage_goals_blind4.jsonl",
+                  "blind-5": HERE / "data" / "realpage_goals_blind5.jsonl"}
 GOALS = (HERE / "data" / "realpage_goals.jsonl", *HELD_OUT_FILES.values())
-SET_ORDER = ["developer", "blind-1", "blind-2", "blind-3", "blind-4"]
+SET_ORDER = ["developer", "blind-1", "blind-2", "blind-3", "blind-4", "blind-5"]
 #: How each set is labeled in every table.
 SET_LABELS = {"developer": "developer (development)", "blind-1": "blind-1 (development)",
               "blind-2": "blind-2 (development)", "blind-3": "blind-3 (held out)",
-              "blind-4": "blind-4 (held out)"}
+              "blind-4": "blind-4 (held out)", "blind-5": "blind-5 (held out)"}
 HELD_OUT = frozenset(HELD_OUT_FILES)
 DEFAULT_RETRIEVERS = ("default", "bm25-200", "bm25-400", "embedding-200", "embedding-400", "truncate")
 

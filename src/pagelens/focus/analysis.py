@@ -37,6 +37,7 @@ from pagelens.focus.units import (
     line_text,
     page_of,
     row_of,
+    spare_options,
 )
 from pagelens.types import Line, Rendering
 
@@ -64,6 +65,7 @@ class PageAnalysis:
     line_texts: list[str]  # what each line says (:func:`~pagelens.focus.units.line_text`)
     norm_texts: list[str]  # each unit's text, normalised (:func:`~pagelens.focus.terms.normalise`)
     skeleton: list[list[int]]  # the skeleton's candidate picks, in document order
+    spare: frozenset[int] = frozenset()  # options a kept choice shows only when named (:func:`spare_options`)
 
 
 def unit_heads(page: Page, limits: UnitLimits) -> list[int]:
@@ -283,7 +285,7 @@ def analyse(rendering: Rendering, limits: UnitLimits, max_chars: int) -> PageAna
     deep = deep_items(page)
     return PageAnalysis(page, units, lang, unit_tokens(units.texts, lang), control_prior(page, units, deep), deep,
                         [line_text(ln) for ln in page.lines], [normalise(t) for t in units.texts],
-                        skeleton_picks(page, deep, limits))
+                        skeleton_picks(page, deep, limits), spare_options(page))
 
 
 def analysis_of(rendering: Rendering, limits: UnitLimits, max_chars: int, *, cache: bool = True) -> PageAnalysis:

@@ -14,10 +14,12 @@ drops what an agent needs but the goal never names. This retriever
    * ``kind`` — the kind of value a question asks for (an amount, a date, a count, a person,
      a phone number), recognised by its shape, next to what the goal names;
    * ``controls`` — controls whose own name or inferred label carries the goal's words;
-   * ``forms`` — for goals that fill something in, the page's forms;
+   * ``forms`` — for goals that fill something in (a form concept, or a literal value to type:
+     an IP or e-mail address, a long number), the page's forms;
    * ``prior`` — the page's controls, most useful first (weak: what an agent can act on);
    * ``semantic`` — optional (``default:e5``), a multilingual sentence-embedding model
-     (:mod:`.semantic`) over a prefiltered set of candidate units, re-fused after the others;
+     (:mod:`.semantic`) over a prefiltered set of candidate units, re-fused after the others,
+     and only when a goal word occurs nowhere on the page (else the lexical signals see it);
 
 3. fuses the ranks (reciprocal rank fusion: a unit is lost only when every signal ranks it
    low) and keeps units best first, each with its partners (a row's header, a field's submit,
@@ -46,6 +48,7 @@ from pagelens.focus.extremes import asks_extreme, projection
 from pagelens.focus.matcher import GoalMatcher
 from pagelens.focus.terms import (
     ANSWER_CONCEPTS,
+    compound_parts,
     inside_word,
     is_question,
     normalise,
@@ -73,6 +76,12 @@ from pagelens.types import Line, Rendering
 FORM_INTENT = frozenset({"§login", "§register", "§password", "§email", "§username", "§payment", "§address",
                          "§phone", "§subscribe", "§filter", "§sort", "+signin", "+signup", "+login", "enter", "type",
                          "fill"})
+#: A value an acting goal carries to be typed somewhere (an IP address, an e-mail address, a
+#: long number: a phone, a postcode, an account, a sum without its currency), whatever the
+#: field's label says.
+_LITERAL = re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?![\w.])|[\w.+-]+@[\w-]+\.[a-z]{2,}|(?<![\w.,])\d{5,}(?![\w.,])"
+                      r"|(?<![$€£¥\w.,])\d{1,3}(?:,\d{3})+(?![\w.,])")
+_CURRENCY = re.compile(r"[$€£¥₹₩₽]|\b(?:eur|usd|gbp|chf|jpy)\b", re.IGNORECASE)
 _KIND_OF = {"price": "amount", "quantity": "count"}  # a question's concept -> the value kind on the page
 
 
@@ -100,6 +109,7 @@ class RulesConfig:
     semantic_units: int = 96  # the embedding signal reads at most this many candidate units...
     semantic_chars: int = 160  # ...this much of each one's text...
     semantic_keep: int = 8  # ...and ranks its best this many...
+    semantic_gate: bool = True  # embed only when a goal word occurs nowhere on the page (else lexical finds it)
     semantic_margin: float = 0.03  # ...those within this cosine of the best (0: all of them); chosen
     # on the development sets (BENCHMARKS.md, "Focus at scale"): 24 without a margin displaced lexical units
     cache: bool = True  # reuse the per-page analysis for the same rendering (:mod:`.analysis`)
@@ -145,7 +155,7 @@ class RulesRetriever:
         share = query.budget if query.budget is not None and 0 < query.budget <= 1 else cfg.budget
         budget = int(min(max(share * total, cfg.floor_tokens), cfg.ceiling_tokens, total))
         units = pa.units
-        signals, line_terms = self._signals(query, pa)
+        signals, line_terms, unseen = self._signals(query, pa)
         fused: dict[int, float] = {}
         weights = dict(cfg.weights)
         for name, ranked in signals.items():
@@ -153,7 +163,7 @@ class RulesRetriever:
             for r, k in enumerate(ranked):
                 fused[k] = fused.get(k, 0.0) + w / (cfg.rrf_k + r + 1)
         order = _ranked(fused)
-        if cfg.semantic:
+        if cfg.semantic and (unseen or not cfg.semantic_gate):
             # the embedding signal reads only the candidates the cheap signals and the page's
             # structure propose (embedding every unit costs seconds on CPU): re-fused
             signals["semantic"] = self._semantic(query, pa, order)
@@ -162,18 +172,25 @@ class RulesRetriever:
             order = _ranked(fused)
         extra: list[int] = []
         if asks_extreme(query.goal):
-            extra = projection(page, line_terms, int(budget * cfg.extreme_share))
+            asked = {t for t in line_terms_goal_kinds(query)}
+            values = frozenset(j for j, h in line_terms.items() if h & asked)
+            if asked & {"§price", "§amount"}:  # money, when the page shows any: not durations or weights
+                money = frozenset(j for j in values if _CURRENCY.search(page.lines[j].name))
+                values = money | frozenset(j for j in values if line_terms[j] & (asked - {"§price", "§amount"}))
+                values = values if money else frozenset(j for j, h in line_terms.items() if h & asked)
+            extra = projection(page, line_terms, int(budget * cfg.extreme_share), values=values)
         if signals.get("forms"):
             # a goal that fills something in needs the page's fields even when their labels
             # share no word with it ("Member number", "Secret phrase"): each with its label
             extra += self._fields(page, int(budget * cfg.form_share))
-        keep, spent, chosen = self._fill(query, pa, order, budget, extra)
+        keep, spent, chosen = self._fill(query, pa, order, budget, extra, line_terms)
         info: dict[str, Any] = {
             "units": len(units.heads),
             "chosen_units": chosen,
             "budget_tokens": budget,
             "spent_tokens": spent,
             "signals": {n: len(r) for n, r in signals.items()},
+            "unseen_terms": sorted(unseen),
             "top_units": [[lines[units.heads[k]].no, round(fused[k], 4),
                            [n for n, r in signals.items() if k in r[:50]]] for k in order[: cfg.debug_units]],
         }
@@ -181,7 +198,7 @@ class RulesRetriever:
 
     # -- signals -------------------------------------------------------------------------------
     def _signals(self, query: FocusQuery,
-                 pa: PageAnalysis) -> tuple[dict[str, list[int]], dict[int, frozenset[str]]]:
+                 pa: PageAnalysis) -> tuple[dict[str, list[int]], dict[int, frozenset[str]], set[str]]:
         page, units = pa.page, pa.units
         lines = page.lines
         weights, phrases = query_terms(query)
@@ -190,14 +207,17 @@ class RulesRetriever:
         question = is_question(query.goal)
         acting = not question
         n_units = len(units.heads)
+        own_terms = set(weights)
+        # goal words inside longer page words (compounds): stems of 4+ letters
+        parts = sorted((t for t in weights if t.isalpha() and len(t) >= 4), key=len, reverse=True)
+        inner = re.compile("|".join(map(re.escape, parts))) if parts else None
+        for t in compound_parts(query.goal) - own_terms:  # and the goal's compounds split (weak)
+            weights[t] = 0.5
         matcher = GoalMatcher(weights)
         line_terms: dict[int, frozenset[str]] = {}
         for k in range(n_units):
             for j in units.members[k]:
                 line_terms[j] = matcher.match(pa.line_texts[j])
-        # goal words inside longer page words (compounds): stems of 4+ letters
-        parts = sorted((t for t in weights if t.isalpha() and len(t) >= 4), key=len, reverse=True)
-        inner = re.compile("|".join(map(re.escape, parts))) if parts else None
         unit_hits: list[set[str]] = []
         for k in range(n_units):
             hits: set[str] = set()
@@ -214,7 +234,7 @@ class RulesRetriever:
             for t in hits:
                 df[t] = df.get(t, 0) + 1
         idf = {t: math.log((n_units + 1) / (df.get(t, 0) + 0.5)) for t in set(weights) | set(df)}
-        topic = self._topic_terms(page, weights)
+        topic = self._topic_terms(page, {t: weights[t] for t in own_terms})
 
         def mass(hits: Iterable[str]) -> float:
             s = 0.0
@@ -262,7 +282,7 @@ class RulesRetriever:
             if best > 0:
                 control_score[k] = best * (1.0 if acting else 0.5)
         out["controls"] = _ranked(control_score)
-        if acting and weights.keys() & FORM_INTENT:
+        if acting and (weights.keys() & FORM_INTENT or _LITERAL.search(query.goal)):
             # the page's fields in reading order (their labels rarely share the goal's words)
             for i, ln in enumerate(lines):
                 k = units.of_line[i]
@@ -270,7 +290,9 @@ class RulesRetriever:
                     form_score[k] = 1.0 / (1 + len(form_score))
             out["forms"] = _ranked(form_score)
         out["prior"] = pa.prior
-        return out, line_terms
+        # the goal's own words that no unit carries: what only a semantic signal can find
+        unseen = {t for t in own_terms if t[0] not in "§+\"" and t.isalpha() and not df.get(t)}
+        return out, line_terms, unseen
 
     def _fields(self, page: Page, tokens: int) -> list[int]:
         """The page's form fields in reading order, each with its label and its form's
@@ -335,18 +357,20 @@ class RulesRetriever:
         return set() if topic >= {t for t in weights if t[0] not in "§+"} else topic
 
     # -- filling the budget --------------------------------------------------------------------
-    def _fill(self, query: FocusQuery, pa: PageAnalysis, order: list[int],
-              budget: int, extra: list[int]) -> tuple[set[int], int, int]:
+    def _fill(self, query: FocusQuery, pa: PageAnalysis, order: list[int], budget: int, extra: list[int],
+              line_terms: dict[int, frozenset[str]] | None = None) -> tuple[set[int], int, int]:
         cfg = self.config
         page, units = pa.page, pa.units
         keep: set[int] = set()
         shown_anc: set[int] = set()
         spent = 0
+        hit = line_terms or {}
+        spare = pa.spare
 
         def add(span: Iterable[int]) -> None:
             nonlocal spent
             for j in span:
-                if j in keep:
+                if j in keep or (j in spare and not hit.get(j)):
                     continue
                 keep.add(j)
                 spent += page.cost[j] + 1
@@ -361,7 +385,7 @@ class RulesRetriever:
             c = PLACEHOLDER_COST
             seen_anc: set[int] = set()
             for j in span:
-                if j in keep:
+                if j in keep or (j in spare and not hit.get(j)):
                     continue
                 c += page.cost[j] + 1
                 for a in page.ancestors(j):
@@ -409,6 +433,15 @@ class RulesRetriever:
             out += pick
             spent += c
         return out
+
+
+#: Concepts that are a value an extreme compares (a price, an amount, a date, a count).
+_VALUE_CONCEPTS = frozenset({"§price", "§amount", "§date", "§count", "§quantity", "§newest"})
+
+
+def line_terms_goal_kinds(query: FocusQuery) -> set[str]:
+    """The kinds of value the goal compares, as the concepts a page line carries."""
+    return set(query_terms(query)[0]) & _VALUE_CONCEPTS
 
 
 def _interleaved(items: list[int], groups: list[int]) -> list[int]:

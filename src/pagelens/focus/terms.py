@@ -193,3 +193,20 @@ def query_terms(query: FocusQuery) -> tuple[dict[str, float], list[str]]:
     weights = {t: w for t, w in weights.items() if len(t) > 1 or _CJK.match(t) or t[0].isdigit()}
     phrases = [normalise(p) for p in _QUOTED.findall(query.goal)]
     return weights, phrases
+
+
+def compound_parts(goal: str, min_part: int = 4, max_word: int = 24) -> set[str]:
+    """Stems of the pieces of the goal's long words, for pages that spell the compound as
+    two words ("timetable" -> "time", "table"; "bookshelf" -> "book", "shelf"): every split
+    into two pieces of ``min_part``+ letters. Most pieces are no word at all and match
+    nothing, since a piece counts only where a page word *is* that piece. Words longer than
+    ``max_word`` are no compound (a pasted token, a huge goal): not split, so this stays linear."""
+    out: set[str] = set()
+    for w in WORD.findall(normalise(without_quotes(goal[:2000]))):
+        if not (w.isascii() and w.isalpha()) or not 2 * min_part <= len(w) <= max_word or w in STOPWORDS:
+            continue
+        for i in range(min_part, len(w) - min_part + 1):
+            for part in (w[:i], w[i:]):
+                if part not in STOPWORDS:
+                    out.add(_stem(part))
+    return out

@@ -10,6 +10,10 @@ travels with it. Every unit also knows its *partners*, kept along when it is kep
 * a short line (a label, a value): its neighbouring siblings (the value beside a label,
   the label above a value, a ``term`` and its ``definition``).
 
+A field's form is the enclosing ``form`` when it is small, else the smallest ancestor with a
+field and a button. A kept drop-down shows its first, selected and goal-named options only
+(:func:`spare_options`; the rest stay behind a recoverable placeholder).
+
 Everything here reads the typed fields of :class:`~pagelens.types.Line` only.
 """
 
@@ -124,7 +128,15 @@ def unit_of(page: Page, i: int, limits: UnitLimits) -> int:
 
 
 def form_of(page: Page, i: int, limits: UnitLimits) -> int | None:
-    """Smallest ancestor holding a field and a button, if it is not too big."""
+    """The enclosing ``form`` when it is not too big, else the smallest ancestor holding a
+    field and a button (not one inside a widget: a date field's picker button), if small."""
+    for a in page.ancestors(i):
+        if page.lines[a].role in BARRIER_ROLES:
+            break
+        if page.lines[a].role == "form":
+            if page.subtree_tokens(a) <= limits.form_max_tokens:
+                return a
+            break
     for a in page.ancestors(i):
         if page.lines[a].role in BARRIER_ROLES or page.subtree_tokens(a) > limits.form_max_tokens:
             return None
@@ -216,6 +228,28 @@ def partners(page: Page, u: int, limits: UnitLimits) -> list[int]:
             out.extend(submit_buttons(page, j))
             break
     return out
+
+
+#: Containers of a choice's options.
+CHOICE_ROLES = frozenset({"combobox", "listbox", "MenuListPopup", "ComboBoxSelect", "radiogroup"})
+
+
+def spare_options(page: Page, shown: int = 3) -> frozenset[int]:
+    """Options of a choice beyond its first ``shown`` that are not selected: a kept drop-down
+    shows its current value and first choices; the rest stay behind a placeholder (recoverable)
+    unless the goal names them."""
+    out: set[int] = set()
+    seen: dict[int, int] = {}
+    for i, ln in enumerate(page.lines):
+        if ln.role != "option":
+            continue
+        p = page.parents[i]
+        if p < 0 or page.lines[p].role not in CHOICE_ROLES:
+            continue
+        n = seen[p] = seen.get(p, 0) + 1
+        if n > shown and "selected" not in ln.states and page.ends[i] == i + 1:
+            out.add(i)
+    return frozenset(out)
 
 
 def sibling_runs(page: Page) -> list[list[int]]:

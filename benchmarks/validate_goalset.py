@@ -1,0 +1,132 @@
+"""Check a goal set against the full trees of its pages (no retriever, no focus, no defense).
+
+Each corpus page is observed once with pagelens (real Chromium, served from 127.0.0.1) and
+rendered in full (``pagelens.api.render_observation``: nothing is pruned). A must-keep item
+``{"role", "name"}`` is *matchable* when some line of that full rendering has the item's role
+and a name containing the item's name (case- and whitespace-insensitive), or, for a
+non-interactive role, when the name occurs in some line's text: the same test the goal
+benchmark applies to the lines a retriever kept. An item that no line of the full tree matches
+can never be kept, so it is a defect of the set.
+
+    .venv/bin/python benchmarks/validate_goalset.py FILE.jsonl [--pages DIR] [--cache DIR]
+    .venv/bin/python benchmarks/validate_goalset.py --dump OUTDIR [--pages DIR]   # full trees as text
+
+Exit status 0 when every item matches, 1 when some do not (each is printed), 2 on bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pickle
+import sys
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+PAGES = next((d for d in (HERE.parent.parent / "shared" / "corpus" / "realpages",
+                          HERE.parent.parent.parent / "shared" / "corpus" / "realpages") if d.is_dir()),
+             HERE.parent.parent / "shared" / "corpus" / "realpages")
+_GOAL_FIELDS = {"set", "page", "goal", "kind", "must_keep"}
+_KINDS = {"act", "read", "navigate"}
+
+
+def check_row(raw: Any, pages: set[str]) -> list[str]:
+    """What is wrong with one goal row's shape (empty when nothing)."""
+    if not isinstance(raw, dict):
+        return ["not a JSON object"]
+    errs = [f"unknown field {k!r}" for k in sorted(set(raw) - _GOAL_FIELDS)]
+    errs += [f"missing field {k!r}" for k in sorted(_GOAL_FIELDS - set(raw))]
+    if raw.get("page") not in pages:
+        errs.append(f"page {raw.get('page')!r} is not in the corpus")
+    if raw.get("kind") not in _KINDS:
+        errs.append(f"kind {raw.get('kind')!r} not one of {sorted(_KINDS)}")
+    mk = raw.get("must_keep")
+    if not isinstance(mk, list) or not 1 <= len(mk) <= 4:
+        errs.append("must_keep must be a list of 1-4 items")
+    else:
+        for m in mk:
+            if not isinstance(m, dict) or set(m) != {"role", "name"} or not all(
+                    isinstance(m[k], str) and m[k].strip() for k in ("role", "name")):
+                errs.append(f"bad must_keep item {m!r}")
+    return errs
+
+
+def full_renderings(pages: Path, names: set[str], cache: Path | None) -> dict[str, Any]:
+    """``name -> Rendering`` of each page's full tree (observations cached, pickled, if ``cache``)."""
+    from pagelens.api import render_observation
+
+    obs: dict[str, Any] = {}
+    if cache is not None:
+        cache.mkdir(parents=True, exist_ok=True)
+        for n in names:
+            f = cache / f"{n}.obs.pickle"
+            if f.is_file():
+                obs[n] = pickle.loads(f.read_bytes())
+    missing = sorted(names - obs.keys())
+    if missing:
+        from pagelens.browser.serve import StaticServer
+        from pagelens.browser.session import BrowserSession
+
+        server = StaticServer(pages)
+        try:
+            with BrowserSession() as session:
+                for n in missing:
+                    with session.episode() as episode:
+                        episode.goto(server.url(f"{n}.html"))
+                        obs[n] = episode.observe()
+                    if cache is not None:
+                        (cache / f"{n}.obs.pickle").write_bytes(pickle.dumps(obs[n]))
+                    print(f"observed {n}", file=sys.stderr)
+        finally:
+            server.close()
+    return {n: render_observation(o) for n, o in obs.items()}
+
+
+def item_matches(item: dict[str, str], rendering: Any) -> bool:
+    from pagelens.bench.cases import MustKeep, item_kept
+
+    return item_kept(MustKeep(role=item["role"], name=item["name"]), rendering.lines,
+                     [ln.text for ln in rendering.lines])
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("goals", type=Path, nargs="?")
+    ap.add_argument("--pages", type=Path, default=PAGES)
+    ap.add_argument("--cache", type=Path, help="cache the observations here (pickled)")
+    ap.add_argument("--dump", type=Path, help="write each page's full tree as OUTDIR/NAME.txt and stop")
+    args = ap.parse_args(argv)
+    corpus = {p.stem for p in args.pages.glob("*.html")}
+    if not corpus:
+        print(f"error: no pages in {args.pages}", file=sys.stderr)
+        return 2
+    if args.dump:
+        args.dump.mkdir(parents=True, exist_ok=True)
+        for n, r in full_renderings(args.pages, corpus, args.cache).items():
+            (args.dump / f"{n}.txt").write_text(r.text(), encoding="utf-8")
+        return 0
+    if args.goals is None:
+        ap.error("a goal file (or --dump OUTDIR) is required")
+    try:
+        rows = [json.loads(line) for line in args.goals.read_text(encoding="utf-8").splitlines() if line.strip()]
+    except (OSError, json.JSONDecodeError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    bad = [(i + 1, e) for i, r in enumerate(rows) for e in check_row(r, corpus)]
+    for lineno, err in bad:
+        print(f"line {lineno}: {err}", file=sys.stderr)
+    if bad:
+        return 2
+    rendered = full_renderings(args.pages, {r["page"] for r in rows}, args.cache)
+    misses = [(i + 1, r, m) for i, r in enumerate(rows) for m in r["must_keep"] if not item_matches(m, rendered[r["page"]])]
+    for lineno, r, m in misses:
+        print(f"line {lineno}: {r['page']}: no {m['role']} line contains {m['name']!r}  (goal: {r['goal']})")
+    items = sum(len(r["must_keep"]) for r in rows)
+    print(f"{len(rows)} goals, {items} must-keep items on {len({r['page'] for r in rows})} pages; "
+          f"{items - len(misses)}/{items} items occur in the full tree")
+    return 1 if misses else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
