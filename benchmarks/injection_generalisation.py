@@ -14,7 +14,7 @@ False positives: lines the defense flags (``FocusResult.flags``) on clean pages 
 pages, every bundled site page, and a seeded sample of the MiniWoB pages.
 
     PYTHONPATH=src .venv/bin/python benchmarks/injection_generalisation.py --seed 11 [--limit 40]
-        [--variants 210] [--miniwob 30] [--no-clean] [--max-minutes 18] [--json out.json]
+        [--variants 210] [--miniwob 30] [--no-clean] [--max-minutes 18] [--json out.json] [--cache DIR]
 """
 
 from __future__ import annotations
@@ -82,7 +82,23 @@ class Loader:
             return self._miniwob.url("miniwob/" + key.removeprefix("miniwob:"))
         return self.corpus.url(f"{key}.html")
 
-    def observe(self, host: Host, variant: Variant | None) -> Any:
+    def observe(self, host: Host, variant: Variant | None, cache: Path | None = None) -> Any:
+        """The observation of ``host`` (with ``variant`` inserted); with ``cache``, pickled there once and
+        reused (so that a change of the defense is re-measured without re-rendering)."""
+        if cache is None:
+            return self._observe(host, variant)
+        import pickle
+
+        cache.mkdir(parents=True, exist_ok=True)
+        name = (variant.id + "-" + variant.marker) if variant is not None else "clean-" + host.key
+        path = cache / (re.sub(r"[^\w.-]+", "_", name)[:180] + ".pkl")
+        if path.is_file():
+            return pickle.loads(path.read_bytes())
+        obs = self._observe(host, variant)
+        path.write_bytes(pickle.dumps(obs))
+        return obs
+
+    def _observe(self, host: Host, variant: Variant | None) -> Any:
         with self.session.episode() as ep:
             url = self._url(host.key)
             if host.key.startswith("site:"):
@@ -140,7 +156,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 break
             row = {"id": v.id, "host": v.host.key, "marker": v.marker, **{k: getattr(v, k) for k in SLOTS}}
             try:
-                view = focus_view(loader.observe(v.host, v), goal=v.host.goal, retriever=retriever)
+                view = focus_view(loader.observe(v.host, v, args.cache), goal=v.host.goal, retriever=retriever)
             except PagelensError as exc:  # a page that cannot be observed is reported, not fatal
                 rows.append({**row, "error": f"{type(exc).__name__}: {exc}"[:300]})
                 continue
@@ -161,7 +177,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             if stopped:
                 break
             try:
-                view = focus_view(loader.observe(host, None), goal=host.goal, retriever=retriever)
+                view = focus_view(loader.observe(host, None, args.cache), goal=host.goal, retriever=retriever)
             except PagelensError as exc:
                 fps.append({"page": host.key, "source": host.source, "error": f"{type(exc).__name__}: {exc}"[:300]})
                 continue
@@ -248,6 +264,8 @@ def main() -> None:
     ap.add_argument("--no-clean", action="store_true", help="skip the false-positive pages")
     ap.add_argument("--max-minutes", type=float, default=18.0, help="stop (and say so) after this long")
     ap.add_argument("--progress", action="store_true")
+    ap.add_argument("--cache", type=Path, help="pickle each observation here and reuse it on later runs "
+                                               "(re-measure a defense change without re-rendering)")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
     if not args.pages.is_dir():

@@ -51,11 +51,16 @@ def pw_args(chromium: str, out_dir: str) -> list[str]:
             "--output-dir", out_dir]
 
 
+#: pagelens --view-cap (None: the server's default); set from the command line.
+VIEW_CAP: int | None = None
+
+
 def server_params(server: str, *, goal: str | None, pwmcp: str, chromium: str, cap: int) -> Any:
     from mcp import StdioServerParameters
 
     if server == "pagelens":
-        args = ["-m", "pagelens.cli", "mcp", "--cap", str(cap), *(["--goal", goal] if goal else [])]
+        args = ["-m", "pagelens.cli", "mcp", "--cap", str(cap), *(["--goal", goal] if goal else []),
+                *(["--view-cap", str(VIEW_CAP)] if VIEW_CAP is not None else [])]
         return StdioServerParameters(command=sys.executable, args=args, env=dict(os.environ))
     out = "/tmp/pagelens-pwmcp-out"
     return StdioServerParameters(command=pwmcp, args=pw_args(chromium, out), cwd="/tmp", env=dict(os.environ))
@@ -165,6 +170,22 @@ def pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
+#: Tasks whose answer is checked (filled in by main from the task definitions).
+_READ_TASKS: set[str] = set()
+
+
+def load_run(path: Path) -> tuple[list[Any], list[dict[str, Any]]]:
+    """The episodes and corpus rows a ``--json`` file holds (to print its report again)."""
+    from pagelens.bench.mcp_plans import CallRecord, Episode
+
+    data = json.loads(path.read_text())
+    episodes = []
+    for row in data["episodes"]:
+        fields = {k: v for k, v in row.items() if k not in ("tokens", "bytes", "calls")}
+        episodes.append(Episode(**fields, calls=[CallRecord(**c) for c in row["calls"]]))
+    return episodes, data.get("corpus", [])
+
+
 def report(episodes: list[Any], corpus: list[dict[str, Any]], cap: int) -> str:
     out = [("| server | tasks | success | tool calls / task | tokens read / task (mean) | bytes read / task | "
             "wall s / task | p50 call latency s | p90 call latency s | max tokens in one answer |"),
@@ -195,6 +216,26 @@ def report(episodes: list[Any], corpus: list[dict[str, Any]], cap: int) -> str:
                        f"max {100 * max(ratios):.1f}%; tasks above 10%: {sum(r > 0.10 for r in ratios)}. "
                        f"{mine} answers above the {cap}-token cap: "
                        f"{sum(c.tokens > cap for e in pl.values() for c in e.calls)}.")
+            reads = [t for t in both if t in _READ_TASKS and pw[t].calls and pw[t].calls[-1].tool == "browser_snapshot"]
+            if reads:  # the plan now reads the page before answering a read task (earlier runs did not)
+                alt = {t: pw[t].tokens - (pw[t].calls[-1].tokens if t in reads else 0) for t in both}
+                alt_r = [pl[t].tokens / max(1, alt[t]) for t in both]
+                out.append(f"Without {other}'s final snapshot read before the answer of {len(reads)} read tasks "
+                           f"(the counting of earlier runs): {100 * sum(pl[t].tokens for t in both) / max(1, sum(alt.values())):.1f}% "
+                           f"in all, per task median {100 * statistics.median(alt_r):.1f}%, tasks above 10%: "
+                           f"{sum(r > 0.10 for r in alt_r)}.")
+            qs = ", ".join(f"p{int(q * 100)} {100 * pct(ratios, q):.1f}%" for q in (0.1, 0.25, 0.5, 0.75, 0.9))
+            out.append(f"Per-task ratio distribution: {qs}; at most 5%: {sum(r <= 0.05 for r in ratios)}, "
+                       f"5-10%: {sum(0.05 < r <= 0.10 for r in ratios)}, 10-20%: "
+                       f"{sum(0.10 < r <= 0.20 for r in ratios)}, above 20%: {sum(r > 0.20 for r in ratios)}.")
+    out += ["", "| server | tool | calls | p50 s | p90 s | mean tokens |", "|---|---|---|---|---|---|"]
+    for server in SERVERS:
+        calls = [c for e in episodes if e.server == server for c in e.calls]
+        for tool in sorted({c.tool for c in calls}):
+            mine_calls = [c for c in calls if c.tool == tool]
+            secs = [c.seconds for c in mine_calls]
+            out.append(f"| {server} | {tool} | {len(mine_calls)} | {pct(secs, 0.5):.3f} | {pct(secs, 0.9):.3f} | "
+                       f"{statistics.mean(c.tokens for c in mine_calls):,.0f} |")
     failures = [e for e in episodes if not e.success]
     if failures:
         out += ["", "Failures:", *[f"- {e.server} `{e.task}`: {e.detail}" for e in failures]]
@@ -236,8 +277,9 @@ async def main_async(args: argparse.Namespace) -> tuple[list[Any], list[dict[str
     with start_sites(0) as sites:
         async with stdio_client(params) as (r, w), ClientSession(r, w) as shared:
             await shared.initialize()
-            for task in tasks:
-                for server in servers:
+            for k, task in enumerate(tasks):
+                # alternate which server goes first (the machine's load drifts during a run)
+                for server in (servers if k % 2 == 0 or not args.alternate else servers[::-1]):
                     ep = await run_task(server, task, sites, pwmcp=args.playwright_mcp, chromium=args.chromium,
                                         cap=args.cap, shared=shared if server.startswith("pagelens") else None)
                     episodes.append(ep)
@@ -263,11 +305,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-tasks", dest="run_tasks", action="store_false")
     parser.add_argument("--corpus-limit", type=int)
     parser.add_argument("--cap", type=int, default=3000, help="pagelens --cap")
+    parser.add_argument("--view-cap", type=int, default=None, help="pagelens --view-cap (default: the server's)")
+    parser.add_argument("--no-alternate", dest="alternate", action="store_false",
+                        help="run the servers in the same order for every task (default: alternate per task)")
     parser.add_argument("--playwright-mcp", default=os.environ.get("PLAYWRIGHT_MCP", DEFAULT_PWMCP))
     parser.add_argument("--chromium", default=None)
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--report-from", type=Path, metavar="JSON", help="print the report of a saved --json run")
     args = parser.parse_args(argv)
+    from pagelens.bench.task_defs import load_tasks
+
+    _READ_TASKS.update(t.id for t in load_tasks(0) if t.kind == "read")
+    if args.report_from:
+        print(report(*load_run(args.report_from), args.cap))
+        return 0
     args.chromium = find_chromium(args.chromium)
+    global VIEW_CAP
+    VIEW_CAP = args.view_cap
     started = time.perf_counter()
     episodes, corpus = asyncio.run(main_async(args))
     print(report(episodes, corpus, args.cap))

@@ -101,8 +101,11 @@ def test_lists_the_tools_with_schemas_from_the_action_specs() -> None:
     assert not _descendant_chromiums()  # listing tools starts no browser (lazy start)
 
 
-def test_a_bundled_task_end_to_end_through_tool_calls(sites: Sites) -> None:
-    task = next(t for t in load_tasks(0) if t.id == "shop-search-qty")
+@pytest.mark.parametrize("task_id", ["shop-search-qty", "shop-read-price"])
+def test_a_bundled_task_end_to_end_through_tool_calls(sites: Sites, task_id: str) -> None:
+    """An act task and a read task (whose answer the plan driver must have been shown, within
+    the compact goal-focused views, reading more when it was not)."""
+    task = next(t for t in load_tasks(0) if t.id == task_id)
     sites.reset()
 
     async def go() -> tuple[Episode, str | None]:
@@ -323,3 +326,64 @@ def test_screenshot_tool_returns_a_png_of_the_open_page(sites: Sites) -> None:
     data = base64.b64decode(images[0].data)
     assert data[:8] == b"\x89PNG\r\n\x1a\n" or data[:2] == b"\xff\xd8"
     assert any(sites.url("shop", "/") in t for t in texts)
+
+
+def _renderers_below_servers() -> list[int]:
+    """Chromium renderer processes started by an MCP server below this test process."""
+    out = []
+    for pid in _descendant_chromiums():
+        try:
+            cmd = (Path("/proc") / str(pid) / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"--type=renderer" in cmd:
+            out.append(pid)
+    return out
+
+
+def test_a_crashed_renderer_is_a_tool_error_and_the_server_keeps_serving(sites: Sites) -> None:
+    """The page's renderer dies (killed as the OOM killer would): the next call is a tool error
+    that says so, and the server goes on serving a fresh page."""
+    import signal
+
+    async def go() -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        async with stdio_client(_params()) as (r, w), ClientSession(r, w) as s:
+            await s.initialize()
+            out["nav"] = await s.call_tool("navigate", {"url": sites.url("shop", "/")})
+            victims = _renderers_below_servers()
+            out["victims"] = victims
+            for pid in victims:
+                os.kill(pid, signal.SIGKILL)
+            await asyncio.sleep(0.5)
+            out["observe"] = await s.call_tool("observe", {})
+            out["click"] = await s.call_tool("click", {"id": "3"})
+            out["after"] = await s.call_tool("navigate", {"url": sites.url("shop", "/cart")})
+            out["observe_after"] = await s.call_tool("observe", {})
+        return out
+
+    out = _run(go())
+    assert not out["nav"].is_error
+    assert out["victims"], "the page should have a renderer process"
+    crashed = _text(out["observe"])
+    assert out["observe"].is_error and "crash" in crashed.lower(), crashed
+    assert out["click"].is_error  # still no page: says so, does not hang
+    assert not out["after"].is_error and "Cart" in _text(out["after"]), _text(out["after"])
+    assert not out["observe_after"].is_error
+
+
+def test_allowed_origins_refuse_other_loopback_origins(sites: Sites) -> None:
+    shop, forum = sites.url("shop", "/"), sites.url("forum", "/")
+    origin = shop.rstrip("/")
+
+    async def go() -> tuple[Any, Any, Any]:
+        async with stdio_client(_params("--allow-origin", origin)) as (r, w), ClientSession(r, w) as s:
+            await s.initialize()
+            other = await s.call_tool("navigate", {"url": forum})
+            ok = await s.call_tool("navigate", {"url": shop})
+            relative = await s.call_tool("navigate", {"url": "/cart"})
+            return other, ok, relative
+
+    other, ok, relative = _run(go())
+    assert other.is_error and "not an allowed origin" in _text(other) and origin in _text(other)
+    assert not ok.is_error and not relative.is_error and "/cart" in _text(relative)

@@ -227,6 +227,38 @@ def test_delta_observations_send_less_at_equal_success(sites) -> None:  # type: 
     assert delta.obs_tokens_sent < signals.obs_tokens_sent
 
 
+
+class _LooksTwice:
+    """Asks for a fresh look once (no action), then stops."""
+
+    name = "looks-twice"
+
+    def __init__(self) -> None:
+        self.sizes: list[int] = []
+
+    def decide(self, ctx):  # type: ignore[no-untyped-def]
+        from pagelens.actions.spec import Action
+        from pagelens.agent.context import PolicyReply
+
+        self.sizes.append(ctx.view.full_tokens)
+        if len(self.sizes) == 1:
+            return PolicyReply("look again", (), needs_observation=True)
+        return PolicyReply("stop", (Action("stop", {"answer": "none"}),))
+
+
+def test_a_view_answered_with_look_again_is_counted_too(sites) -> None:  # type: ignore[no-untyped-def]
+    from pagelens.browser.session import BrowserSession
+
+    task = {t.id: t for t in load_tasks(0)}["shop-cart-edit"]
+    policy = _LooksTwice()
+    with BrowserSession() as session:
+        result = run_bundled(task, policy=policy, observe_mode="signals", retriever="none", sites=sites,
+                             session=session)
+    d = result.diagnostics
+    assert d.observations == 2 and len(policy.sizes) == 2
+    assert d.obs_tokens_sent == sum(policy.sizes)  # both full views the policy was given
+
+
 USER_TASKS = '''
 [[task]]
 id = "my-upvote"

@@ -78,6 +78,7 @@ class _Agent:
     def __init__(self, session: ToolSession, episode: Episode) -> None:
         self.session = session
         self.ep = episode
+        self.since_action: list[str] = []  # what was read since the last page action (its answer included)
 
     async def call(self, tool: str, args: dict[str, Any]) -> tuple[str, bool]:
         t0 = time.perf_counter()
@@ -85,6 +86,9 @@ class _Agent:
         seconds = time.perf_counter() - t0
         text = "\n".join(getattr(c, "text", "") for c in res.content if getattr(c, "type", "") == "text")
         self.ep.calls.append(CallRecord(tool, seconds, tokens.count(text), len(text.encode()), bool(res.is_error)))
+        if tool in _PAGE_ACTIONS:
+            self.since_action = []
+        self.since_action.append(text)
         return text, bool(res.is_error)
 
     async def run(self, task: Task, start_url: str) -> str | None:
@@ -95,6 +99,8 @@ class _Agent:
         while i < len(plan):
             step = plan[i]
             if step.action == "stop":
+                if task.kind == "read" and step.value:  # a read task: its answer must have been shown
+                    await self.confirm(step.value)
                 return step.value or ""
             nxt = plan[i + 1] if i + 1 < len(plan) else None
             enter = (step.action == "fill" and nxt is not None and nxt.action == "press" and nxt.target == step.target
@@ -106,8 +112,28 @@ class _Agent:
     async def open(self, url: str) -> None:
         raise NotImplementedError
 
+    async def confirm(self, answer: str) -> None:
+        """An agent answers only what it has read: make sure the answer was shown on the current
+        page, reading more as the agent would (raise :class:`_Failed` if it never was)."""
+        raise NotImplementedError
+
+    def shown(self, answer: str, texts: Sequence[str]) -> bool:
+        return _norm(answer) in _norm("\n".join(texts))
+
     async def step(self, step: PlanStep, enter: bool) -> None:
         raise NotImplementedError
+
+
+#: Tools that act on the page (what was read before them may be stale).
+_PAGE_ACTIONS = frozenset({
+    "navigate", "click", "fill", "select_option", "press", "hover", "scroll", "go_back",
+    "browser_navigate", "browser_click", "browser_type", "browser_select_option", "browser_press_key",
+    "browser_hover", "browser_navigate_back",
+})
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.split()).casefold()
 
 
 def _matches(candidates: Sequence[tuple[str, str, str, str]], target: Target) -> tuple[str, str] | None:
@@ -232,6 +258,22 @@ class PagelensPlanAgent(_Agent):
     async def open(self, url: str) -> None:
         await self.read("navigate", {"url": url})
 
+    async def confirm(self, answer: str) -> None:
+        if self.shown(answer, self.lines + self.extra + self.since_action):
+            return
+        for k in range(2, self.parts + 2):  # the rest of a cut view
+            text, _ = await self.call("observe", {"part": k})
+            if self.shown(answer, [text]):
+                return
+        await self.read("observe", {"full": True})  # the whole tree, part by part
+        if self.shown(answer, self.since_action):
+            return
+        for k in range(2, self.parts + 2):
+            text, _ = await self.call("observe", {"part": k})
+            if self.shown(answer, [text]):
+                return
+        raise _Failed(f"the answer {answer!r} was never shown")
+
     async def resolve(self, target: Target) -> tuple[str, str]:
         """The target in what the tools showed; else, as an agent would: search the last view
         for its name (pruned lines included), read the rest of a cut view, look again after a
@@ -332,6 +374,13 @@ class PlaywrightPlanAgent(_Agent):
 
     async def open(self, url: str) -> None:
         await self.act("browser_navigate", {"url": url})
+
+    async def confirm(self, answer: str) -> None:
+        if self.shown(answer, self.since_action):
+            return
+        text, is_error = await self.call("browser_snapshot", {})
+        if is_error or not self.shown(answer, [text]):
+            raise _Failed(f"the answer {answer!r} was never shown")
 
     async def resolve(self, target: Target) -> tuple[str, str]:
         if not self.dirty:

@@ -25,13 +25,25 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from pagelens.focus import lexicons as lx
-from pagelens.focus.evidence import Evidence, domain, drifts, evidence, gate, normalise, orders_now, points, steers
+from pagelens.focus.evidence import (
+    Evidence,
+    domain,
+    drifts,
+    evidence,
+    gate,
+    gives_order,
+    joined_evidence,
+    normalise,
+    orders_now,
+    points,
+    steers,
+)
 from pagelens.types import Line, Region, Rendering
 
 __all__ = ["KINDS", "DefenseReport", "Flag", "detect", "judge_text"]
@@ -54,8 +66,8 @@ _LABEL_ROLES = frozenset({"heading", "tab", "menuitem", "columnheader", "rowhead
 _MAX_BLOCK = 60  # lines: a bigger container is a page section, not one post or pop-up
 _MAX_OVERLAY = 200  # a pop-up is one unit however long (a cookie dialog with its settings)
 _PREFIX = re.compile(r"^(?:\[[^\]\s]+\]\s+)?[A-Za-z][\w-]*\s*")
-_QUOTED = re.compile(r"""^(['"])((?:\\.|(?!\1).)*)\1(.*)$""", re.DOTALL)
 _URL_PROP = re.compile(r"\b(?:url|href|src)=(?:'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|\S+)")
+_LINE_ORIGIN = re.compile(r"\b(?:url|href|src)=['\"](https?://[^/'\"?#\s]+)")
 _LINE_URL = re.compile(r"\b(?:url|href|src)=['\"](https?://[^'\"]+)")
 _STATE_PROPS = re.compile(r",\s*(?:clickable|visible|focused|required|disabled|modal|atomic|busy|checked|selected|"
                           r"expanded(?:=false)?|live='[^']*'|relevant='[^']*'|hasPopup='[^']*'|"
@@ -78,30 +90,52 @@ class Flag:
 @lru_cache(maxsize=16384)
 def _payload(line_text: str) -> str:
     """What a line says, without its ``[id] role`` prefix, state flags and link targets."""
-    rest = _PREFIX.sub("", line_text, count=1) if _PREFIX.match(line_text) else line_text
-    m = _QUOTED.match(rest)
-    if m:  # unquote the name so that text split over sibling lines joins up
-        rest = m.group(2) + " " + m.group(3)
-    if "=" in rest:
-        rest = _URL_PROP.sub(" ", rest)
-    if ", " in rest:
-        rest = _STATE_PROPS.sub("", rest)
-    return normalise(rest[:_MAX_TEXT])
+    m0 = _PREFIX.match(line_text)
+    rest = line_text[m0.end():] if m0 else line_text
+    name, props = "", rest
+    if rest[:1] in ("'", '"'):  # unquote the name so that text split over sibling lines joins up
+        end = _closing_quote(rest)
+        if end > 0:
+            name, props = rest[1:end], rest[end + 1 :]
+    if "=" in props:
+        props = _URL_PROP.sub(" ", props)
+    if ", " in props:
+        props = _STATE_PROPS.sub("", props)
+    return normalise((name + " " + props if name else props)[:_MAX_TEXT])
+
+
+def _closing_quote(text: str) -> int:
+    """The index of the quote that closes the one at ``text[0]`` (backslash escapes skipped), or -1."""
+    q, at = text[0], 1
+    while True:
+        j = text.find(q, at)
+        if j < 0:
+            return -1
+        k = j
+        while k > 1 and text[k - 1] == "\\":
+            k -= 1
+        if (j - k) % 2 == 0:  # an even run of backslashes: the quote is not escaped
+            return j
+        at = j + 1
 
 
 def home_domains(rendering: Rendering) -> frozenset[str]:
     """The page's own domains: its address, what its chrome (navigation, banner, footer) links to,
     and any domain it links to at least three times."""
-    seen: Counter[str] = Counter()
-    home: set[str] = set()
+    origins: Counter[str] = Counter()
+    own: set[str] = set()
     for ln in rendering.lines:
-        if "=" not in ln.text:
+        text = ln.text
+        if "url=" not in text and "href=" not in text and "src=" not in text:
             continue
-        for m in _LINE_URL.finditer(ln.text):
-            d = domain(m.group(1))
-            seen[d] += 1
+        for m in _LINE_ORIGIN.finditer(text):
+            origins[m.group(1)] += 1
             if ln.role == "RootWebArea" or ln.region == "chrome":
-                home.add(d)
+                own.add(m.group(1))
+    seen: Counter[str] = Counter()
+    for origin, n in origins.items():  # a page links to few origins: each is parsed once
+        seen[domain(origin)] += n
+    home = {domain(o) for o in own}
     home |= {d for d, c in seen.items() if c >= 3}
     if not home and seen:
         home.add(seen.most_common(1)[0][0])
@@ -130,9 +164,40 @@ def _shares_goal(text: str, goal: str | None) -> bool:
     return len(found) >= 2 and len(found) >= 0.3 * len(words)
 
 
+_WORDS = re.compile(r"\w+")
+
+
+@lru_cache(maxsize=256)
+def _goal_words(goal: str) -> str:
+    return " ".join(_WORDS.findall(normalise(goal).lower()))
+
+
+def quotes_goal(text: str, goal: str | None) -> bool:
+    """Whether ``text`` repeats the user's goal word for word (at least three words): page text has no reason
+    to, text written to steer the agent's task often does (it quotes the task to sound relevant)."""
+    if not goal:
+        return False
+    g = _goal_words(goal)
+    if g.count(" ") < 2:
+        return False
+    return g in " ".join(_WORDS.findall(text.lower()))
+
+
+def _goal_steered(text: str, region: str, ev: Evidence) -> bool:
+    """Goal drift by quotation: the goal repeated word for word beside an off-site address (text the site did
+    not write for every reader), or beside an order in text nobody sees or that the site did not write; in the
+    site's own text only with an off-site address and a change, an order or a dispute as well."""
+    offsite = bool(ev.offsite) or bool(lx.DEST.search(text))
+    if region in _FOREIGN:
+        return offsite or gives_order(text)
+    return offsite and (gives_order(text) or lx.CHANGE.search(text) is not None
+                        or lx.DISPUTE_FIND.search(text.lower()) is not None)
+
+
 def judge_text(text: str, region: Region | str = "main", *, goal: str | None = None,
                home: frozenset[str] = frozenset(), offsite_target: bool = False,
-               label: bool = False, normalised: bool = False) -> tuple[str, str] | None:
+               label: bool = False, normalised: bool = False,
+               parts: Sequence[str] | None = None) -> tuple[str, str] | None:
     """(kind, reason) when ``text`` standing in ``region`` is judged to be written to the agent, else None.
 
     ``label``: the text is the site's own heading or tab label (a product name like "AI assistant: ask
@@ -140,7 +205,7 @@ def judge_text(text: str, region: Region | str = "main", *, goal: str | None = N
     if not normalised:
         text = normalise(text[:_MAX_TEXT])
     foreign = region in _FOREIGN
-    ev = evidence(text, home)
+    ev = joined_evidence(parts, home, _MAX_TEXT) if parts else evidence(text, home)
     if goal and (foreign or ev.addressed or ev.principal):
         shared = _shares_goal(text, goal)
         if shared and (drifts(text, shared, strict=not foreign)
@@ -148,6 +213,9 @@ def judge_text(text: str, region: Region | str = "main", *, goal: str | None = N
                            and (ev.elsewhere or lx.CHANGE.search(text.lower()) is not None))):
             return "changes-the-task", (f"restates the goal while announcing that the task changed or moved (in "
                                         f"{_WHERE.get(region, region)})")
+    if goal and quotes_goal(text, goal) and _goal_steered(text, region, ev):
+        return "changes-the-task", (f"repeats the goal word for word beside an order or an off-site address (in "
+                                    f"{_WHERE.get(region, region)})")
     if region == "unseen" and orders_now(text):
         return "addresses-agent", "gives an urgent order in text hidden from sighted users"
     if ev == Evidence():
@@ -183,8 +251,9 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
     regions = _live_regions(lines)
     gated = [bool(p) and (gate(p, regions[i] in _FOREIGN) or (regions[i] == "unseen" and lx.URGENT_NOW.search(p) is not None))
              for i, p in enumerate(payloads)]
-    if goal:  # goal drift needs no trigger word of its own, only a change word in foreign text
-        gated = [g or (bool(p) and lx.CHANGE.search(p) is not None) for g, p in zip(gated, payloads)]
+    if goal:  # goal drift needs no trigger word of its own, only a change word, or the goal quoted
+        gated = [g or (bool(p) and (lx.CHANGE.search(p) is not None or quotes_goal(p, goal)))
+                 for g, p in zip(gated, payloads)]
     flags: dict[int, Flag] = {}
 
     def flag(idx: Iterable[int], verdict: tuple[str, str], excerpt: str, region: str) -> None:
@@ -198,31 +267,23 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
                            label=ln.role in _LABEL_ROLES, normalised=True)
             if v:
                 flag([i], v, payloads[i], regions[i])
-    # 2. paragraphs rendered as sibling text lines: windows of three (two when the run is two lines long or
-    #    the middle piece is long). Evidence only grows with the text, so a window of three stands for the
-    #    two windows of two inside it; only windows with a piece past the gate are judged.
+    # 2. paragraphs rendered as sibling text lines: each gated piece with up to two neighbours either side,
+    #    the windows of gated pieces that overlap merged into one (at most _MAX_WINDOW pieces), so that each
+    #    piece is read in a few windows at most, not in every window of three that holds a gated piece.
+    #    Evidence only grows with the text, so a window stands for the smaller windows inside it.
     def judge_window(window: list[int]) -> None:
-        if any(lines[i].no in flags for i in window) or not any(gated[i] for i in window):
+        window = [i for i in window if payloads[i]]
+        if len(window) < 2 or all(lines[i].no in flags for i in window):
             return
-        joined = " ".join(payloads[i] for i in window if payloads[i])
+        joined = " ".join(payloads[i] for i in window)
         region = _worst(regions[i] for i in window)
-        v = judge_text(joined, region, goal=goal, home=home, normalised=True)
+        v = judge_text(joined, region, goal=goal, home=home, normalised=True, parts=[payloads[i] for i in window])
         if v:
-            flag([i for i in window if payloads[i]], (v[0], v[1] + " (across adjacent lines)"), joined, region)
+            flag(window, (v[0], v[1] + " (across adjacent lines)"), joined, region)
 
     for run in _text_runs(rendering):
-        if len(run) == 2:
-            judge_window(run)
-            continue
-        for a in range(len(run) - 2):
-            window = run[a : a + 3]
-            if not any(gated[i] for i in window):
-                continue
-            if len(payloads[window[1]]) > 300:
-                judge_window(window[:2])
-                judge_window(window[1:])
-            else:
-                judge_window(window)
+        for window in _windows(run, gated, payloads):
+            judge_window(window)
     # 3. blocks (user posts, dialogs, live regions) judged as one text; the block's root is flagged
     for i, ln in enumerate(lines):
         live = "live='" in ln.text and bool(_LIVE.search(ln.text))
@@ -243,10 +304,45 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
         region = _worst([ln.region, *(lines[j].region for j in range(i, end)), "unseen" if live else "main"])
         if live:
             region = _worst([region, "overlay"])
-        v = judge_text(joined, region, goal=goal, home=home, normalised=True)
+        v = judge_text(joined, region, goal=goal, home=home, normalised=True, parts=parts)
         if v:
             flag([i], (v[0], v[1] + f" (the whole {ln.role})"), joined, region)
     return tuple(sorted(flags.values(), key=lambda f: f.line))
+
+
+_MAX_WINDOW = 6  # pieces judged together across sibling lines
+_WINDOW_CHARS = 600  # neighbours are added while the window stays this short (a long piece stands alone)
+
+
+def _windows(run: list[int], gated: list[bool], payloads: list[str]) -> list[list[int]]:
+    """Windows over one run of sibling text lines: each gated piece with up to two neighbours either side
+    (while the text stays under ``_WINDOW_CHARS``), overlapping windows merged up to ``_MAX_WINDOW`` pieces."""
+    out: list[list[int]] = []
+    n = len(run)
+    for k in range(n):
+        if not gated[run[k]]:
+            continue
+        lo = hi = k
+        size = len(payloads[run[k]])
+        for _ in range(2):  # grow one piece at a time on each side, nearest first
+            if lo > 0 and size + len(payloads[run[lo - 1]]) <= _WINDOW_CHARS:
+                lo -= 1
+                size += len(payloads[run[lo]])
+            if hi < n - 1 and size + len(payloads[run[hi + 1]]) <= _WINDOW_CHARS:
+                hi += 1
+                size += len(payloads[run[hi]])
+        if lo == hi:  # a long piece: its nearest neighbour each side still joins it (split sentences)
+            lo, hi = max(0, k - 1), min(n - 1, k + 1)
+            if hi > lo:
+                out.extend([run[lo : k + 1], run[k : hi + 1]] if lo < k < hi else [run[lo : hi + 1]])
+            continue
+        if out and out[-1][-1] >= run[lo] and len(out[-1]) < _MAX_WINDOW:
+            merged = sorted(set(out[-1]) | set(run[lo : hi + 1]))
+            if len(merged) <= _MAX_WINDOW:
+                out[-1] = merged
+                continue
+        out.append(run[lo : hi + 1])
+    return out
 
 
 def _live_regions(lines: tuple[Line, ...]) -> list[str]:

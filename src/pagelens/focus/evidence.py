@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -120,15 +121,24 @@ def _any(rx: re.Pattern[str], text: str) -> bool:
     return rx.search(text) is not None
 
 
+_SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*://")
+_HOST_END = re.compile(r"[/?#]")
+
+
+@lru_cache(maxsize=16384)
 def domain(url: str) -> str:
     """The registrable part of a URL's or e-mail address's host (example.co.uk, 127.0.0.1:8001)."""
     url = url.lower().strip()
     if "@" in url and "://" not in url:
         url = url.rsplit("@", 1)[1]
-    host = re.sub(r"^[a-z][a-z0-9+.-]*://", "", url).split("/")[0].split("?")[0].split("#")[0]
+    host = _HOST_END.split(_SCHEME.sub("", url, count=1), maxsplit=1)[0]
+    return _registrable(host)
+
+
+def _registrable(host: str) -> str:
     host = host.rsplit("@", 1)[-1]
     name = host.partition(":")[0]
-    if re.fullmatch(r"[\d.]+", name) or name in ("localhost", "[::1]"):
+    if (name and not name.strip("0123456789.")) or name in ("localhost", "[::1]"):
         return host  # a loopback or IP origin is its own domain, port included
     parts = [p for p in name.split(".") if p]
     if len(parts) >= 3 and len(parts[-2]) <= 3 and len(parts[-1]) == 2:  # example.co.uk
@@ -145,7 +155,13 @@ def gate(text: str, foreign: bool = True) -> bool:
     address anchors nothing by itself (every anchor has a word of its own in the gate)."""
     return (lx.GATE.search(text.lower()) is not None or lx.GATE_CASED.search(text) is not None
             or (not text.isascii() and lx.GATE_WIDE.search(text) is not None)
-            or lx.GATE_MARK.search(text) is not None or (foreign and lx.GATE_DEST.search(text) is not None))
+            or (_may_mark(text) and lx.GATE_MARK.search(text) is not None)
+            or (foreign and lx.GATE_DEST.search(text) is not None))
+
+
+def _may_mark(text: str) -> bool:
+    """Whether ``text`` holds a character every imitated format needs (a cheap test before GATE_MARK)."""
+    return "(" in text or "[" in text or "<" in text or "#" in text or "-->" in text or ":" in text
 
 
 def _windows(rx: re.Pattern[str], low: str, before: int, after: int) -> list[str]:
@@ -236,12 +252,83 @@ def _address_level(low: str, text: str = "") -> int:
     return level
 
 
+_LONG = 500  # characters: a longer text is first judged on the excerpt around its gate stems
+_REACH = 160  # characters around a stem that an anchoring pattern can need
+
+
+def excerpt(text: str) -> str:
+    """The parts of ``text`` within :data:`_REACH` of a gate stem (a stem every anchor holds), joined by
+    line breaks (a clause break for every pattern): what the anchoring features of a long text can see."""
+    low = text.lower()
+    hits = [m.start() for m in lx.GATE.finditer(low)]
+    hits += [m.start() for m in lx.GATE_CASED.finditer(text)]
+    hits += [m.start() for m in lx.GATE_MARK.finditer(text)]
+    if not text.isascii():
+        hits += [m.start() for m in lx.GATE_WIDE.finditer(text)]
+    spans: list[list[int]] = []
+    for at in sorted(hits):
+        lo, hi = max(0, at - _REACH), min(len(text), at + _REACH)
+        if spans and lo <= spans[-1][1]:
+            spans[-1][1] = hi
+        else:
+            spans.append([lo, hi])
+    return "\n".join(text[lo:hi] for lo, hi in spans)
+
+
 @lru_cache(maxsize=8192)
 def evidence(text: str, home: frozenset[str] = frozenset()) -> Evidence:
     """The evidence in ``text`` (already :func:`normalise`-d). ``home``: the page's own domains.
 
     The slow patterns run only in windows around the literal stems they need (see the ``*_FIND``
-    finders), and the features that never anchor a verdict only once something could."""
+    finders), and the features that never anchor a verdict only once something could. A long text is
+    judged whole only when the excerpt around its gate stems (:func:`excerpt`) has an anchoring feature:
+    every anchor holds a gate stem, and reaches less than :data:`_REACH` characters from it."""
+    if len(text) > _LONG:
+        short = excerpt(text)
+        if len(short) < 0.8 * len(text) and _evidence(short, home) == _NONE and not _offsite(text, home):
+            return _NONE
+    return _evidence(text, home)
+
+
+def joined_evidence(parts: Sequence[str], home: frozenset[str] = frozenset(), limit: int = 4000) -> Evidence:
+    """``evidence(" ".join(parts)[:limit])``, reading each part once.
+
+    Adjacent lines and blocks repeat the text of lines already judged alone. A feature that no part
+    has alone must reach across a join, so it lies within :data:`_REACH` of one: when no part has an
+    anchoring feature (cached per part) and neither have the seams around the joins, the whole has none."""
+    text = " ".join(parts)[:limit]
+    if len(parts) < 2 or any(evidence(p, home) != _NONE for p in parts):
+        return evidence(text, home)
+    spans: list[list[int]] = []
+    pos = -1
+    for p in parts[:-1]:
+        pos += len(p) + 1  # the space that joins p to the next part
+        if pos >= len(text):
+            break
+        lo, hi = max(0, pos - _REACH), min(len(text), pos + _REACH)
+        if spans and lo <= spans[-1][1]:
+            spans[-1][1] = hi
+        else:
+            spans.append([lo, hi])
+    if sum(hi - lo for lo, hi in spans) >= 0.8 * len(text):
+        return evidence(text, home)
+    if any(evidence(text[lo:hi], home) != _NONE for lo, hi in spans):
+        return evidence(text, home)
+    return _NONE
+
+
+def _offsite(text: str, home: frozenset[str]) -> str:
+    """The first address written in ``text`` whose domain is not one of ``home``."""
+    low = text.lower()
+    if "http" in low or "www." in low or "@" in low or "/" in low or ":" in low:
+        for u in lx.DEST.finditer(text):
+            d = domain(u.group(0))
+            if d and d not in home:
+                return u.group(0)
+    return ""
+
+
+def _evidence(text: str, home: frozenset[str]) -> Evidence:
     low = text.lower()
     if not gate(text):
         return _NONE
@@ -252,10 +339,12 @@ def evidence(text: str, home: frozenset[str] = frozenset()) -> Evidence:
         else:
             addressed = _address_level(low, text)
     imitation = ""
-    if lx.GATE_MARK.search(text) or lx.MARK_WORDS.search(low):
+    if (_may_mark(text) and lx.GATE_MARK.search(text)) or lx.MARK_WORDS.search(low):
         m = lx.IMITATION.search(text)
         if m:
             imitation = next((k for k, v in m.groupdict().items() if v is not None), "the observation format")
+    if not imitation and (":" in text or "：" in text) and lx.CHAT_TURNS.search(text):
+        imitation = "a chat transcript"
     you = False
     override = 0
     if lx.DISMISS_FIND.search(low) or lx.INSTR_FIND.search(low):
@@ -264,22 +353,19 @@ def evidence(text: str, home: frozenset[str] = frozenset()) -> Evidence:
     principal = 0
     about_user = wants_you = False
     if lx.USER_FIND.search(low):
-        about_user = _any(lx.ABOUT_USER, low) or (lx.INSTR_FIND.search(low) is not None and _any(lx.TASK_REF, low))
-        wants_you = lx.WANTS_FIND.search(low) is not None and _any(lx.WANTS_YOU, low)
+        # each pattern only around the stems it holds (bounds, not slices: lookbehinds see the text around)
+        about_user = _near(lx.ABOUT_USER, lx.USER_FIND, low, low, 90, 130) or (
+            lx.INSTR_FIND.search(low) is not None and _any(lx.TASK_REF, low))
+        wants_you = lx.WANTS_FIND.search(low) is not None and _near(lx.WANTS_YOU, lx.WANTS_FIND, low, low, 60, 40)
         has_user = lx.PRINCIPAL_FIND.search(low) is not None
-        if has_user and (lx.PRINCIPAL_WISH.search(low) or lx.PRINCIPAL_STRONG.search(low)):
+        if has_user and (_near(lx.PRINCIPAL_WISH, lx.PRINCIPAL_FIND, low, low, 60, 140)
+                         or _near(lx.PRINCIPAL_STRONG, lx.PRINCIPAL_FIND, low, low, 60, 140)):
             principal = 2
-        elif (has_user and lx.PRINCIPAL.search(low)) or about_user:
+        elif (has_user and _near(lx.PRINCIPAL, lx.PRINCIPAL_FIND, low, low, 60, 140)) or about_user:
             principal = 1
         if wants_you and (principal or lx.WANTS_YOU_NOW.search(low)):
             principal = 2
-    offsite = ""
-    if "http" in low or "www." in low or "@" in low or "/" in low:
-        for u in lx.DEST.finditer(text):
-            d = domain(u.group(0))
-            if d and d not in home:
-                offsite = u.group(0)
-                break
+    offsite = _offsite(text, home)
     disputes = 0
     if lx.DISPUTE_FIND.search(low) and any(lx.DISPUTE.search(w) for w in _windows(lx.DISPUTE_FIND, low, 30, 60)):
         real, here = _any(lx.REAL, low), _any(lx.DEICTIC, low)
@@ -355,3 +441,10 @@ def orders_now(text: str) -> bool:
     low = text.lower()
     return lx.URGENT_NOW.search(low) is not None and (
         any(lx.ORDER_START.match(c) for c in _CLAUSE.split(low) if c) or _any(lx.ORDER_ANY, low))
+
+
+def gives_order(text: str) -> bool:
+    """A clause opening on an imperative, a "please", or an obligation, in any of the lexicon's languages."""
+    low = text.lower()
+    return (any(lx.ORDER_START.match(c) for c in _CLAUSE.split(low) if c) or _any(lx.ORDER_ANY, low)
+            or _any(lx.MODAL, low))

@@ -79,6 +79,11 @@ _AUTO = (
     r"programme?|lecteurs?|lectores?|visiteurs?|visitantes?|"
     r"агент\w*|систем\w*)|"
     r"(?:web|browsing|browser|shopping|booking|research|coding)[\s-]+(?:agents?|bots?|assistants?)|"
+    r"(?:agents?|assistants?|asistentes?|assistentes?|agentes?)\s+(?:de\s+|d')(?:navigation|navegaci[oó]n|navega[cç][aã]o|"
+    r"recherche|b[uú]squeda|compras?|achat)|"
+    r"(?:non[\s-]?humains?|nicht[\s-]?menschlich\w*|no\s+human[oa]s?|não\s+human[oa]s?|нечеловеческ\w*)[\s-]+"
+    r"(?:lecteurs?|visiteurs?|leser\w*|besucher\w*|lectores?|visitantes?|leitores?|читател\w*|посетител\w*)|"
+    r"(?:lecteurs?|visiteurs?|lectores?|visitantes?|leitores?)\s+(?:non[\s-]?humains?|no\s+human[oa]s?|não\s+human[oa]s?)|"
     r"(?:automatisch\w*|maschinell\w*)[\s-]+(?:leser\w*|besucher\w*|programm\w*|systeme?n?|agenten|nutzer\w*|werkzeug\w*)|"
     r"(?:lect(?:or|ores|eur|eurs|rices?)|leitor(?:es)?|lettor[ei]|visit(?:eur|eurs|ante|antes)|programm?[ae]s?|"
     r"syst[èe]mes?|sistemas?|outils?|herramientas?)\s+(?:automati\w*|autom[aá]tic\w*|autonom\w*|aut[oó]nom\w*)|"
@@ -120,7 +125,7 @@ _VERBS = (
     r"schreibe|überweise|navigiere|rufe|rufen\s+sie|leere|lösche|löschen\s+sie|"
     r"allez|va|visitez|ouvrez|ouvre|cliquez|clique|appuyez|saisissez|entrez|ignorez|ignore|oubliez|oublie|envoyez|"
     r"envoie|téléchargez|achetez|ajoutez|confirmez|vérifiez|connectez|répondez|dites|dis|copiez|collez|choisissez|"
-    r"sélectionnez|payez|indiquez|supprimez|rendez|"
+    r"sélectionnez|payez|indiquez|supprimez|rendez|utilisez|utilise|prenez|suivez|lisez|"
     r"ve|vaya|visita|visite|abre|abra|haz|haga|pulsa|pulse|introduce|introduzca|ingresa|ingrese|ignora|olvida|olvide|"
     r"envía|envia|envíe|descarga|descargue|compra|compre|añade|agrega|confirma|confirme|verifica|verifique|inicia|"
     r"responde|responda|di|diga|copia|pega|elige|elija|selecciona|seleccione|paga|pague|borra|elimina|"
@@ -184,16 +189,22 @@ AI_BEFORE = re.compile(
     rf"(?:[\w-]+\s+){{0,2}}?)$", _I)
 #: After an AI-qualified noun: a vocative's punctuation, "reading this page", an obligation, a message heading.
 AI_AFTER = re.compile(
-    r"\s*[:,!—–]|\s+(?:only|reading|visiting|browsing|processing|crawling|using|that|who|which|please)\b|\s*$", _I)
+    r"\s*[:,!—–]|\s+(?:and|or|&|und|oder|et|ou|y|o|e|и|или)\s+[\w-]+(?:\s+[\w-]+)?\s*[:!—–]|"
+    r"\s+[\w-]+ing(?:\s+[\w'-]+){0,4}\s*[:!—–]|\s+(?:only|reading|visiting|browsing|processing|crawling|using|that|who|which|please)\b|\s*$", _I)
 _READS_THIS = (
     r"\s+(?:(?:that|who|which)\s+)?(?:is\s+|are\s+)?(?:currently\s+|now\s+)?(?:reading|processing|parsing|"
     r"summari[sz]ing|browsing|crawling|scraping|visiting|analy[sz]ing|indexing|handling|completing|working\s+on|"
     r"reads|processes|parses|summari[sz]es|browses|crawls|scrapes|visits|analy[sz]es|indexes|handles|sees)\s+"
     r"(?:this|these|the|my|our)\b"
 )
+_READS_THIS_ROMANCE = (  # "... qui lit cette page", "..., der diese Seite liest", "... que lee esta página"
+    r"\s+(?:qui|que|der|die|welche[rs]?|который|которая|которые|che)\s+(?:(?:lit|lisez|parcourt|visite|analyse|lee|"
+    r"visita|legge|читает|просматривает)\s+(?:cette|ce|ces|esta|este|estos|questa|questo|эту|этот|эти)\b|"
+    r"(?:diese[ns]?|den|das)\s+\w+\s+(?:liest|besucht|verarbeitet)\b)"
+)
 #: After an AI-qualified noun, whatever precedes it: it reads this page, is obliged to act, or heads a message.
 AI_AFTER_ANY = re.compile(
-    rf"{_READS_THIS}|(?:\s+[\w-]+){{0,5}}?\s+{_OBLIGED}|[\s-]+(?:only[\s-]+)?{_MSG}\s*[:\]#—–]", _I)
+    rf"{_READS_THIS}|{_READS_THIS_ROMANCE}|(?:\s+[\w-]+){{0,5}}?\s+{_OBLIGED}|[\s-]+(?:only[\s-]+)?{_MSG}\s*[:\]#—–]", _I)
 MSG_FOR_BEFORE = re.compile(rf"\b{_MSG}\s+(?:(?:is|are|ist|est|es)\s+)?(?:only\s+)?(?:for|to|an|für|pour|para|per|для)\s+{_DET}(?:[\w-]+\s+){{0,2}}?$", _I)
 #: Before a plain role noun: a greeting, the start of the text or of a sentence ("To the agent:").
 WEAK_BEFORE = re.compile(rf"{_VOC_PRE}(?:[\w-]+\s+){{0,2}}?$", _I)
@@ -386,7 +397,10 @@ REAL = re.compile(
 #: Words of a condition ("if you use a Mac, ignore ..."): an instruction for some readers, not an override.
 CONDITION = re.compile(r"\b(?:if|when|unless|wenn|falls|si|se|als|если)\b[^.!?]*$", _I)
 _URL = (r"\bhttps?://[^\s'\"<>)\]]+|\bwww\.[a-z0-9-]+(?:\.[a-z0-9-]+)+[^\s'\"<>)\]]*|"
-        r"\b(?:[a-z0-9-]+\.)+[a-z]{2,12}/[^\s'\"<>)\]]*")
+        r"\b(?:[a-z0-9-]+\.)+[a-z]{2,12}/[^\s'\"<>)\]]*|"
+        # a bare IPv4 address or host name with a port or a path ("10.1.2.3:8080/x", "host.example:8443")
+        r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?::\d{2,5}(?:/[^\s'\"<>)\]]*)?|/[^\s'\"<>)\]]+)|"
+        r"\b(?:[a-z0-9-]+\.)+[a-z]{2,12}:\d{2,5}(?:/[^\s'\"<>)\]]*)?")
 #: Where a text can send the reader or its data: a URL, or an e-mail address.
 DEST = re.compile(_URL + r"|\b[\w.+-]+@(?:[a-z0-9-]+\.)+[a-z]{2,12}\b", _I)
 
@@ -407,6 +421,14 @@ IMITATION = re.compile(
     r"(?P<action_call>(?<![\w.$])(?:click|dblclick|fill|select_option|hover|press|focus|clear|goto|go_back|type|"
     r"send_msg_to_user|report_infeasible|scroll|upload_file|mouse_click|keyboard_type|new_tab|answer|stop)\(\s*"
     r"(?:['\"][a-z]{0,4}-?\d+['\"]|\d+|['\"]https?:)\s*[,)]?)", _I)
+
+#: A chat transcript imitated: a turn of the user and a turn of the assistant, labelled "Name:", in either order.
+_USER_TURN = (r"(?:user|human|utilisateur|utilisatrice|benutzer|nutzer|usuario|humano|utente|usuário|пользователь|"
+              r"человек|用户|ユーザー|사용자)")
+_AGENT_TURN = r"(?:assistant|ai|assistent|asistente|assistente|ассистент|ии|助手|アシスタント|어시스턴트)"
+CHAT_TURNS = re.compile(
+    rf"(?:^|[.!?;»\"'\s])(?:{_USER_TURN}\s*[:：][^:：]{{2,300}}?(?<![\w-]){_AGENT_TURN}|"
+    rf"{_AGENT_TURN}\s*[:：][^:：]{{2,300}}?(?<![\w-]){_USER_TURN})\s*[:：]", _I)
 
 # ---- the gate: stems without which no span can be anchored (most lines stop here). Plain literals only, so
 # that the scan is fast; the acronyms are matched case-sensitively on the cased text (see GATE_CASED).
@@ -448,7 +470,7 @@ GATE_MARK = re.compile(r"\w\(\s*['\"\d]|\[\s*[a-z]{0,2}\d+\s*\]|<\||\[/?inst\]|<
                        r"<!--|-->|##|[\"']role[\"']\s*:", re.IGNORECASE)
 #: The gate of destinations (a written address): it matters only in text the site did not write for
 #: every reader, where an unaddressed order that steers off-site is enough (``evidence.steers``).
-GATE_DEST = re.compile(r"http|www\.|@|[a-z0-9-]\.[a-z]{2,12}/", re.IGNORECASE)
+GATE_DEST = re.compile(r"http|www\.|@|[a-z0-9-]\.[a-z]{2,12}[/:]|\d\.\d{1,3}[:/]\w", re.IGNORECASE)
 
 
 # ---- finders: literal stems that locate where the slow patterns above can match (windows, not whole texts)
@@ -532,4 +554,5 @@ YOU_ARE_FIND = re.compile(word_start_trie((
 URGENT_NOW = re.compile(
     r"\b(?:immediately|right\s+(?:now|away)|at\s+once|asap|without\s+delay|before\s+(?:doing\s+)?anything\s+else|"
     r"first\s+of\s+all|sofort|unverzüglich|umgehend|immédiatement|tout\s+de\s+suite|inmediatamente|ahora\s+mismo|"
+    r"zuallererst|avant\s+tout|antes\s+que\s+nada|прежде\s+всего|в\s+первую\s+очередь|"
     r"subito|imediatamente|срочно|немедленно)\b|至急|すぐに|直ちに|今すぐ|立即|马上|즉시", re.IGNORECASE)

@@ -58,6 +58,11 @@ class McpConfig(BaseModel):
     budget: int = Field(default=500, ge=1)
     #: Hard cap on the tokens (o200k) of every answer.
     cap: int = Field(default=3000, ge=300)
+    #: Tokens a goal-focused view in an answer aims at (the ``default`` retriever's ceiling; the
+    #: library's own is for a loop that reads every view whole). What it leaves out stays reachable:
+    #: ``search_page`` searches the whole tree, ``expand`` opens a pruned run, ``observe(full=true)``.
+    #: 0: the retriever's own budget (up to the cap).
+    view_cap: int = Field(default=1000, ge=0)
     action_timeout_s: float = Field(default=5.0, gt=0)
     navigation_timeout_s: float = Field(default=15.0, gt=0)
     screenshot_max_bytes: int = Field(default=800_000, ge=10_000)
@@ -80,6 +85,21 @@ def signal_note(signals: tuple[Signal, ...]) -> str:
     or delta after it already show the details: the new address, the new menu, the failure)."""
     leads = list(dict.fromkeys(s.statement().split(":", 1)[0] for s in signals))
     return "Signals: " + "; ".join(leads) + "."
+
+
+def _capped(retriever: Retriever | str, view_cap: int) -> Retriever | str:
+    """``retriever`` with its token ceiling lowered to ``view_cap`` (the rules retriever only: the
+    others have their own fixed sizes). An MCP answer is read whole by the client's model, and a
+    target the compact view leaves out is one ``search_page`` away."""
+    from dataclasses import replace
+
+    from pagelens.focus.rules import RulesRetriever
+
+    if not view_cap or not isinstance(retriever, RulesRetriever):
+        return retriever
+    cfg = retriever.config
+    ceiling = min(cfg.ceiling_tokens, view_cap)
+    return RulesRetriever(replace(cfg, ceiling_tokens=ceiling, floor_tokens=min(cfg.floor_tokens, ceiling)))
 
 
 class _CallError(Exception):
@@ -191,7 +211,8 @@ class Browsing:
 
             if name not in NAMES and name != "full":
                 raise _CallError(f"unknown retriever {name!r}; use one of: {', '.join(NAMES)}")
-            self._retrievers[name] = name if is_reference(name) else make_retriever(name)
+            made: Retriever | str = name if is_reference(name) else make_retriever(name)
+            self._retrievers[name] = _capped(made, self.config.view_cap)
         return self._retrievers[name]
 
     def _look(self, *, goal: str | None = None, retriever: str | None = None, full: bool = False,
@@ -292,7 +313,10 @@ class Browsing:
         from pagelens.focus.recover import search_page
 
         assert self._view is not None
-        rec = search_page(self._view.rendering, str(action.args["text"]), focused=self._view.focused, semantic=False)
+        # best first, within half the view cap: an agent searching for a name needs the best few
+        budget = max(200, self.config.view_cap // 2) if self.config.view_cap else self.config.cap
+        rec = search_page(self._view.rendering, str(action.args["text"]), focused=self._view.focused, semantic=False,
+                          max_tokens=min(budget, self.config.cap - 200))
         if not rec.ok:
             return self._error(f"{action.render()}: {rec.error}")
         block = rec.text()

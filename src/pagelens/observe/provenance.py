@@ -37,14 +37,15 @@ _MAX_BLOCK_LINES = 400  # a "block" holding more than this is a page section, no
 _MONTHS = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|jun(?:e)?|jul(?:y)?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
            r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|januar|februar|märz|mai|juni|juli|oktober|dezember|janvier|février|"
            r"mars|avril|juin|juillet|août|septembre|octobre|novembre|décembre|enero|febrero|marzo|abril|mayo|junio|julio|"
-           r"agosto|septiembre|octubre|noviembre|diciembre")
+           r"agosto|septiembre|octubre|noviembre|diciembre|января|февраля|марта|апреля|мая|июня|июля|августа|сентября|"
+           r"октября|ноября|декабря")
 _UNITS = (r"s|sec|secs|seconds?|m|min|mins|minutes?|h|hr|hrs|hours?|d|days?|w|weeks?|mo|months?|y|yr|years?|"
           r"minuten?|stunden?|tagen?|wochen?|monaten?|jahren?|heures?|jours?|semaines?|mois|ans?|horas?|días?|semanas?|"
           r"meses|años?|минут\w*|час\w*|дн\w*|недел\w*|месяц\w*|год\w*|лет")
 _DATE = re.compile(
     rf"\b\d{{4}}-\d{{2}}-\d{{2}}\b|\b\d{{1,2}}[./]\d{{1,2}}[./]\d{{2,4}}\b|\b(?:{_MONTHS})\.?\s+\d{{1,2}}\b|"
     rf"\b\d{{1,2}}\.?\s+(?:{_MONTHS})\b|\b\d+\s*(?:{_UNITS})\s+ago\b|\b(?:vor|il\s+y\s+a|hace)\s+\d+\s*(?:{_UNITS})\b|"
-    rf"\b\d+\s*(?:{_UNITS})\s+назад|\d+\s*(?:秒|分|時間|日|週間|か月|ヶ月|年|小时|天|周|个月)前|\b(?:yesterday|gestern|hier|ayer|вчера)\b",
+    rf"\b\d+\s*(?:{_UNITS})\s+назад|\d{{4}}\s*[年년]\s*\d{{1,2}}\s*[月월]\s*\d{{1,2}}\s*[日일]?|\d+\s*(?:秒|分|時間|日|週間|か月|ヶ月|年|小时|天|周|个月)前|\b(?:yesterday|gestern|hier|ayer|вчера)\b",
     re.IGNORECASE)
 _RATING = re.compile(
     r"[★☆⭐]|\b\d(?:[.,]\d)?\s*(?:out\s+of|of|von|sur|de|из)\s+5\b|\b\d(?:[.,]\d)?\s*/\s*(?:5|10)\b|"
@@ -56,8 +57,13 @@ _AUTHOR_TEXT = re.compile(r"(?:^|\s)(?:by|posted\s+by|written\s+by|von|par|por|�
 _WORD = re.compile(r"\w+")
 
 
+_TIME_ROLES = frozenset({"time"})  # the HTML <time> element: a post's date whatever its language
+
+
 def _has_marks(line: Line) -> bool:
     """Whether the line shows an author, a date or a rating."""
+    if line.role in _TIME_ROLES:
+        return True
     text = line.name or line.text
     return bool(_DATE.search(text) or _RATING.search(text) or _AUTHOR_URL.search(line.text)
                 or _AUTHOR_TEXT.search(text))

@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from pagelens.focus.delta import FOLD_HEAD, Shown, ViewTracker, as_the_agent_has, carry_ids, diff_views, fold_view
+from pagelens.focus.delta import (
+    FOLD_HEAD,
+    Shown,
+    ViewTracker,
+    as_the_agent_has,
+    carry_ids,
+    diff_views,
+    fold_view,
+    shown_lines,
+)
 from pagelens.focus.view import focus_view
 from pagelens.types import ElementId, Node, Observation
 
@@ -184,3 +193,27 @@ def test_tracker_keeps_only_the_views_a_later_delta_can_use() -> None:
     update = tracker.update(focus_view(back), label="step 11")
     assert update.kind == "delta"  # an earlier view of the list is still a base after the detour
     assert len(tracker._history) <= 1 + 2 * 2
+
+
+def test_a_pruned_run_whose_lines_changed_keeps_the_placeholder_id_of_its_place() -> None:
+    from pagelens.focus.registry import make_retriever
+
+    def page(word: str, first: int) -> Observation:
+        items = [(0, "listitem", f"{word} {i} of a long listing of things", str(first + i)) for i in range(60)]
+        return _obs("http://127.0.0.1/list", (None, "RootWebArea", "Shop", None), (0, "button", "Pay now", "5"),
+                    *items)
+
+    tracker = ViewTracker()
+    r = make_retriever("default")
+    first = tracker.update(focus_view(page("Item", 10), goal="Pay now", retriever=r))
+    before = _runs(first)
+    assert len(before) == 1
+    # the listing re-rendered with other items (other lines pruned at the same place)
+    second = tracker.update(focus_view(page("Offer", 300), goal="Pay now", retriever=r))
+    after = _runs(second)
+    assert list(after.values()) == list(before.values())  # the same placeholder id, for the new lines
+    assert list(after) != list(before)
+    delta = diff_views(shown_lines(first.view), shown_lines(second.view)).text()
+    assert "Offer 0" in delta and "pruned" not in delta  # "lines pruned here" did not change
+    pid = next(iter(after.values()))
+    assert second.view.focused is not None and set(second.view.focused.placeholders) == {pid}

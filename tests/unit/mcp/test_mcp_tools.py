@@ -68,3 +68,19 @@ def test_the_signal_note_is_one_line_of_leads() -> None:
                         Signal("new_widget", "menu 'Kitchen Audio'"), Signal("url", "again")))
     assert note == "Signals: The page changed address; New interactive content appeared."
     assert "\n" not in note and "127.0.0.1" not in note  # the feedback and the view carry the details
+
+
+def test_the_view_cap_lowers_only_the_rules_retrievers_ceiling() -> None:
+    from pagelens.focus.registry import make_retriever
+    from pagelens.focus.rules import RulesRetriever
+    from pagelens.mcp.browsing import _capped
+
+    capped = _capped(make_retriever("default"), 700)
+    assert isinstance(capped, RulesRetriever)
+    assert capped.config.ceiling_tokens == 700 and capped.config.floor_tokens <= 700
+    assert capped.config.budget == RulesRetriever().config.budget  # the share of the tree is unchanged
+    untouched = make_retriever("default")
+    assert _capped(untouched, 0) is untouched  # 0: the retriever's own budget
+    bm25 = make_retriever("bm25-400")
+    assert _capped(bm25, 700) is bm25  # other retrievers have their own sizes
+    assert _capped("full", 700) == "full"

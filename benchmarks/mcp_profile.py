@@ -1,0 +1,167 @@
+"""Where an MCP tool call's time goes: the bundled tasks' plans through :class:`pagelens.mcp.browsing.Browsing`
+in-process (no MCP transport), each stage timed by wrapping it (instrumentation only: the wrapped
+functions run unchanged).
+
+Stages: ``new_episode`` (context + page), ``goto``, ``observe`` (extraction; ``obs.*`` its own
+stages: probe, axtree, snapshot, build), ``focus_view`` (render + focus), ``tracker`` (the delta
+tracker), ``compose`` (the capped answer), ``execute`` (the executor; ``op.*`` the page
+operation, ``settle``, ``fp.take`` the before/after fingerprints, ``tab.element`` resolving the
+element), ``detector.*`` (signals).
+
+    PYTHONPATH=src .venv/bin/python benchmarks/mcp_profile.py [--tasks a,b] [--limit 10] [--view-cap N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import collections
+import functools
+import statistics
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from types import MappingProxyType, SimpleNamespace
+from typing import Any
+
+_T: dict[str, float] = collections.defaultdict(float)
+_LOCAL = threading.local()
+
+
+def _wrap(owner: Any, name: str, label: str) -> None:
+    f = getattr(owner, name)
+
+    @functools.wraps(f)
+    def timed(*a: Any, **k: Any) -> Any:
+        t = time.perf_counter()
+        try:
+            return f(*a, **k)
+        finally:
+            _T[label] += time.perf_counter() - t
+
+    setattr(owner, name, timed)
+
+
+def install() -> None:
+    import pagelens.actions.executor as ex
+    from pagelens.browser import extract, page, session
+    from pagelens.focus import delta, view
+    from pagelens.mcp import browsing
+    from pagelens.signals import detector
+
+    _wrap(session.BrowserSession, "episode", "new_episode")
+    _wrap(session.Episode, "goto", "goto")
+    _wrap(session.Episode, "observe", "observe")
+    _wrap(view, "focus_view", "focus_view")
+    _wrap(delta.ViewTracker, "update", "tracker")
+    _wrap(browsing, "compose", "compose")
+    _wrap(ex.Executor, "execute", "execute")
+    _wrap(ex.Executor, "_settle", "settle")
+    _wrap(ex, "take", "fp.take")
+    _wrap(page.Tab, "element", "tab.element")
+    _wrap(detector.SignalDetector, "check", "detector.check")
+    _wrap(detector.SignalDetector, "arm", "detector.arm")
+    observe = extract.PageObserver.observe
+
+    def observed(self: Any, *a: Any, **k: Any) -> Any:
+        obs = observe(self, *a, **k)
+        for key, secs in obs.timings.items():
+            if key != "extract":
+                _T["obs." + key] += secs
+        return obs
+
+    extract.PageObserver.observe = observed  # type: ignore[method-assign]
+    handlers = dict(ex.HANDLERS)
+    for name, handler in handlers.items():
+        def op(*a: Any, _h: Any = handler, _n: str = name, **k: Any) -> Any:
+            t = time.perf_counter()
+            try:
+                return _h(*a, **k)
+            finally:
+                _T["op." + _n] += time.perf_counter() - t
+        handlers[name] = op
+    ex.HANDLERS = MappingProxyType(handlers)  # type: ignore[misc]
+
+
+class _Session:
+    """The plan driver's ToolSession on a Browsing, on the one thread that owns its browser."""
+
+    def __init__(self, browsing: Any, pool: ThreadPoolExecutor) -> None:
+        self.browsing, self.pool = browsing, pool
+        self.rows: dict[str, list[tuple[float, dict[str, float]]]] = collections.defaultdict(list)
+
+    def _timed(self, tool: str, call: Any) -> Any:
+        _T.clear()
+        t = time.perf_counter()
+        reply = self.browsing.call(call)
+        self.rows[tool].append((time.perf_counter() - t, dict(_T)))
+        return reply
+
+    async def call_tool(self, name: str, arguments: dict[str, Any] | None = None) -> Any:
+        from pagelens.mcp.tools import parse_call
+
+        call = parse_call(name, arguments)
+        if isinstance(call, str):
+            return SimpleNamespace(content=[SimpleNamespace(type="text", text=call)], is_error=True)
+        reply = await asyncio.get_running_loop().run_in_executor(self.pool, self._timed, name, call)
+        return SimpleNamespace(content=[SimpleNamespace(type="text", text=reply.text)], is_error=reply.is_error)
+
+
+async def run(args: argparse.Namespace) -> int:
+    from pagelens.bench.mcp_plans import Episode, PagelensPlanAgent, play
+    from pagelens.bench.sites import resolve_site_url, start_sites
+    from pagelens.bench.task_defs import load_tasks
+    from pagelens.bench.tasks import check_task
+    from pagelens.mcp.browsing import Browsing, McpConfig
+
+    tasks = [t for t in load_tasks(0) if not args.tasks or t.id in args.tasks.split(",")][: args.limit or None]
+    pool = ThreadPoolExecutor(1)
+    config = McpConfig(**({"view_cap": args.view_cap} if args.view_cap is not None else {}))
+    browsing = await asyncio.get_running_loop().run_in_executor(pool, Browsing, config)
+    s = _Session(browsing, pool)
+    failures = 0
+    try:
+        with start_sites(0) as sites:
+            for task in tasks:
+                sites.reset()
+                await s.call_tool("close", {})
+                await s.call_tool("set_goal", {"goal": task.goal})
+                s.rows.pop("close", None)
+                s.rows.pop("set_goal", None)
+                ep = Episode(task.id, "pagelens")
+                answer = await play(PagelensPlanAgent(s, ep), task, resolve_site_url(sites, task.start))
+                if not ep.detail:
+                    await asyncio.sleep(0.4)
+                    result = check_task(task, {n: sites.state(n) for n in sites.names}, answer)
+                    ep.success, ep.detail = result.ok, result.detail
+                failures += not ep.success
+                print(f"{'ok ' if ep.success else 'FAIL'} {task.id:28} calls={len(ep.calls):2} tokens={ep.tokens:6} "
+                      + " ".join(f"{c.tool}:{c.seconds:.2f}s/{c.tokens}" for c in ep.calls), file=sys.stderr, flush=True)
+    finally:
+        await asyncio.get_running_loop().run_in_executor(pool, browsing.close)
+        pool.shutdown()
+    print("| tool | calls | p50 s | mean s | mean s by stage (largest first) |\n|---|---|---|---|---|")
+    for tool, rows in sorted(s.rows.items()):
+        stages: collections.Counter[str] = collections.Counter()
+        for _, d in rows:
+            stages.update(d)
+        secs = [r[0] for r in rows]
+        top = ", ".join(f"{k} {v / len(rows):.3f}" for k, v in stages.most_common(10))
+        print(f"| {tool} | {len(rows)} | {statistics.median(secs):.3f} | {statistics.mean(secs):.3f} | {top} |")
+    print(f"({len(tasks)} tasks, {failures} failed)")
+    return 1 if failures else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tasks", help="comma-separated task ids (default: all 44)")
+    parser.add_argument("--limit", type=int)
+    parser.add_argument("--view-cap", type=int, default=None)
+    args = parser.parse_args(argv)
+    install()
+    return asyncio.run(run(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,249 @@
+"""What the agent is sent instead of a whole view: a line diff, or the view with known runs folded.
+
+Both work on :class:`Shown` lines (what the agent saw, ids already carried, so unchanged lines
+are textually equal); only the in-viewport mark (``visible``) changing is not a change
+(scrolling would otherwise list every line it moved; the agent keeps its copy of such lines).
+
+* :func:`diff_views` — hunks of added (``+``), removed (``-``, a run summarised by its first and
+  last line) and changed (``~``, same id, new text) lines, each after an anchor line the agent
+  has already seen;
+* :func:`fold_view` — the new view with every run of lines the agent already has folded into
+  one ``= N lines as before: A … B`` line: a new page of the same site (the same header,
+  navigation, filters) costs its new lines only, and nothing gone has to be listed;
+* :func:`mark_new` — the whole view, elements not shown before marked ``*``.
+
+Lines are aligned by :func:`pagelens.focus.delta.align.matching_blocks` (near-linear on big views).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from pagelens.focus.delta.align import matching_blocks, opcodes
+
+if TYPE_CHECKING:
+    from pagelens.focus.view import PageView
+
+__all__ = ["FOLD_HEAD", "Delta", "DeltaLine", "Shown", "as_the_agent_has", "diff_views", "fold_view", "mark_new",
+           "same_text", "shown_lines"]
+
+_LEAD_ID = re.compile(r"^\[(\d{1,9})\] ")
+_EXCERPT = 60
+_VISIBLE = re.compile(r", visible(?=,|$)")
+#: Shortest run of unchanged lines worth folding (a fold line costs about as much as one line).
+_MIN_FOLD = 2
+#: Header of a folded view (the MCP plan driver and the prompts recognise it).
+FOLD_HEAD = "New view; '= N lines as before: A … B' stands for N lines of your last view, unchanged:"
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """One line as the agent saw it."""
+
+    depth: int
+    text: str
+    eid: str | None = None
+
+    def rendered(self) -> str:
+        return "\t" * self.depth + self.text
+
+
+def shown_lines(view: PageView) -> tuple[Shown, ...]:
+    """The lines ``view`` shows (focused lines with their placeholders, or the whole rendering)."""
+    by_no = {ln.no: ln for ln in view.rendering.lines}
+    if view.focused is None:
+        return tuple(Shown(ln.depth, ln.text, ln.eid) for ln in view.rendering.lines)
+    out = []
+    for ol in view.focused.lines:
+        src = by_no.get(ol.no) if ol.no is not None else None
+        out.append(Shown(ol.depth, ol.text, src.eid if src is not None else None))
+    return tuple(out)
+
+
+@dataclass(frozen=True, slots=True)
+class DeltaLine:
+    op: str  # "@" anchor, "+" added, "-" removed (a run), "~" changed
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Delta:
+    lines: tuple[DeltaLine, ...]
+    added: int
+    removed: int
+    changed: int
+    since: str = ""  # "" for the last view, else the label of the earlier view it is against
+
+    @property
+    def empty(self) -> bool:
+        return not (self.added or self.removed or self.changed)
+
+    def text(self) -> str:
+        base = f"your earlier view {self.since}" if self.since else "your last view"
+        head = f"Changes since {base} (+{self.added} -{self.removed} ~{self.changed}; @ = after):"
+        if self.empty:
+            return f"No change since {base}."
+        return head + "\n" + "\n".join(f"{ln.op} {ln.text}" for ln in self.lines)
+
+
+def _excerpt(line: Shown) -> str:
+    text = line.text
+    return text if len(text) <= _EXCERPT else text[: _EXCERPT - 1] + "…"
+
+
+def same_text(text: str) -> str:
+    """A line's text as compared between views (the in-viewport mark left out)."""
+    return _VISIBLE.sub("", text)
+
+
+def diff_views(before: Sequence[Shown], after: Sequence[Shown], *, since: str = "") -> Delta:
+    """What turns ``before`` into ``after`` (both with carried ids); a line whose only change
+    is its ``visible`` mark is not a change."""
+    a = [same_text(ln.rendered()) for ln in before]
+    b = [same_text(ln.rendered()) for ln in after]
+    out: list[DeltaLine] = []
+    added = removed = changed = 0
+    for tag, i1, i2, j1, j2 in opcodes(a, b):
+        if tag == "equal":
+            continue
+        anchor = f"after {_excerpt(before[i1 - 1])}" if i1 > 0 else "at the top"
+        out.append(DeltaLine("@", anchor))
+        old = list(before[i1:i2])
+        new = list(after[j1:j2])
+        by_id = {ln.eid: ln for ln in old if ln.eid is not None}
+        kept_old: set[int] = set()
+        new_ops: list[DeltaLine] = []
+        for ln in new:
+            prev = by_id.get(ln.eid) if ln.eid is not None else None
+            if prev is not None:
+                kept_old.add(id(prev))
+                new_ops.append(DeltaLine("~", ln.rendered()))
+                changed += 1
+            else:
+                new_ops.append(DeltaLine("+", ln.rendered()))
+                added += 1
+        gone = [ln for ln in old if id(ln) not in kept_old]
+        removed += len(gone)
+        out.extend(_removed_runs(old, kept_old))
+        out.extend(new_ops)
+    return Delta(tuple(out), added, removed, changed, since)
+
+
+def as_the_agent_has(before: Sequence[Shown], after: Sequence[Shown]) -> tuple[Shown, ...]:
+    """``after`` as the agent has it once sent a delta or a folded view against ``before``:
+    lines that changed only their ``visible`` mark keep the text the agent saw."""
+    a = [same_text(ln.rendered()) for ln in before]
+    b = [same_text(ln.rendered()) for ln in after]
+    out = list(after)
+    for i, j, n in matching_blocks(a, b):
+        out[j:j + n] = before[i:i + n]
+    return tuple(out)
+
+
+def fold_view(before: Sequence[Shown], after: Sequence[Shown], *, seen: frozenset[str] | None = None,
+              since: str = "") -> str:
+    """``after`` with every run of at least ``_MIN_FOLD`` lines unchanged since ``before``
+    folded into ``= N lines as before: A … B`` (A and B: the run's first and last line as
+    the agent has them, by id when they have one). ``seen``: mark elements not seen yet ``*``."""
+    a = [same_text(ln.rendered()) for ln in before]
+    b = [same_text(ln.rendered()) for ln in after]
+    folds: dict[int, tuple[int, int]] = {}  # start in after -> (start in before, length)
+    for i, j, n in matching_blocks(a, b):
+        if n >= _MIN_FOLD:
+            folds[j] = (i, n)
+    _moved_folds(before, a, b, folds)
+    head = FOLD_HEAD if not since else FOLD_HEAD.replace("your last view", f"your earlier view {since}")
+    out = [head]
+    j = 0
+    while j < len(after):
+        if j in folds:
+            i, n = folds[j]
+            while n >= _MIN_FOLD and _ref(before[i]) is None:  # a fold starts at a unique line
+                out.append(before[i].rendered())  # (as the agent has it: the same but for ``visible``)
+                i, j, n = i + 1, j + 1, n - 1
+            if n < _MIN_FOLD:
+                continue
+            first, last = before[i], before[i + n - 1]
+            out.append("\t" * first.depth + f"= {n} lines as before: {_short_ref(first)} … {_short_ref(last)}")
+            j += n
+            continue
+        ln = after[j]
+        text = ln.text
+        if seen is not None and ln.eid is not None and ln.eid not in seen and _LEAD_ID.match(text):
+            text = "*" + text
+        out.append("\t" * ln.depth + text)
+        j += 1
+    return "\n".join(out)
+
+
+def _moved_folds(before: Sequence[Shown], a: Sequence[str], b: Sequence[str],
+                 folds: dict[int, tuple[int, int]]) -> None:
+    """Add to ``folds`` the runs of ``b`` outside them that the agent has elsewhere in ``a`` (rows
+    of a re-sorted table, a block moved up): a run starts at a line with an id that occurs once
+    in ``before`` and extends while the lines agree, up to the next fold."""
+    at: dict[str, int] = {}
+    for i, ln in enumerate(before):
+        if _ref(ln) is not None:
+            at[a[i]] = -1 if a[i] in at else i
+    j = 0
+    while j < len(b):
+        if j in folds:
+            j += folds[j][1]
+            continue
+        i = at.get(b[j], -1)
+        n = 0
+        if i >= 0:
+            while i + n < len(a) and j + n < len(b) and a[i + n] == b[j + n] and (n == 0 or j + n not in folds):
+                n += 1
+        if n >= _MIN_FOLD:
+            folds[j] = (i, n)
+            j += n
+        else:
+            j += 1
+
+
+def _removed_runs(old: list[Shown], kept: set[int]) -> list[DeltaLine]:
+    runs: list[list[Shown]] = [[]]
+    for ln in old:
+        if id(ln) in kept:
+            runs.append([])
+        else:
+            runs[-1].append(ln)
+    out = []
+    for run in runs:
+        if len(run) == 1:
+            out.append(DeltaLine("-", run[0].rendered()))
+        elif len(run) > 1:
+            out.append(DeltaLine("-", f"{len(run)} lines: {_short_ref(run[0])} … {_short_ref(run[-1])}"))
+    return out
+
+
+_LEAD_PID = re.compile(r"^\[(p\d{1,9})\] ")
+
+
+def _ref(line: Shown) -> str | None:
+    """``[12]`` / ``[p3]``: the unique handle of a line that leads with an element or placeholder id."""
+    if line.eid is not None and line.text.startswith(f"[{line.eid}]"):
+        return f"[{line.eid}]"
+    m = _LEAD_PID.match(line.text)
+    return f"[{m.group(1)}]" if m else None
+
+
+def _short_ref(line: Shown) -> str:
+    """A line by its id when it has one, else by its text (shortened)."""
+    return _ref(line) or _excerpt(line)
+
+
+def mark_new(lines: Sequence[Shown], seen: frozenset[str]) -> str:
+    """The lines as text, elements the agent has not been shown before marked with ``*``."""
+    out = []
+    for ln in lines:
+        text = ln.text
+        if ln.eid is not None and ln.eid not in seen and _LEAD_ID.match(text):
+            text = "*" + text
+        out.append("\t" * ln.depth + text)
+    return "\n".join(out)
+

@@ -1,0 +1,171 @@
+"""What one agent has been shown, and the cheapest answer to each new view.
+
+:class:`ViewTracker` keeps the views one agent (one MCP client, one episode) has been shown
+and answers each new view with the delta, the folded view or the view, whichever costs fewer
+tokens (:mod:`pagelens.focus.delta.formats`), with ids carried across documents
+(:mod:`pagelens.focus.delta.ids`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from pagelens import tokens
+from pagelens.focus.delta.formats import Delta, Shown, as_the_agent_has, diff_views, fold_view, mark_new, shown_lines
+from pagelens.focus.delta.ids import carry_ids, carry_pids, place_pids, re_render
+from pagelens.types import Observation
+
+if TYPE_CHECKING:
+    from pagelens.focus.view import PageView
+
+__all__ = ["Update", "ViewTracker"]
+
+
+@dataclass(frozen=True, slots=True)
+class Update:
+    view: PageView  # the new view with carried ids: act on these ids
+    text: str  # what the agent is sent: the delta, the folded view or the view
+    kind: str  # "view" (first look, or the view was cheapest), "delta" or "fold" (both need ``base_text``)
+    tokens: int  # tokens of ``text``
+    view_tokens: int  # tokens the view would have cost
+    delta: Delta | None = None
+    base_text: str = ""  # for a delta or a fold: the view it is against, as the agent has it
+
+
+@dataclass(frozen=True, slots=True)
+class _Seen:
+    obs: Observation
+    mapping: dict[str, str]
+    shown: tuple[Shown, ...]  # as the agent has it
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Option:
+    tokens: int
+    view: PageView
+    mapping: dict[str, str]
+    has: tuple[Shown, ...]
+    kind: str
+    text: str
+    delta: Delta | None = None
+    base_text: str = ""
+    pids: Mapping[tuple[object, ...], str] | None = None
+    next_pid: int = 0
+
+
+class ViewTracker:
+    """What one agent has been shown; :meth:`update` answers each new view (not thread-safe).
+
+    The base of a delta is the last view, or an earlier view of the same address (a page the
+    agent comes back to: the front page after signing in, a list after ``go_back``), whichever
+    gives the smaller answer; the answer says which it is.
+    """
+
+    def __init__(self, *, mark: bool = False, keep: int = 8, fold: bool = True) -> None:
+        self.mark = mark  # mark elements not seen before with "*" when the whole view is sent
+        self.keep = keep
+        self.fold = fold  # also offer the folded view
+        self._history: list[_Seen] = []
+        self._seen: set[str] = set()
+        self._pids: dict[tuple[object, ...], str] = {}  # what a placeholder stood for -> its id
+        self._next_pid = 0
+
+    @property
+    def has_view(self) -> bool:
+        return bool(self._history)
+
+    @property
+    def last_text(self) -> str:
+        """The last view as the agent has it (delta applied)."""
+        return "\n".join(ln.rendered() for ln in self._history[-1].shown) if self._history else ""
+
+    def forget(self) -> None:
+        """Start over: the next update is sent as a whole view (a new episode, a new client)."""
+        self._history.clear()
+        self._seen.clear()
+        self._pids.clear()
+        self._next_pid = 0
+
+    def _last(self) -> tuple[Observation | None, dict[str, str]]:
+        return (self._history[-1].obs, self._history[-1].mapping) if self._history else (None, {})
+
+    def carry(self, view: PageView) -> PageView:
+        """``view`` with ids carried from the last view (without recording it as shown)."""
+        prev, mapping = self._last()
+        obs, _ = carry_ids(prev, mapping, view.observation)
+        carried = view if obs is view.observation else re_render(view, obs)
+        return carry_pids(carried, dict(self._pids), self._next_pid)[0]
+
+    def update(self, view: PageView, *, allow_delta: bool = True, label: str = "") -> Update:
+        """Record ``view`` as shown; ``label`` names it in later deltas (e.g. "step 3")."""
+        _, last_map = self._last()
+        bases: list[_Seen | None] = [self._history[-1] if self._history else None]
+        if allow_delta and self._history:
+            here = _page_key(view.observation.url)
+            bases += [h for h in reversed(self._history[:-1]) if _page_key(h.obs.url) == here][:_EARLIER_BASES]
+        options: list[_Option] = []
+        view_tokens = 0
+        seen = frozenset(self._seen)
+        for base in bases:
+            obs, mapping = carry_ids(base.obs if base else None, last_map, view.observation)
+            carried = view if obs is view.observation else re_render(view, obs)
+            carried, pids, next_pid = carry_pids(carried, dict(self._pids), self._next_pid)
+            if base is not None:
+                carried, pids = place_pids(base.shown, carried, pids, self._next_pid)
+            lines = shown_lines(carried)
+            if not options:  # the view itself, with ids carried from the last view
+                text = mark_new(lines, seen) if self.mark and self._history else carried.text()
+                view_tokens = tokens.count(text)
+                options.append(_Option(view_tokens, carried, mapping, lines, "view", text, pids=pids,
+                                       next_pid=next_pid))
+            if not allow_delta or base is None:
+                continue
+            since = base.label if base is not bases[0] else ""
+            base_text = "\n".join(ln.rendered() for ln in base.shown)
+            has = as_the_agent_has(base.shown, lines)
+            delta = diff_views(base.shown, lines, since=since)
+            delta_text = delta.text()
+            options.append(_Option(tokens.count(delta_text), carried, mapping, has, "delta", delta_text, delta,
+                                   base_text, pids, next_pid))
+            if self.fold and not delta.empty:
+                folded = fold_view(base.shown, lines, seen=seen if self.mark else None, since=since)
+                options.append(_Option(tokens.count(folded), carried, mapping, has, "fold", folded, None,
+                                       base_text, pids, next_pid))
+        best = min(options, key=lambda o: o.tokens)
+        if best.pids is not None:
+            self._pids, self._next_pid = dict(best.pids), best.next_pid
+        self._history.append(_Seen(best.view.observation, best.mapping, best.has,
+                                   label or best.view.observation.url))
+        del self._history[: -self.keep]
+        self._history = _usable(self._history)
+        self._seen.update(ln.eid for ln in best.has if ln.eid is not None)
+        return Update(best.view, best.text, best.kind, best.tokens, view_tokens, best.delta, best.base_text)
+
+
+
+def _usable(history: list[_Seen]) -> list[_Seen]:
+    """The views a later :meth:`ViewTracker.update` can still use, in order: the last one and,
+    per address, the two latest before it (the only earlier bases ``update`` looks at). Each
+    holds a whole observation, so an agent on one page keeps three trees, not ``keep``."""
+    if len(history) <= 3:
+        return history
+    per_page: dict[str, int] = {}
+    kept = [history[-1]]
+    for seen in reversed(history[:-1]):
+        key = _page_key(seen.obs.url)
+        if per_page.get(key, 0) < _EARLIER_BASES:
+            per_page[key] = per_page.get(key, 0) + 1
+            kept.append(seen)
+    return kept[::-1]
+
+
+#: Earlier views of the same address an update may delta against (besides the last view).
+_EARLIER_BASES = 2
+
+
+def _page_key(url: str) -> str:
+    return url.split("#", 1)[0].split("?", 1)[0]
+
