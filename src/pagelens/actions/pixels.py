@@ -52,6 +52,9 @@ class CellHashes:
     size: tuple[int, int]
     cells: tuple[Any, ...]  # imagehash.ImageHash per cell, row-major
     whole: str  # phash of the whole image (hex)
+    #: the grayscale frame the hashes were taken from (a 2-D uint8 array; ``None`` when built
+    #: from hashes alone): what :mod:`pagelens.vision.motion` compares pixel by pixel
+    gray: Any = field(default=None, compare=False, repr=False)
 
 
 def cell_hashes(img: Image, cols: int, rows: int) -> CellHashes:
@@ -64,7 +67,9 @@ def cell_hashes(img: Image, cols: int, rows: int) -> CellHashes:
         for c in range(cols):
             box = (c * w // cols, r * h // rows, (c + 1) * w // cols, (r + 1) * h // rows)
             cells.append(imagehash.phash(gray.crop(box)))
-    return CellHashes((w, h), tuple(cells), str(imagehash.phash(gray)))
+    import numpy as np
+
+    return CellHashes((w, h), tuple(cells), str(imagehash.phash(gray)), np.asarray(gray, dtype=np.uint8))
 
 
 def changed_cells(a: CellHashes, b: CellHashes, min_distance: int, mask: frozenset[int] = frozenset()) -> tuple[int, ...]:

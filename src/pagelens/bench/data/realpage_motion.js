@@ -6,6 +6,9 @@
 // drawn content the DOM does not show.
 (() => {
   const PERIOD = Number(window.__motionPeriod || 3100);
+  // the first slide comes PHASE ms after start (default: one period), the clock's first tick CLOCK_PHASE ms
+  const PHASE = Number(window.__motionPhase ?? PERIOD);
+  const CLOCK_PHASE = Number(window.__clockPhase ?? 1000);
   const SEL = '[class*=carousel i],[class*=slider i],[class*=swiper i],[class*=slick i],[class*=slideshow i],' +
               '[class*=shoveler i],[class*=rotator i],[id*=carousel i]';
   function cardsOf(el) {
@@ -36,7 +39,7 @@
     const pad = (x) => String(x).padStart(2, '0');
     let secs = 3600 * 10 + 59 * 60 + 42;
     const tick = () => { secs++; clock.textContent = `${pad((secs / 3600 | 0) % 24)}:${pad((secs / 60 | 0) % 60)}:${pad(secs % 60)}`; };
-    tick(); setInterval(tick, 1000);
+    tick(); setTimeout(() => { tick(); setInterval(tick, 1000); }, CLOCK_PHASE);
     const canvas = document.createElement('canvas');
     canvas.width = 300; canvas.height = 140;
     canvas.setAttribute('aria-label', 'Sales chart');
@@ -64,11 +67,15 @@
       const step = track.children[0].getBoundingClientRect().width || 160;
       let offset = 0, n = 0;
       track.style.transition = 'transform 600ms ease';
-      setInterval(() => {
+      const slide = () => {
         n = (n + 1) % 4;
         offset = n * step;
         track.style.transform = `translateX(${-offset}px)`;
-      }, PERIOD);
+      };
+      // a negative phase: the slides start when window.__startSlides() is called (the bench calls it
+      // inside an action window: a first slide the watch never saw while idle)
+      const begin = () => { slide(); setInterval(slide, PERIOD); };
+      if (PHASE >= 0) setTimeout(begin, PHASE); else window.__startSlides = begin;
     }
   }
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start); else start();
