@@ -223,8 +223,8 @@ def _norm(text: str) -> str:
     return _WS.sub(" ", text.replace("\xa0", " ")).strip().lower()
 
 
-def run_case(case: Case, pages: Path, session: Any, workdir: Path) -> dict[str, Any]:
-    from pagelens.api import focus_view, render_observation
+def observe_spliced(case: Case, pages: Path, session: Any, workdir: Path) -> Any:
+    """The case's snippet spliced into its page, served from 127.0.0.1 and observed once."""
     from pagelens.browser.serve import StaticServer
 
     page = pages / f"{case.page}.html"
@@ -233,13 +233,19 @@ def run_case(case: Case, pages: Path, session: Any, workdir: Path) -> dict[str, 
     site.mkdir(parents=True, exist_ok=True)
     (site / page.name).write_bytes(doc)
     server = StaticServer(site)
-    t = time.perf_counter()
     try:
         with session.episode() as episode:
             episode.goto(server.url(page.name))
-            obs = episode.observe()
+            return episode.observe()
     finally:
         server.close()
+
+
+def run_case(case: Case, pages: Path, session: Any, workdir: Path) -> dict[str, Any]:
+    from pagelens.api import focus_view, render_observation
+
+    t = time.perf_counter()
+    obs = observe_spliced(case, pages, session, workdir)
     observe_s = time.perf_counter() - t
     marker = _norm(case.marker)
     rendering = render_observation(obs)
@@ -268,20 +274,8 @@ def run_case(case: Case, pages: Path, session: Any, workdir: Path) -> dict[str, 
 def exposure(case: Case, pages: Path, session: Any, workdir: Path) -> bool:
     """Does the case's marker reach the full rendering of its page (no focus, no defense)?"""
     from pagelens.api import render_observation
-    from pagelens.browser.serve import StaticServer
 
-    page = pages / f"{case.page}.html"
-    doc = insert_snippet(page.read_bytes(), case.selector, case.position, case.html)
-    site = workdir / case.id
-    site.mkdir(parents=True, exist_ok=True)
-    (site / page.name).write_bytes(doc)
-    server = StaticServer(site)
-    try:
-        with session.episode() as episode:
-            episode.goto(server.url(page.name))
-            obs = episode.observe()
-    finally:
-        server.close()
+    obs = observe_spliced(case, pages, session, workdir)
     return _norm(case.marker) in _norm(render_observation(obs).text())
 
 

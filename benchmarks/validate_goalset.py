@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import pickle
 import sys
 from pathlib import Path
 from typing import Any
@@ -53,33 +52,19 @@ def check_row(raw: Any, pages: set[str]) -> list[str]:
 
 
 def full_renderings(pages: Path, names: set[str], cache: Path | None) -> dict[str, Any]:
-    """``name -> Rendering`` of each page's full tree (observations cached, pickled, if ``cache``)."""
+    """``name -> Rendering`` of each page's full tree (observed through the goal harness's own
+    cache, :func:`realpage_goals.observations`; a temporary one when ``cache`` is None)."""
+    import tempfile
+
+    from realpage_goals import observations
+
     from pagelens.api import render_observation
 
-    obs: dict[str, Any] = {}
-    if cache is not None:
-        cache.mkdir(parents=True, exist_ok=True)
-        for n in names:
-            f = cache / f"{n}.obs.pickle"
-            if f.is_file():
-                obs[n] = pickle.loads(f.read_bytes())
-    missing = sorted(names - obs.keys())
-    if missing:
-        from pagelens.browser.serve import StaticServer
-        from pagelens.browser.session import BrowserSession
-
-        server = StaticServer(pages)
-        try:
-            with BrowserSession() as session:
-                for n in missing:
-                    with session.episode() as episode:
-                        episode.goto(server.url(f"{n}.html"))
-                        obs[n] = episode.observe()
-                    if cache is not None:
-                        (cache / f"{n}.obs.pickle").write_bytes(pickle.dumps(obs[n]))
-                    print(f"observed {n}", file=sys.stderr)
-        finally:
-            server.close()
+    if cache is None:
+        with tempfile.TemporaryDirectory(prefix="pagelens-validate-") as tmp:
+            obs = observations(pages, Path(tmp), names)
+    else:
+        obs = observations(pages, cache, names)
     return {n: render_observation(o) for n, o in obs.items()}
 
 
