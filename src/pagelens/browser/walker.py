@@ -31,12 +31,10 @@ element keeps its id while it exists and a new document never reuses an old id.
 
 from __future__ import annotations
 
-import gc
 import json
 import secrets
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -44,6 +42,7 @@ from typing import TYPE_CHECKING, Any
 
 from pagelens.browser.extract import PageObserver
 from pagelens.browser.watchdog import Deadline
+from pagelens.gcpause import gc_paused
 from pagelens.types import ElementId, Node, Observation, PropValue
 
 if TYPE_CHECKING:
@@ -73,20 +72,6 @@ def _json_loads() -> Callable[[str], Any]:
 
 
 _loads = _json_loads()
-
-
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """No cyclic GC while a big observation's values are built: every generation-2 pass would
-    rescan all the nodes made so far (the build of a 150k-node page was dominated by it). Nothing
-    built here forms cycles, so the pause loses nothing."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
 
 
 @lru_cache(maxsize=1)

@@ -19,13 +19,13 @@ figures stay honest), with these deliberate differences:
 
 from __future__ import annotations
 
-import gc
 import re
 from collections.abc import Sequence
 from dataclasses import replace
 from functools import lru_cache
 
 from pagelens.config import RenderConfig
+from pagelens.gcpause import gc_paused
 from pagelens.types import Line, Node, Observation, PropValue, Rendering
 
 IGNORED_ROLES = frozenset({"LineBreak"})
@@ -186,13 +186,8 @@ def _has_shown_props(node: Node, config: RenderConfig) -> bool:
 
 def render(obs: Observation, config: RenderConfig | None = None) -> Rendering:
     """The full (unfocused) rendering of an observation."""
-    was = gc.isenabled()
-    gc.disable()  # one Line per node and nothing cyclic: a gen-2 pass per 100k objects is pure cost
-    try:
+    with gc_paused():  # one Line per node and nothing cyclic: a gen-2 pass per 100k objects is pure cost
         return _render(obs, config)
-    finally:
-        if was:
-            gc.enable()
 
 
 def _render(obs: Observation, config: RenderConfig | None) -> Rendering:
