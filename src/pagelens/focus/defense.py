@@ -180,7 +180,10 @@ def quotes_goal(text: str, goal: str | None) -> bool:
     g = _goal_words(goal)
     if g.count(" ") < 2:
         return False
-    return g in " ".join(_WORDS.findall(text.lower()))
+    low = text.lower()
+    if g[: g.index(" ")] not in low:  # cheap first: the goal's first word lies inside the text (most lines: no)
+        return False
+    return g in " ".join(_WORDS.findall(low))
 
 
 def _goal_steered(text: str, region: str, ev: Evidence) -> bool:
