@@ -172,12 +172,7 @@ class RulesRetriever:
             order = _ranked(fused)
         extra: list[int] = []
         if asks_extreme(query.goal):
-            asked = {t for t in line_terms_goal_kinds(query)}
-            values = frozenset(j for j, h in line_terms.items() if h & asked)
-            if asked & {"§price", "§amount"}:  # money, when the page shows any: not durations or weights
-                money = frozenset(j for j in values if _CURRENCY.search(page.lines[j].name))
-                values = money | frozenset(j for j in values if line_terms[j] & (asked - {"§price", "§amount"}))
-                values = values if money else frozenset(j for j, h in line_terms.items() if h & asked)
+            values = _compared_values(page, line_terms, line_terms_goal_kinds(query))
             extra = projection(page, line_terms, int(budget * cfg.extreme_share), values=values)
         if signals.get("forms"):
             # a goal that fills something in needs the page's fields even when their labels
@@ -437,6 +432,18 @@ class RulesRetriever:
 
 #: Concepts that are a value an extreme compares (a price, an amount, a date, a count).
 _VALUE_CONCEPTS = frozenset({"§price", "§amount", "§date", "§count", "§quantity", "§newest"})
+
+
+def _compared_values(page: Page, line_terms: dict[int, frozenset[str]], asked: set[str]) -> frozenset[int]:
+    """The lines that show a value of a kind the goal compares; for money, only the lines written
+    with a currency when the page has any (not durations or weights), plus the other kinds asked."""
+    values = frozenset(j for j, h in line_terms.items() if h & asked)
+    money_kinds = {"§price", "§amount"}
+    if asked & money_kinds:
+        money = frozenset(j for j in values if _CURRENCY.search(page.lines[j].name))
+        if money:
+            values = money | frozenset(j for j in values if line_terms[j] & (asked - money_kinds))
+    return values
 
 
 def line_terms_goal_kinds(query: FocusQuery) -> set[str]:
