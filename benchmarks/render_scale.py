@@ -1,0 +1,195 @@
+"""Time and memory of the Python side after extraction (issue 13 items 4-5): render, the full
+tree's token count and ``default`` focus, on cached observations (no browser in the timed part).
+
+Two steps:
+
+    # 1. observe the generated pages once with the walker (needs Chromium) and pickle them
+    .venv/bin/python benchmarks/render_scale.py cache --sizes 1000,5000,20000,50000,100000 --out runs/rs-cache
+    # 2. measure, each observation in a fresh interpreter (so peaks do not mix), for one source tree
+    PYTHONPATH=src .venv/bin/python benchmarks/render_scale.py measure runs/rs-cache/*.obs.pickle \
+        [--reps 3] [--json out.json]
+
+Per observation (fresh process, imports and tokenizer warmed on a tiny page first):
+
+* ``load`` — unpickling the observation (what the walker's build leaves behind: the tree);
+* ``render`` / ``tokens`` / ``focus`` — the three stages of :func:`pagelens.api.focus_view`
+  (render, ``tokens.count`` of the full text, ``focus()`` with the ``default`` retriever and the
+  defense), fastest of ``--reps``;
+* memory — the process' resident set (``/proc/self/status``): the peak over the whole
+  ``focus_view`` call above the RSS once the tree is loaded (``VmHWM`` reset through
+  ``/proc/self/clear_refs``), and what stays resident while the caller keeps the
+  ``PageView``; plus ``tracemalloc``'s peak of Python allocations during ``focus_view`` (a
+  separate pass: tracing slows the code down, so its times are not used).
+
+Goals: the corpus page's first goal of ``benchmarks/data/realpage_goals.jsonl`` (development
+set), the generic form goal of ``observe_peers.py`` on generated pages.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+GENERIC_GOAL = "Find the request form, fill in the message and send it"
+
+
+def _status_kb(key: str) -> int:
+    for row in Path("/proc/self/status").read_text().splitlines():
+        if row.startswith(key + ":"):
+            return int(row.split()[1])
+    return 0
+
+
+def _reset_peak() -> None:
+    Path("/proc/self/clear_refs").write_text("5")
+
+
+def goal_for(page: str) -> str:
+    stem = page.split(".obs.pickle")[0]
+    for row in (HERE / "data" / "realpage_goals.jsonl").read_text().splitlines():
+        rec = json.loads(row)
+        if Path(rec["page"]).stem == stem:
+            return str(rec["goal"])
+    return GENERIC_GOAL
+
+
+def cmd_cache(args: argparse.Namespace) -> None:
+    sys.path.insert(0, str(HERE))
+    import pickle
+
+    from gen_pages import write_pages
+
+    from pagelens.browser.serve import StaticServer
+    from pagelens.browser.session import BrowserSession
+    from pagelens.config import BrowserConfig
+
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    pages = write_pages([int(s) for s in args.sizes.split(",")], out)
+    config = BrowserConfig(navigation_timeout_s=300, extract_timeout_s=600)
+    with StaticServer(out) as srv, BrowserSession(config) as session:
+        for p in pages:
+            with session.episode() as ep:
+                ep.goto(srv.url(p.name))
+                t = time.perf_counter()
+                obs = ep.observe(timeout_s=600)
+                dt = time.perf_counter() - t
+            target = out / (p.stem + ".obs.pickle")
+            target.write_bytes(pickle.dumps(obs, protocol=pickle.HIGHEST_PROTOCOL))
+            print(f"{p.name}: {len(obs.nodes)} nodes in {dt:.1f} s -> {target}", flush=True)
+
+
+def _one(path: str, reps: int, trace: bool) -> dict[str, Any]:
+    """Runs in the child: measure one observation."""
+    import gc
+    import pickle
+
+    from pagelens import tokens
+    from pagelens.api import focus_view
+    from pagelens.focus.apply import focus
+    from pagelens.focus.base import FocusQuery
+    from pagelens.focus.registry import make_retriever
+    from pagelens.observe.render import render
+    from pagelens.types import Node, Observation
+
+    goal = goal_for(Path(path).name)
+    tiny = Observation("http://127.0.0.1/", "t", (Node(0, None, 0, None, "RootWebArea", "t"),
+                                                 Node(1, 0, 1, None, "StaticText", "warm up")))
+    focus_view(tiny, goal=goal)  # imports, tokenizer, lexicons
+    tokens.count("warm up")
+    gc.collect()
+    rss0 = _status_kb("VmRSS")
+    t = time.perf_counter()
+    obs = pickle.loads(Path(path).read_bytes())
+    load_s = time.perf_counter() - t
+    gc.collect()
+    rss_tree = _status_kb("VmRSS")
+    row: dict[str, Any] = {"page": Path(path).name.split(".obs.pickle")[0], "nodes": len(obs.nodes),
+                           "load_s": load_s, "tree_mb": (rss_tree - rss0) / 1024}
+    if trace:
+        import tracemalloc
+
+        tracemalloc.start()
+        view = focus_view(obs, goal=goal)
+        _cur, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        row["tracemalloc_peak_mb"] = peak / 2**20
+        return row
+    _reset_peak()
+    view = focus_view(obs, goal=goal)
+    row["peak_over_tree_mb"] = (_status_kb("VmHWM") - rss_tree) / 1024
+    gc.collect()
+    row["kept_view_mb"] = (_status_kb("VmRSS") - rss_tree) / 1024
+    row["lines"] = len(view.rendering.lines)
+    row["full_tokens"] = view.full_tokens
+    row["sent_lines"] = len(view.focused.lines) if view.focused is not None else None
+    retriever = make_retriever("default")
+    best: dict[str, float] = {}
+    for _ in range(reps):
+        del view
+        gc.collect()
+        t0 = time.perf_counter()
+        rendering = render(obs)
+        t1 = time.perf_counter()
+        full = tokens.count(rendering.text())
+        t2 = time.perf_counter()
+        focus(rendering, FocusQuery(goal=goal), retriever, defense=True, full_tokens=full)
+        t3 = time.perf_counter()
+        view = focus_view(obs, goal=goal)
+        t4 = time.perf_counter()
+        for k, v in (("render_s", t1 - t0), ("tokens_s", t2 - t1), ("focus_s", t3 - t2), ("focus_view_s", t4 - t3)):
+            best[k] = min(best.get(k, v), v)
+    row.update(best)
+    return row
+
+
+def cmd_measure(args: argparse.Namespace) -> None:
+    rows = []
+    for path in args.pickles:
+        res: dict[str, Any] = {}
+        for trace in (False, True):
+            cmd = [sys.executable, __file__, "_one", path, "--reps", str(args.reps)] + (["--trace"] if trace else [])
+            proc = subprocess.run(cmd, capture_output=True, text=True, env=os.environ.copy())
+            if proc.returncode != 0:
+                print(proc.stderr[-2000:], file=sys.stderr)
+                raise SystemExit(f"{path}: worker failed")
+            res.update(json.loads(proc.stdout.strip().splitlines()[-1]))
+        rows.append(res)
+        print(" ".join(f"{k}={v:.3f}" if isinstance(v, float) else f"{k}={v}" for k, v in res.items()), flush=True)
+    if args.json:
+        Path(args.json).write_text(json.dumps({"command": " ".join(sys.argv), "rows": rows,
+                                               "load_avg": os.getloadavg()}, indent=1))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    c = sub.add_parser("cache")
+    c.add_argument("--sizes", default="1000,5000,20000,50000,100000")
+    c.add_argument("--out", required=True)
+    m = sub.add_parser("measure")
+    m.add_argument("pickles", nargs="+")
+    m.add_argument("--reps", type=int, default=3)
+    m.add_argument("--json")
+    o = sub.add_parser("_one")
+    o.add_argument("pickle")
+    o.add_argument("--reps", type=int, default=3)
+    o.add_argument("--trace", action="store_true")
+    args = ap.parse_args()
+    if args.cmd == "cache":
+        cmd_cache(args)
+    elif args.cmd == "measure":
+        cmd_measure(args)
+    else:
+        print(json.dumps(_one(args.pickle, args.reps, args.trace)))
+
+
+if __name__ == "__main__":
+    main()
