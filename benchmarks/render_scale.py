@@ -5,16 +5,18 @@ Two steps:
 
     # 1. observe the generated pages once with the walker (needs Chromium) and pickle them
     .venv/bin/python benchmarks/render_scale.py cache --sizes 1000,5000,20000,50000,100000 --out runs/rs-cache
-    # 2. measure, each observation in a fresh interpreter (so peaks do not mix), for one source tree
-    PYTHONPATH=src .venv/bin/python benchmarks/render_scale.py measure runs/rs-cache/*.obs.pickle \
-        [--reps 3] [--json out.json]
+    # 2. measure, each observation in a fresh interpreter (so peaks do not mix), for each source
+    #    tree (alternated page by page: base, cand, base, cand ...)
+    .venv/bin/python benchmarks/render_scale.py measure runs/rs-cache/*.obs.pickle \
+        --sources base=/tmp/renderbase/src,cand=src [--rounds 2] [--reps 2] [--json out.json]
 
 Per observation (fresh process, imports and tokenizer warmed on a tiny page first):
 
 * ``load`` — unpickling the observation (what the walker's build leaves behind: the tree);
 * ``render`` / ``tokens`` / ``focus`` — the three stages of :func:`pagelens.api.focus_view`
   (render, ``tokens.count`` of the full text, ``focus()`` with the ``default`` retriever and the
-  defense), fastest of ``--reps``;
+  defense), fastest of ``--reps`` in each of ``--rounds`` processes, as wall time (``_s``) and
+  as the process' CPU time (``_cpu``: less inflated by other jobs on a shared machine);
 * memory — the process' resident set (``/proc/self/status``): the peak over the whole
   ``focus_view`` call above the RSS once the tree is loaded (``VmHWM`` reset through
   ``/proc/self/clear_refs``), and what stays resident while the caller keeps the
@@ -132,40 +134,62 @@ def _one(path: str, reps: int, trace: bool) -> dict[str, Any]:
     row["sent_lines"] = len(view.focused.lines) if view.focused is not None else None
     retriever = make_retriever("default")
     best: dict[str, float] = {}
+    clocks = (("_s", time.perf_counter), ("_cpu", time.process_time))
+    del view
     for _ in range(reps):
-        del view
-        gc.collect()
-        t0 = time.perf_counter()
-        rendering = render(obs)
-        t1 = time.perf_counter()
-        full = tokens.count(rendering.text())
-        t2 = time.perf_counter()
-        focus(rendering, FocusQuery(goal=goal), retriever, defense=True, full_tokens=full)
-        t3 = time.perf_counter()
-        view = focus_view(obs, goal=goal)
-        t4 = time.perf_counter()
-        for k, v in (("render_s", t1 - t0), ("tokens_s", t2 - t1), ("focus_s", t3 - t2), ("focus_view_s", t4 - t3)):
-            best[k] = min(best.get(k, v), v)
+        for suffix, clock in clocks:
+            gc.collect()
+            t0 = clock()
+            rendering = render(obs)
+            t1 = clock()
+            full = tokens.count(rendering.text())
+            t2 = clock()
+            focus(rendering, FocusQuery(goal=goal), retriever, defense=True, full_tokens=full)
+            t3 = clock()
+            del rendering
+            again = focus_view(obs, goal=goal)
+            t4 = clock()
+            del again
+            for k, v in (("render", t1 - t0), ("tokens", t2 - t1), ("focus", t3 - t2), ("focus_view", t4 - t3)):
+                best[k + suffix] = min(best.get(k + suffix, v), v)
     row.update(best)
     return row
 
 
+def _child(src: str, path: str, reps: int, trace: bool) -> dict[str, Any]:
+    cmd = [sys.executable, __file__, "_one", path, "--reps", str(reps)] + (["--trace"] if trace else [])
+    env = {**os.environ, "PYTHONPATH": str(Path(src).resolve())}
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
+    if proc.returncode != 0:
+        print(proc.stderr[-2000:], file=sys.stderr)
+        raise SystemExit(f"{path}: worker failed ({src})")
+    out: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
+    return out
+
+
 def cmd_measure(args: argparse.Namespace) -> None:
+    sources = dict(item.split("=", 1) for item in args.sources.split(","))
     rows = []
     for path in args.pickles:
-        res: dict[str, Any] = {}
-        for trace in (False, True):
-            cmd = [sys.executable, __file__, "_one", path, "--reps", str(args.reps)] + (["--trace"] if trace else [])
-            proc = subprocess.run(cmd, capture_output=True, text=True, env=os.environ.copy())
-            if proc.returncode != 0:
-                print(proc.stderr[-2000:], file=sys.stderr)
-                raise SystemExit(f"{path}: worker failed")
-            res.update(json.loads(proc.stdout.strip().splitlines()[-1]))
-        rows.append(res)
-        print(" ".join(f"{k}={v:.3f}" if isinstance(v, float) else f"{k}={v}" for k, v in res.items()), flush=True)
+        per: dict[str, dict[str, Any]] = {name: {} for name in sources}
+        for rnd in range(args.rounds):
+            for name, src in sources.items():
+                got = _child(src, path, args.reps, False)
+                if rnd == 0:
+                    got.update({k: v for k, v in _child(src, path, 1, True).items() if k == "tracemalloc_peak_mb"})
+                for k, v in got.items():  # times: the fastest; memory: the largest
+                    old = per[name].get(k)
+                    if old is None or not isinstance(v, float):
+                        per[name][k] = v
+                    else:
+                        per[name][k] = min(old, v) if k.endswith(("_s", "_cpu")) else max(old, v)
+        for name, res in per.items():
+            rows.append({"source": name, **res})
+            print(name, " ".join(f"{k}={v:.3f}" if isinstance(v, float) else f"{k}={v}" for k, v in res.items()),
+                  flush=True)
     if args.json:
-        Path(args.json).write_text(json.dumps({"command": " ".join(sys.argv), "rows": rows,
-                                               "load_avg": os.getloadavg()}, indent=1))
+        Path(args.json).write_text(json.dumps({"command": " ".join(sys.argv), "sources": sources, "rows": rows,
+                                               "load_avg_end": os.getloadavg()}, indent=1))
 
 
 def main() -> None:
@@ -176,7 +200,9 @@ def main() -> None:
     c.add_argument("--out", required=True)
     m = sub.add_parser("measure")
     m.add_argument("pickles", nargs="+")
-    m.add_argument("--reps", type=int, default=3)
+    m.add_argument("--sources", default="cand=src", help="name=PYTHONPATH,... (alternated page by page)")
+    m.add_argument("--rounds", type=int, default=2)
+    m.add_argument("--reps", type=int, default=2)
     m.add_argument("--json")
     o = sub.add_parser("_one")
     o.add_argument("pickle")
