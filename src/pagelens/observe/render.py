@@ -210,8 +210,11 @@ def _shown_properties(node: Node, shorten: bool) -> tuple[list[str], tuple[str, 
             if not seen_url:  # node.prop("url"): the first one
                 seen_url = True
                 if isinstance(v, str) and v:
-                    u = s if shorten else format_property(k, v)
-                    url = u[len("url='") : -1] if u else None
+                    if v in ("true", "false") or v.startswith("data:"):
+                        u = s if shorten else format_property(k, v)
+                        url = u[len("url='") : -1] if u else None
+                    else:  # what format_property shows between the quotes, without slicing a copy
+                        url = clean_text(v)
         elif s is not None:
             states.append(s)
         if s is not None:
