@@ -175,7 +175,7 @@ def cmd_measure(args: argparse.Namespace) -> None:
         for rnd in range(args.rounds):
             for name, src in sources.items():
                 got = _child(src, path, args.reps, False)
-                if rnd == 0:
+                if rnd == 0 and not args.no_trace:
                     got.update({k: v for k, v in _child(src, path, 1, True).items() if k == "tracemalloc_peak_mb"})
                 for k, v in got.items():  # times: the fastest; memory: the largest
                     old = per[name].get(k)
@@ -204,6 +204,7 @@ def main() -> None:
     m.add_argument("--rounds", type=int, default=2)
     m.add_argument("--reps", type=int, default=2)
     m.add_argument("--json")
+    m.add_argument("--no-trace", action="store_true", help="skip the tracemalloc pass")
     o = sub.add_parser("_one")
     o.add_argument("pickle")
     o.add_argument("--reps", type=int, default=3)
