@@ -23,6 +23,13 @@ Per observation (fresh process, imports and tokenizer warmed on a tiny page firs
   ``PageView``; plus ``tracemalloc``'s peak of Python allocations during ``focus_view`` (a
   separate pass: tracing slows the code down, so its times are not used).
 
+``pages``: many observations in one process per source (the corpus), each stage's CPU time
+per page (``focus`` with the per-page caches of :mod:`pagelens.focus.analysis` cleared first),
+fastest of ``--reps``, and the medians:
+
+    .venv/bin/python benchmarks/render_scale.py pages /work/main/runs/b5/cache-main/*.obs.pickle \
+        --sources base=/tmp/renderbase/src,cand=src [--reps 3] [--json out.json]
+
 Goals: the corpus page's first goal of ``benchmarks/data/realpage_goals.jsonl`` (development
 set), the generic form goal of ``observe_peers.py`` on generated pages.
 """
@@ -192,6 +199,71 @@ def cmd_measure(args: argparse.Namespace) -> None:
                                                "load_avg_end": os.getloadavg()}, indent=1))
 
 
+def _pages(paths: list[str], reps: int) -> dict[str, Any]:
+    """Runs in the child: CPU time of each stage per page, one process for all pages."""
+    import gc
+    import pickle
+
+    from pagelens import tokens
+    from pagelens.focus.analysis import clear_caches
+    from pagelens.focus.apply import focus
+    from pagelens.focus.base import FocusQuery
+    from pagelens.focus.registry import make_retriever
+    from pagelens.observe.render import render
+
+    retriever = make_retriever("default")
+    out: dict[str, Any] = {}
+    for path in paths:
+        obs = pickle.loads(Path(path).read_bytes())
+        goal = goal_for(Path(path).name)
+        best: dict[str, float] = {}
+        for rnd in range(reps + 1):  # the first round warms imports and per-text caches: not counted
+            clear_caches()
+            gc.collect()
+            t0 = time.process_time()
+            rendering = render(obs)
+            t1 = time.process_time()
+            full = tokens.count(rendering.text())
+            t2 = time.process_time()
+            focus(rendering, FocusQuery(goal=goal), retriever, defense=True, full_tokens=full)
+            t3 = time.process_time()
+            if rnd == 0:
+                continue
+            for k, v in (("render_cpu", t1 - t0), ("tokens_cpu", t2 - t1), ("focus_cpu", t3 - t2), ("all_cpu", t3 - t0)):
+                best[k] = min(best.get(k, v), v)
+        out[Path(path).name.split(".obs.pickle")[0]] = best
+    return out
+
+
+def cmd_pages(args: argparse.Namespace) -> None:
+    import statistics
+
+    sources = dict(item.split("=", 1) for item in args.sources.split(","))
+    res: dict[str, Any] = {}
+    for name, src in sources.items():
+        cmd = [sys.executable, __file__, "_pages", "--reps", str(args.reps), *args.pickles]
+        env = {**os.environ, "PYTHONPATH": str(Path(src).resolve())}
+        proc = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
+        if proc.returncode != 0:
+            print(proc.stderr[-2000:], file=sys.stderr)
+            raise SystemExit(f"pages worker failed ({src})")
+        res[name] = json.loads(proc.stdout.strip().splitlines()[-1])
+    names = list(sources)
+    summary: dict[str, Any] = {}
+    for name in names:
+        summary[name] = {k: statistics.median(row[k] for row in res[name].values())
+                         for k in ("render_cpu", "tokens_cpu", "focus_cpu", "all_cpu")}
+        print(name, "median CPU s per page:", {k: round(v, 4) for k, v in summary[name].items()})
+    if len(names) == 2:
+        a, b = names
+        for k in ("render_cpu", "tokens_cpu", "focus_cpu", "all_cpu"):
+            ratios = [res[b][p][k] / res[a][p][k] for p in res[a] if res[a][p][k] > 0]
+            print(f"{b}/{a} {k}: median ratio per page {statistics.median(ratios):.3f}")
+    if args.json:
+        Path(args.json).write_text(json.dumps({"command": " ".join(sys.argv), "sources": sources, "pages": res,
+                                               "medians": summary, "load_avg_end": os.getloadavg()}, indent=1))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -205,6 +277,14 @@ def main() -> None:
     m.add_argument("--reps", type=int, default=2)
     m.add_argument("--json")
     m.add_argument("--no-trace", action="store_true", help="skip the tracemalloc pass")
+    g = sub.add_parser("pages")
+    g.add_argument("pickles", nargs="+")
+    g.add_argument("--sources", default="cand=src", help="name=PYTHONPATH,...")
+    g.add_argument("--reps", type=int, default=3)
+    g.add_argument("--json")
+    h = sub.add_parser("_pages")
+    h.add_argument("pickles", nargs="+")
+    h.add_argument("--reps", type=int, default=3)
     o = sub.add_parser("_one")
     o.add_argument("pickle")
     o.add_argument("--reps", type=int, default=3)
@@ -214,6 +294,10 @@ def main() -> None:
         cmd_cache(args)
     elif args.cmd == "measure":
         cmd_measure(args)
+    elif args.cmd == "pages":
+        cmd_pages(args)
+    elif args.cmd == "_pages":
+        print(json.dumps(_pages(args.pickles, args.reps)))
     else:
         print(json.dumps(_one(args.pickle, args.reps, args.trace)))
 
