@@ -48,7 +48,7 @@ def node(obs: Observation, role: str, name: str) -> Node:
 def test_the_episode_uses_the_walker(page) -> None:  # type: ignore[no-untyped-def]
     ep, obs = page
     assert isinstance(ep.observer, WalkerObserver)
-    assert {"probe", "walker", "build", "extract"} <= set(obs.timings)
+    assert {"walker", "backend_ids", "build", "extract"} <= set(obs.timings)
     # elements are the walker's own references; in-view interactive ones also carry a CDP
     # backend id (for the vision path's boxes), text never does
     assert all(n.ref is not None for n in obs.nodes if n.eid is not None and n.frame == "main" and n.role != "RootWebArea")

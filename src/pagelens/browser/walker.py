@@ -8,7 +8,8 @@ one JSON string of column arrays. Cross-origin iframes are walked through their 
 :class:`~playwright.sync_api.Frame` and spliced under their ``<iframe>`` node. The walk needs
 no CDP, so any Playwright (BrowserGym's pinned 1.44 included) runs it; CDP is used only
 afterwards, for the backend node ids of the in-view interactive elements (the vision path's
-boxes), and a failure there costs nothing but those ids.
+boxes; one ``Runtime.evaluate`` with deep serialization), and a failure there costs nothing but
+those ids.
 
 Column format of one walk (``i`` is a node's position; nodes are in pre-order):
 
@@ -52,7 +53,6 @@ MAIN = "main"
 KEY = "__pagelensWalker"
 _CONCEAL = ("", "offscreen", "tiny", "transparent", "same-colour", "covered")
 _TEXT_ROLES = frozenset({"StaticText", "ListMarker"})
-_GROUP = "pagelens-walker"
 #: Roles whose in-view elements get a CDP backend id (the vision path's interactive elements;
 #: clickable nodes are asked for too), at most WANT_MAX of them.
 WANT_ROLES = frozenset({
@@ -162,7 +162,13 @@ class WalkerObserver(PageObserver):
         self.frames_by_token: dict[str, Frame] = {}
 
     def observe(self, *, deadline: Deadline | None = None) -> Observation:
-        deadline, timings, t0 = self._begin(deadline)
+        # No separate liveness probe (the CDP observer's ``wait_for_function``: on a new document
+        # it first installs Playwright's injected script, 50-100 ms): the walk is itself the first
+        # call into the page, and a main thread that never answers it is ended from outside, by
+        # the watchdog :meth:`~pagelens.browser.session.Episode.observe` runs on the deadline.
+        deadline = deadline or Deadline(self.timeout_s)
+        t0 = time.perf_counter()
+        timings: dict[str, float] = {}
 
         t = time.perf_counter()
         js = walker_js()
@@ -252,34 +258,31 @@ class WalkerObserver(PageObserver):
     def _backend_ids(self, main: _Walk, deadline: Deadline) -> dict[int, int]:
         """CDP backend node ids of the main walk's wanted nodes (in-view interactive elements,
         at most :data:`WANT_MAX`): what :func:`pagelens.browser.dom.content_box` and the vision
-        path's boxes need. One ``Runtime.evaluate`` + ``Runtime.getProperties`` and one
-        ``DOM.describeNode`` per element; on any CDP failure the nodes simply have none."""
+        path's boxes need. One ``Runtime.evaluate`` of the walker's array of those elements with
+        Chromium's deep serialization, which gives every element's ``backendNodeId`` in the one
+        reply (a ``DOM.describeNode`` per element cost ~5 ms each, most of a small page's
+        observation); on any CDP failure the nodes simply have none."""
         from playwright.sync_api import Error as PlaywrightError
 
         self.last_sessions = {}
-        if not main.wanted:
+        if not main.wanted or deadline.expired():
             return {}
         out: dict[int, int] = {}
         try:
             cdp = self._main_session()
-            arr = cdp.send("Runtime.evaluate", {"expression": f"window['{KEY}'].wanted", "objectGroup": _GROUP})
-            oid = arr.get("result", {}).get("objectId")
-            if oid is None:
-                return {}
-            props = cdp.send("Runtime.getProperties", {"objectId": oid, "ownProperties": True})["result"]
-            for p in props:
-                if not p.get("name", "").isdigit() or deadline.expired():
-                    continue
-                k = int(p["name"])
-                eo = p.get("value", {}).get("objectId")
-                if eo is None or k >= len(main.wanted):
-                    continue
-                node = cdp.send("DOM.describeNode", {"objectId": eo}).get("node", {})
-                if "backendNodeId" in node:
-                    out[main.wanted[k]] = int(node["backendNodeId"])
-            cdp.send("Runtime.releaseObjectGroup", {"objectGroup": _GROUP})
+            res = cdp.send("Runtime.evaluate", {
+                "expression": f"(() => {{ const s = window['{KEY}']; const w = s ? s.wanted : []; "
+                              "if (s) s.wanted = null; return w || []; })()",
+                "serializationOptions": {"serialization": "deep", "maxDepth": 1},
+            })
             self.last_sessions = {MAIN: cdp}
-        except (PlaywrightError, KeyError, TypeError):
+            items = res.get("result", {}).get("deepSerializedValue", {}).get("value") or []
+            for k, item in enumerate(items[: len(main.wanted)]):
+                value = item.get("value") if isinstance(item, dict) else None
+                backend = value.get("backendNodeId") if isinstance(value, dict) else None
+                if isinstance(backend, int):
+                    out[main.wanted[k]] = backend
+        except (PlaywrightError, KeyError, TypeError, AttributeError):
             return out
         return out
 
