@@ -294,9 +294,17 @@ def _first_line(exc: BaseException) -> str:
 
 def _build(main: _Walk, parsed: list[tuple[Any, _Walk]], index_of: dict[int, int],
            spliced: dict[tuple[int, int], _Walk], ids: Any, backend: dict[int, int] | None = None) -> list[Node]:
-    """Merge the walks into document-ordered :class:`Node` values (cross-origin frames spliced)."""
+    """Merge the walks into document-ordered :class:`Node` values (cross-origin frames spliced).
+
+    The hot loop of a big page (one iteration per node): per-walk lookups are hoisted, the
+    :class:`Node` is built with positional arguments (its field order), and a node's frame,
+    token and scroll are inherited by parent position instead of rebuilt."""
     out: list[Node] = []
+    append = out.append
     main_token = main.docs[0][1] if main.docs else ""
+    id_for = ids.id_for
+    text_roles = _TEXT_ROLES
+    conceal_names = _CONCEAL
 
     def emit_walk(w: _Walk, parent: int | None, depth0: int, top: bool) -> None:
         wi = index_of[id(w)]
@@ -306,56 +314,69 @@ def _build(main: _Walk, parsed: list[tuple[Any, _Walk]], index_of: dict[int, int
         n = len(w.parent)
         pos = [0] * n  # walk position -> Observation index
         depth = [0] * n
-        frame_of = [""] * n
-        scroll_of: list[tuple[float, float]] = [(0.0, 0.0)] * n
-        token_of = [""] * n
+        doc_of = [0] * n  # walk position -> index into docs_info
+        docs_info: list[tuple[str, str, str, float, float]] = [("", "", "", 0.0, 0.0)]  # (token, frame, id key, sx, sy)
+        w_parent, w_role, w_name, w_value, w_desc, w_ref, w_box, w_flags = (
+            w.parent, w.role, w.name, w.value, w.desc, w.ref, w.box, w.flags)
+        props = w.props
+        back = (backend or {}) if w is main else {}
+        roles = [s[r] for r in w_role]
+        has_children = bool(spliced)
         for i in range(n):
-            p = w.parent[i]
+            p = w_parent[i]
             if i in doc_roots:
-                tok, sx, sy = doc_roots[i]
-                token_of[i] = tok
-                frame_of[i] = MAIN if (top and tok == main_token) else f"w:{tok}"
-                scroll_of[i] = (sx, sy)
+                tok, dsx, dsy = doc_roots[i]
+                docs_info.append((tok, MAIN if (top and tok == main_token) else f"w:{tok}", f"w:{tok}", dsx, dsy))
+                d = doc_of[i] = len(docs_info) - 1
             else:
-                token_of[i] = token_of[p]
-                frame_of[i] = frame_of[p]
-                scroll_of[i] = scroll_of[p]
-            par = (parent if p < 0 else pos[p])
-            depth[i] = depth0 if p < 0 else depth[p] + 1
-            role = s[w.role[i]]
-            ref = w.ref[i]
-            flags = w.flags[i]
-            x, y, bw, bh = w.box[4 * i: 4 * i + 4]
+                d = doc_of[i] = doc_of[p]
+            tok, frame, key, sx, sy = docs_info[d]
+            if p < 0:
+                par = parent
+                dep = depth0
+            else:
+                par = pos[p]
+                dep = depth[p] + 1
+            depth[i] = dep
+            role = roles[i]
+            flags = w_flags[i]
             rendered = bool(flags & 1)
-            frame = frame_of[i]
             visible = False
-            if rendered and bw > 0 and bh > 0:
-                if frame == MAIN:
-                    sx, sy = scroll_of[i]
-                    ix = max(0.0, min(x + bw, sx + vw) - max(x, sx))
-                    iy = max(0.0, min(y + bh, sy + vh) - max(y, sy))
-                    visible = ix * iy >= 0.5 * bw * bh
-                else:
-                    visible = True
+            if rendered:
+                b4 = 4 * i
+                bw = w_box[b4 + 2]
+                bh = w_box[b4 + 3]
+                if bw > 0 and bh > 0:
+                    if frame == MAIN:
+                        x = w_box[b4]
+                        y = w_box[b4 + 1]
+                        ix = min(x + bw, sx + vw) - max(x, sx)
+                        iy = min(y + bh, sy + vh) - max(y, sy)
+                        visible = ix > 0 and iy > 0 and ix * iy >= 0.5 * bw * bh
+                    else:
+                        visible = True
+            ref = w_ref[i]
             eid: ElementId | None = None
             ref_s: str | None = None
-            if ref and role not in _TEXT_ROLES and role != "RootWebArea":
-                eid = ids.id_for(f"w:{token_of[i]}", ref)
-                ref_s = f"{token_of[i]}:{ref}"
+            is_text = role in text_roles
+            if ref and not is_text and role != "RootWebArea":
+                eid = id_for(key, ref)
+                ref_s = f"{tok}:{ref}"
             idx = len(out)
             pos[i] = idx
-            v = w.value[i]
-            dsc = w.desc[i]
-            out.append(Node(
-                index=idx, parent=par, depth=depth[i], eid=eid, role=role, name=s[w.name[i]],
-                value=None if v < 0 else s[v], description="" if dsc < 0 else s[dsc],
-                properties=tuple(w.props.get(i, ())), frame=frame, backend_id=(backend or {}).get(i) if w is main else None, visible=visible,
-                rendered=rendered or role in _TEXT_ROLES or role == "RootWebArea",
-                clickable=bool(flags & 2), ignored=False, concealed=_CONCEAL[(flags >> 8) & 7], ref=ref_s,
+            v = w_value[i]
+            dsc = w_desc[i]
+            pr = props.get(i)
+            append(Node(
+                idx, par, dep, eid, role, s[w_name[i]], None if v < 0 else s[v], "" if dsc < 0 else s[dsc],
+                tuple(pr) if pr else (), frame, back.get(i), visible,
+                rendered or is_text or role == "RootWebArea", bool(flags & 2), False, conceal_names[(flags >> 8) & 7],
+                ref_s,
             ))
-            child = spliced.get((wi, i))
-            if child is not None:
-                emit_walk(child, idx, depth[i] + 1, False)
+            if has_children:
+                child = spliced.get((wi, i))
+                if child is not None:
+                    emit_walk(child, idx, dep + 1, False)
 
     emit_walk(main, None, 0, True)
     return out
