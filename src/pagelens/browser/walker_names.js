@@ -345,18 +345,24 @@
   const preWs = (cs) => cs.whiteSpace.startsWith("pre") || cs.whiteSpace === "break-spaces";
   // ::first-letter with its own text-transform (e.g. lowercase text with an uppercase first letter)
   const firstLetterMemo = new Map();
-  const firstLetter = (el, d) => {
+  // the ::first-letter text-transform of an element that differs from its own ("" mostly)
+  const firstLetterTransform = (el) => {
     let tt = firstLetterMemo.get(el);
     if (tt === undefined) {
       tt = "";
-      const cs = style(el);
-      if (!cs.display.startsWith("inline") || cs.display === "inline-block") {
-        const fs = mayHave(el, "::first-letter") ? getComputedStyle(el, "::first-letter") : null;
-        const ft = fs ? fs.textTransform : "";
-        if (ft && ft !== cs.textTransform && ft !== "none") tt = ft;
+      if (mayHave(el, "::first-letter")) {
+        const cs = style(el);
+        if (!cs.display.startsWith("inline") || cs.display === "inline-block") {
+          const ft = getComputedStyle(el, "::first-letter").textTransform;
+          if (ft && ft !== cs.textTransform && ft !== "none") tt = ft;
+        }
       }
       firstLetterMemo.set(el, tt);
     }
+    return tt;
+  };
+  const firstLetter = (el, d) => {
+    const tt = firstLetterTransform(el);
     if (!tt) return d;
     const m = /^(\s*)(\S)/.exec(d);
     if (!m) return d;
