@@ -266,7 +266,7 @@
     if (t === "BUTTON") { const lt = labelsText(el, ctx); if (lt) return lt; return ""; }
     if (t === "IMG" || t === "AREA") { const a = attr(el, "alt"); return a || ""; }
     if (t === "FIELDSET") { const lg = Array.from(el.children).find((c) => c.localName === "legend"); return lg ? contentText(lg, ctx) : ""; }
-    if (t === "FIGURE") { const fc = Array.from(el.children).find((c) => c.localName === "figcaption"); return fc ? contentText(fc, ctx) : ""; }
+    // (a <figure> is not named from its <figcaption>: Chromium 156 gives it no name, probed)
     if (t === "TABLE") { const c = el.caption; if (c) return contentText(c, ctx); return attr(el, "summary") || ""; }
     if (t === "SVG") { const ti = Array.from(el.children).find((c) => c.localName === "title"); return ti ? ti.textContent : ""; }
     if (t === "IFRAME" || t === "FRAME") return attr(el, "title") || "";
