@@ -38,7 +38,7 @@
   // -- output columns ------------------------------------------------------------------
   const S = [], smap = new Map();
   const str = (s) => { let i = smap.get(s); if (i === undefined) { i = S.length; S.push(s); smap.set(s, i); } return i; };
-  const P = [], R = [], N = [], V = [], D = [], F = [], B = [], G = [], Q = [], X = [], DOCS = [];
+  const P = [], R = [], N = [], V = [], D = [], F = [], B = [], G = [], Q = [], X = [], DOCS = [], LD = [];
   const CONCEAL = { "": 0, offscreen: 1, tiny: 2, transparent: 3, "same-colour": 4, covered: 5 };
 
   // -- roles ---------------------------------------------------------------------------
@@ -476,6 +476,11 @@
         try { cd = el.contentDocument; } catch (e) { cd = null; }
         // Chromium's own error page (a blocked or unreachable frame) is not page content
         if (cd && (cd.URL.startsWith("chrome-error:") || crossOriginSrc(el, doc))) return;
+        // a document still loading (or still the initial about:blank of an iframe navigating to
+        // its src) is walked as it is, and listed in LD so the observer says it may be incomplete
+        const src = el.getAttribute("src");
+        if (cd && (cd.readyState === "loading" ||
+            (cd.URL === "about:blank" && !!src && !/^\s*about:blank/i.test(src) && !el.hasAttribute("srcdoc")))) LD.push(childParent);
         if (cd && cd.defaultView && (cd.body || cd.documentElement)) walkDoc(cd, childParent, refOf(st, el));
         else X.push(childParent, refOf(st, el));
         return;
@@ -667,5 +672,5 @@
     stateOf(window).wanted = els;
   }
   const vp = [window.innerWidth, window.innerHeight];
-  return JSON.stringify({ S, P, R, N, V, D, F, B, G, Q, X, DOCS, W, vp, ms: performance.now() - t0 });
+  return JSON.stringify({ S, P, R, N, V, D, F, B, G, Q, X, DOCS, W, LD, vp, ms: performance.now() - t0 });
 }

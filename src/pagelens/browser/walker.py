@@ -21,7 +21,9 @@ Column format of one walk (``i`` is a node's position; nodes are in pre-order):
   bits 8+ the concealment code (:data:`_CONCEAL`);
 * ``Q`` flat triples (node, property-name string index, value), in emission order;
 * ``X`` pairs (iframe node, element number) of iframes whose document could not be read
-  in-page (cross-origin); ``DOCS`` quintuples (root node, token, url, scrollX, scrollY).
+  in-page (cross-origin); ``DOCS`` quintuples (root node, token, url, scrollX, scrollY);
+* ``W`` the nodes whose backend id the observer asks for; ``LD`` iframe nodes whose document
+  was still loading when walked (reported in ``frame_errors``).
 
 Element ids: the walker numbers elements per document in a ``WeakMap`` kept on a
 non-enumerable window property (the page's DOM is not marked), each document with a random
@@ -109,6 +111,7 @@ class _Walk:
     viewport: tuple[float, float]
     ms: float
     wanted: list[int]  # nodes whose CDP backend id the observer asked for (see _backend_ids)
+    loading: list[int]  # iframe nodes whose document was still loading when walked
 
 
 def parse_walk(raw: str) -> _Walk:
@@ -151,7 +154,8 @@ def parse_walk(raw: str) -> _Walk:
             j += 4
     return _Walk(strings, parent, d["R"], d["N"], value, desc, d["F"], box, flags, props,
                  [(int(x[k]), int(x[k + 1])) for k in range(0, len(x) - 1, 2)], docs,
-                 (float(vp[0]), float(vp[1])), float(d.get("ms", 0.0)), list(d.get("W") or ()))
+                 (float(vp[0]), float(vp[1])), float(d.get("ms", 0.0)), list(d.get("W") or ()),
+                 list(d.get("LD") or ()))
 
 
 class WalkerObserver(PageObserver):
@@ -221,6 +225,10 @@ class WalkerObserver(PageObserver):
                     cw = parse_walk(raw)
                     spliced[(k, node)] = cw
                     parsed.append((child, cw))
+            token = walk.docs[0][1] if walk.docs else "?"
+            for node in walk.loading:  # said, not dropped in silence (e.g. the depths of 200 nested iframes)
+                frame_errors[f"iframe:{token}:{node}"] = ("iframe document still loading when observed "
+                                                         "(its content may be missing)")
             k += 1
         timings["frames"] = time.perf_counter() - t
 
