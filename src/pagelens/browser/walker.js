@@ -382,7 +382,7 @@
         curEl = node.parentElement;
         let txt = transform(raw, inh.tt);
         const pe = node.parentElement;
-        if (pe && firstLetterTransform(pe) && isFirstText(node)) txt = firstLetter(pe, txt);
+        if (pe && isFirstText(node)) txt = firstLetter(pe, txt);
         txt = inh.pre ? txt : txt.replace(WS, " ").trim();
         if (!txt.trim()) return;
         emit(pIdx, "StaticText", txt.length > maxName ? txt.slice(0, maxName) : txt, null, "", 0, inh.box, 1 | (CONCEAL[inh.conceal] << 8));

@@ -350,12 +350,10 @@
     let tt = firstLetterMemo.get(el);
     if (tt === undefined) {
       tt = "";
-      if (mayHave(el, "::first-letter")) {
-        const cs = style(el);
-        if (!cs.display.startsWith("inline") || cs.display === "inline-block") {
-          const ft = getComputedStyle(el, "::first-letter").textTransform;
-          if (ft && ft !== cs.textTransform && ft !== "none") tt = ft;
-        }
+      const cs = style(el);
+      if ((!cs.display.startsWith("inline") || cs.display === "inline-block") && mayHave(el, "::first-letter")) {
+        const ft = getComputedStyle(el, "::first-letter").textTransform;
+        if (ft && ft !== cs.textTransform && ft !== "none") tt = ft;
       }
       firstLetterMemo.set(el, tt);
     }
