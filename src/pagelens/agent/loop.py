@@ -169,8 +169,9 @@ class _Run:
         if mode == "delta":
             from pagelens.focus.delta import ViewTracker
 
-            self.tracker = ViewTracker()
+            self.tracker = ViewTracker(compact=True)
         self.delta: str | None = None  # the current observation as sent: changes since the previous view
+        self.sent_text: str | None = None  # the current observation as sent, when it is a whole view
         self.base_text = ""  # the previous view, when the current one was sent as a delta
         self.keys: frozenset[str] = frozenset()
         self.step = 0
@@ -236,7 +237,7 @@ class _Run:
             ctx = StepContext(self.task.goal, self.step + 1, self.view, self.observed_at, self.age == 0, feedback,
                               signals, self.plan.tree_text(), self.plan.history_text(), parse_error,
                               self.budgets.max_steps - self.step, self._screen(), self._screens(),
-                              self.revealed, self.delta, self.base_text)
+                              self.revealed, self.delta, self.base_text, self.sent_text)
             t0 = time.perf_counter()
             reply = self.policy.decide(ctx)
             decide_s = time.perf_counter() - t0
@@ -331,6 +332,7 @@ class _Run:
             view, sent = update.view, update.tokens
             self.delta, self.base_text = ((update.text, update.base_text) if update.kind in ("delta", "fold")
                                           else (None, ""))
+            self.sent_text = update.text if update.kind == "view" else None
             if self.evidence is not None:  # what the policy was sent, named by its form
                 self.evidence.write(f"sent-{self.observations:03d}-{update.kind}.txt", update.text.encode("utf-8"))
         detector.arm(obs)
