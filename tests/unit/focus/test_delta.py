@@ -254,11 +254,20 @@ def test_a_compact_folded_view_rebuilds_the_new_view_from_the_last_one() -> None
     folded = fold_view(before, after, compact=True)
     assert folded.splitlines()[0] == COMPACT_FOLD_HEAD
     base = render(before, compact=True).split("\n")
-    assert [same_text(ln) for ln in _unfold(base, folded)] == [same_text(ln.rendered(" ")) for ln in after]
+    assert [same_text(ln) for ln in _unfold(base, folded)] == [same_text(ln.sent(True)) for ln in after]
     assert "= [1] +6" in folded  # header and table line: one line
     assert "\n = [90]\n" in folded  # a single unchanged line with an id costs less folded
     assert " [95] alert 'Sorted by date', visible" in folded and "\t" not in folded
     assert tokens.count(folded) < tokens.count(fold_view(before, after)) < tokens.count(render(after))
+
+
+def test_compact_text_leaves_out_only_the_clickable_mark_a_control_needs_not() -> None:
+    lines = [Shown(0, "[1] link 'Home', clickable, visible", "1"), Shown(1, "[2] generic 'Card', clickable", "2"),
+             Shown(1, "[3] textbox 'Qty' value='1', clickable, focused", "3"), Shown(1, "StaticText 'clickable'")]
+    assert render(lines, compact=True).split("\n") == [
+        "[1] link 'Home', visible", " [2] generic 'Card', clickable", " [3] textbox 'Qty' value='1', focused",
+        " StaticText 'clickable'"]
+    assert render(lines) == "\n".join(ln.rendered() for ln in lines)  # the default text is the focus's
 
 
 def test_a_compact_delta_anchors_by_id_and_nests_by_spaces() -> None:

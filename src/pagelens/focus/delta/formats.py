@@ -15,7 +15,8 @@ are textually equal); only the in-viewport mark (``visible``) changing is not a 
 ``compact=True`` (the agent loop's ``observe="delta"``) is the same content in fewer tokens:
 one space per nesting level instead of a tab, a folded run written ``= [A] +N`` (line ``A`` of
 the last view and the ``N`` lines after it) and folded whenever that line is cheaper than the
-run (even a single line), anchors named by id (``@ after [12]``). The default (tabs,
+run (even a single line), anchors named by id (``@ after [12]``), and no ``clickable`` mark on a
+control (a link, a button, a field: the role says it). The default (tabs,
 ``= N lines as before: A … B``) is what the MCP server sends and its plan driver parses.
 
 Lines are aligned by :func:`pagelens.focus.delta.align.matching_blocks` (near-linear on big views).
@@ -40,6 +41,10 @@ __all__ = ["COMPACT_FOLD_HEAD", "FOLD_HEAD", "Delta", "DeltaLine", "Shown", "as_
 _LEAD_ID = re.compile(r"^\[(\d{1,9})\] ")
 _EXCERPT = 60
 _VISIBLE = re.compile(r", visible(?=,|$)")
+#: Roles that are controls by definition: their ``clickable`` mark says nothing (compact text).
+_CONTROLS = ("link", "button", "checkbox", "radio", "switch", "tab", "menuitem", "menuitemcheckbox",
+             "menuitemradio", "option", "treeitem", "combobox", "textbox", "searchbox", "spinbutton", "slider")
+_REDUNDANT_CLICKABLE = re.compile(r"^(\*?\[\d{1,9}\] (?:" + "|".join(_CONTROLS) + r") '.*?'(?: value='.*?')?), clickable(?=,|$)")
 #: Shortest run of unchanged lines worth folding (a fold line costs about as much as one line).
 _MIN_FOLD = 2
 #: Header of a folded view (the MCP plan driver and the prompts recognise it).
@@ -64,11 +69,18 @@ class Shown:
     def rendered(self, indent: str = "\t") -> str:
         return indent * self.depth + self.text
 
+    def sent(self, compact: bool, text: str | None = None) -> str:
+        """The line as the agent is sent it (``text``: instead of the line's own, e.g. marked);
+        compact: nested by spaces, a control's redundant ``clickable`` left out."""
+        text = self.text if text is None else text
+        if not compact:
+            return "\t" * self.depth + text
+        return " " * self.depth + _REDUNDANT_CLICKABLE.sub(r"\1", text, count=1)
+
 
 def render(lines: Sequence[Shown], *, compact: bool = False) -> str:
     """The lines as text, nested by tabs or (compact) by single spaces."""
-    indent = indent_of(compact)
-    return "\n".join(ln.rendered(indent) for ln in lines)
+    return "\n".join(ln.sent(compact) for ln in lines)
 
 
 def shown_lines(view: PageView) -> tuple[Shown, ...]:
@@ -124,7 +136,6 @@ def diff_views(before: Sequence[Shown], after: Sequence[Shown], *, since: str = 
     is its ``visible`` mark is not a change. ``compact``: see the module docstring."""
     a = [same_text(ln.rendered()) for ln in before]
     b = [same_text(ln.rendered()) for ln in after]
-    indent = indent_of(compact)
     out: list[DeltaLine] = []
     added = removed = changed = 0
     for tag, i1, i2, j1, j2 in opcodes(a, b):
@@ -143,14 +154,14 @@ def diff_views(before: Sequence[Shown], after: Sequence[Shown], *, since: str = 
             prev = by_id.get(ln.eid) if ln.eid is not None else None
             if prev is not None:
                 kept_old.add(id(prev))
-                new_ops.append(DeltaLine("~", ln.rendered(indent)))
+                new_ops.append(DeltaLine("~", ln.sent(compact)))
                 changed += 1
             else:
-                new_ops.append(DeltaLine("+", ln.rendered(indent)))
+                new_ops.append(DeltaLine("+", ln.sent(compact)))
                 added += 1
         gone = [ln for ln in old if id(ln) not in kept_old]
         removed += len(gone)
-        out.extend(_removed_runs(old, kept_old, indent))
+        out.extend(_removed_runs(old, kept_old, compact))
         out.extend(new_ops)
     return Delta(tuple(out), added, removed, changed, since)
 
@@ -192,7 +203,7 @@ def fold_view(before: Sequence[Shown], after: Sequence[Shown], *, seen: frozense
         if j in folds:
             i, n = folds[j]
             while n >= shortest and _ref(before[i]) is None:  # a fold starts at a unique line
-                out.append(before[i].rendered(indent))  # (as the agent has it: the same but for ``visible``)
+                out.append(before[i].sent(compact))  # (as the agent has it: the same but for ``visible``)
                 i, j, n = i + 1, j + 1, n - 1
             if n < shortest:
                 continue
@@ -202,17 +213,17 @@ def fold_view(before: Sequence[Shown], after: Sequence[Shown], *, seen: frozense
             else:
                 line = indent * first.depth + f"= {_ref(first)}" + (f" +{n - 1}" if n > 1 else "")
                 run = before[i:i + n]
-                if tokens.count(line) < tokens.count("\n".join(ln.rendered(indent) for ln in run)):
+                if tokens.count(line) < tokens.count("\n".join(ln.sent(compact) for ln in run)):
                     out.append(line)
                 else:
-                    out.extend(ln.rendered(indent) for ln in run)
+                    out.extend(ln.sent(compact) for ln in run)
             j += n
             continue
         ln = after[j]
         text = ln.text
         if seen is not None and ln.eid is not None and ln.eid not in seen and _LEAD_ID.match(text):
             text = "*" + text
-        out.append(indent * ln.depth + text)
+        out.append(ln.sent(compact, text))
         j += 1
     return "\n".join(out)
 
@@ -268,7 +279,7 @@ def _extended(folds: dict[int, tuple[int, int]], a: Sequence[str], b: Sequence[s
     return out
 
 
-def _removed_runs(old: list[Shown], kept: set[int], indent: str = "\t") -> list[DeltaLine]:
+def _removed_runs(old: list[Shown], kept: set[int], compact: bool = False) -> list[DeltaLine]:
     runs: list[list[Shown]] = [[]]
     for ln in old:
         if id(ln) in kept:
@@ -278,7 +289,7 @@ def _removed_runs(old: list[Shown], kept: set[int], indent: str = "\t") -> list[
     out = []
     for run in runs:
         if len(run) == 1:
-            out.append(DeltaLine("-", run[0].rendered(indent)))
+            out.append(DeltaLine("-", run[0].sent(compact)))
         elif len(run) > 1:
             out.append(DeltaLine("-", f"{len(run)} lines: {_short_ref(run[0])} … {_short_ref(run[-1])}"))
     return out
@@ -302,12 +313,11 @@ def _short_ref(line: Shown) -> str:
 
 def mark_new(lines: Sequence[Shown], seen: frozenset[str], *, compact: bool = False) -> str:
     """The lines as text, elements the agent has not been shown before marked with ``*``."""
-    indent = indent_of(compact)
     out = []
     for ln in lines:
         text = ln.text
         if ln.eid is not None and ln.eid not in seen and _LEAD_ID.match(text):
             text = "*" + text
-        out.append(indent * ln.depth + text)
+        out.append(ln.sent(compact, text))
     return "\n".join(out)
 
