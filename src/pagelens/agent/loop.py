@@ -5,7 +5,8 @@ again until the :class:`~pagelens.signals.detector.SignalDetector` fires (or the
 for a fresh look); ``"delta"`` does the same, but a re-observation is sent as the changes
 since the last view, or as the new view with the lines the policy already has folded
 (:mod:`pagelens.focus.delta`; ids of unchanged elements are carried across documents)
-whenever that is cheaper than the view; ``"every-step"`` re-observes after every action and runs only the first
+whenever that is cheaper than the view, all in the tracker's compact text (single-space
+nesting, folds ``= [A] +N``; the prompt shows exactly what was sent); ``"every-step"`` re-observes after every action and runs only the first
 action of each reply (the classic one-observation-per-action agent). The detector runs in
 both modes, so an every-step trace also shows what signal-driven observation would have missed.
 
