@@ -16,7 +16,7 @@ generalises), and the held-out ones, each in its own file:
 * ``blind-4`` — 183 goals on all 49 corpus pages (``benchmarks/data/realpage_goals_blind4.jsonl``,
   same format) written by a second helper that read neither the retriever nor the defense code
   and never ran a retriever on them; held out the same way (``--set blind-4``).
-* ``blind-6`` — 324 goals on all 49 corpus pages (``benchmarks/data/realpage_goals_blind6.jsonl``,
+* ``blind-6`` — 325 goals on all 49 corpus pages (``benchmarks/data/realpage_goals_blind6.jsonl``,
   same format, 1-4 must-keep items each, checked against both the walker's and the CDP full tree)
   written blind the same way; held out (``--set blind-6``).
 
