@@ -161,7 +161,8 @@ def gate(text: str, foreign: bool = True) -> bool:
 
 def _may_mark(text: str) -> bool:
     """Whether ``text`` holds a character every imitated format needs (a cheap test before GATE_MARK)."""
-    return "(" in text or "[" in text or "<" in text or "#" in text or "-->" in text or ":" in text
+    return ("(" in text or "[" in text or "<" in text or "#" in text or "-->" in text
+            or (":" in text and "role" in text.lower()))  # ':' alone: only the '"role":' alternative needs it
 
 
 def _windows(rx: re.Pattern[str], low: str, before: int, after: int) -> list[str]:
@@ -320,7 +321,8 @@ def joined_evidence(parts: Sequence[str], home: frozenset[str] = frozenset(), li
 def _offsite(text: str, home: frozenset[str]) -> str:
     """The first address written in ``text`` whose domain is not one of ``home``."""
     low = text.lower()
-    if "http" in low or "www." in low or "@" in low or "/" in low or ":" in low:
+    # every address holds "http", "www.", "@", or a dot with a slash or a colon (host/path, host:port, IPv4)
+    if "http" in low or "www." in low or "@" in low or ("." in low and ("/" in low or ":" in low)):
         for u in lx.DEST.finditer(text):
             d = domain(u.group(0))
             if d and d not in home:
