@@ -163,7 +163,47 @@ def _descendant_text(obs: Observation) -> list[str]:
 
 
 def regions(obs: Observation, lines: Sequence[Line]) -> list[Region]:
-    """The region of each line (same order). Pure; never raises on well-formed lines."""
+    """The region of each line (same order). Pure; never raises (see :func:`regions_checked`)."""
+    return regions_checked(obs, lines)[0]
+
+
+def regions_checked(obs: Observation, lines: Sequence[Line]) -> tuple[list[Region], str | None]:
+    """(regions, error): the regions of :func:`regions`, and why they are only structural when the full
+    judgement failed on this input (``None`` when it did not). A failure never costs the view: the lines
+    then get the regions their roles alone give (:func:`structural_regions`), and the caller can say that
+    the defense ran on weaker provenance."""
+    try:
+        return _regions(obs, lines), None
+    except Exception as exc:  # noqa: BLE001 - provenance never costs the agent its view
+        why = f"{type(exc).__name__}: {str(exc)[:120]}"
+    try:
+        return structural_regions(lines), why
+    except Exception as exc:  # noqa: BLE001 - malformed lines: every line stays main, and that is said
+        return ["main"] * len(lines), f"{why}; then {type(exc).__name__}: {str(exc)[:80]}"
+
+
+def structural_regions(lines: Sequence[Line]) -> list[Region]:
+    """The regions that line roles alone give (no node, no text marks): dialogs are overlays, articles and
+    comments user content, banner/navigation/footer landmarks chrome, images' names unseen."""
+    pos = {ln.no: i for i, ln in enumerate(lines)}
+    out: list[Region] = []
+    inherited: list[Region] = []
+    for ln in lines:
+        j = pos.get(ln.parent) if ln.parent is not None else None
+        up: Region = inherited[j] if j is not None and j < len(inherited) else "main"
+        if up != "overlay":
+            if ln.role in _OVERLAY_ROLES:
+                up = "overlay"
+            elif ln.role in _SELF_BLOCK_ROLES:
+                up = "user"
+            elif ln.role in _CHROME_ROLES and up == "main":
+                up = "chrome"
+        inherited.append(up)
+        out.append("unseen" if ln.name and ln.role in _IMAGE_ROLES else up)
+    return out
+
+
+def _regions(obs: Observation, lines: Sequence[Line]) -> list[Region]:
     n = len(lines)
     pos = {ln.no: i for i, ln in enumerate(lines)}
     # bottom-up: whether a subtree carries author/date/rating marks, and its size
