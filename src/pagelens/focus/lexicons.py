@@ -113,6 +113,7 @@ _DET = r"(?:(?:the|all|any|every|each|dear|den|die|alle|jede[rn]?|l'|le|la|les|t
 _VERBS = (
     r"(?:go|visit|open|navigate|click|press|tap|enter|type|fill|submit|ignore|disregard|forget|add|buy|purchase|order|"
     r"delete|remove|cancel|empty|send|upload|export|download|install|run|execute|paste|copy|share|forward|e-?mail|"
+    r"re-?enter|re-?type|re-?submit|re-?confirm|reset|turn\s+off|disable|"
     r"select|choose|pick|book|reserve|subscribe|log\s*in|sign\s*in|sign\s*up|login|register|confirm|verify|"
     r"authenticate|re-?authenticate|validate|tell|inform|answer|respond|reply|say|state|report|output|print|write|"
     r"stop|skip|proceed|continue|complete|finish|transfer|pay|provide|switch|use|follow|read|summari[sz]e|include|"
@@ -144,6 +145,12 @@ ORDER_START = re.compile(
 ORDER_ANY = re.compile(
     r"\bplease\s+(?:do\s+)?\w+|\bbitte\s+\w+|\bveuillez\b|\bpor\s+favor\b|\bper\s+favore\b|пожалуйста|"
     r"(?:て|で)(?:ください|下さい)|(?:ご|お)[^\s。、]{1,8}(?:ください|下さい)|しなさい|せよ|すること|してはいけません|请|務必|务必|하세요|하십시오|해\s*주세요|주세요", _I)
+#: An AI-qualified noun as the subject of an obligation ("automated visitors must first ...", "KI-Agenten müssen
+#: ... zustimmen"): the verb may come at the clause's end, so only the modal is required, right after the noun.
+SUBJ_MODAL = re.compile(
+    r"\s+(?:[\w-]+\s+)?(?:must|shall|have\s+to|has\s+to|need\s+to|needs\s+to|are\s+(?:required|expected|asked)\s+to|"
+    r"müssen|muss|sollen|doivent|doit|deben|debe|devono|deve|moeten|moet|должн\w*|обязан\w*)\b"
+    r"(?!\s+(?:not\s+)?(?:be|been|werden|être|ser|essere|worden|быть)\b)", _I)  # a passive speaks about it, not to it
 MODAL = re.compile(
     r"\b(?:must|shall|need\s+to|needs\s+to|have\s+to|has\s+to|should|(?:are|is)\s+(?:required|instructed|expected|"
     r"asked|obliged|supposed)\s+to|are\s+to|müssen|muss|musst|sollst|sollen|sollten|doit|doivent|devez|dois|il\s+faut|"
@@ -181,7 +188,12 @@ _OBLIGED = rf"\b(?:must|shall|need\s+to|needs\s+to|have\s+to|has\s+to|should|(?:
 # the cost to a few anchored matches per noun instead of a scan of the whole text per pattern.
 NOUN = re.compile(
     rf"(?<![\w-])(?:(?P<ai>{_AINOUN})|(?P<bare>ai|a\.i\.|llms?)|(?P<weak>{_ROLE}))(?![\w])", _I)
-_VOC_PRE = rf"(?:^|[.!?;:,|/\[(]\s*|\s[-–—]\s*|\b{_GREET}\b[\s,:!—–-]*){_DET}"
+#: Greetings that are prepositions ("to", "for", German "an" ...) open a vocative only where a sentence or
+#: clause opens ("To the agent:"); mid-sentence they are prepositions ("run it from an automated tool, ...").
+_PREP_GREET = r"(?:to|for|an|für|à|aux|pour|para|per|для)"
+_GREET_MID = "(?!" + _PREP_GREET + r"\b)" + _GREET
+_VOC_PRE = (rf"(?:(?:^|[.!?;:,|/\[(]\s*|\s[-–—]\s*)(?:{_PREP_GREET}\b[\s,:!—–-]*)?|\b{_GREET_MID}\b[\s,:!—–-]*)"
+            rf"{_DET}")
 #: Before an AI-qualified noun: the start of a sentence, a greeting, or a message heading "... for the".
 AI_BEFORE = re.compile(
     rf"(?:{_VOC_PRE}(?:\w+\s+(?:and|or|&|und|et|y|e|и)\s+)?|\b{_MSG}\s+(?:(?:is|are|ist|est|es)\s+)?(?:only\s+)?"
@@ -235,7 +247,7 @@ YOU_ARE_AI = re.compile(
     rf"(?=\s*(?:[,.;:!?)—–-]|$)|\s+(?i:and|so|then|reading|that|who|which|with|tasked|browsing|acting|operating|"
     rf"processing|working|helping|designed|built|controlled|instructed|must|should|will|visiting|navigating|"
     rf"und|et|y|e|и|dann|alors|entonces|without|sans|ohne|sin|senza|sem|без|with|mit|avec|con|now|jetzt|maintenant|"
-    rf"ahora|ora|agora|теперь)\b)|"
+    rf"ahora|ora|agora|теперь)\b|\s+[a-z]{{3,}}(?:ed|ing)\s+(?:to|by|for|with|on)\b)|"
     rf"(?:あなた|君)は\s*(?:AI|人工知能|{_ROLE_CJK})|(?:你|您)是\s*(?:AI|人工智能|{_ROLE_CJK})", _I)
 YOU = re.compile(
     r"\b(?:you|your|yours|yourself|du|dich|dir|dein\w*|euch|vous|votre|vos|tu|toi|ton|ta|tes|usted|ustedes|vosotros|"
@@ -380,7 +392,7 @@ CREDENTIAL = re.compile(
     r"银行卡|信用卡|付款|账户|비밀번호|로그인|인증|결제|카드\s*번호", _I)
 DISPUTE = re.compile(
     r"\b(?:wrong|incorrect|inaccurate|outdated|out\s+of\s+date|obsolete|stale|invalid|typos?|erroneous|misprint\w*|"
-    r"fake|bogus|broken|counterfeit|decoy|roto|rota|kaputt|deprecated|disabled|compromised|hacked|moved|relocated|transferred|migrated|discontinued|misleading|superseded|"
+    r"fake|bogus|broken|counterfeit|decoy|placeholders?|dummy|cached|roto|rota|kaputt|deprecated|disabled|compromised|hacked|moved|relocated|transferred|migrated|discontinued|misleading|superseded|"
     r"no\s+longer\s+(?:valid|accurate|current|correct|working|available|in\s+use)|not\s+(?:accurate|correct|current|"
     r"valid|working|up\s+to\s+date)|falsch\w*|veraltet\w*|ungültig\w*|fehlerhaft\w*|defekt\w*|umgezogen|"
     r"nicht\s+mehr\s+(?:aktuell|gültig|korrekt)|faux|fausses?|erron\w*|obsolète\w*|périmé\w*|incorrect\w*|cassé\w*|"
@@ -507,6 +519,7 @@ SECRECY_FIND = re.compile(trie((
 WANTS_FIND = re.compile(r"you|the agent|the assistant|dass du|que tu|que vous|que usted|que |чтобы")
 DISPUTE_FIND = re.compile(word_start_trie((
     "wrong", "incorrect", "inaccura", "outdated", "out of date", "obsolet", "stale", "invalid", "typo", "erroneous",
+    "placeholder", "dummy", "cached",
     "misprint", "fake", "bogus", "broken", "counterfeit", "decoy", "deprecat", "disabled", "compromis", "hacked",
     "moved", "relocat", "transferred", "migrated", "discontinu", "mislead", "supersed", "no longer", "not accurate",
     "not correct", "not current", "not valid", "not working", "not up", "falsch", "veraltet", "ungültig",
