@@ -157,7 +157,7 @@ def gate(text: str, foreign: bool = True) -> bool:
     low = text.lower()
     return (lx.GATE.search(low) is not None or lx.GATE_CASED.search(text) is not None
             or (not text.isascii() and lx.GATE_WIDE.search(text) is not None)
-            or lw.GATE.search(low) is not None
+            or lw.gate(low)
             or (_may_mark(text) and lx.GATE_MARK.search(text) is not None)
             or (foreign and lx.GATE_DEST.search(text) is not None))
 
@@ -271,7 +271,7 @@ def excerpt(text: str) -> str:
     if not text.isascii():
         hits += [m.start() for m in lx.GATE_WIDE.finditer(text)]
     if len(low) == len(text):
-        hits += [m.start() for m in lw.GATE.finditer(low)]
+        hits += lw.gate_hits(low)
     spans: list[list[int]] = []
     for at in sorted(hits):
         lo, hi = max(0, at - _REACH), min(len(text), at + _REACH)
@@ -375,7 +375,7 @@ def _evidence(text: str, home: frozenset[str]) -> Evidence:
             principal = 2
     offsite = _offsite(text, home)
     wide_cred = False
-    if lw.GATE.search(low) is not None:  # the languages of lexicons_wide: a word for the reader beside a dismissal ...
+    if lw.gate(low):  # the languages of lexicons_wide: a word for the reader beside a dismissal ...
         wide_addressed, wide_override, wide_cred = _wide(low, bool(offsite))
         addressed, override = max(addressed, wide_addressed), max(override, wide_override)
     if addressed < 2 and (lx.ROLE_FIND.search(low) or lx.GATE_CASED.search(text)):

@@ -20,8 +20,13 @@ from __future__ import annotations
 import re
 
 
+from pagelens.focus.lexicons import trie
+
+
 def _alt(words: tuple[str, ...]) -> re.Pattern[str]:
-    return re.compile("|".join(re.escape(w) for w in sorted(set(words), key=len, reverse=True)))
+    """Any of ``words`` anywhere, as a trie (each first character tested once: several times faster than a flat
+    alternation of a few hundred words)."""
+    return re.compile(trie(list(words)))
 
 
 #: The automated reader: assistant, agent, bot, artificial intelligence, language model.
@@ -101,7 +106,18 @@ INSTR = _alt(INSTR_STEMS)
 CRED = _alt(CRED_STEMS)
 USER = _alt(USER_STEMS)
 #: Any stem above: the gate (a text without one has nothing for :func:`wide_evidence` to judge).
-GATE = _alt(ROLE_STEMS + DISMISS_STEMS + INSTR_STEMS)
+_GATE = _alt(ROLE_STEMS + DISMISS_STEMS + INSTR_STEMS)
+_GATE_ASCII = _alt(tuple(w for w in ROLE_STEMS + DISMISS_STEMS + INSTR_STEMS if w.isascii()))
+
+
+def gate(low: str) -> bool:
+    """Whether the lowercased text holds any stem above (an ASCII text is searched for the ASCII stems only)."""
+    return (_GATE_ASCII if low.isascii() else _GATE).search(low) is not None
+
+
+def gate_hits(low: str) -> list[int]:
+    """Where the stems above start in ``low``."""
+    return [m.start() for m in (_GATE_ASCII if low.isascii() else _GATE).finditer(low)]
 
 
 # ---- a vocative noun phrase opening a sentence and closed by a colon ("Automated shopping tools:", "AI reviewers of
