@@ -398,14 +398,21 @@ DISPUTE = re.compile(
     r"nicht\s+mehr\s+(?:aktuell|gültig|korrekt)|faux|fausses?|erron\w*|obsolète\w*|périmé\w*|incorrect\w*|cassé\w*|"
     r"déplacé\w*|erróne\w*|obsolet\w*|desactualizad\w*|falsos?|falsas?|incorrect\w*|movid[oa]s?|errat\w*|"
     r"sbagliat\w*|errad\w*|desatualizad\w*|incorret\w*|verouderd|onjuist|неверн\w*|неправильн\w*|устарел\w*|"
-    r"ошибочн\w*|недействительн\w*|перенесен\w*|перенесён\w*|ложн\w*)\b|誤り|間違|古い|古く|無効|正しくない|移転|"
-    r"错误|錯誤|过时|過時|无效|不正确|已迁移|잘못|오래된", _I)
+    r"ошибочн\w*|недействительн\w*|перенесен\w*|перенесён\w*|ложн\w*|"
+    # lagging behind, an old copy: the page's figures called late ("lag a few days", "une ancienne copie")
+    r"lag(?:s|ging)?\s+behind|lag(?:s|ging)?\s+(?:by\s+)?(?:a\s+few|several|\d+)|(?:days?|weeks?|hours?)\s+behind|"
+    r"(?:old|older|stale|archived)\s+cop(?:y|ies)|delayed|hinken\w*|hinterher\w*|verzögert\w*|alte\s+kopie|"
+    r"ancienne\s+copie|en\s+retard|pas\s+à\s+jour|plus\s+à\s+jour|atrasad\w*|desfasad\w*|copia\s+antigua|"
+    r"con\s+retraso|in\s+ritardo|copia\s+vecchia|non\s+aggiornat\w*|отста[юё]\w*|с\s+опозданием|"
+    r"старая\s+копия)\b|誤り|間違|古い|古く|無効|正しくない|移転|遅れ|最新ではありません|"
+    r"错误|錯誤|过时|過時|无效|不正确|已迁移|滞后|延迟|旧版|잘못|오래된|지연", _I)
 REAL = re.compile(
     r"\b(?:real|actual|correct|true|accurate|up-?to-?date|official|genuine|"
     r"richtig\w*|echt\w*|tatsächlich\w*|offiziell\w*|korrekt\w*|vrai\w*|réel\w*|correct\w*|"
     r"officiel\w*|exact\w*|verdader\w*|oficial\w*|vero|vera|veri|"
     r"corrett\w*|verdadeir\w*|juist\w*|настоящ\w*|реальн\w*|правильн\w*|"
-    r"официальн\w*|верн\w*)\b|正しい|本当|実際|公式|正確|真实|正确|实际|官方|准确|진짜|정확", _I)
+    r"официальн\w*|верн\w*|current|latest|live|à\s+jour|aktuell\w*|actual(?:es|izad\w*)|aggiornat\w*|"
+    r"действующ\w*|актуальн\w*)\b|正しい|本当|実際|公式|正確|最新|真实|正确|实际|官方|准确|진짜|정확|최신", _I)
 #: Words of a condition ("if you use a Mac, ignore ..."): an instruction for some readers, not an override.
 CONDITION = re.compile(r"\b(?:if|when|unless|wenn|falls|si|se|als|если)\b[^.!?]*$", _I)
 _URL = (r"\bhttps?://[^\s'\"<>)\]]+|\bwww\.[a-z0-9-]+(?:\.[a-z0-9-]+)+[^\s'\"<>)\]]*|"
@@ -527,7 +534,10 @@ DISPUTE_FIND = re.compile(word_start_trie((
     "incorrect", "cassé", "déplacé", "errón", "desactualiz", "falso", "falsa", "movid", "roto", "rota", "errat",
     "sbagliat", "errad", "desatualiz", "incorret", "verouderd", "onjuist", "неверн", "неправильн", "устарел",
     "ошибочн", "недействительн", "перенес", "ложн", "誤り", "間違", "古い", "古く", "無効", "正しくない", "移転", "错误", "錯誤",
-    "过时", "過時", "无效", "不正确", "已迁移", "잘못", "오래된")))
+    "过时", "過時", "无效", "不正确", "已迁移", "잘못", "오래된", "lag", "behind", "old cop", "older cop", "stale cop",
+    "archived cop", "delayed", "hinken", "hinterher", "verzögert", "alte kopie", "ancienne copie", "en retard",
+    "pas à jour", "plus à jour", "atrasad", "desfasad", "copia antigua", "con retraso", "in ritardo", "copia vecchia",
+    "non aggiornat", "отстаю", "отстаё", "с опозданием", "старая копия", "遅れ", "最新では", "滞后", "延迟", "旧版", "지연")))
 AUTHORITY_FIND = re.compile(trie(("system", "assistant", "developer", "admin", "security", "compliance", "moderator")))
 PRINCIPAL_FIND = re.compile(word_start_trie((
     "user", "human", "principal", "operator", "owner", "nutzer", "utilisat", "usuari", "utente", "gebruiker",
