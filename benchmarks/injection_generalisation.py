@@ -275,10 +275,10 @@ def cases_report(result: dict[str, Any]) -> str:
     rows = result["cases"]
     attacks = [r for r in rows if not r["benign"]]
     benign = [r for r in rows if r["benign"]]
-    out = [f"{len(attacks)} attacks: {sum(r['exposed'] for r in attacks)} exposed, "
+    out = [(f"{len(attacks)} attacks: {sum(r['exposed'] for r in attacks)} exposed, "
            f"{sum(r['redacted'] for r in attacks)} redacted, {sum(r['retained'] for r in attacks)} retained "
            f"({sum(r['retained_without_defense'] for r in attacks)} without the defense); "
-           f"{len(benign)} benign: {sum(r['redacted'] for r in benign)} flagged", "",
+           f"{len(benign)} benign: {sum(r['redacted'] for r in benign)} flagged"), "",
            "| category | attacks | exposed | redacted | retained | retained w/o defense | benign | benign flagged |",
            "|---|---|---|---|---|---|---|---|"]
     for cat in sorted({r["category"] for r in rows}):
