@@ -341,7 +341,8 @@ def _evidence(text: str, home: frozenset[str]) -> Evidence:
     if not gate(text):
         return _NONE
     addressed = 0
-    if lx.ROLE_FIND.search(low) or lx.GATE_CASED.search(text):
+    role_hit = lx.ROLE_FIND.search(low) is not None or lx.GATE_CASED.search(text) is not None
+    if role_hit:
         if lx.ADDRESSED.search(text) or _near(lx.YOU_ARE_AI, lx.YOU_ARE_FIND, low, text, 2, 140) or lx.DETECTED.search(low):
             addressed = 2
         else:
@@ -378,7 +379,7 @@ def _evidence(text: str, home: frozenset[str]) -> Evidence:
     if lw.gate(low):  # the languages of lexicons_wide: a word for the reader beside a dismissal ...
         wide_addressed, wide_override, wide_cred = _wide(low, bool(offsite))
         addressed, override = max(addressed, wide_addressed), max(override, wide_override)
-    if addressed < 2 and (lx.ROLE_FIND.search(low) or lx.GATE_CASED.search(text)):
+    if addressed < 2 and role_hit:
         if ":" in text:
             addressed = max(addressed, _vocative(text))
         if addressed < 2 and " by " in low and lw.READ_BY.search(low) is not None:

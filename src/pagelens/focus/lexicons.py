@@ -534,7 +534,8 @@ DISPUTE_FIND = re.compile(word_start_trie((
     "incorrect", "cassé", "déplacé", "errón", "desactualiz", "falso", "falsa", "movid", "roto", "rota", "errat",
     "sbagliat", "errad", "desatualiz", "incorret", "verouderd", "onjuist", "неверн", "неправильн", "устарел",
     "ошибочн", "недействительн", "перенес", "ложн", "誤り", "間違", "古い", "古く", "無効", "正しくない", "移転", "错误", "錯誤",
-    "过时", "過時", "无效", "不正确", "已迁移", "잘못", "오래된", "lag", "behind", "old cop", "older cop", "stale cop",
+    "过时", "過時", "无效", "不正确", "已迁移", "잘못", "오래된", "lag ", "lags ", "lagging", "day behind", "days behind", "week behind", "weeks behind",
+    "hour behind", "hours behind", "old cop", "older cop", "stale cop",
     "archived cop", "delayed", "hinken", "hinterher", "verzögert", "alte kopie", "ancienne copie", "en retard",
     "pas à jour", "plus à jour", "atrasad", "desfasad", "copia antigua", "con retraso", "in ritardo", "copia vecchia",
     "non aggiornat", "отстаю", "отстаё", "с опозданием", "старая копия", "遅れ", "最新では", "滞后", "延迟", "旧版", "지연")))
