@@ -13,7 +13,7 @@ import re
 from functools import lru_cache
 from itertools import pairwise
 
-from pagelens.focus.terms import WORD, _stem, normalise, surface, terms_of
+from pagelens.focus.terms import _CJK, WORD, _stem, normalise, surface, terms_of
 
 
 @lru_cache(maxsize=1)
@@ -56,10 +56,18 @@ class GoalMatcher:
             for f in forms.get(c, ()):
                 by_form.setdefault(f, set()).add("§" + c)
         self.by_form = by_form
-        alternation = "|".join(re.escape(f) for f in sorted(by_form, key=len, reverse=True))
-        # a form matches as a whole word (or anywhere, for scripts without spaces)
-        self.pattern = re.compile(rf"(?<!\w)(?:{alternation})(?!\w)|(?:{alternation})(?=[^\x00-\x7f])"
-                                  if alternation else r"(?!x)x")
+        ordered = sorted(by_form, key=len, reverse=True)
+        alternation = "|".join(re.escape(f) for f in ordered)
+        # a form matches as a whole word, or before a non-ASCII letter; a form written in a
+        # script without spaces (kana, hanzi, hangul) anywhere: "メール" in "Eメール" or in
+        # "確認メール", at the end of a text as well as before more of its script
+        spaceless = "|".join(re.escape(f) for f in ordered if _CJK.search(f))
+        # (with a common inflection: "neu" in "Neue", "Artikel" in "Artikeln")
+        parts = [rf"(?<!\w)(?:{alternation})(?:e|en|er|es|s|n)?(?!\w)",
+                 rf"(?:{alternation})(?=[^\x00-\x7f])"] if alternation else []
+        if spaceless:
+            parts.append(rf"(?:{spaceless})")
+        self.pattern = re.compile("|".join(parts) if parts else r"(?!x)x")
         self._cache: dict[str, frozenset[str]] = {}
 
     def match(self, text: str) -> frozenset[str]:
@@ -73,7 +81,10 @@ class GoalMatcher:
             out |= joined & self.joined
         if self.by_form:
             for m in self.pattern.finditer(norm):
-                out |= self.by_form.get(m.group(0), set())
+                got = self.by_form.get(m.group(0))
+                if got is None:  # an inflected form: the longest form it starts with
+                    got = next((self.by_form[m.group(0)[:-n]] for n in (1, 2) if m.group(0)[:-n] in self.by_form), set())
+                out |= got
         if self.value_kinds and any(ch.isdigit() for ch in norm) | ("by" in norm or "von" in norm):
             out |= {t for t in terms_of(text) if t[0] == "§" and t[1:] in self.value_kinds}
         frozen = frozenset(out)

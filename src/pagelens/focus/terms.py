@@ -48,6 +48,18 @@ def how_stems() -> frozenset[str]:
 
 
 @lru_cache(maxsize=1)
+def concept_stems() -> dict[str, frozenset[str]]:
+    """Stem -> concepts of the single-word Latin forms of 4+ letters (goal side: a goal word
+    inflected otherwise than the lexicon's form still names its concept)."""
+    single, _ = surface()
+    out: dict[str, set[str]] = {}
+    for w, concepts in single.items():
+        if w.isascii() and w.isalpha() and len(w) >= 4:
+            out.setdefault(_stem(w), set()).update(concepts)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+@lru_cache(maxsize=1)
 def _stemmer():  # type: ignore[no-untyped-def]
     try:
         import Stemmer  # PyStemmer
@@ -180,6 +192,10 @@ def query_terms(query: FocusQuery) -> tuple[dict[str, float], list[str]]:
     goal_terms = terms_of(_content(goal)) | {t for t in terms_of(goal) if t[0] in "§+"}
     low = normalise(without_quotes(query.goal))
     goal_terms |= {"§" + c for q, c in QUESTION_CONCEPTS.items() if re.search(rf"(?<!\w){re.escape(q)}(?!\w)", low)}
+    # a goal word names a concept through its stem too ("notified" -> notify, "jobs"/"job")
+    by_stem = concept_stems()
+    goal_terms |= {"§" + c for w in WORD.findall(normalise(_content(goal))) if w.isalpha() and len(w) >= 3
+                   for c in by_stem.get(_stem(w), ())}
     for t in goal_terms:
         if t.lstrip("§+") not in STOPWORDS:
             weights[t] = 1.0
