@@ -44,7 +44,10 @@ _VALUE_KINDS = frozenset({"phone", "amount", "date", "author"})
 
 
 class GoalMatcher:
-    def __init__(self, weights: dict[str, float]) -> None:
+    def __init__(self, weights: dict[str, float], *, inflected: bool = False) -> None:
+        """``inflected``: a Latin form also matches with a common inflectional ending ("neu" in
+        "Neue", "Artikel" in "Artikeln"), for pages not in English (the lexicon lists the English
+        inflections it wants)."""
         self.weights = weights
         self.words = {t for t in weights if t[0] not in "§+"}
         self.joined = {t for t in weights if t[0] == "+"}
@@ -62,8 +65,8 @@ class GoalMatcher:
         # script without spaces (kana, hanzi, hangul) anywhere: "メール" in "Eメール" or in
         # "確認メール", at the end of a text as well as before more of its script
         spaceless = "|".join(re.escape(f) for f in ordered if _CJK.search(f))
-        # (with a common inflection: "neu" in "Neue", "Artikel" in "Artikeln")
-        parts = [rf"(?<!\w)(?:{alternation})(?:e|en|er|es|s|n)?(?!\w)",
+        ending = "(?:e|en|er|es|s|n)?" if inflected else ""
+        parts = [rf"(?<!\w)(?:{alternation}){ending}(?!\w)",
                  rf"(?:{alternation})(?=[^\x00-\x7f])"] if alternation else []
         if spaceless:
             parts.append(rf"(?:{spaceless})")

@@ -213,7 +213,7 @@ class RulesRetriever:
         inner = re.compile("|".join(map(re.escape, parts))) if parts else None
         for t in compound_parts(query.goal) - own_terms:  # and the goal's compounds split (weak)
             weights[t] = 0.5
-        matcher = GoalMatcher(weights)
+        matcher = GoalMatcher(weights, inflected=pa.lang != "en")
         line_terms: dict[int, frozenset[str]] = {}
         for k in range(n_units):
             for j in units.members[k]:
@@ -297,8 +297,10 @@ class RulesRetriever:
 
     def _cognates(self, query: FocusQuery, pa: PageAnalysis, weights: dict[str, float], own_terms: set[str],
                   unit_hits: list[set[str]], line_terms: dict[int, frozenset[str]]) -> None:
-        """A goal word that no unit carries counts, weakly, where the page spells it its own way
-        (:mod:`.cognates`: "calendar" on a "Kalender" link); in place."""
+        """A goal word that no unit carries counts, weakly, where a page not in English spells it
+        its own way (:mod:`.cognates`: "calendar" on a "Kalender" link); in place."""
+        if pa.lang == "en":
+            return  # on an English page a near spelling is another English word ("submit" / "submission")
         carried = set().union(*unit_hits) if unit_hits else set()
         words = {w: _stem(w) for w in WORD.findall(normalise(without_quotes(query.goal)))
                  if len(w) >= MIN_LETTERS and w.isalpha() and w not in STOPWORDS}

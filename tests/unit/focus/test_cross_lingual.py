@@ -37,7 +37,7 @@ def test_spaceless_forms_match_inside_and_at_the_end_of_a_text() -> None:
 
 
 def test_inflected_page_forms_name_their_concept() -> None:
-    m = GoalMatcher({"§newest": 1.0})
+    m = GoalMatcher({"§newest": 1.0}, inflected=True)
     assert m.match("Neue Artikel") == {"§newest"}
     assert m.match("neuen") == {"§newest"}
     assert m.match("Neuroscience") == frozenset()
@@ -73,3 +73,8 @@ def test_an_english_goal_keeps_a_link_named_by_an_information_concept() -> None:
     assert "link 'Öffnungszeiten'" in text
     text = _kept(_portal(["Impressum", "Stellenangebote", "Öffnungszeiten", "Presse"]), "Find job openings in the city")
     assert "link 'Stellenangebote'" in text
+
+
+def test_english_pages_keep_the_lexicons_own_forms() -> None:
+    assert GoalMatcher({"§price": 1.0}).match("unbelievable prices") == frozenset()
+    assert GoalMatcher({"§price": 1.0}, inflected=True).match("Preise") == {"§price"}
