@@ -74,6 +74,15 @@ def is_cognate(goal_word: str, page_word: str) -> bool:
     return min(_distance(a, b, cap), _distance(sa, sb, cap)) <= cap
 
 
+def compound_head(goal_word: str, page_word: str) -> bool:
+    """``page_word`` is a compound (4+ letters longer than the goal word's stem) that begins with
+    a cognate of ``goal_word``: German, Dutch and Nordic compounds put their modifier first."""
+    a, b = fold(goal_word), spelling(page_word)
+    if len(b) < len(a) + 4 or a[:2] != b[:2]:
+        return False
+    return any(_distance(a, b[: len(a) + d], 1) <= 1 for d in (-1, 0, 1))
+
+
 class Vocabulary:
     """The words of a page's units (5+ letters, Latin script), bucketed for cognate look-up."""
 
@@ -89,10 +98,12 @@ class Vocabulary:
         self.buckets = buckets
 
     def cognates(self, goal_word: str) -> list[str]:
-        """The page's words that are cognates of ``goal_word`` (lowercase, normalised)."""
+        """The page's words that are cognates of ``goal_word`` (lowercase, normalised), or
+        compounds that begin with one ("school" / "Schulferien", "park" + "Parkplatz" for 5+ letters)."""
         if len(goal_word) < MIN_LETTERS or not goal_word.isalpha():
             return []
-        return [w for w in self.buckets.get(fold(goal_word)[:2], ()) if w != goal_word and is_cognate(goal_word, w)]
+        return [w for w in self.buckets.get(fold(goal_word)[:2], ())
+                if w != goal_word and (is_cognate(goal_word, w) or compound_head(goal_word, w))]
 
 
 LATIN_WORD = re.compile(r"\b[a-zà-ÿœß]{%d,}\b" % MIN_LETTERS)

@@ -78,3 +78,12 @@ def test_an_english_goal_keeps_a_link_named_by_an_information_concept() -> None:
 def test_english_pages_keep_the_lexicons_own_forms() -> None:
     assert GoalMatcher({"§price": 1.0}).match("unbelievable prices") == frozenset()
     assert GoalMatcher({"§price": 1.0}, inflected=True).match("Preise") == {"§price"}
+
+
+def test_a_compound_that_begins_with_a_cognate_is_found() -> None:
+    from pagelens.focus.cognates import compound_head
+
+    assert compound_head("school", "schulferien") and compound_head("contrast", "kontrastmodus")
+    assert not compound_head("school", "schule")  # not a compound: a cognate (is_cognate)
+    assert not compound_head("train", "training")
+    assert Vocabulary(["schulferien in stuttgart"]).cognates("school") == ["schulferien"]
