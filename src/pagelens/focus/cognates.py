@@ -106,4 +106,4 @@ class Vocabulary:
                 if w != goal_word and (is_cognate(goal_word, w) or compound_head(goal_word, w))]
 
 
-LATIN_WORD = re.compile(r"\b[a-zà-ÿœß]{%d,}\b" % MIN_LETTERS)
+LATIN_WORD = re.compile(rf"\b[a-zà-ÿœß]{{{MIN_LETTERS},}}\b")

@@ -84,10 +84,10 @@ class GoalMatcher:
             out |= joined & self.joined
         if self.by_form:
             for m in self.pattern.finditer(norm):
-                got = self.by_form.get(m.group(0))
-                if got is None:  # an inflected form: the longest form it starts with
-                    got = next((self.by_form[m.group(0)[:-n]] for n in (1, 2) if m.group(0)[:-n] in self.by_form), set())
-                out |= got
+                form = m.group(0)
+                if form not in self.by_form:  # an inflected form: the form it starts with
+                    form = next((form[:-n] for n in (1, 2) if form[:-n] in self.by_form), "")
+                out |= self.by_form.get(form, set())
         if self.value_kinds and any(ch.isdigit() for ch in norm) | ("by" in norm or "von" in norm):
             out |= {t for t in terms_of(text) if t[0] == "§" and t[1:] in self.value_kinds}
         frozen = frozenset(out)

@@ -46,8 +46,8 @@ from pagelens.focus.analysis import PageAnalysis, analysis_of
 from pagelens.focus.base import FocusQuery, Selection
 from pagelens.focus.cognates import LATIN_WORD, MIN_LETTERS
 from pagelens.focus.extremes import asks_extreme, projection
-from pagelens.focus.matcher import GoalMatcher
 from pagelens.focus.lexicon import STOPWORDS
+from pagelens.focus.matcher import GoalMatcher
 from pagelens.focus.terms import (
     ANSWER_CONCEPTS,
     WORD,

@@ -87,3 +87,10 @@ def test_a_compound_that_begins_with_a_cognate_is_found() -> None:
     assert not compound_head("school", "schule")  # not a compound: a cognate (is_cognate)
     assert not compound_head("train", "training")
     assert Vocabulary(["schulferien in stuttgart"]).cognates("school") == ["schulferien"]
+
+
+def test_a_stem_names_a_concept_only_through_an_english_inflection() -> None:
+    from pagelens.focus.terms import stem_concepts
+
+    assert "jobs" in stem_concepts("job") and "notify" in stem_concepts("notified")
+    assert "payment" not in stem_concepts("cart")  # the French "carte" is not an inflection of "cart"
