@@ -60,14 +60,14 @@ class GoalMatcher:
                 by_form.setdefault(f, set()).add("§" + c)
         self.by_form = by_form
         ordered = sorted(by_form, key=len, reverse=True)
-        alternation = "|".join(re.escape(f) for f in ordered)
+        alternation = "|".join(re.escape(f) for f in ordered if not _CJK.search(f))
         # a form matches as a whole word, or before a non-ASCII letter; a form written in a
         # script without spaces (kana, hanzi, hangul) anywhere: "メール" in "Eメール" or in
         # "確認メール", at the end of a text as well as before more of its script
         spaceless = "|".join(re.escape(f) for f in ordered if _CJK.search(f))
         ending = "(?:e|en|er|es|s|n)?" if inflected else ""
         parts = [rf"(?<!\w)(?:{alternation}){ending}(?!\w)",
-                 rf"(?:{alternation})(?=[^\x00-\x7f])"] if alternation else []
+                 rf"(?:{alternation})(?=[^\x00-\x7f])"] if alternation else []  # (spaceless forms: below)
         if spaceless:
             parts.append(rf"(?:{spaceless})")
         self.pattern = re.compile("|".join(parts) if parts else r"(?!x)x")
