@@ -28,8 +28,7 @@ from realpage_goals import GOALS, HELD_OUT, SET_LABELS, evaluate, observations  
 
 def case_rows(cache: Path, budgets: list[float], baselines: list[str]) -> list[dict[str, Any]]:
     from pagelens.api import render_observation
-    from pagelens.bench.cases import item_kept, load_cases
-    from pagelens.bench.cases import bundled_paths
+    from pagelens.bench.cases import bundled_paths, item_kept, load_cases
     from pagelens.focus.apply import focus
     from pagelens.focus.base import FocusQuery
     from pagelens.focus.registry import make_retriever
