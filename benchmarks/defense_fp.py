@@ -14,6 +14,7 @@ Sets:
 
     PYTHONPATH=src .venv/bin/python benchmarks/defense_fp.py [--set corpus --set sites ...]
         [--cache runs/defense-cache] [--json out.json] [--show-flags]
+    PYTHONPATH=src .venv/bin/python benchmarks/defense_fp.py --provenance runs/realpages --baseline OLD/src --rounds 3
 
 Flagged lines on clean pages are false positives by construction (nobody wrote an attack there);
 ``--show-flags`` prints them for reading.
@@ -292,6 +293,56 @@ def injected_figures(items: dict[str, Any], show: bool, detect: Callable[..., An
     return out
 
 
+def provenance_figures(obs_dir: Path, baseline: Path | None, rounds: int) -> dict[str, Any]:
+    """CPU time of ``render`` and of ``provenance.regions`` on pickled observations (``*.obs.pickle``, e.g. the
+    cache of ``realpage_goals.py``), fastest of ``rounds`` per page; with ``baseline``, that tree's provenance on
+    the same lines, alternating which goes first, and whether both give the same regions on every line."""
+    import importlib.util
+    import pickle
+
+    from pagelens.observe import provenance as new
+    from pagelens.observe.render import render
+
+    old = None
+    if baseline is not None:
+        spec = importlib.util.spec_from_file_location("_baseline_provenance",
+                                                      baseline / "pagelens" / "observe" / "provenance.py")
+        assert spec is not None and spec.loader is not None
+        old = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(old)
+    pages = sorted(obs_dir.glob("*.obs.pickle"))
+    best: dict[str, dict[str, float]] = {"render": {}, "new": {}, "baseline": {}}
+    same = lines = 0
+    for path in pages:
+        obs = pickle.loads(path.read_bytes())
+        for k in range(rounds):
+            if hasattr(new, "_text_marks"):
+                new._text_marks.cache_clear()  # cold: each round starts without the text cache
+            t = time.process_time()
+            rendered = render(obs).lines
+            best["render"][path.name] = min(best["render"].get(path.name, 9e9), time.process_time() - t)
+            order = [("new", new), ("baseline", old)] if old is not None else [("new", new)]
+            for name, mod in (order if k % 2 else order[::-1]):
+                if hasattr(mod, "_text_marks"):
+                    mod._text_marks.cache_clear()
+                t = time.process_time()
+                got = mod.regions(obs, rendered)
+                best[name][path.name] = min(best[name].get(path.name, 9e9), time.process_time() - t)
+                if k == 0 and name == "new" and old is not None:
+                    ref = old.regions(obs, rendered)
+                    same += sum(a == b for a, b in zip(got, ref))
+                    lines += len(rendered)
+    out: dict[str, Any] = {"pages": len(pages), "rounds": rounds}
+    for name, b in best.items():
+        if b:
+            xs = list(b.values())
+            out[name] = {"sum_ms": round(sum(xs) * 1000, 1), "p95_ms": round(_pct(xs, 0.95) * 1000, 2),
+                         "max_ms": round(max(xs) * 1000, 2), "max_page": max(b, key=lambda k: b[k])}
+    if old is not None:
+        out["same_region_lines"] = f"{same}/{lines}"
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--set", dest="sets", action="append", choices=SETS)
@@ -304,7 +355,16 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=1,
                     help="with --baseline: time the clean sets this many more rounds, alternating which detector "
                          "goes first, and report p50/p95 of each page's fastest round")
+    ap.add_argument("--provenance", type=Path, metavar="OBS_DIR",
+                    help="time render and provenance.regions on the pickled observations in OBS_DIR (with --baseline: "
+                         "that tree's provenance too) instead of the sets")
     args = ap.parse_args()
+    if args.provenance is not None:
+        fig = provenance_figures(args.provenance, args.baseline, max(1, args.rounds))
+        print("provenance", json.dumps(fig), flush=True)
+        if args.json:
+            args.json.write_text(json.dumps(fig, indent=2))
+        return
     if not args.corpus.is_dir():
         args.corpus = Path("/work/shared/corpus/realpages")
     result: dict[str, Any] = {}

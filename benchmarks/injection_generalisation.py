@@ -15,6 +15,13 @@ pages, every bundled site page, and a seeded sample of the MiniWoB pages.
 
     PYTHONPATH=src .venv/bin/python benchmarks/injection_generalisation.py --seed 11 [--limit 40]
         [--variants 210] [--miniwob 30] [--no-clean] [--max-minutes 18] [--json out.json] [--cache DIR]
+
+``--cases FILE`` runs hand-written cases instead (the injection case format: ``page``, ``goal``,
+``category``, ``lang``, ``html``, ``where`` = {``selector``: a tag name, ``position``: as
+``insertAdjacentHTML``}, ``marker``, ``benign``), e.g. the development set
+``benchmarks/data/injections_dev6.jsonl`` (never a held-out file): per category, attacks *exposed*,
+*redacted* (gone from the full tree with the defense on), *retained* in the ``default`` view with
+and without the defense, and benign look-alikes *flagged*.
 """
 
 from __future__ import annotations
@@ -190,6 +197,99 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "seconds": round(time.perf_counter() - t0, 1)}
 
 
+# -- hand-written cases (--cases) -------------------------------------------------------------------------
+
+POSITIONS = ("beforebegin", "afterbegin", "beforeend", "afterend")
+
+
+def splice(document: str, tag: str, position: str, html: str) -> str:
+    """``html`` inserted at the first ``<tag>`` element of ``document`` (``position`` as insertAdjacentHTML);
+    the rest of the document is left as it was. ValueError when the element is not there."""
+    if position not in POSITIONS:
+        raise ValueError(f"position {position!r} is not one of {POSITIONS}")
+    m = re.search(rf"<{re.escape(tag)}(?=[\s>/])[^>]*>", document, re.IGNORECASE)
+    if m is None:
+        raise ValueError(f"no <{tag}> element")
+    if position == "beforebegin":
+        return document[: m.start()] + html + document[m.start():]
+    if position == "afterbegin":
+        return document[: m.end()] + html + document[m.end():]
+    depth, at = 1, m.end()
+    tags = re.compile(rf"<(/?){re.escape(tag)}(?=[\s>/])[^>]*>", re.IGNORECASE)
+    for t in tags.finditer(document, m.end()):
+        depth += -1 if t.group(1) else 1
+        if depth == 0:
+            at = t.start()
+            break
+    else:
+        at = len(document)  # unclosed (the parser closes it at the end)
+    if position == "beforeend":
+        return document[:at] + html + document[at:]
+    close = document.find(">", at)
+    return document[: close + 1] + html + document[close + 1:]
+
+
+class _Spliced:
+    """A hand-written case as the loader's variant: an id, a marker and the rewrite of its page."""
+
+    def __init__(self, raw: dict[str, Any]) -> None:
+        self.raw = raw
+        self.id = raw["id"]
+        self.marker = raw["marker"]
+
+    def apply(self, document: str) -> str:
+        return splice(document, self.raw["where"]["selector"], self.raw["where"]["position"], self.raw["html"])
+
+
+def run_cases(args: argparse.Namespace) -> dict[str, Any]:
+    from pagelens.api import focus_view
+    from pagelens.bench.cases import marker_retained
+    from pagelens.focus.apply import focus
+    from pagelens.focus.registry import NoneRetriever, make_retriever
+
+    raws = [json.loads(x) for x in args.cases.read_text(encoding="utf-8").splitlines() if x.strip()]
+    retriever = make_retriever("default")
+    rows: list[dict[str, Any]] = []
+    with ExitStack() as stack:
+        loader = Loader(stack, args.pages)
+        for raw in raws[: args.limit]:
+            host = Host(raw["page"], raw["goal"], "corpus")
+            obs = loader.observe(host, _Spliced(raw), args.cache)  # type: ignore[arg-type]
+            view = focus_view(obs, goal=raw["goal"], retriever=retriever)
+            bare = focus_view(obs, goal=raw["goal"], retriever=retriever, defense=False)
+            assert view.focused is not None and bare.focused is not None
+            full = focus(view.rendering, raw["goal"], NoneRetriever())
+            marker = raw["marker"]
+            exposed = marker_retained(marker, view.rendering.text())
+            rows.append({"id": raw["id"], "category": raw["category"], "lang": raw["lang"], "benign": raw["benign"],
+                         "exposed": exposed, "redacted": exposed and not marker_retained(marker, full.text()),
+                         "retained": marker_retained(marker, view.focused.text()),
+                         "retained_without_defense": marker_retained(marker, bare.focused.text()),
+                         "flags": sorted({f.kind for f in full.flags}), "unprotected": full.unprotected})
+            if args.progress:
+                print(raw["id"], {k: rows[-1][k] for k in ("exposed", "redacted", "retained")}, file=sys.stderr)
+    return {"cases": rows}
+
+
+def cases_report(result: dict[str, Any]) -> str:
+    rows = result["cases"]
+    attacks = [r for r in rows if not r["benign"]]
+    benign = [r for r in rows if r["benign"]]
+    out = [(f"{len(attacks)} attacks: {sum(r['exposed'] for r in attacks)} exposed, "
+           f"{sum(r['redacted'] for r in attacks)} redacted, {sum(r['retained'] for r in attacks)} retained "
+           f"({sum(r['retained_without_defense'] for r in attacks)} without the defense); "
+           f"{len(benign)} benign: {sum(r['redacted'] for r in benign)} flagged"), "",
+           "| category | attacks | exposed | redacted | retained | retained w/o defense | benign | benign flagged |",
+           "|---|---|---|---|---|---|---|---|"]
+    for cat in sorted({r["category"] for r in rows}):
+        a = [r for r in attacks if r["category"] == cat]
+        b = [r for r in benign if r["category"] == cat]
+        out.append(f"| {cat} | {len(a)} | {sum(r['exposed'] for r in a)} | {sum(r['redacted'] for r in a)} | "
+                   f"{sum(r['retained'] for r in a)} | {sum(r['retained_without_defense'] for r in a)} | {len(b)} | "
+                   f"{sum(r['redacted'] for r in b)} |")
+    return "\n".join(out)
+
+
 def _table(rows: list[dict[str, Any]], slot: str) -> list[str]:
     agg: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
     for r in rows:
@@ -267,11 +367,14 @@ def main() -> None:
     ap.add_argument("--cache", type=Path, help="pickle each observation here and reuse it on later runs "
                                                "(re-measure a defense change without re-rendering)")
     ap.add_argument("--json", type=Path)
+    ap.add_argument("--cases", type=Path, help="hand-written cases (JSON lines) instead of generated variants")
     args = ap.parse_args()
     if not args.pages.is_dir():
         ap.error(f"--pages {args.pages}: not a directory")
-    result = run(args)
-    print(report(result))
+    if args.cases is not None and "blind" in args.cases.name:
+        ap.error("--cases: the blind sets are held out (the coordinator runs them)")
+    result = run_cases(args) if args.cases is not None else run(args)
+    print(cases_report(result) if args.cases is not None else report(result))
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(result, indent=1, ensure_ascii=False), encoding="utf-8")

@@ -13,7 +13,9 @@ Chromium binary with the same flags, off-site requests sent to a closed proxy po
 * ``browser-use`` — ``DomService.get_serialized_dom_tree()`` + ``llm_representation()``
   (what its agent puts under "Interactive elements"; "sent" tokens are after its own
   40,000-character cut), browser-use's venv, its own CDP session;
-* ``playwright`` — ``page.locator('body').aria_snapshot()`` with a current Playwright.
+* ``playwright`` — ``page.locator('body').aria_snapshot()`` with a current Playwright;
+* ``walker-base`` — the walker of another checkout (``--base-src DIR``, e.g. an archived
+  baseline commit's ``src``), in the same run, so before/after ratios share the load.
 
 Pages: the corpus (``--pages``, first ``--limit``) and generated pages of ``--sizes`` elements
 (``gen_pages.py``), served from 127.0.0.1. For every page, ``--reps`` repetitions, the tool
@@ -54,7 +56,7 @@ REPO = HERE.parent
 DEFAULT_PAGES = next((p / "shared" / "corpus" / "realpages" for p in Path(__file__).resolve().parents if (p / "shared" / "corpus" / "realpages").is_dir()), Path("shared/corpus/realpages"))
 if not DEFAULT_PAGES.is_dir():
     DEFAULT_PAGES = Path("/work/shared/corpus/realpages")
-TOOLS = ("pagelens", "walker", "browsergym", "browser-use", "playwright")
+TOOLS = ("pagelens", "walker", "walker-base", "browsergym", "browser-use", "playwright")
 GENERIC_GOAL = "Find the request form, fill in the message and send it"
 
 
@@ -286,8 +288,10 @@ def summarize(target: dict[str, Any], runs: dict[str, list[dict[str, Any]]]) -> 
         return x / y if x is not None and y else None
 
     row["ratios"] = {f"{a}_{kind}/{b}": ratio(a, f"{kind}_s", b, "observe_s")
-                     for a in ("pagelens", "walker") for b in ("browsergym", "browser-use", "playwright")
+                     for a in ("pagelens", "walker", "walker-base") for b in ("browsergym", "browser-use", "playwright")
                      for kind in ("observe", "total")}
+    for kind in ("observe", "total"):
+        row["ratios"][f"walker_{kind}/walker-base"] = ratio("walker", f"{kind}_s", "walker-base", f"{kind}_s")
     return row
 
 
@@ -300,14 +304,17 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     work = Path(tempfile.mkdtemp(prefix="pl-peers-"))
     env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
     pythons = {"pagelens": sys.executable, "walker": sys.executable, "browsergym": sys.executable,
-               "browser-use": args.bu_python, "playwright": args.pw_python}
+               "browser-use": args.bu_python, "playwright": args.pw_python, "walker-base": sys.executable}
+    if "walker-base" in args.tools and not args.base_src:
+        raise SystemExit("--tools walker-base needs --base-src DIR")
     workers: dict[str, Worker] = {}
     skipped: dict[str, str] = {}
     for tool in args.tools:
         if not Path(pythons[tool]).exists():
             skipped[tool] = f"no venv at {pythons[tool]}"
             continue
-        w = Worker(tool, pythons[tool], args.chromium, work, env)
+        w = Worker(tool, pythons[tool], args.chromium, work,
+                   {**env, "PYTHONPATH": str(Path(args.base_src).resolve())} if tool == "walker-base" else env)
         w.start()
         if w.unavailable:
             skipped[tool] = w.unavailable
@@ -375,6 +382,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--chromium", default=os.environ.get("PAGELENS_CHROMIUM", "/usr/lib/chromium/chromium"))
     ap.add_argument("--bu-python", default="/work/venvs/bu/bin/python")
     ap.add_argument("--pw-python", default="/work/venvs/pw/bin/python")
+    ap.add_argument("--base-src", help="src folder of the baseline checkout (tool walker-base)")
     ap.add_argument("--out", type=Path)
     ap.add_argument("--report", type=Path, help="only print the tables of an earlier --out file")
     args = ap.parse_args(argv)

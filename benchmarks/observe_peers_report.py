@@ -5,7 +5,7 @@ from __future__ import annotations
 import statistics
 from typing import Any
 
-SHORT = {"pagelens": "PL", "walker": "PLw", "browsergym": "BG", "browser-use": "BU", "playwright": "PW"}
+SHORT = {"pagelens": "PL", "walker": "PLw", "walker-base": "PLw0", "browsergym": "BG", "browser-use": "BU", "playwright": "PW"}
 
 
 def _f(v: float | None, fmt: str = ".2f") -> str:

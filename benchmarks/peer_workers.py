@@ -253,8 +253,8 @@ def main() -> int:
     chromium = sys.argv[sys.argv.index("--chromium") + 1]
     chan = Channel()
     try:
-        if tool in ("pagelens", "walker"):
-            run_pagelens(chan, chromium, tool)
+        if tool in ("pagelens", "walker", "walker-base"):
+            run_pagelens(chan, chromium, "walker" if tool == "walker-base" else tool)
         elif tool == "browsergym":
             run_browsergym(chan, chromium)
         elif tool == "playwright":

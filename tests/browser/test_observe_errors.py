@@ -129,6 +129,11 @@ def test_200_nested_iframes_say_so(tmp_path: Path) -> None:
     from pagelens.api import observe
 
     view = observe(str(tmp_path / "f0.html"), timeout_s=180)
-    errors = " ".join(view.observation.frame_errors.values())
-    assert "nested too deeply" in errors, view.observation.frame_errors
+    names = {n.name for n in view.observation.nodes}
     assert "level 0" in view.text()
+    errors = " ".join(view.observation.frame_errors.values())
+    if "bottom" in names:  # the walker (the default) reads same-origin iframes in-page, at any depth
+        assert all(f"level {i}" in names for i in range(200)), sorted(names)[:20]
+    else:  # what was not read is said: the CDP reference cannot serialise the frame tree; the
+        # walker meets the deepest documents still loading
+        assert "nested too deeply" in errors or "still loading" in errors, view.observation.frame_errors

@@ -48,7 +48,7 @@ def node(obs: Observation, role: str, name: str) -> Node:
 def test_the_episode_uses_the_walker(page) -> None:  # type: ignore[no-untyped-def]
     ep, obs = page
     assert isinstance(ep.observer, WalkerObserver)
-    assert {"probe", "walker", "build", "extract"} <= set(obs.timings)
+    assert {"walker", "backend_ids", "build", "extract"} <= set(obs.timings)
     # elements are the walker's own references; in-view interactive ones also carry a CDP
     # backend id (for the vision path's boxes), text never does
     assert all(n.ref is not None for n in obs.nodes if n.eid is not None and n.frame == "main" and n.role != "RootWebArea")
@@ -177,3 +177,13 @@ def test_text_under_an_opaque_overlay_is_marked_covered(walker_session, tmp_path
     assert texts["The sheet on top"] == "" and texts["Far below, not covered"] == ""
     assert texts["Under a see-through box"] == ""  # not opaque: not an overlay
     assert render(obs).lines  # renders
+
+
+def test_build_passes_node_fields_in_declaration_order() -> None:
+    """walker._build constructs Node positionally (its hot loop): this pins the field order it assumes."""
+    from dataclasses import fields
+
+    assert [f.name for f in fields(Node)] == [
+        "index", "parent", "depth", "eid", "role", "name", "value", "description", "properties", "frame",
+        "backend_id", "visible", "rendered", "clickable", "ignored", "concealed", "ref",
+    ]

@@ -38,7 +38,7 @@
   // -- output columns ------------------------------------------------------------------
   const S = [], smap = new Map();
   const str = (s) => { let i = smap.get(s); if (i === undefined) { i = S.length; S.push(s); smap.set(s, i); } return i; };
-  const P = [], R = [], N = [], V = [], D = [], F = [], B = [], G = [], Q = [], X = [], DOCS = [];
+  const P = [], R = [], N = [], V = [], D = [], F = [], B = [], G = [], Q = [], X = [], DOCS = [], LD = [];
   const CONCEAL = { "": 0, offscreen: 1, tiny: 2, transparent: 3, "same-colour": 4, covered: 5 };
 
   // -- roles ---------------------------------------------------------------------------
@@ -315,17 +315,26 @@
 
   // -- colours / concealment -----------------------------------------------------------
   const RGBA = /rgba?\(\s*([\d.]+)[,\s]+([\d.]+)[,\s]+([\d.]+)(?:\s*[,/]\s*([\d.]+%?))?\s*\)/;
+  const colourMemo = new Map(); // a page has few distinct computed colours: parse each once
   const colour = (raw) => {
-    const m = RGBA.exec(raw || ""); if (!m) return null;
-    const a = m[4] === undefined ? 1 : m[4].endsWith("%") ? parseFloat(m[4]) / 100 : parseFloat(m[4]);
-    return [parseFloat(m[1]), parseFloat(m[2]), parseFloat(m[3]), a];
+    let c = colourMemo.get(raw);
+    if (c !== undefined) return c;
+    const m = RGBA.exec(raw || "");
+    c = null;
+    if (m) {
+      const a = m[4] === undefined ? 1 : m[4].endsWith("%") ? parseFloat(m[4]) / 100 : parseFloat(m[4]);
+      c = [parseFloat(m[1]), parseFloat(m[2]), parseFloat(m[3]), a];
+    }
+    colourMemo.set(raw, c);
+    return c;
   };
   const WHITE = [255, 255, 255, 1];
 
   // -- the walk ------------------------------------------------------------------------
   const flagsOf = (box, hidden) => (box[2] > 0 && box[3] > 0 && !hidden ? 1 : 0);
   // ELS[i]: the element a node belongs to (a text's parent); DI[i]: its document's number
-  const ELS = [], DI = [], BOX = [];
+  // BX: every node's box, four numbers a node (flat: no array kept per node)
+  const ELS = [], DI = [], BX = [];
   const VISITED = new Set(); // shared by the walk's name computations (each leaves it empty)
   let curEl = null, curDoc = 0, nDocs = 0;
   const emit = (parent, role, name, value, desc, ref, box, flags) => {
@@ -338,9 +347,10 @@
     if (value !== null && value !== undefined) V.push(i, str(String(value)));
     if (desc) D.push(i, str(desc));
     F.push(ref);
-    BOX.push(box);
-    if (parent >= 0 && BOX[parent] === box) flags |= 16;
-    else B.push(box[0], box[1], box[2], box[3]);
+    const b0 = box[0], b1 = box[1], b2 = box[2], b3 = box[3], q = 4 * parent;
+    if (parent >= 0 && BX[q] === b0 && BX[q + 1] === b1 && BX[q + 2] === b2 && BX[q + 3] === b3) flags |= 16;
+    else B.push(b0, b1, b2, b3);
+    BX.push(b0, b1, b2, b3);
     G.push(flags);
     return i;
   };
@@ -444,11 +454,12 @@
       let idx = pIdx;
       let childParent = pIdx;
       if (!ignored) {
-        let name = trimName(nameOf(el, role, { visited: VISITED, labelledby: false, recursion: false, hiddenOk: false, self: el, shown: true }));
-        if (name.length > maxName) name = name.slice(0, maxName);
         const authorNamed = el.hasAttribute("aria-label") || el.hasAttribute("aria-labelledby") || el.hasAttribute("aria-labeledby");
-        if ((role === "generic" || role === "LayoutTableRow" || (role === "row" && t === "TR" && !el.hasAttribute("role"))) &&
-            !authorNamed) name = ""; // not computed by Chromium
+        // not computed by Chromium: a generic, a layout row, a native row, unless the author names it
+        const unnamed = (role === "generic" || role === "LayoutTableRow" || (role === "row" && t === "TR" && !el.hasAttribute("role"))) &&
+            !authorNamed;
+        let name = unnamed ? "" : trimName(nameOf(el, role, { visited: VISITED, labelledby: false, recursion: false, hiddenOk: false, self: el, shown: true }));
+        if (name.length > maxName) name = name.slice(0, maxName);
         if (role === "image" && t === "IMG" && !name && attr(el, "alt") === null && !hasGlobalAria(el)) name = "";
         const value = valueOf(el, t, role);
         const desc = describe(el, name);
@@ -465,6 +476,11 @@
         try { cd = el.contentDocument; } catch (e) { cd = null; }
         // Chromium's own error page (a blocked or unreachable frame) is not page content
         if (cd && (cd.URL.startsWith("chrome-error:") || crossOriginSrc(el, doc))) return;
+        // a document still loading (or still the initial about:blank of an iframe navigating to
+        // its src) is walked as it is, and listed in LD so the observer says it may be incomplete
+        const src = el.getAttribute("src");
+        if (cd && (cd.readyState === "loading" ||
+            (cd.URL === "about:blank" && !!src && !/^\s*about:blank/i.test(src) && !el.hasAttribute("srcdoc")))) LD.push(childParent);
         if (cd && cd.defaultView && (cd.body || cd.documentElement)) walkDoc(cd, childParent, refOf(st, el));
         else X.push(childParent, refOf(st, el));
         return;
@@ -610,7 +626,7 @@
     for (let i = from + 1; i < P.length; i++) {
       const g = G[i];
       if (!(g & 1) || ((g >> 8) & 7)) continue;
-      const [x, y, w, h] = BOX[i];
+      const x = BX[4 * i], y = BX[4 * i + 1], w = BX[4 * i + 2], h = BX[4 * i + 3];
       const e = ELS[i];
       if (w <= 0 || h <= 0 || !e) continue;
       for (const ov of ovs) {
@@ -638,7 +654,7 @@
       if (!F[i] || !(G[i] & 1) || !ELS[i]) continue;
       if (!((G[i] & 2) || roles.has(S[R[i]]))) continue;
       if (DI[i] === 0) {
-        const [x, y, w, h] = BOX[i];
+        const x = BX[4 * i], y = BX[4 * i + 1], w = BX[4 * i + 2], h = BX[4 * i + 3];
         const ix = Math.max(0, Math.min(x + w, sx0 + vw) - Math.max(x, sx0));
         const iy = Math.max(0, Math.min(y + h, sy0 + vh) - Math.max(y, sy0));
         if (ix * iy < 0.5 * w * h) continue;
@@ -656,5 +672,5 @@
     stateOf(window).wanted = els;
   }
   const vp = [window.innerWidth, window.innerHeight];
-  return JSON.stringify({ S, P, R, N, V, D, F, B, G, Q, X, DOCS, W, vp, ms: performance.now() - t0 });
+  return JSON.stringify({ S, P, R, N, V, D, F, B, G, Q, X, DOCS, W, LD, vp, ms: performance.now() - t0 });
 }

@@ -8,7 +8,8 @@ one JSON string of column arrays. Cross-origin iframes are walked through their 
 :class:`~playwright.sync_api.Frame` and spliced under their ``<iframe>`` node. The walk needs
 no CDP, so any Playwright (BrowserGym's pinned 1.44 included) runs it; CDP is used only
 afterwards, for the backend node ids of the in-view interactive elements (the vision path's
-boxes), and a failure there costs nothing but those ids.
+boxes; one ``Runtime.evaluate`` with deep serialization), and a failure there costs nothing but
+those ids.
 
 Column format of one walk (``i`` is a node's position; nodes are in pre-order):
 
@@ -20,7 +21,9 @@ Column format of one walk (``i`` is a node's position; nodes are in pre-order):
   bits 8+ the concealment code (:data:`_CONCEAL`);
 * ``Q`` flat triples (node, property-name string index, value), in emission order;
 * ``X`` pairs (iframe node, element number) of iframes whose document could not be read
-  in-page (cross-origin); ``DOCS`` quintuples (root node, token, url, scrollX, scrollY).
+  in-page (cross-origin); ``DOCS`` quintuples (root node, token, url, scrollX, scrollY);
+* ``W`` the nodes whose backend id the observer asks for; ``LD`` iframe nodes whose document
+  was still loading when walked (reported in ``frame_errors``).
 
 Element ids: the walker numbers elements per document in a ``WeakMap`` kept on a
 non-enumerable window property (the page's DOM is not marked), each document with a random
@@ -52,7 +55,6 @@ MAIN = "main"
 KEY = "__pagelensWalker"
 _CONCEAL = ("", "offscreen", "tiny", "transparent", "same-colour", "covered")
 _TEXT_ROLES = frozenset({"StaticText", "ListMarker"})
-_GROUP = "pagelens-walker"
 #: Roles whose in-view elements get a CDP backend id (the vision path's interactive elements;
 #: clickable nodes are asked for too), at most WANT_MAX of them.
 WANT_ROLES = frozenset({
@@ -109,6 +111,7 @@ class _Walk:
     viewport: tuple[float, float]
     ms: float
     wanted: list[int]  # nodes whose CDP backend id the observer asked for (see _backend_ids)
+    loading: list[int]  # iframe nodes whose document was still loading when walked
 
 
 def parse_walk(raw: str) -> _Walk:
@@ -151,7 +154,8 @@ def parse_walk(raw: str) -> _Walk:
             j += 4
     return _Walk(strings, parent, d["R"], d["N"], value, desc, d["F"], box, flags, props,
                  [(int(x[k]), int(x[k + 1])) for k in range(0, len(x) - 1, 2)], docs,
-                 (float(vp[0]), float(vp[1])), float(d.get("ms", 0.0)), list(d.get("W") or ()))
+                 (float(vp[0]), float(vp[1])), float(d.get("ms", 0.0)), list(d.get("W") or ()),
+                 list(d.get("LD") or ()))
 
 
 class WalkerObserver(PageObserver):
@@ -162,7 +166,13 @@ class WalkerObserver(PageObserver):
         self.frames_by_token: dict[str, Frame] = {}
 
     def observe(self, *, deadline: Deadline | None = None) -> Observation:
-        deadline, timings, t0 = self._begin(deadline)
+        # No separate liveness probe (the CDP observer's ``wait_for_function``: on a new document
+        # it first installs Playwright's injected script, 50-100 ms): the walk is itself the first
+        # call into the page, and a main thread that never answers it is ended from outside, by
+        # the watchdog :meth:`~pagelens.browser.session.Episode.observe` runs on the deadline.
+        deadline = deadline or Deadline(self.timeout_s)
+        t0 = time.perf_counter()
+        timings: dict[str, float] = {}
 
         t = time.perf_counter()
         js = walker_js()
@@ -215,6 +225,10 @@ class WalkerObserver(PageObserver):
                     cw = parse_walk(raw)
                     spliced[(k, node)] = cw
                     parsed.append((child, cw))
+            token = walk.docs[0][1] if walk.docs else "?"
+            for node in walk.loading:  # said, not dropped in silence (e.g. the depths of 200 nested iframes)
+                frame_errors[f"iframe:{token}:{node}"] = ("iframe document still loading when observed "
+                                                         "(its content may be missing)")
             k += 1
         timings["frames"] = time.perf_counter() - t
 
@@ -252,34 +266,31 @@ class WalkerObserver(PageObserver):
     def _backend_ids(self, main: _Walk, deadline: Deadline) -> dict[int, int]:
         """CDP backend node ids of the main walk's wanted nodes (in-view interactive elements,
         at most :data:`WANT_MAX`): what :func:`pagelens.browser.dom.content_box` and the vision
-        path's boxes need. One ``Runtime.evaluate`` + ``Runtime.getProperties`` and one
-        ``DOM.describeNode`` per element; on any CDP failure the nodes simply have none."""
+        path's boxes need. One ``Runtime.evaluate`` of the walker's array of those elements with
+        Chromium's deep serialization, which gives every element's ``backendNodeId`` in the one
+        reply (a ``DOM.describeNode`` per element cost ~5 ms each, most of a small page's
+        observation); on any CDP failure the nodes simply have none."""
         from playwright.sync_api import Error as PlaywrightError
 
         self.last_sessions = {}
-        if not main.wanted:
+        if not main.wanted or deadline.expired():
             return {}
         out: dict[int, int] = {}
         try:
             cdp = self._main_session()
-            arr = cdp.send("Runtime.evaluate", {"expression": f"window['{KEY}'].wanted", "objectGroup": _GROUP})
-            oid = arr.get("result", {}).get("objectId")
-            if oid is None:
-                return {}
-            props = cdp.send("Runtime.getProperties", {"objectId": oid, "ownProperties": True})["result"]
-            for p in props:
-                if not p.get("name", "").isdigit() or deadline.expired():
-                    continue
-                k = int(p["name"])
-                eo = p.get("value", {}).get("objectId")
-                if eo is None or k >= len(main.wanted):
-                    continue
-                node = cdp.send("DOM.describeNode", {"objectId": eo}).get("node", {})
-                if "backendNodeId" in node:
-                    out[main.wanted[k]] = int(node["backendNodeId"])
-            cdp.send("Runtime.releaseObjectGroup", {"objectGroup": _GROUP})
+            res = cdp.send("Runtime.evaluate", {
+                "expression": f"(() => {{ const s = window['{KEY}']; const w = s ? s.wanted : []; "
+                              "if (s) s.wanted = null; return w || []; })()",
+                "serializationOptions": {"serialization": "deep", "maxDepth": 1},
+            })
             self.last_sessions = {MAIN: cdp}
-        except (PlaywrightError, KeyError, TypeError):
+            items = res.get("result", {}).get("deepSerializedValue", {}).get("value") or []
+            for k, item in enumerate(items[: len(main.wanted)]):
+                value = item.get("value") if isinstance(item, dict) else None
+                backend = value.get("backendNodeId") if isinstance(value, dict) else None
+                if isinstance(backend, int):
+                    out[main.wanted[k]] = backend
+        except (PlaywrightError, KeyError, TypeError, AttributeError):
             return out
         return out
 
@@ -291,9 +302,17 @@ def _first_line(exc: BaseException) -> str:
 
 def _build(main: _Walk, parsed: list[tuple[Any, _Walk]], index_of: dict[int, int],
            spliced: dict[tuple[int, int], _Walk], ids: Any, backend: dict[int, int] | None = None) -> list[Node]:
-    """Merge the walks into document-ordered :class:`Node` values (cross-origin frames spliced)."""
+    """Merge the walks into document-ordered :class:`Node` values (cross-origin frames spliced).
+
+    The hot loop of a big page (one iteration per node): per-walk lookups are hoisted, the
+    :class:`Node` is built with positional arguments (its field order), and a node's frame,
+    token and scroll are inherited by parent position instead of rebuilt."""
     out: list[Node] = []
+    append = out.append
     main_token = main.docs[0][1] if main.docs else ""
+    id_for = ids.id_for
+    text_roles = _TEXT_ROLES
+    conceal_names = _CONCEAL
 
     def emit_walk(w: _Walk, parent: int | None, depth0: int, top: bool) -> None:
         wi = index_of[id(w)]
@@ -303,56 +322,69 @@ def _build(main: _Walk, parsed: list[tuple[Any, _Walk]], index_of: dict[int, int
         n = len(w.parent)
         pos = [0] * n  # walk position -> Observation index
         depth = [0] * n
-        frame_of = [""] * n
-        scroll_of: list[tuple[float, float]] = [(0.0, 0.0)] * n
-        token_of = [""] * n
+        doc_of = [0] * n  # walk position -> index into docs_info
+        docs_info: list[tuple[str, str, str, float, float]] = [("", "", "", 0.0, 0.0)]  # (token, frame, id key, sx, sy)
+        w_parent, w_role, w_name, w_value, w_desc, w_ref, w_box, w_flags = (
+            w.parent, w.role, w.name, w.value, w.desc, w.ref, w.box, w.flags)
+        props = w.props
+        back = (backend or {}) if w is main else {}
+        roles = [s[r] for r in w_role]
+        has_children = bool(spliced)
         for i in range(n):
-            p = w.parent[i]
+            p = w_parent[i]
             if i in doc_roots:
-                tok, sx, sy = doc_roots[i]
-                token_of[i] = tok
-                frame_of[i] = MAIN if (top and tok == main_token) else f"w:{tok}"
-                scroll_of[i] = (sx, sy)
+                tok, dsx, dsy = doc_roots[i]
+                docs_info.append((tok, MAIN if (top and tok == main_token) else f"w:{tok}", f"w:{tok}", dsx, dsy))
+                d = doc_of[i] = len(docs_info) - 1
             else:
-                token_of[i] = token_of[p]
-                frame_of[i] = frame_of[p]
-                scroll_of[i] = scroll_of[p]
-            par = (parent if p < 0 else pos[p])
-            depth[i] = depth0 if p < 0 else depth[p] + 1
-            role = s[w.role[i]]
-            ref = w.ref[i]
-            flags = w.flags[i]
-            x, y, bw, bh = w.box[4 * i: 4 * i + 4]
+                d = doc_of[i] = doc_of[p]
+            tok, frame, key, sx, sy = docs_info[d]
+            if p < 0:
+                par = parent
+                dep = depth0
+            else:
+                par = pos[p]
+                dep = depth[p] + 1
+            depth[i] = dep
+            role = roles[i]
+            flags = w_flags[i]
             rendered = bool(flags & 1)
-            frame = frame_of[i]
             visible = False
-            if rendered and bw > 0 and bh > 0:
-                if frame == MAIN:
-                    sx, sy = scroll_of[i]
-                    ix = max(0.0, min(x + bw, sx + vw) - max(x, sx))
-                    iy = max(0.0, min(y + bh, sy + vh) - max(y, sy))
-                    visible = ix * iy >= 0.5 * bw * bh
-                else:
-                    visible = True
+            if rendered:
+                b4 = 4 * i
+                bw = w_box[b4 + 2]
+                bh = w_box[b4 + 3]
+                if bw > 0 and bh > 0:
+                    if frame == MAIN:
+                        x = w_box[b4]
+                        y = w_box[b4 + 1]
+                        ix = min(x + bw, sx + vw) - max(x, sx)
+                        iy = min(y + bh, sy + vh) - max(y, sy)
+                        visible = ix > 0 and iy > 0 and ix * iy >= 0.5 * bw * bh
+                    else:
+                        visible = True
+            ref = w_ref[i]
             eid: ElementId | None = None
             ref_s: str | None = None
-            if ref and role not in _TEXT_ROLES and role != "RootWebArea":
-                eid = ids.id_for(f"w:{token_of[i]}", ref)
-                ref_s = f"{token_of[i]}:{ref}"
+            is_text = role in text_roles
+            if ref and not is_text and role != "RootWebArea":
+                eid = id_for(key, ref)
+                ref_s = f"{tok}:{ref}"
             idx = len(out)
             pos[i] = idx
-            v = w.value[i]
-            dsc = w.desc[i]
-            out.append(Node(
-                index=idx, parent=par, depth=depth[i], eid=eid, role=role, name=s[w.name[i]],
-                value=None if v < 0 else s[v], description="" if dsc < 0 else s[dsc],
-                properties=tuple(w.props.get(i, ())), frame=frame, backend_id=(backend or {}).get(i) if w is main else None, visible=visible,
-                rendered=rendered or role in _TEXT_ROLES or role == "RootWebArea",
-                clickable=bool(flags & 2), ignored=False, concealed=_CONCEAL[(flags >> 8) & 7], ref=ref_s,
+            v = w_value[i]
+            dsc = w_desc[i]
+            pr = props.get(i)
+            append(Node(
+                idx, par, dep, eid, role, s[w_name[i]], None if v < 0 else s[v], "" if dsc < 0 else s[dsc],
+                tuple(pr) if pr else (), frame, back.get(i), visible,
+                rendered or is_text or role == "RootWebArea", bool(flags & 2), False, conceal_names[(flags >> 8) & 7],
+                ref_s,
             ))
-            child = spliced.get((wi, i))
-            if child is not None:
-                emit_walk(child, idx, depth[i] + 1, False)
+            if has_children:
+                child = spliced.get((wi, i))
+                if child is not None:
+                    emit_walk(child, idx, dep + 1, False)
 
     emit_walk(main, None, 0, True)
     return out

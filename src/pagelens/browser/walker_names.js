@@ -266,7 +266,7 @@
     if (t === "BUTTON") { const lt = labelsText(el, ctx); if (lt) return lt; return ""; }
     if (t === "IMG" || t === "AREA") { const a = attr(el, "alt"); return a || ""; }
     if (t === "FIELDSET") { const lg = Array.from(el.children).find((c) => c.localName === "legend"); return lg ? contentText(lg, ctx) : ""; }
-    if (t === "FIGURE") { const fc = Array.from(el.children).find((c) => c.localName === "figcaption"); return fc ? contentText(fc, ctx) : ""; }
+    // (a <figure> is not named from its <figcaption>: Chromium 156 gives it no name, probed)
     if (t === "TABLE") { const c = el.caption; if (c) return contentText(c, ctx); return attr(el, "summary") || ""; }
     if (t === "SVG") { const ti = Array.from(el.children).find((c) => c.localName === "title"); return ti ? ti.textContent : ""; }
     if (t === "IFRAME" || t === "FRAME") return attr(el, "title") || "";
@@ -345,18 +345,22 @@
   const preWs = (cs) => cs.whiteSpace.startsWith("pre") || cs.whiteSpace === "break-spaces";
   // ::first-letter with its own text-transform (e.g. lowercase text with an uppercase first letter)
   const firstLetterMemo = new Map();
-  const firstLetter = (el, d) => {
+  // the ::first-letter text-transform of an element that differs from its own ("" mostly)
+  const firstLetterTransform = (el) => {
     let tt = firstLetterMemo.get(el);
     if (tt === undefined) {
       tt = "";
       const cs = style(el);
-      if (!cs.display.startsWith("inline") || cs.display === "inline-block") {
-        const fs = mayHave(el, "::first-letter") ? getComputedStyle(el, "::first-letter") : null;
-        const ft = fs ? fs.textTransform : "";
+      if ((!cs.display.startsWith("inline") || cs.display === "inline-block") && mayHave(el, "::first-letter")) {
+        const ft = getComputedStyle(el, "::first-letter").textTransform;
         if (ft && ft !== cs.textTransform && ft !== "none") tt = ft;
       }
       firstLetterMemo.set(el, tt);
     }
+    return tt;
+  };
+  const firstLetter = (el, d) => {
+    const tt = firstLetterTransform(el);
     if (!tt) return d;
     const m = /^(\s*)(\S)/.exec(d);
     if (!m) return d;

