@@ -30,7 +30,9 @@ _LOCAL = threading.local()
 
 
 def _wrap(owner: Any, name: str, label: str) -> None:
-    f = getattr(owner, name)
+    f = getattr(owner, name, None)
+    if f is None:  # an older tree (a baseline run) without this stage
+        return
 
     @functools.wraps(f)
     def timed(*a: Any, **k: Any) -> Any:
@@ -57,7 +59,8 @@ def install() -> None:
     _wrap(delta.ViewTracker, "update", "tracker")
     _wrap(browsing, "compose", "compose")
     _wrap(ex.Executor, "execute", "execute")
-    _wrap(ex.Executor, "_settle", "settle")
+    _wrap(ex, "settled", "settle")  # (the settle and the fingerprint after the action, one call)
+    _wrap(ex.Executor, "_settle", "settle")  # (older trees: the fixed settle timer)
     _wrap(ex, "take", "fp.take")
     _wrap(page.Tab, "element", "tab.element")
     _wrap(detector.SignalDetector, "check", "detector.check")

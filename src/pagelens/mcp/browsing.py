@@ -165,6 +165,7 @@ class Browsing:
             self._executor = Executor(self._episode, Budgets(max_steps=budget, max_reloads=budget, max_read_text=budget,
                                                              max_recover=budget), timeout_s=self.config.action_timeout_s)
             self._detector = SignalDetector(self._episode)
+            self._executor.after_js = self._detector.read_js  # the detector's read in the settle call
             if self._tracker is None:
                 self._tracker = ViewTracker(mark=True)
         return self._episode
