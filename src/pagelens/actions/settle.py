@@ -91,14 +91,14 @@ SETTLE_JS = "async ([limit, since, maxMs]) => {" + NET_JS + FINGERPRINT_FN + """
   const frame = () => new Promise((r) => { requestAnimationFrame(() => r()); setTimeout(r, 50); });
   const pending = () => { let n = 0; for (const t of net.open.values()) if (t >= since) n++; return n; };
   try {
-    await frame();  // the action's own frame is rendered
-    let quietSince = performance.now();
+    let quietSince = t0;  // the last moment a request of the action was still in flight
     for (;;) {
+      await frame();  // (the first: the action's own frame is rendered)
       if (net.leaving && Date.now() - net.leaving < 3000) return false;
       const now = performance.now();
       if (now - t0 >= maxMs) break;
-      if (pending()) { quietSince = now; } else if (now - Math.max(last, quietSince) >= 16) break;
-      await frame();
+      if (pending()) quietSince = now;
+      else if (now - Math.max(last, quietSince) >= 12) break;  // a frame without mutations
     }
   } finally { mo.disconnect(); }
   const fp = __pagelensFingerprint(limit);
