@@ -253,8 +253,12 @@ class PagelensPlanAgent(_Agent):
         return None
 
     def candidates(self) -> list[tuple[str, str, str, str]]:
+        return self._lines_candidates(self.lines + self.extra)
+
+    @staticmethod
+    def _lines_candidates(lines: Sequence[str]) -> list[tuple[str, str, str, str]]:
         out = []
-        for line in self.lines + self.extra:
+        for line in lines:
             m = _PL_LINE.match(line.lstrip("*"))
             if m:
                 rest = m.group("rest")
@@ -310,6 +314,16 @@ class PagelensPlanAgent(_Agent):
         """The target in what the tools showed; else, as an agent would: search the last view
         for its name (pruned lines included), read the rest of a cut view, look again after a
         moment (late content), and at last read the whole tree part by part."""
+        if target.nth > 0 and self.search and len(target.name) >= 3:
+            # the n-th of several same-named elements: counted in a list of them all, in page order
+            # (search_page lists exact-name matches first, in document order), not in a view that
+            # may have pruned some of those before it
+            text, is_error = await self.call("search_page", {"text": target.name})
+            if not is_error:
+                self.extra = [ln.lstrip("\t") for ln in text.split("\n")]
+                found = _matches(self._lines_candidates(self.extra), target)
+                if found is not None:
+                    return found
         found = _matches(self.candidates(), target)
         if found is None and self.search and len(target.name) >= 3:
             text, is_error = await self.call("search_page", {"text": target.name})
