@@ -16,6 +16,9 @@ generalises), and the held-out ones, each in its own file:
 * ``blind-4`` — 183 goals on all 49 corpus pages (``benchmarks/data/realpage_goals_blind4.jsonl``,
   same format) written by a second helper that read neither the retriever nor the defense code
   and never ran a retriever on them; held out the same way (``--set blind-4``).
+* ``blind-6`` — 325 goals on all 49 corpus pages (``benchmarks/data/realpage_goals_blind6.jsonl``,
+  same format, 1-4 must-keep items each, checked against both the walker's and the CDP full tree)
+  written blind the same way; held out (``--set blind-6``).
 
 Each page is observed once with pagelens (real Chromium, the page served from 127.0.0.1,
 off-site requests blocked) and the observation cached (pickled); every retriever then focuses
@@ -41,13 +44,15 @@ HERE = Path(__file__).resolve().parent
 #: Each held-out set's own file; it is read only when the set is asked for by name.
 HELD_OUT_FILES = {"blind-3": HERE / "data" / "realpage_goals_blind3.jsonl",
                   "blind-4": HERE / "data" / "realpage_goals_blind4.jsonl",
-                  "blind-5": HERE / "data" / "realpage_goals_blind5.jsonl"}
+                  "blind-5": HERE / "data" / "realpage_goals_blind5.jsonl",
+                  "blind-6": HERE / "data" / "realpage_goals_blind6.jsonl"}
 GOALS = (HERE / "data" / "realpage_goals.jsonl", *HELD_OUT_FILES.values())
-SET_ORDER = ["developer", "blind-1", "blind-2", "blind-3", "blind-4", "blind-5"]
+SET_ORDER = ["developer", "blind-1", "blind-2", "blind-3", "blind-4", "blind-5", "blind-6"]
 #: How each set is labeled in every table.
 SET_LABELS = {"developer": "developer (development)", "blind-1": "blind-1 (development)",
               "blind-2": "blind-2 (development)", "blind-3": "blind-3 (held out)",
-              "blind-4": "blind-4 (held out)", "blind-5": "blind-5 (held out)"}
+              "blind-4": "blind-4 (held out)", "blind-5": "blind-5 (held out)",
+              "blind-6": "blind-6 (held out)"}
 HELD_OUT = frozenset(HELD_OUT_FILES)
 DEFAULT_RETRIEVERS = ("default", "bm25-200", "bm25-400", "embedding-200", "embedding-400", "truncate")
 

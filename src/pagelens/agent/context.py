@@ -45,6 +45,9 @@ class StepContext:
     #: view the policy saw before); ``view`` is what they add up to.
     delta: str | None = None
     base_text: str = ""
+    #: observe="delta": the whole view exactly as it was sent (the compact text of
+    #: :class:`~pagelens.focus.delta.ViewTracker`); None: ``view.text()``
+    view_text: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

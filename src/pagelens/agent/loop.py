@@ -5,7 +5,8 @@ again until the :class:`~pagelens.signals.detector.SignalDetector` fires (or the
 for a fresh look); ``"delta"`` does the same, but a re-observation is sent as the changes
 since the last view, or as the new view with the lines the policy already has folded
 (:mod:`pagelens.focus.delta`; ids of unchanged elements are carried across documents)
-whenever that is cheaper than the view; ``"every-step"`` re-observes after every action and runs only the first
+whenever that is cheaper than the view, all in the tracker's compact text (single-space
+nesting, folds ``= [A] +N``; the prompt shows exactly what was sent); ``"every-step"`` re-observes after every action and runs only the first
 action of each reply (the classic one-observation-per-action agent). The detector runs in
 both modes, so an every-step trace also shows what signal-driven observation would have missed.
 
@@ -169,8 +170,9 @@ class _Run:
         if mode == "delta":
             from pagelens.focus.delta import ViewTracker
 
-            self.tracker = ViewTracker()
+            self.tracker = ViewTracker(compact=True)
         self.delta: str | None = None  # the current observation as sent: changes since the previous view
+        self.sent_text: str | None = None  # the current observation as sent, when it is a whole view
         self.base_text = ""  # the previous view, when the current one was sent as a delta
         self.keys: frozenset[str] = frozenset()
         self.step = 0
@@ -236,7 +238,7 @@ class _Run:
             ctx = StepContext(self.task.goal, self.step + 1, self.view, self.observed_at, self.age == 0, feedback,
                               signals, self.plan.tree_text(), self.plan.history_text(), parse_error,
                               self.budgets.max_steps - self.step, self._screen(), self._screens(),
-                              self.revealed, self.delta, self.base_text)
+                              self.revealed, self.delta, self.base_text, self.sent_text)
             t0 = time.perf_counter()
             reply = self.policy.decide(ctx)
             decide_s = time.perf_counter() - t0
@@ -331,6 +333,7 @@ class _Run:
             view, sent = update.view, update.tokens
             self.delta, self.base_text = ((update.text, update.base_text) if update.kind in ("delta", "fold")
                                           else (None, ""))
+            self.sent_text = update.text if update.kind == "view" else None
             if self.evidence is not None:  # what the policy was sent, named by its form
                 self.evidence.write(f"sent-{self.observations:03d}-{update.kind}.txt", update.text.encode("utf-8"))
         detector.arm(obs)

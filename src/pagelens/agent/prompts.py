@@ -78,7 +78,8 @@ def build_messages(ctx: StepContext) -> list[Message]:
         parts.append(f"# Observation ({age}; {view.observation.url}): what changed since then\n{ctx.delta}")
     else:
         parts.append(
-            f"# Observation ({age}; {view.observation.url}; {shown} of {view.full_tokens} tokens shown)\n{view.text()}"
+            f"# Observation ({age}; {view.observation.url}; {shown} of {view.full_tokens} tokens shown)\n"
+            + (ctx.view_text if ctx.view_text is not None else view.text())
         )
     if ctx.parse_error:
         parts.append(

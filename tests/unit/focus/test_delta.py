@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
+from pagelens import tokens
 from pagelens.focus.delta import (
+    COMPACT_FOLD_HEAD,
     FOLD_HEAD,
     Shown,
     ViewTracker,
@@ -10,8 +14,10 @@ from pagelens.focus.delta import (
     carry_ids,
     diff_views,
     fold_view,
+    render,
     shown_lines,
 )
+from pagelens.focus.delta.formats import same_text
 from pagelens.focus.view import focus_view
 from pagelens.types import ElementId, Node, Observation
 
@@ -217,3 +223,69 @@ def test_a_pruned_run_whose_lines_changed_keeps_the_placeholder_id_of_its_place(
     assert "Offer 0" in delta and "pruned" not in delta  # "lines pruned here" did not change
     pid = next(iter(after.values()))
     assert second.view.focused is not None and set(second.view.focused.placeholders) == {pid}
+
+
+def _unfold(base: list[str], folded: str) -> list[str]:
+    """The view an agent rebuilds from a compact folded view and its copy of the last view."""
+    lead = re.compile(r"^ *\*?(\[p?\d+\]) ")
+    index = {m.group(1): k for k, ln in enumerate(base) if (m := lead.match(ln))}
+    out: list[str] = []
+    for raw in folded.splitlines()[1:]:
+        m = re.match(r"^ *= (\[p?\d+\])(?: \+(\d+))?$", raw)
+        if m:
+            k = index[m.group(1)]
+            out += base[k:k + 1 + int(m.group(2) or 0)]
+        else:
+            out.append(raw)
+    return out
+
+
+def test_a_compact_folded_view_rebuilds_the_new_view_from_the_last_one() -> None:
+    header = [Shown(0, "RootWebArea 'Shop'")] + [Shown(1, f"[{i}] link 'Menu entry {i}', clickable", str(i))
+                                                 for i in range(1, 7)]
+    rows = [[Shown(2, f"[{r}0] row 'Order {r}'", f"{r}0"), Shown(3, "StaticText 'shipped'"),
+             Shown(3, f"[{r}1] link 'Details of order {r}', clickable", f"{r}1")] for r in range(1, 6)]
+    before = [*header, Shown(1, "[7] table 'Orders'", "7"), *[ln for row in rows for ln in row],
+              Shown(1, "[90] button 'Next page', visible", "90"), Shown(1, "[p1] ... 4 lines pruned ...")]
+    moved = [rows[4], rows[0], rows[1], rows[2], rows[3]]  # the table re-sorted
+    after = [*header, Shown(1, "[7] table 'Orders'", "7"), *[ln for row in moved for ln in row],
+             Shown(1, "[90] button 'Next page'", "90"), Shown(1, "[95] alert 'Sorted by date', visible", "95"),
+             Shown(1, "[p1] ... 4 lines pruned ...")]
+    folded = fold_view(before, after, compact=True)
+    assert folded.splitlines()[0] == COMPACT_FOLD_HEAD
+    base = render(before, compact=True).split("\n")
+    assert [same_text(ln) for ln in _unfold(base, folded)] == [same_text(ln.sent(True)) for ln in after]
+    assert "= [1] +6" in folded  # header and table line: one line
+    assert "\n = [90]\n" in folded  # a single unchanged line with an id costs less folded
+    assert " [95] alert 'Sorted by date', visible" in folded and "\t" not in folded
+    assert tokens.count(folded) < tokens.count(fold_view(before, after)) < tokens.count(render(after))
+
+
+def test_compact_text_leaves_out_only_the_clickable_mark_a_control_needs_not() -> None:
+    lines = [Shown(0, "[1] link 'Home', clickable, visible", "1"), Shown(1, "[2] generic 'Card', clickable", "2"),
+             Shown(1, "[3] textbox 'Qty' value='1', clickable, focused", "3"), Shown(1, "StaticText 'clickable'")]
+    assert render(lines, compact=True).split("\n") == [
+        "[1] link 'Home', visible", " [2] generic 'Card', clickable", " [3] textbox 'Qty' value='1', focused",
+        " StaticText 'clickable'"]
+    assert render(lines) == "\n".join(ln.rendered() for ln in lines)  # the default text is the focus's
+
+
+def test_a_compact_delta_anchors_by_id_and_nests_by_spaces() -> None:
+    before = [Shown(0, "RootWebArea 'Shop'"), Shown(1, "[2] textbox 'Quantity of this lamp' value='1'", "2"),
+              Shown(1, "[3] button 'Add to cart', clickable", "3")]
+    after = [*before[:2], Shown(1, "[3] button 'Add to cart', clickable", "3"), Shown(2, "[7] alert 'Added'", "7")]
+    compact = diff_views(before, after, compact=True).text()
+    assert compact.splitlines()[1:] == ["@ after [3]", "+   [7] alert 'Added'"]
+    assert "@ after [3] button 'Add to cart', clickable" in diff_views(before, after).text()  # the default
+
+
+def test_a_compact_tracker_sends_space_nested_views_and_bases() -> None:
+    items = [(0, "listitem", f"Product number {i} with a long descriptive name", str(10 + i)) for i in range(40)]
+    page = _obs("http://127.0.0.1/list", (None, "RootWebArea", "Shop", None), *items)
+    tracker = ViewTracker(compact=True)
+    first = tracker.update(focus_view(page))
+    assert first.text == first.view.text().replace("\t", " ") and first.tokens < tokens.count(first.view.text())
+    changed = _obs("http://127.0.0.1/list", (None, "RootWebArea", "Shop", None), *items, (0, "alert", "Saved", "99"))
+    second = tracker.update(focus_view(changed))
+    assert second.kind == "delta" and "+  [99] alert 'Saved'" in second.text
+    assert second.base_text == first.text  # the view as the agent has it, in the same text

@@ -23,6 +23,7 @@ Pure steps on typed values, one module each:
 from __future__ import annotations
 
 from pagelens.focus.delta.formats import (
+    COMPACT_FOLD_HEAD,
     FOLD_HEAD,
     Delta,
     DeltaLine,
@@ -31,10 +32,11 @@ from pagelens.focus.delta.formats import (
     diff_views,
     fold_view,
     mark_new,
+    render,
     shown_lines,
 )
 from pagelens.focus.delta.ids import carry_ids
 from pagelens.focus.delta.tracker import Update, ViewTracker
 
-__all__ = ["FOLD_HEAD", "Delta", "DeltaLine", "Shown", "Update", "ViewTracker", "as_the_agent_has", "carry_ids",
-           "diff_views", "fold_view", "mark_new", "shown_lines"]
+__all__ = ["COMPACT_FOLD_HEAD", "FOLD_HEAD", "Delta", "DeltaLine", "Shown", "Update", "ViewTracker",
+           "as_the_agent_has", "carry_ids", "diff_views", "fold_view", "mark_new", "render", "shown_lines"]

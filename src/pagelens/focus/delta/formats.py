@@ -12,6 +12,13 @@ are textually equal); only the in-viewport mark (``visible``) changing is not a 
   navigation, filters) costs its new lines only, and nothing gone has to be listed;
 * :func:`mark_new` — the whole view, elements not shown before marked ``*``.
 
+``compact=True`` (the agent loop's ``observe="delta"``) is the same content in fewer tokens:
+one space per nesting level instead of a tab, a folded run written ``= [A] +N`` (line ``A`` of
+the last view and the ``N`` lines after it) and folded whenever that line is cheaper than the
+run (even a single line), anchors named by id (``@ after [12]``), and no ``clickable`` mark on a
+control (a link, a button, a field: the role says it). The default (tabs,
+``= N lines as before: A … B``) is what the MCP server sends and its plan driver parses.
+
 Lines are aligned by :func:`pagelens.focus.delta.align.matching_blocks` (near-linear on big views).
 """
 
@@ -22,21 +29,33 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from pagelens import tokens
 from pagelens.focus.delta.align import matching_blocks, opcodes
 
 if TYPE_CHECKING:
     from pagelens.focus.view import PageView
 
-__all__ = ["FOLD_HEAD", "Delta", "DeltaLine", "Shown", "as_the_agent_has", "diff_views", "fold_view", "mark_new",
-           "same_text", "shown_lines"]
+__all__ = ["COMPACT_FOLD_HEAD", "FOLD_HEAD", "Delta", "DeltaLine", "Shown", "as_the_agent_has", "diff_views",
+           "fold_view", "indent_of", "mark_new", "render", "same_text", "shown_lines"]
 
 _LEAD_ID = re.compile(r"^\[(\d{1,9})\] ")
 _EXCERPT = 60
 _VISIBLE = re.compile(r", visible(?=,|$)")
+#: Roles that are controls by definition: their ``clickable`` mark says nothing (compact text).
+_CONTROLS = ("link", "button", "checkbox", "radio", "switch", "tab", "menuitem", "menuitemcheckbox",
+             "menuitemradio", "option", "treeitem", "combobox", "textbox", "searchbox", "spinbutton", "slider")
+_REDUNDANT_CLICKABLE = re.compile(r"^(\*?\[\d{1,9}\] (?:" + "|".join(_CONTROLS) + r") '.*?'(?: value='.*?')?), clickable(?=,|$)")
 #: Shortest run of unchanged lines worth folding (a fold line costs about as much as one line).
 _MIN_FOLD = 2
 #: Header of a folded view (the MCP plan driver and the prompts recognise it).
 FOLD_HEAD = "New view; '= N lines as before: A … B' stands for N lines of your last view, unchanged:"
+#: Header of a compact folded view.
+COMPACT_FOLD_HEAD = "New view ('= [A] +N': [A] and the N lines after it in your last view):"
+
+
+def indent_of(compact: bool) -> str:
+    """One nesting level: a tab, or (compact) one space (a tab costs more tokens per line)."""
+    return " " if compact else "\t"
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,8 +66,21 @@ class Shown:
     text: str
     eid: str | None = None
 
-    def rendered(self) -> str:
-        return "\t" * self.depth + self.text
+    def rendered(self, indent: str = "\t") -> str:
+        return indent * self.depth + self.text
+
+    def sent(self, compact: bool, text: str | None = None) -> str:
+        """The line as the agent is sent it (``text``: instead of the line's own, e.g. marked);
+        compact: nested by spaces, a control's redundant ``clickable`` left out."""
+        text = self.text if text is None else text
+        if not compact:
+            return "\t" * self.depth + text
+        return " " * self.depth + _REDUNDANT_CLICKABLE.sub(r"\1", text, count=1)
+
+
+def render(lines: Sequence[Shown], *, compact: bool = False) -> str:
+    """The lines as text, nested by tabs or (compact) by single spaces."""
+    return "\n".join(ln.sent(compact) for ln in lines)
 
 
 def shown_lines(view: PageView) -> tuple[Shown, ...]:
@@ -99,9 +131,9 @@ def same_text(text: str) -> str:
     return _VISIBLE.sub("", text)
 
 
-def diff_views(before: Sequence[Shown], after: Sequence[Shown], *, since: str = "") -> Delta:
+def diff_views(before: Sequence[Shown], after: Sequence[Shown], *, since: str = "", compact: bool = False) -> Delta:
     """What turns ``before`` into ``after`` (both with carried ids); a line whose only change
-    is its ``visible`` mark is not a change."""
+    is its ``visible`` mark is not a change. ``compact``: see the module docstring."""
     a = [same_text(ln.rendered()) for ln in before]
     b = [same_text(ln.rendered()) for ln in after]
     out: list[DeltaLine] = []
@@ -109,7 +141,9 @@ def diff_views(before: Sequence[Shown], after: Sequence[Shown], *, since: str = 
     for tag, i1, i2, j1, j2 in opcodes(a, b):
         if tag == "equal":
             continue
-        anchor = f"after {_excerpt(before[i1 - 1])}" if i1 > 0 else "at the top"
+        prev = before[i1 - 1] if i1 > 0 else None
+        anchor = ("at the top" if prev is None else
+                  f"after {_short_ref(prev) if compact else _excerpt(prev)}")
         out.append(DeltaLine("@", anchor))
         old = list(before[i1:i2])
         new = list(after[j1:j2])
@@ -120,14 +154,14 @@ def diff_views(before: Sequence[Shown], after: Sequence[Shown], *, since: str = 
             prev = by_id.get(ln.eid) if ln.eid is not None else None
             if prev is not None:
                 kept_old.add(id(prev))
-                new_ops.append(DeltaLine("~", ln.rendered()))
+                new_ops.append(DeltaLine("~", ln.sent(compact)))
                 changed += 1
             else:
-                new_ops.append(DeltaLine("+", ln.rendered()))
+                new_ops.append(DeltaLine("+", ln.sent(compact)))
                 added += 1
         gone = [ln for ln in old if id(ln) not in kept_old]
         removed += len(gone)
-        out.extend(_removed_runs(old, kept_old))
+        out.extend(_removed_runs(old, kept_old, compact))
         out.extend(new_ops)
     return Delta(tuple(out), added, removed, changed, since)
 
@@ -144,43 +178,58 @@ def as_the_agent_has(before: Sequence[Shown], after: Sequence[Shown]) -> tuple[S
 
 
 def fold_view(before: Sequence[Shown], after: Sequence[Shown], *, seen: frozenset[str] | None = None,
-              since: str = "") -> str:
+              since: str = "", compact: bool = False) -> str:
     """``after`` with every run of at least ``_MIN_FOLD`` lines unchanged since ``before``
     folded into ``= N lines as before: A … B`` (A and B: the run's first and last line as
-    the agent has them, by id when they have one). ``seen``: mark elements not seen yet ``*``."""
+    the agent has them, by id when they have one). ``seen``: mark elements not seen yet ``*``.
+
+    ``compact``: a run is written ``= [A] +N`` (``= [A]`` for one line), single spaces nest,
+    and a run of any length is folded when its fold line costs fewer tokens than its lines."""
     a = [same_text(ln.rendered()) for ln in before]
     b = [same_text(ln.rendered()) for ln in after]
+    shortest = 1 if compact else _MIN_FOLD
+    indent = indent_of(compact)
     folds: dict[int, tuple[int, int]] = {}  # start in after -> (start in before, length)
     for i, j, n in matching_blocks(a, b):
-        if n >= _MIN_FOLD:
+        if n >= shortest:
             folds[j] = (i, n)
-    _moved_folds(before, a, b, folds)
-    head = FOLD_HEAD if not since else FOLD_HEAD.replace("your last view", f"your earlier view {since}")
-    out = [head]
+    _moved_folds(before, a, b, folds, shortest)
+    if compact:
+        folds = _extended(folds, a, b)
+    head = COMPACT_FOLD_HEAD if compact else FOLD_HEAD
+    out = [head if not since else head.replace("your last view", f"your earlier view {since}")]
     j = 0
     while j < len(after):
         if j in folds:
             i, n = folds[j]
-            while n >= _MIN_FOLD and _ref(before[i]) is None:  # a fold starts at a unique line
-                out.append(before[i].rendered())  # (as the agent has it: the same but for ``visible``)
+            while n >= shortest and _ref(before[i]) is None:  # a fold starts at a unique line
+                out.append(before[i].sent(compact))  # (as the agent has it: the same but for ``visible``)
                 i, j, n = i + 1, j + 1, n - 1
-            if n < _MIN_FOLD:
+            if n < shortest:
                 continue
             first, last = before[i], before[i + n - 1]
-            out.append("\t" * first.depth + f"= {n} lines as before: {_short_ref(first)} … {_short_ref(last)}")
+            if not compact:
+                out.append(indent * first.depth + f"= {n} lines as before: {_short_ref(first)} … {_short_ref(last)}")
+            else:
+                line = indent * first.depth + f"= {_ref(first)}" + (f" +{n - 1}" if n > 1 else "")
+                run = before[i:i + n]
+                if tokens.count(line) < tokens.count("\n".join(ln.sent(compact) for ln in run)):
+                    out.append(line)
+                else:
+                    out.extend(ln.sent(compact) for ln in run)
             j += n
             continue
         ln = after[j]
         text = ln.text
         if seen is not None and ln.eid is not None and ln.eid not in seen and _LEAD_ID.match(text):
             text = "*" + text
-        out.append("\t" * ln.depth + text)
+        out.append(ln.sent(compact, text))
         j += 1
     return "\n".join(out)
 
 
 def _moved_folds(before: Sequence[Shown], a: Sequence[str], b: Sequence[str],
-                 folds: dict[int, tuple[int, int]]) -> None:
+                 folds: dict[int, tuple[int, int]], shortest: int = _MIN_FOLD) -> None:
     """Add to ``folds`` the runs of ``b`` outside them that the agent has elsewhere in ``a`` (rows
     of a re-sorted table, a block moved up): a run starts at a line with an id that occurs once
     in ``before`` and extends while the lines agree, up to the next fold."""
@@ -198,14 +247,39 @@ def _moved_folds(before: Sequence[Shown], a: Sequence[str], b: Sequence[str],
         if i >= 0:
             while i + n < len(a) and j + n < len(b) and a[i + n] == b[j + n] and (n == 0 or j + n not in folds):
                 n += 1
-        if n >= _MIN_FOLD:
+        if n >= shortest:
             folds[j] = (i, n)
             j += n
         else:
             j += 1
 
 
-def _removed_runs(old: list[Shown], kept: set[int]) -> list[DeltaLine]:
+def _extended(folds: dict[int, tuple[int, int]], a: Sequence[str], b: Sequence[str]) -> dict[int, tuple[int, int]]:
+    """``folds`` with each run continued while the lines after it agree on both sides (the
+    alignment may have paired the next line elsewhere, a look-alike ``▲`` of another post):
+    a fold names only its first line, so one run is cheaper than two, and a run cut off at a
+    line without an id would have to be sent from there to its next id. A fold a longer run
+    overlaps keeps its rest (from where the longer run ends)."""
+    starts = sorted(folds)
+    out: dict[int, tuple[int, int]] = {}
+    j = k = 0
+    while k < len(starts):
+        s = starts[k]
+        i, n = folds[s]
+        if s < j:  # overlapped by the run before: its rest, if any
+            if s + n <= j:
+                k += 1
+                continue
+            i, n, s = i + (j - s), n - (j - s), j
+        while s + n < len(b) and i + n < len(a) and a[i + n] == b[s + n]:
+            n += 1
+        out[s] = (i, n)
+        j = s + n
+        k += 1
+    return out
+
+
+def _removed_runs(old: list[Shown], kept: set[int], compact: bool = False) -> list[DeltaLine]:
     runs: list[list[Shown]] = [[]]
     for ln in old:
         if id(ln) in kept:
@@ -215,7 +289,7 @@ def _removed_runs(old: list[Shown], kept: set[int]) -> list[DeltaLine]:
     out = []
     for run in runs:
         if len(run) == 1:
-            out.append(DeltaLine("-", run[0].rendered()))
+            out.append(DeltaLine("-", run[0].sent(compact)))
         elif len(run) > 1:
             out.append(DeltaLine("-", f"{len(run)} lines: {_short_ref(run[0])} … {_short_ref(run[-1])}"))
     return out
@@ -237,13 +311,13 @@ def _short_ref(line: Shown) -> str:
     return _ref(line) or _excerpt(line)
 
 
-def mark_new(lines: Sequence[Shown], seen: frozenset[str]) -> str:
+def mark_new(lines: Sequence[Shown], seen: frozenset[str], *, compact: bool = False) -> str:
     """The lines as text, elements the agent has not been shown before marked with ``*``."""
     out = []
     for ln in lines:
         text = ln.text
         if ln.eid is not None and ln.eid not in seen and _LEAD_ID.match(text):
             text = "*" + text
-        out.append("\t" * ln.depth + text)
+        out.append(ln.sent(compact, text))
     return "\n".join(out)
 

@@ -13,7 +13,16 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from pagelens import tokens
-from pagelens.focus.delta.formats import Delta, Shown, as_the_agent_has, diff_views, fold_view, mark_new, shown_lines
+from pagelens.focus.delta.formats import (
+    Delta,
+    Shown,
+    as_the_agent_has,
+    diff_views,
+    fold_view,
+    mark_new,
+    render,
+    shown_lines,
+)
 from pagelens.focus.delta.ids import carry_ids, carry_pids, place_pids, re_render
 from pagelens.types import Observation
 
@@ -64,10 +73,13 @@ class ViewTracker:
     gives the smaller answer; the answer says which it is.
     """
 
-    def __init__(self, *, mark: bool = False, keep: int = 8, fold: bool = True) -> None:
+    def __init__(self, *, mark: bool = False, keep: int = 8, fold: bool = True, compact: bool = False) -> None:
         self.mark = mark  # mark elements not seen before with "*" when the whole view is sent
         self.keep = keep
         self.fold = fold  # also offer the folded view
+        #: the compact text (:mod:`~pagelens.focus.delta.formats`): views, deltas and folds nested
+        #: by single spaces, folds as ``= [A] +N``; off: the tab-nested view text of the focus
+        self.compact = compact
         self._history: list[_Seen] = []
         self._seen: set[str] = set()
         self._pids: dict[tuple[object, ...], str] = {}  # what a placeholder stood for -> its id
@@ -80,7 +92,7 @@ class ViewTracker:
     @property
     def last_text(self) -> str:
         """The last view as the agent has it (delta applied)."""
-        return "\n".join(ln.rendered() for ln in self._history[-1].shown) if self._history else ""
+        return render(self._history[-1].shown, compact=self.compact) if self._history else ""
 
     def forget(self) -> None:
         """Start over: the next update is sent as a whole view (a new episode, a new client)."""
@@ -117,21 +129,25 @@ class ViewTracker:
                 carried, pids = place_pids(base.shown, carried, pids, self._next_pid)
             lines = shown_lines(carried)
             if not options:  # the view itself, with ids carried from the last view
-                text = mark_new(lines, seen) if self.mark and self._history else carried.text()
+                if self.mark and self._history:
+                    text = mark_new(lines, seen, compact=self.compact)
+                else:
+                    text = render(lines, compact=True) if self.compact else carried.text()
                 view_tokens = tokens.count(text)
                 options.append(_Option(view_tokens, carried, mapping, lines, "view", text, pids=pids,
                                        next_pid=next_pid))
             if not allow_delta or base is None:
                 continue
             since = base.label if base is not bases[0] else ""
-            base_text = "\n".join(ln.rendered() for ln in base.shown)
+            base_text = render(base.shown, compact=self.compact)
             has = as_the_agent_has(base.shown, lines)
-            delta = diff_views(base.shown, lines, since=since)
+            delta = diff_views(base.shown, lines, since=since, compact=self.compact)
             delta_text = delta.text()
             options.append(_Option(tokens.count(delta_text), carried, mapping, has, "delta", delta_text, delta,
                                    base_text, pids, next_pid))
             if self.fold and not delta.empty:
-                folded = fold_view(base.shown, lines, seen=seen if self.mark else None, since=since)
+                folded = fold_view(base.shown, lines, seen=seen if self.mark else None, since=since,
+                                   compact=self.compact)
                 options.append(_Option(tokens.count(folded), carried, mapping, has, "fold", folded, None,
                                        base_text, pids, next_pid))
         best = min(options, key=lambda o: o.tokens)

@@ -1,0 +1,99 @@
+"""Shape of the held-out blind-6 goal file, and that every must-keep item is on its page.
+
+The figures come from ``benchmarks/realpage_goals.py --set blind-6``. Nothing here runs a
+retriever: the existence check observes each corpus page with the full tree only (no goal, no
+focus, no defense) and matches items with the harness's own matcher
+(``pagelens.bench.cases.item_kept``) against every line of the full rendering.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+from collections import Counter
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+BLIND6 = ROOT / "benchmarks" / "data" / "realpage_goals_blind6.jsonl"
+OTHERS = tuple(p for p in (ROOT / "benchmarks" / "data").glob("realpage_goals*.jsonl") if p != BLIND6)
+CORPUS = Path(os.environ.get("PAGELENS_CORPUS", str(ROOT.parent.parent / "shared" / "corpus" / "realpages")))
+if not CORPUS.is_dir():  # a worktree sits two levels below /work, the main checkout one
+    CORPUS = ROOT.parent / "shared" / "corpus" / "realpages"
+
+
+def _load(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def _harness() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("realpage_goals_harness", ROOT / "benchmarks" / "realpage_goals.py")
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_blind6_is_well_formed_and_covers_every_corpus_page() -> None:
+    goals = _load(BLIND6)
+    assert len(goals) >= 180
+    assert {g["set"] for g in goals} == {"blind-6"}
+    pages = Counter(g["page"] for g in goals)
+    if CORPUS.is_dir():
+        assert set(pages) == {p.stem for p in CORPUS.glob("*.html")}
+    assert min(pages.values()) >= 3
+    kinds = Counter(g["kind"] for g in goals)
+    assert set(kinds) == {"act", "read", "navigate"}
+    assert min(kinds.values()) >= 0.08 * len(goals)
+    assert len({g["goal"].strip().lower() for g in goals}) == len(goals)
+    for g in goals:
+        assert set(g) == {"set", "page", "goal", "kind", "must_keep"}
+        assert g["goal"].strip() and 1 <= len(g["must_keep"]) <= 4
+        for m in g["must_keep"]:
+            assert set(m) == {"role", "name"} and m["role"] and m["name"].strip()
+
+
+def test_blind6_shares_no_goal_with_the_other_sets() -> None:
+    others = {g["goal"].strip().lower() for path in OTHERS for g in _load(path)}
+    assert not [g["goal"] for g in _load(BLIND6) if g["goal"].strip().lower() in others]
+
+
+def test_blind6_runs_only_when_asked_for_by_name() -> None:
+    harness = _harness()
+    assert "blind-6" in harness.HELD_OUT and harness.HELD_OUT_FILES["blind-6"] == BLIND6
+    assert harness.SET_LABELS["blind-6"] == "blind-6 (held out)" and "blind-6" in harness.SET_ORDER
+    assert "blind-6" not in {g["set"] for g in harness.load_goals(None)}
+    assert "blind-6" not in {g["set"] for g in harness.load_goals(["blind-5"])}
+    asked = harness.load_goals(["blind-6"])
+    assert sum(g["set"] == "blind-6" for g in asked) == len(_load(BLIND6))
+    assert "blind-5" not in {g["set"] for g in asked}
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+def test_every_blind6_item_is_in_the_full_rendering(browser_session) -> None:  # type: ignore[no-untyped-def]
+    from pagelens.api import render_observation
+    from pagelens.bench.cases import MustKeep, item_kept
+    from pagelens.browser.serve import StaticServer
+
+    if not CORPUS.is_dir():
+        pytest.skip(f"no corpus at {CORPUS}")
+    goals = _load(BLIND6)
+    missing: list[str] = []
+    server = StaticServer(CORPUS)
+    try:
+        for page in sorted({g["page"] for g in goals}):
+            with browser_session.episode() as episode:
+                episode.goto(server.url(f"{page}.html"))
+                lines = render_observation(episode.observe()).lines
+            texts = [ln.text for ln in lines]
+            for g in (g for g in goals if g["page"] == page):
+                for m in g["must_keep"]:
+                    if not item_kept(MustKeep(role=m["role"], name=m["name"]), lines, texts):
+                        missing.append(f"{page}: {m['role']} {m['name']!r}")
+    finally:
+        server.close()
+    assert not missing, "\n".join(missing)
