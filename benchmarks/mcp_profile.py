@@ -3,10 +3,11 @@ in-process (no MCP transport), each stage timed by wrapping it (instrumentation 
 functions run unchanged).
 
 Stages: ``new_episode`` (context + page), ``goto``, ``observe`` (extraction; ``obs.*`` its own
-stages: probe, axtree, snapshot, build), ``focus_view`` (render + focus), ``tracker`` (the delta
-tracker), ``compose`` (the capped answer), ``execute`` (the executor; ``op.*`` the page
-operation, ``settle``, ``fp.take`` the before/after fingerprints, ``tab.element`` resolving the
-element), ``detector.*`` (signals).
+stages: the liveness probe, the walker or the AX tree, ``backend_ids``, build), ``focus_view``
+(render + focus), ``tracker`` (the delta tracker), ``compose`` (the capped answer), ``execute``
+(the executor; ``op.*`` the page operation, ``settle`` the settling and the fingerprint after it,
+``fp.take`` the other fingerprints, ``tab.element`` resolving the element), ``detector.*``
+(signals; ``check`` reads nothing when the executor brought the page state).
 
     PYTHONPATH=src .venv/bin/python benchmarks/mcp_profile.py [--tasks a,b] [--limit 10] [--view-cap N]
 """
@@ -30,7 +31,9 @@ _LOCAL = threading.local()
 
 
 def _wrap(owner: Any, name: str, label: str) -> None:
-    f = getattr(owner, name)
+    f = getattr(owner, name, None)
+    if f is None:  # an older tree (a baseline run) without this stage
+        return
 
     @functools.wraps(f)
     def timed(*a: Any, **k: Any) -> Any:
@@ -57,7 +60,8 @@ def install() -> None:
     _wrap(delta.ViewTracker, "update", "tracker")
     _wrap(browsing, "compose", "compose")
     _wrap(ex.Executor, "execute", "execute")
-    _wrap(ex.Executor, "_settle", "settle")
+    _wrap(ex, "settled", "settle")  # (the settle and the fingerprint after the action, one call)
+    _wrap(ex.Executor, "_settle", "settle")  # (older trees: the fixed settle timer)
     _wrap(ex, "take", "fp.take")
     _wrap(page.Tab, "element", "tab.element")
     _wrap(detector.SignalDetector, "check", "detector.check")
@@ -147,7 +151,7 @@ async def run(args: argparse.Namespace) -> int:
         for _, d in rows:
             stages.update(d)
         secs = [r[0] for r in rows]
-        top = ", ".join(f"{k} {v / len(rows):.3f}" for k, v in stages.most_common(10))
+        top = ", ".join(f"{k} {v / len(rows):.3f}" for k, v in stages.most_common(16))
         print(f"| {tool} | {len(rows)} | {statistics.median(secs):.3f} | {statistics.mean(secs):.3f} | {top} |")
     print(f"({len(tasks)} tasks, {failures} failed)")
     return 1 if failures else 0

@@ -42,7 +42,10 @@ GOALS = ROOT / "benchmarks" / "data" / "realpage_goals.jsonl"
 DEFAULT_PWMCP = "/work/npm-pwmcp/node_modules/.bin/playwright-mcp"
 #: playwright-mcp: snapshot whenever the page may have changed; /find: browser_find results first.
 #: pagelens: search_page for a target missing from the view; /nosearch: observe() and the whole tree instead.
-SERVERS = ("pagelens", "pagelens/nosearch", "playwright-mcp", "playwright-mcp/find")
+#: pagelens-base: the pagelens of another source tree (``--baseline-src``), measured in the same run.
+SERVERS = ("pagelens", "pagelens-base", "pagelens/nosearch", "playwright-mcp", "playwright-mcp/find")
+#: ``src`` folder of the baseline tree (``git archive <commit> src | tar -x -C DIR``: DIR/src).
+BASELINE_SRC: str | None = None
 
 
 def pw_args(chromium: str, out_dir: str) -> list[str]:
@@ -58,10 +61,15 @@ VIEW_CAP: int | None = None
 def server_params(server: str, *, goal: str | None, pwmcp: str, chromium: str, cap: int) -> Any:
     from mcp import StdioServerParameters
 
-    if server == "pagelens":
+    if server.startswith("pagelens"):
+        env = dict(os.environ)
+        if server == "pagelens-base":
+            if not BASELINE_SRC:
+                raise SystemExit("pagelens-base needs --baseline-src DIR/src")
+            env["PYTHONPATH"] = BASELINE_SRC
         args = ["-m", "pagelens.cli", "mcp", "--cap", str(cap), *(["--goal", goal] if goal else []),
-                *(["--view-cap", str(VIEW_CAP)] if VIEW_CAP is not None else [])]
-        return StdioServerParameters(command=sys.executable, args=args, env=dict(os.environ))
+                *(["--view-cap", str(VIEW_CAP)] if VIEW_CAP is not None and server != "pagelens-base" else [])]
+        return StdioServerParameters(command=sys.executable, args=args, env=env)
     out = "/tmp/pagelens-pwmcp-out"
     return StdioServerParameters(command=pwmcp, args=pw_args(chromium, out), cwd="/tmp", env=dict(os.environ))
 
@@ -201,6 +209,11 @@ def report(episodes: list[Any], corpus: list[dict[str, Any]], cap: int) -> str:
             f"{statistics.mean(e.bytes for e in eps):,.0f} | {statistics.mean(e.seconds for e in eps):.2f} | "
             f"{pct([c.seconds for c in calls], 0.5):.3f} | {pct([c.seconds for c in calls], 0.9):.3f} | "
             f"{max((c.tokens for c in calls), default=0):,} |")
+    p50 = {srv: pct([c.seconds for e in episodes if e.server == srv for c in e.calls], 0.5) for srv in SERVERS}
+    for mine in [x for x in SERVERS if x.startswith("pagelens") and p50[x]]:
+        for other in [x for x in SERVERS if x.startswith("playwright") and p50[x]]:
+            out.append(f"\np50 call latency {mine} / {other}: {p50[mine]:.3f} / {p50[other]:.3f} s = "
+                       f"{p50[mine] / p50[other]:.2f}")
     for mine in [x for x in SERVERS if x.startswith("pagelens")]:
         pl = {e.task: e for e in episodes if e.server == mine}
         for other in [x for x in SERVERS if x.startswith("playwright")]:
@@ -270,18 +283,27 @@ async def main_async(args: argparse.Namespace) -> tuple[list[Any], list[dict[str
     episodes = []
     if not args.run_tasks:
         tasks = []
+    from contextlib import AsyncExitStack
+
     from mcp import ClientSession
     from mcp.client.stdio import stdio_client
 
-    params = server_params("pagelens", goal=None, pwmcp=args.playwright_mcp, chromium=args.chromium, cap=args.cap)
     with start_sites(0) as sites:
-        async with stdio_client(params) as (r, w), ClientSession(r, w) as shared:
-            await shared.initialize()
+        async with AsyncExitStack() as stack:
+            shared: dict[str, Any] = {}  # one pagelens server per source tree, shared by its tasks
+            for tree in ("pagelens", "pagelens-base"):
+                if any(s == tree or s.startswith(tree + "/") for s in servers) and tasks:
+                    params = server_params(tree, goal=None, pwmcp=args.playwright_mcp, chromium=args.chromium,
+                                           cap=args.cap)
+                    r, w = await stack.enter_async_context(stdio_client(params))
+                    shared[tree] = await stack.enter_async_context(ClientSession(r, w))
+                    await shared[tree].initialize()
             for k, task in enumerate(tasks):
                 # alternate which server goes first (the machine's load drifts during a run)
                 for server in (servers if k % 2 == 0 or not args.alternate else servers[::-1]):
+                    tree = server.split("/")[0]
                     ep = await run_task(server, task, sites, pwmcp=args.playwright_mcp, chromium=args.chromium,
-                                        cap=args.cap, shared=shared if server.startswith("pagelens") else None)
+                                        cap=args.cap, shared=shared.get(tree))
                     episodes.append(ep)
                     print(f"{'ok ' if ep.success else 'FAIL'} {server:20} {task.id:28} calls={len(ep.calls):2} "
                           f"tokens={ep.tokens:7} {ep.seconds:5.1f}s {'' if ep.success else ep.detail}",
@@ -310,6 +332,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="run the servers in the same order for every task (default: alternate per task)")
     parser.add_argument("--playwright-mcp", default=os.environ.get("PLAYWRIGHT_MCP", DEFAULT_PWMCP))
     parser.add_argument("--chromium", default=None)
+    parser.add_argument("--baseline-src", help="the src folder of a baseline tree, served as pagelens-base")
     parser.add_argument("--json", type=Path)
     parser.add_argument("--report-from", type=Path, metavar="JSON", help="print the report of a saved --json run")
     args = parser.parse_args(argv)
@@ -320,8 +343,9 @@ def main(argv: list[str] | None = None) -> int:
         print(report(*load_run(args.report_from), args.cap))
         return 0
     args.chromium = find_chromium(args.chromium)
-    global VIEW_CAP
+    global VIEW_CAP, BASELINE_SRC
     VIEW_CAP = args.view_cap
+    BASELINE_SRC = args.baseline_src
     started = time.perf_counter()
     episodes, corpus = asyncio.run(main_async(args))
     print(report(episodes, corpus, args.cap))

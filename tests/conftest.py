@@ -88,6 +88,10 @@ def _tricky_app() -> object:
                         "text/html"),
         "/busy": (200, (b"<html><body><button>Frozen</button><script>setTimeout(()=>{while(true){}},200)</script>"
                         b"</body></html>"), "text/html"),
+        "/fetch-page": (200, (b"<html><body><button onclick=\"fetch('/slow-json').then(r => r.json()).then(j => "
+                              b"{document.getElementById('out').textContent = 'loaded ' + j.a})\">Load</button>"
+                              b"<button onclick=\"fetch('/hang')\">Hang</button><p id='out'>waiting</p></body></html>"),
+                        "text/html"),
         "/latin1": (200, ("<html><head><meta charset='utf-8'></head><body><p>Caf\xe9 cr\xe8me \xff\xfe</p>"
                           "<button>Bestellen</button></body></html>").encode("latin-1"), "text/html"),
     }
@@ -96,6 +100,9 @@ def _tricky_app() -> object:
         path = request.url.path
         if path == "/hang":  # never answers (until the server stops)
             await anyio.sleep(60)
+        if path == "/slow-json":  # answers after 300 ms
+            await anyio.sleep(0.3)
+            return raw(200, b'{"a": 1}', "application/json")
         code, body, ctype = fixed.get(path, (404, b"nope", "text/plain"))
         return raw(code, body, ctype)
 

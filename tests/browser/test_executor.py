@@ -160,3 +160,20 @@ def test_ticking_a_checkbox_is_a_change_not_a_no_op(main) -> None:  # type: igno
     fb = run(ex, obs, A("click", id=eid(obs, "checkbox", "Gift wrap")), "done")
     assert any(c.startswith("form state changed: 1 checkboxes/radios checked (was 0)") for c in fb.changes), fb.changes
     assert ep.page.is_checked("#gift")
+
+
+def test_settling_waits_for_the_request_an_action_started_but_not_forever(episode, tricky_server) -> None:  # type: ignore[no-untyped-def]
+    """No fixed timer: the click's 300 ms request and the DOM update after it are in the feedback;
+    a request that never answers holds the feedback back half a second at most."""
+    import time
+
+    episode.goto(tricky_server + "/fetch-page")
+    obs = episode.observe()
+    ex = Executor(episode)
+    fb = run(ex, obs, A("click", id=eid(obs, "button", "Load")), "done")
+    assert any("content changed" in c for c in fb.changes), fb.message
+    assert episode.page.inner_text("#out") == "loaded 1"
+    t0 = time.perf_counter()
+    fb = ex.execute(A("click", id=eid(obs, "button", "Hang")), obs)
+    assert fb.status == "no_change", fb.message
+    assert time.perf_counter() - t0 < 4.0  # (the settle gives up after 0.5 s; the rest is load)

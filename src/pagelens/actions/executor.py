@@ -14,7 +14,9 @@ One :meth:`Executor.execute` call is the execution and feedback half of a round 
 4. element actions resolve the node's backend id in its renderer, tag the element and act
    on it through the episode's tab (:mod:`pagelens.browser.page`: actionability checks
    included, every call time-bounded);
-5. the page is fingerprinted before and after; the feedback names the changes, or says
+5. the page is fingerprinted before and after, the second time as soon as the action's effects
+   are visible (:mod:`pagelens.actions.settle`: no navigation under way, no request the action
+   started in flight, a frame without DOM mutations; no fixed sleep); the feedback names the changes, or says
    "no visible change" and what is under the click point. The tab's errors (already the
    project's, :mod:`pagelens.errors`) become ``failed`` results here;
    :class:`~pagelens.errors.BrowserCrashed` is raised.
@@ -33,10 +35,11 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urldefrag, urljoin, urlsplit
 
 from pagelens.actions.coords import COORD_HANDLERS
-from pagelens.actions.fingerprint import Fingerprint, diff, take
+from pagelens.actions.fingerprint import HASH_LIMIT, Fingerprint, diff, from_page, take
 from pagelens.actions.guard import OriginGuard
 from pagelens.actions.ops import HANDLERS as _PAGE_HANDLERS
-from pagelens.actions.ops import Ctx, Outcome, Status
+from pagelens.actions.ops import PROBED, Ctx, Outcome, Status
+from pagelens.actions.settle import BEFORE_JS, BEFORE_PROBE_JS, NET_JS, settled
 from pagelens.actions.spec import ACTIONS, ID_PATTERN, VISION_ACTIONS, Action, validate
 from pagelens.actions.targets import ElementGone, Target
 from pagelens.errors import ActionError, PageError, PageTimeout
@@ -86,6 +89,8 @@ class Feedback:
     started_ms: float = 0.0  # page clock (Date.now()); host clock when the page was not touched
     ended_ms: float = 0.0
     detail: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
+    #: what :attr:`Executor.after_js` returned, read in the page right after settling (None: not run)
+    page_state: Any = None
 
 
 class Executor:
@@ -97,6 +102,9 @@ class Executor:
         self.guard = guard  # origin allowlist (pagelens.actions.guard); None: any local origin
         if guard is not None:
             guard.install(episode)
+        # the request counter the settling waits on, in every new document from its first script
+        # (the current one gets it with the first fingerprint)
+        episode.tab.add_init_script(NET_JS)
         self.budgets = budgets
         self.timeout_ms = timeout_s * 1000
         self.steps = 0
@@ -109,6 +117,9 @@ class Executor:
         self.screen: Geometry | None = None
         #: optional pixel-change watch: a screenshot hash before/after each page action
         self.pixels: PixelWatch | None = None
+        #: optional page script (a function expression) run right after a page action settled, in the
+        #: same call as the fingerprint; its result is ``Feedback.page_state`` (the signal detector's read)
+        self.after_js: str = ""
 
     # -- public ----------------------------------------------------------------------------
     def execute(self, action: Action, observation: Observation, *, view: PageView | None = None) -> Feedback:
@@ -218,16 +229,23 @@ class Executor:
             if node is not None:
                 target = tab.element(node)
             frame = target.frame if target else None
-            before = take(tab, frame)
+            probe: Mapping[str, Any] | None = None
+            if target is not None and run.name in PROBED and target.frame.is_main:
+                # the fingerprint and the element probe in one call (a child frame's element cannot
+                # read the main document: fingerprinted separately)
+                both = target.evaluate(BEFORE_PROBE_JS, HASH_LIMIT, timeout_ms=self.timeout_ms)
+                before, probe = from_page(both["fp"]), both["probe"]
+            else:
+                before = take(tab, frame, js=BEFORE_JS)
             if self._repeat_blocked(key, before):
                 return self._plain(action, "budget", f"{key} was already tried {self.budgets.max_repeats} times in a "
                                    "row on this unchanged page, so it was not run again. Do something different "
                                    "(another element, scroll, go_back) or stop.", before=before)
             if self.pixels is not None:
                 self.pixels.before(tab)
-            outcome = HANDLERS[run.name](Ctx(tab, run, target, self.timeout_ms, self._find_state, self.screen))
-            self._settle()
-            after = take(tab, frame)
+            outcome = HANDLERS[run.name](Ctx(tab, run, target, self.timeout_ms, self._find_state, self.screen, probe))
+            after, page_state = settled(tab, frame, since_ms=before.clock_ms, timeout_ms=self.timeout_ms,
+                                        after_js=self.after_js)
             if self.pixels is not None:
                 outcome = self.pixels.after(tab, outcome)
         except ElementGone as exc:
@@ -240,9 +258,10 @@ class Executor:
         finally:
             if target is not None:
                 target.release()
-        return self._finish(action, key, outcome, before, after)
+        return self._finish(action, key, outcome, before, after, page_state)
 
-    def _finish(self, action: Action, key: str, outcome: Outcome, before: Fingerprint, after: Fingerprint) -> Feedback:
+    def _finish(self, action: Action, key: str, outcome: Outcome, before: Fingerprint, after: Fingerprint,
+                page_state: Any = None) -> Feedback:
         changes = diff(_own_focus(before, after, outcome.own_focus), after, hover=outcome.hover) + outcome.changes
         status: Status = outcome.status or ("done" if changes else "no_change")
         if status == "done":
@@ -260,7 +279,7 @@ class Executor:
         else:
             self._repeat = None
         return Feedback(action, status in ("done", "no_change"), status, text, changes, before, after,
-                        before.clock_ms, after.clock_ms, outcome.detail)
+                        before.clock_ms, after.clock_ms, outcome.detail, page_state)
 
     def _failed(self, action: Action, key: str, before: Fingerprint | None, why: str) -> Feedback:
         if before is not None:
@@ -274,20 +293,6 @@ class Executor:
         now = time.time() * 1000
         return Feedback(action, status in ("control", "done"), status, message, (), before, None, now, now,
                         MappingProxyType(dict(detail or {})))
-
-    def _settle(self) -> None:
-        """Let the page react: wait for a started navigation, then two frames (bounded)."""
-        tab = self.episode.tab
-        for _ in range(2):
-            try:
-                tab.wait_for_load("domcontentloaded", timeout_ms=self.timeout_ms)
-                tab.wait_for(_SETTLE, timeout_ms=self.timeout_ms)
-                return
-            except (PageError, ActionError):
-                continue  # the context was replaced by a navigation: wait for the new document
-
-
-_SETTLE = "() => new Promise(r => requestAnimationFrame(() => setTimeout(() => r(true), 40)))"
 
 
 def _own_focus(before: Fingerprint, after: Fingerprint, key: str | None) -> Fingerprint:

@@ -20,7 +20,7 @@ from pagelens.errors import ActionError, PageError
 if TYPE_CHECKING:
     from pagelens.browser.page import Frame, Tab
 
-__all__ = ["FOCUS_KEY_JS", "HASH_LIMIT", "Fingerprint", "diff", "take"]
+__all__ = ["FINGERPRINT_FN", "FOCUS_KEY_JS", "HASH_LIMIT", "Fingerprint", "diff", "from_page", "take"]
 
 #: Characters of visible text hashed at most (the length is always exact).
 HASH_LIMIT = 400_000
@@ -36,7 +36,8 @@ const focusKey = (a) => {
 };
 """
 
-_JS = "(limit) => {" + FOCUS_KEY_JS + """
+#: ``__pagelensFingerprint(limit)``: the page state as one JSON object (shared with the settle script).
+FINGERPRINT_FN = "function __pagelensFingerprint(limit) {" + FOCUS_KEY_JS + """
   const d = document, root = d.body || d.documentElement;
   let text = '';
   try { text = root ? (root.innerText || '') : ''; } catch (e) { text = ''; }
@@ -61,6 +62,8 @@ _JS = "(limit) => {" + FOCUS_KEY_JS + """
 }
 """
 
+_JS = "(limit) => {" + FINGERPRINT_FN + " return __pagelensFingerprint(limit); }"
+
 
 @dataclass(frozen=True, slots=True)
 class Fingerprint:
@@ -82,9 +85,11 @@ class Fingerprint:
     clock_ms: float = field(default=0.0, compare=False)
 
 
-def take(tab: Tab, frame: Frame | None = None, *, timeout_s: float = 5.0) -> Fingerprint:
+def take(tab: Tab, frame: Frame | None = None, *, timeout_s: float = 5.0, js: str = "") -> Fingerprint:
     """Fingerprint the page (and ``frame`` when it is a child frame).
 
+    ``js``: a script returning the same object as the fingerprint script (one that also does
+    something else in the page first, e.g. :mod:`pagelens.actions.settle`); default: the fingerprint.
     Raises :class:`~pagelens.errors.PageError` when the main document cannot be read even
     after waiting for a navigation in progress; an unreadable child frame is left out.
     """
@@ -92,19 +97,25 @@ def take(tab: Tab, frame: Frame | None = None, *, timeout_s: float = 5.0) -> Fin
     # timeout_ms when the page's main thread is stuck
     ms = timeout_s * 1000
     try:
-        raw = tab.poll(_JS, HASH_LIMIT, timeout_ms=ms)
+        raw = tab.poll(js or _JS, HASH_LIMIT, timeout_ms=ms)
     except (PageError, ActionError):
         # a navigation destroyed the context mid-evaluate: wait for the new document once
         try:
             tab.wait_for_load("domcontentloaded", timeout_ms=ms)
-            raw = tab.poll(_JS, HASH_LIMIT, timeout_ms=ms)
+            raw = tab.poll(js or _JS, HASH_LIMIT, timeout_ms=ms)
         except (PageError, ActionError) as exc:
             raise PageError(f"could not read the page: {exc}") from None
+    return from_page(raw, frame, timeout_s=timeout_s)
+
+
+def from_page(raw: dict[str, Any], frame: Frame | None = None, *, timeout_s: float = 5.0) -> Fingerprint:
+    """The fingerprint of the main document's ``raw`` object (the fingerprint script's result),
+    with ``frame`` (a child frame the action landed in) read now."""
     frame_url: str | None = None
     frame_fp: tuple[Any, ...] | None = None
     if frame is not None and not frame.is_main and not frame.detached:
         try:
-            fr = frame.poll(_JS, HASH_LIMIT, timeout_ms=ms)
+            fr = frame.poll(_JS, HASH_LIMIT, timeout_ms=timeout_s * 1000)
             frame_url = str(fr["url"])
             frame_fp = (frame_url, int(fr["nodes"]), int(fr["len"]), str(fr["hash"]), float(fr["sx"]),
                         float(fr["sy"]), str(fr["focus"]))

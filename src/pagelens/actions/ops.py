@@ -41,6 +41,9 @@ class Ctx:
     find_state: dict[tuple[str, str], int]
     #: the last screenshot's geometry (coordinate actions); None: the default cap of the page now
     screen: Any = None
+    #: :data:`~pagelens.actions.targets.PROBE_JS`'s result, when the executor already ran it (with
+    #: the fingerprint before the action, in one call); None: the handler probes
+    probe: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +59,8 @@ class Outcome:
 
 def _probe(ctx: Ctx) -> dict[str, Any]:
     """Scroll the target into view if needed; report its state and what is under its centre."""
+    if ctx.probe is not None:
+        return dict(ctx.probe)
     return _target(ctx).evaluate(PROBE_JS, timeout_ms=ctx.timeout_ms)  # type: ignore[no-any-return]
 
 
@@ -363,6 +368,9 @@ def read_text(ctx: Ctx) -> Outcome:
     return Outcome("done", f"text near {where}: \"{text}\"{note}",
                    MappingProxyType({"text": text, "replaced": replaced, "matches": res["matches"]}))
 
+
+#: Handlers that start with :func:`_probe` (the executor may run the probe with the fingerprint).
+PROBED = frozenset({"click", "hover", "fill"})
 
 HANDLERS: Mapping[str, Callable[[Ctx], Outcome]] = MappingProxyType({
     "click": click, "fill": fill, "select_option": select_option, "hover": hover, "press": press,

@@ -4,7 +4,9 @@ An agent can act only on what it has read. :class:`PagelensPlanAgent` keeps the 
 pagelens tools showed it (views, and deltas or folded views applied to them) and resolves
 each plan target (role + accessible name) there; when the target is not in what it has, it
 asks ``search_page`` for the name (as the Playwright plan asks ``browser_find``), then the
-further parts of a cut view, then ``observe()``. :class:`PlaywrightPlanAgent` does the
+further parts of a cut view, then ``observe()``. A read task's answer not in what it holds is
+looked for in the pruned runs next to lines that share a word with the goal (``expand``), then by
+``search_page`` of the goal, then in the rest of the view and the whole tree. :class:`PlaywrightPlanAgent` does the
 same on Playwright MCP, where a step needs the element's ``ref`` from a snapshot: whenever
 an action ran since its last read, it reads ``browser_find`` results for the target's name
 and, when they do not settle it, ``browser_snapshot``. Both count everything the agent read
@@ -32,6 +34,11 @@ _PW_LINE = re.compile(r'^\s*- \'?(?P<role>[\w-]+)(?: "(?P<name>(?:[^"\\]|\\.)*)"
 _PW_REF = re.compile(r"\[ref=([\w-]+)\]")
 _CHECKED = re.compile(r", checked(?:=true)?(?:,|$)")
 _FOLD = re.compile(r"^= (\d+) lines as before: (.*?) … (.*)$")
+_PRUNED = re.compile(r"^\[(p\d+)\] \.\.\. (\d+) lines? pruned")
+#: Words of four letters or more (a goal's content words, roughly).
+_WORD = re.compile(r"[^\W\d_]{4,}")
+#: Pruned runs a plan opens with ``expand`` before it reads the whole tree (read tasks).
+_MAX_EXPANDS = 3
 #: Seconds an agent that did not find its target on a fresh page waits before looking again
 #: (late content: a consent banner or a pop-up shown by a timer; the agent loop pauses too).
 LATE_CONTENT_S = 1.0
@@ -79,6 +86,7 @@ class _Agent:
         self.session = session
         self.ep = episode
         self.since_action: list[str] = []  # what was read since the last page action (its answer included)
+        self.goal = ""  # the task's goal (what the agent knows it is looking for)
 
     async def call(self, tool: str, args: dict[str, Any]) -> tuple[str, bool]:
         t0 = time.perf_counter()
@@ -100,6 +108,7 @@ class _Agent:
             step = plan[i]
             if step.action == "stop":
                 if task.kind == "read" and step.value:  # a read task: its answer must have been shown
+                    self.goal = task.goal
                     await self.confirm(step.value)
                 return step.value or ""
             nxt = plan[i + 1] if i + 1 < len(plan) else None
@@ -175,7 +184,7 @@ class PagelensPlanAgent(_Agent):
                 self.extra = []
                 self._patch(body[k + 1:])
                 return
-            if line.startswith("New view; '= N lines as before"):
+            if line.startswith(("New view; '= N lines as before", "New view, folded:")):
                 self.extra = []
                 self._unfold(body[k + 1:])
                 return
@@ -244,8 +253,12 @@ class PagelensPlanAgent(_Agent):
         return None
 
     def candidates(self) -> list[tuple[str, str, str, str]]:
+        return self._lines_candidates(self.lines + self.extra)
+
+    @staticmethod
+    def _lines_candidates(lines: Sequence[str]) -> list[tuple[str, str, str, str]]:
         out = []
-        for line in self.lines + self.extra:
+        for line in lines:
             m = _PL_LINE.match(line.lstrip("*"))
             if m:
                 rest = m.group("rest")
@@ -261,6 +274,14 @@ class PagelensPlanAgent(_Agent):
     async def confirm(self, answer: str) -> None:
         if self.shown(answer, self.lines + self.extra + self.since_action):
             return
+        if self.search and self.goal:
+            for pid in self.pruned_near(self.goal)[:_MAX_EXPANDS]:  # open what was pruned next to it
+                text, is_error = await self.call("expand", {"placeholder": pid})
+                if not is_error and self.shown(answer, [text]):
+                    return
+            text, is_error = await self.call("search_page", {"text": self.goal})  # what the question is about
+            if not is_error and self.shown(answer, [text]):
+                return
         for k in range(2, self.parts + 2):  # the rest of a cut view
             text, _ = await self.call("observe", {"part": k})
             if self.shown(answer, [text]):
@@ -274,10 +295,35 @@ class PagelensPlanAgent(_Agent):
                 return
         raise _Failed(f"the answer {answer!r} was never shown")
 
+    def pruned_near(self, goal: str) -> list[str]:
+        """Placeholders of the view, those right after a line sharing a word with ``goal`` first
+        (a pruned run under the section the question is about), longer runs first; none other."""
+        words = set(_WORD.findall(goal.casefold()))
+        ranked = []
+        for k, line in enumerate(self.lines):
+            m = _PRUNED.match(line.lstrip("*"))
+            if not m or k == 0:
+                continue
+            near = set(_WORD.findall(" ".join(self.lines[max(0, k - 2):k]).casefold()))
+            shared = len(words & near)
+            if shared:
+                ranked.append((-shared, -int(m.group(2)), m.group(1)))
+        return [pid for *_, pid in sorted(ranked)]
+
     async def resolve(self, target: Target) -> tuple[str, str]:
         """The target in what the tools showed; else, as an agent would: search the last view
         for its name (pruned lines included), read the rest of a cut view, look again after a
         moment (late content), and at last read the whole tree part by part."""
+        if target.nth > 0 and self.search and len(target.name) >= 3:
+            # the n-th of several same-named elements: counted in a list of them all, in page order
+            # (search_page lists exact-name matches first, in document order), not in a view that
+            # may have pruned some of those before it
+            text, is_error = await self.call("search_page", {"text": target.name})
+            if not is_error:
+                self.extra = [ln.lstrip("\t") for ln in text.split("\n")]
+                found = _matches(self._lines_candidates(self.extra), target)
+                if found is not None:
+                    return found
         found = _matches(self.candidates(), target)
         if found is None and self.search and len(target.name) >= 3:
             text, is_error = await self.call("search_page", {"text": target.name})

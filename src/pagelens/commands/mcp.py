@@ -23,16 +23,18 @@ from pagelens.focus.registry import NAMES
 @click.option("--retriever", default="default", show_default=True, type=click.Choice(NAMES), help="Focus method.")
 @click.option("--budget", type=int, default=500, show_default=True, help="Actions per session (executor budget).")
 @click.option("--cap", type=int, default=3000, show_default=True, help="Hard token cap (o200k) of every answer.")
-@click.option("--view-cap", type=int, default=1000, show_default=True,
+@click.option("--view-cap", type=int, default=500, show_default=True,
               help="Tokens a goal-focused view in an answer aims at (0: the retriever's own budget, up to --cap); "
                    "the rest stays reachable with search_page, expand and observe(full=true).")
 @click.option("--action-timeout", type=float, default=5.0, show_default=True, help="Seconds per action.")
 @click.option("--navigation-timeout", type=float, default=15.0, show_default=True, help="Seconds per navigation.")
 @click.option("--semantic-search/--no-semantic-search", default=False, show_default=True,
               help="search_page also matches by meaning (needs the embedding extra; the first miss loads the model).")
+@click.option("--visible-marks/--no-visible-marks", default=False, show_default=True,
+              help="Mark view lines in the viewport 'visible' (actions scroll their element into view themselves).")
 def mcp(http_port: int | None, chromium: str | None, headless: bool, viewport: str, allowed_origins: tuple[str, ...],
         goal: str | None, retriever: str, budget: int, cap: int, view_cap: int, action_timeout: float,
-        navigation_timeout: float, semantic_search: bool) -> None:
+        navigation_timeout: float, semantic_search: bool, visible_marks: bool) -> None:
     """Serve a focused, signal-driven browser to an MCP client."""
     from pydantic import ValidationError
 
@@ -51,7 +53,7 @@ def mcp(http_port: int | None, chromium: str | None, headless: bool, viewport: s
                            allowed_origins=allowed_origins, goal=goal, retriever=retriever, budget=budget, cap=cap,
                            view_cap=view_cap,
                            action_timeout_s=action_timeout, navigation_timeout_s=navigation_timeout,
-                           semantic_search=semantic_search)
+                           semantic_search=semantic_search, visible_marks=visible_marks)
     except (ValueError, ValidationError) as exc:
         raise ConfigError(f"invalid option: {str(exc).splitlines()[0]}") from None
     if http_port is not None:

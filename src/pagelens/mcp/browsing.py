@@ -15,7 +15,6 @@ The view is extracted once per answer. Every answer is under the token cap.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin, urlsplit
@@ -25,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from pagelens.actions.executor import VIEW
 from pagelens.actions.spec import Action
 from pagelens.errors import BrowserCrashed, BrowserError, PageError, PagelensError, PageTimeout
+from pagelens.mcp.brief import action_head, relative_url, signal_note
 from pagelens.mcp.respond import Answer, compose, part_answer
 from pagelens.mcp.tools import TOOLS, ToolCall
 
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from pagelens.focus.base import Retriever
     from pagelens.focus.delta import ViewTracker
     from pagelens.focus.view import PageView
-    from pagelens.signals.detector import Signal, SignalDetector
+    from pagelens.signals.detector import SignalDetector
 
 __all__ = ["Browsing", "McpConfig", "Reply", "signal_note"]
 
@@ -62,12 +62,15 @@ class McpConfig(BaseModel):
     #: library's own is for a loop that reads every view whole). What it leaves out stays reachable:
     #: ``search_page`` searches the whole tree, ``expand`` opens a pruned run, ``observe(full=true)``.
     #: 0: the retriever's own budget (up to the cap).
-    view_cap: int = Field(default=1000, ge=0)
+    view_cap: int = Field(default=500, ge=0)
     action_timeout_s: float = Field(default=5.0, gt=0)
     navigation_timeout_s: float = Field(default=15.0, gt=0)
     screenshot_max_bytes: int = Field(default=800_000, ge=10_000)
     #: search_page also matches by meaning (sentence embeddings; the first miss loads the model).
     semantic_search: bool = False
+    #: The ``visible`` (in the viewport) mark on view lines. Off by default: every action scrolls its
+    #: element into view itself, and the mark costs two tokens on most lines of a page's first view.
+    visible_marks: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,11 +83,8 @@ class Reply:
     kind: str = ""  # "view", "delta", "" (no page text)
 
 
-def signal_note(signals: tuple[Signal, ...]) -> str:
-    """The signals that fired, on one line: their plain leads (the feedback before it and the view
-    or delta after it already show the details: the new address, the new menu, the failure)."""
-    leads = list(dict.fromkeys(s.statement().split(":", 1)[0] for s in signals))
-    return "Signals: " + "; ".join(leads) + "."
+#: The folded view's header, as MCP answers write it (the server's instructions explain the fold).
+FOLD_HEAD_SHORT = "New view, folded:"
 
 
 def _capped(retriever: Retriever | str, view_cap: int) -> Retriever | str:
@@ -119,6 +119,9 @@ class Browsing:
         self._view: PageView | None = None  # the last view this client saw (carried ids)
         self._parts: tuple[str, ...] = ()
         self._retrievers: dict[str, Retriever | str] = {}
+        from pagelens.config import RenderConfig
+
+        self._render_config = RenderConfig(with_visible=self.config.visible_marks)
 
     # -- lifecycle -------------------------------------------------------------------------
     @property
@@ -165,6 +168,7 @@ class Browsing:
             self._executor = Executor(self._episode, Budgets(max_steps=budget, max_reloads=budget, max_read_text=budget,
                                                              max_recover=budget), timeout_s=self.config.action_timeout_s)
             self._detector = SignalDetector(self._episode)
+            self._executor.after_js = self._detector.read_js  # the detector's read in the settle call
             if self._tracker is None:
                 self._tracker = ViewTracker(mark=True)
         return self._episode
@@ -218,31 +222,40 @@ class Browsing:
     def _look(self, *, goal: str | None = None, retriever: str | None = None, full: bool = False,
               allow_delta: bool = True) -> tuple[str, int, str]:
         """Observe now; (text to send, its tokens, "view" or "delta"). Records it as seen."""
+        from pagelens.focus.delta.formats import FOLD_HEAD
         from pagelens.focus.view import focus_view
 
         episode = self._page() if self._view is not None else self._episode
         assert episode is not None and self._tracker is not None and self._detector is not None
         obs = episode.observe()
         goal = goal if goal is not None else self.goal
+        rc = self._render_config
         if full:
-            view = focus_view(obs)
+            view = focus_view(obs, render_config=rc)
         elif goal or (retriever and retriever not in ("none", "full")):
-            view = focus_view(obs, goal=goal, retriever=self._retriever(retriever or self.config.retriever))
+            view = focus_view(obs, goal=goal, retriever=self._retriever(retriever or self.config.retriever),
+                              render_config=rc)
         else:  # no goal: the refined tree (tables as rows, folded option lists)
-            view = focus_view(obs, refined=True)
+            view = focus_view(obs, refined=True, render_config=rc)
         self._detector.arm(obs)
         update = self._tracker.update(view, allow_delta=allow_delta, label=f"(call {self.calls})")
         self._view = update.view
-        return update.text, update.tokens, update.kind
+        text = update.text
+        if update.kind == "fold" and text.startswith(FOLD_HEAD):
+            text = FOLD_HEAD_SHORT + text[len(FOLD_HEAD):]
+        return text, update.tokens, update.kind
 
     def _answer(self, head: list[str], *, look: bool, allow_delta: bool = True, is_error: bool = False,
                 **look_args: Any) -> Reply:
         view_text, kind = None, ""
         if look:
+            known = self._view.observation.url if self._view is not None else None
             view_text, _, kind = self._look(allow_delta=allow_delta, **look_args)
             assert self._view is not None
             url = self._view.observation.url
-            if kind == "view" and not any(url in h for h in head):  # the head already names the page
+            # the address, unless the client has it: the head names it, or it is the last view's
+            named = url == known or any(url in h or f"now at {relative_url(url, url)}" in h for h in head)
+            if kind == "view" and not named:
                 view_text = f"Page: {url}\n{view_text}"
         answer: Answer = compose(head, view_text, cap=self.config.cap, more=self._more())
         self._parts = answer.parts
@@ -258,9 +271,8 @@ class Browsing:
         problem = self._origin_problem(url)
         if problem:
             return self._error(f"navigate({raw!r}): {problem}")
-        t0 = time.perf_counter()
         info = episode.goto(url)
-        head = f"navigate({raw!r}): opened {episode.tab.url} in {time.perf_counter() - t0:.1f} s"
+        head = f"opened {episode.tab.url}"
         if info.get("load_timeout"):
             head += (f" (the page did not finish loading within {self.config.navigation_timeout_s:.0f} s; "
                      "shown as it is now)")
@@ -299,13 +311,13 @@ class Browsing:
         fb = self._executor.execute(action, self._view.observation)
         if fb.status in ("invalid", "budget"):
             return self._error(fb.message)
-        signals: tuple[Signal, ...] = self._detector.check(fb)
-        head = [fb.message]
-        if signals:
-            head.append(signal_note(signals))
-            return self._answer(head, look=True, is_error=fb.status == "failed")
-        head.append("No signal: the page is assumed unchanged.")
-        return self._answer(head, look=False, is_error=fb.status == "failed")
+        signals = self._detector.check(fb)
+        # a look only when the page may differ from the client's last view: a failure alone on a
+        # page whose fingerprint did not move (the feedback says what went wrong) needs none
+        unchanged = fb.before is not None and fb.after is not None and not fb.changes
+        look = any(s.kind != "action_failure" for s in signals) or (bool(signals) and not unchanged)
+        head = [action_head(fb, view_follows=look), signal_note(signals, fb)]
+        return self._answer(head, look=look, is_error=fb.status == "failed")
 
     def _search(self, action: Action) -> Reply:
         """search_page by words only (phrase, words, BM25): loading the embedding model on a miss

@@ -41,9 +41,10 @@ INSTRUCTIONS = (
     "brackets, e.g. [12]. Every action answers with what really happened and, when the page "
     "changed, with the cheapest of: the new view; only what changed since your last view (+ added, "
     "- gone, ~ changed, each hunk after its '@' anchor line); or the new view with runs of lines you "
-    "already have folded ('= N lines as before: [3] … [9]'). Lines whose only change is the "
-    "'visible' (in the viewport) mark are not re-sent. Answers are capped; the note at the end says "
-    "how to read more."
+    "already have folded ('New view, folded:', then '= N lines as before: [3] … [9]' for N lines of "
+    "your last view, unchanged). An answer that ends with 'No signal.' has no view: nothing "
+    "suggests the page changed beyond what it says, so your last view still holds. 'now at /path' "
+    "is an address on the same site. Answers are capped; the note at the end says how to read more."
 )
 
 

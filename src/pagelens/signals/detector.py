@@ -72,6 +72,7 @@ def _script() -> str:
     return resources.files("pagelens.signals").joinpath("mutations.js").read_text(encoding="utf-8")
 
 
+@lru_cache(maxsize=1)
 def _probe_js() -> str:
     return (
         "() => {\n" + _script() + "\nconst s = window.__pagelensSDO;\n"
@@ -126,6 +127,14 @@ class SignalDetector:
                         pass
         return None
 
+    @property
+    def read_js(self) -> str:
+        """The page read :meth:`check` needs, as a function expression: an executor that runs it
+        right after an action settled (``Executor.after_js``) saves the detector its own call
+        (:meth:`check` takes it from ``Feedback.page_state``)."""
+        self._install()
+        return _probe_js()
+
     # -- the two calls ---------------------------------------------------------------------
     def arm(self, observation: Observation | None = None) -> None:
         """Take the page as it is now (just observed) as the baseline; forget old windows."""
@@ -146,7 +155,8 @@ class SignalDetector:
         if action.name in PAGE_ACTIONS and feedback.status in _FAILURE_STATUSES:
             signals.append(Signal("action_failure", f"{action.render()} -> {feedback.status}: {_short(feedback.message)}"))
         self._windows.append((float(feedback.started_ms), float(feedback.ended_ms) + self.settle_ms))
-        state = self._read()
+        given = getattr(feedback, "page_state", None)
+        state = given if isinstance(given, dict) and "doc" in given else self._read()
         if state is None:
             signals.append(Signal("detector_error", "the page did not answer (still navigating or busy)"))
             return tuple(signals)

@@ -1,0 +1,127 @@
+"""Event-driven settling: wait until an action's effects are visible, then fingerprint the page.
+
+After a page action the executor must not read the page too early (a request the action
+started has not answered, a navigation has not committed) nor wait a fixed time (most actions
+take effect synchronously, in the event handlers the action ran). One bounded page script,
+:data:`SETTLE_JS`, resolves as soon as
+
+* no navigation is under way (``beforeunload`` seen in this document and no new one yet; the
+  script is re-run in the new document, since ``wait_for_function`` survives navigations),
+  and the document is parsed;
+* no ``fetch`` / ``XMLHttpRequest`` started since the action began is in flight (the page-side
+  counter of :data:`NET_JS`, installed in every document before the page's scripts);
+* no DOM mutation (child lists, text, attributes other than ``style``: a per-frame animation
+  is not an effect) for one animation frame, measured by a ``MutationObserver``;
+
+or, at the latest, after ``max_ms`` (a page that never stops changing: the signal detector
+then reports what happened later as the page's own change). It then returns the page's
+fingerprint (:mod:`pagelens.actions.fingerprint`), so settling and reading the state after
+the action are one round trip.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from pagelens.actions.fingerprint import FINGERPRINT_FN, HASH_LIMIT, Fingerprint, from_page, take
+from pagelens.actions.targets import PROBE_JS
+from pagelens.errors import ActionError, PageError, PageTimeout
+
+if TYPE_CHECKING:
+    from pagelens.browser.page import Frame, Tab
+
+__all__ = ["BEFORE_JS", "BEFORE_PROBE_JS", "NET_JS", "SETTLE_JS", "settled"]
+
+#: Page side, idempotent: requests in flight (by start time, page clock) and whether this
+#: document is being left. A request counts until a task after it answered (the page's
+#: ``.then`` that reads the body and updates the DOM runs first).
+NET_JS = """(() => {
+  if (window.__pagelensNet) return;
+  const net = {open: new Map(), next: 1, leaving: 0};
+  Object.defineProperty(window, '__pagelensNet', {value: net, enumerable: false});
+  const start = () => { const id = net.next++; net.open.set(id, Date.now()); return id; };
+  const end = (id) => setTimeout(() => net.open.delete(id), 0);
+  const f = window.fetch;
+  if (typeof f === 'function') {
+    window.fetch = function (...args) {
+      const id = start();
+      let p;
+      try { p = f.apply(this, args); } catch (e) { net.open.delete(id); throw e; }
+      Promise.resolve(p).then(() => end(id), () => end(id));
+      return p;
+    };
+  }
+  const X = window.XMLHttpRequest;
+  if (X && X.prototype && X.prototype.send) {
+    const send = X.prototype.send;
+    X.prototype.send = function (...args) {
+      const id = start();
+      this.addEventListener('loadend', () => end(id), {once: true});
+      try { return send.apply(this, args); } catch (e) { net.open.delete(id); throw e; }
+    };
+  }
+  addEventListener('beforeunload', () => { net.leaving = Date.now(); }, true);
+})();"""
+
+#: The fingerprint before an action, installing the request counter in the current document
+#: first (documents opened later have it from the executor's init script).
+BEFORE_JS = "(limit) => {" + NET_JS + FINGERPRINT_FN + " return __pagelensFingerprint(limit); }"
+
+#: Run on the target element (main frame): the fingerprint before the action, then the element
+#: probe (:data:`~pagelens.actions.targets.PROBE_JS`, which may scroll it into view), in one call.
+BEFORE_PROBE_JS = ("(el, limit) => {" + NET_JS + FINGERPRINT_FN + " const fp = __pagelensFingerprint(limit); "
+                   "return {fp, probe: (" + PROBE_JS + ")(el)}; }")
+
+#: ``([limit, since, maxMs]) => fingerprint | false``: false while a navigation is under way
+#: (``wait_for_function`` asks again, in the new document once it exists).
+SETTLE_JS = "async ([limit, since, maxMs]) => {" + NET_JS + FINGERPRINT_FN + """
+  const net = window.__pagelensNet;
+  // a navigation started less than 3 s ago and not committed yet (a 204 or a download never commits)
+  if (net.leaving && Date.now() - net.leaving < 3000) return false;
+  if (document.readyState === 'loading') return false;
+  const t0 = performance.now();
+  let last = t0, changed = false;
+  const mo = new MutationObserver((records) => {
+    for (const r of records) {
+      if (r.type === 'attributes' && (r.attributeName === 'style' || r.attributeName === 'data-pagelens-target')) continue;
+      last = performance.now(); changed = true; return;
+    }
+  });
+  mo.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+  const frame = () => new Promise((r) => { requestAnimationFrame(() => r()); setTimeout(r, 50); });
+  const pending = () => { let n = 0; for (const t of net.open.values()) if (t >= since) n++; return n; };
+  try {
+    let quietSince = t0;  // the last moment a request of the action was still in flight
+    for (;;) {
+      await frame();  // (the first: the action's own frame is rendered)
+      if (net.leaving && Date.now() - net.leaving < 3000) return false;
+      const now = performance.now();
+      if (now - t0 >= maxMs) break;
+      if (pending()) quietSince = now;
+      else if (now - Math.max(last, quietSince) >= 12) break;  // a frame without mutations
+    }
+  } finally { mo.disconnect(); }
+  const fp = __pagelensFingerprint(limit);
+  let extra = null;
+  try { extra = (/*AFTER*/ null); } catch (e) { extra = null; }
+  return Object.assign(fp, {extra});
+}"""
+
+
+def settled(tab: Tab, frame: Frame | None, *, since_ms: float, timeout_ms: float, max_ms: float = 500.0,
+            after_js: str = "") -> tuple[Fingerprint, Any]:
+    """The page's fingerprint once the action that started at ``since_ms`` (page clock) has
+    settled (see the module docstring), bounded by ``timeout_ms`` even on a stuck page; and the
+    result of ``after_js`` (a function expression run in the page right after the fingerprint,
+    e.g. the signal detector's read; None when it failed or was not run)."""
+    script = SETTLE_JS.replace("/*AFTER*/ null", f"({after_js})()") if after_js else SETTLE_JS
+    for _ in range(2):
+        try:
+            tab.wait_for_load("domcontentloaded", timeout_ms=timeout_ms)
+            raw = tab.poll(script, [HASH_LIMIT, since_ms, max_ms], timeout_ms=timeout_ms)
+            return from_page(raw, frame, timeout_s=timeout_ms / 1000), raw.get("extra")
+        except PageTimeout:
+            break  # a stuck main thread: the plain fingerprint below says so
+        except (PageError, ActionError):
+            continue  # the context was replaced by a navigation: wait for the new document
+    return take(tab, frame, timeout_s=timeout_ms / 1000), None
