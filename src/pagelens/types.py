@@ -106,6 +106,10 @@ class Rendering:
 
     lines: tuple[Line, ...]
     refined: bool = False
+    #: Why the lines' provenance regions are only structural (the full judgement failed on this
+    #: input), ``None`` when it did not fail. The injection defense then runs on weaker evidence and
+    #: the focused view says so (:data:`pagelens.focus.apply.WEAK_PROVENANCE`).
+    provenance_error: str | None = None
 
     def text(self) -> str:
         return indented_text(self.lines)

@@ -293,7 +293,8 @@ def _render(obs: Observation, config: RenderConfig | None) -> Rendering:
                           states, url, node.frame))
         child_depth[i] = depth + 1
         line_of[i] = no
-    return Rendering(lines=with_regions(obs, infer_labels(lines)))
+    found, error = regions_of(obs, infer_labels(lines))
+    return Rendering(lines=found, provenance_error=error)
 
 
 _LINE_FIELDS = tuple(f.name for f in fields(Line))
@@ -309,11 +310,17 @@ def _in_region(line: Line, region: Region) -> Line:
 
 
 def with_regions(obs: Observation, lines: Sequence[Line]) -> tuple[Line, ...]:
-    """The lines with their provenance region set (best effort: on a failure every line stays ``main``)."""
-    from pagelens.observe.provenance import regions
+    """The lines with their provenance region set (best effort; see :func:`regions_of`)."""
+    return regions_of(obs, lines)[0]
+
+
+def regions_of(obs: Observation, lines: Sequence[Line]) -> tuple[tuple[Line, ...], str | None]:
+    """(lines with their provenance region set, why the regions are only structural or ``None``).
+    Never raises: provenance never costs the agent its view, and a failure is reported, not hidden."""
+    from pagelens.observe.provenance import regions_checked
 
     try:
-        found = regions(obs, lines)
-    except Exception:  # noqa: BLE001 - provenance never costs the agent its view
-        return tuple(lines)
-    return tuple(ln if r == "main" else _in_region(ln, r) for ln, r in zip(lines, found))
+        found, error = regions_checked(obs, lines)
+    except Exception as exc:  # noqa: BLE001 - regions_checked does not raise; this guards its contract
+        return tuple(lines), f"{type(exc).__name__}: {str(exc)[:120]}"
+    return tuple(ln if r == "main" else _in_region(ln, r) for ln, r in zip(lines, found)), error
