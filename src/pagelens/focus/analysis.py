@@ -237,6 +237,10 @@ def unit_tokens(texts: Sequence[str], lang: str) -> list[list[str]]:
 # -- per-rendering cache ----------------------------------------------------------------------
 _PAGES: OrderedDict[bytes, PageAnalysis] = OrderedDict()
 _PAGES_MAX = 8
+#: The cache is also bounded by the lines it holds (an analysis costs ~0.5 KB per line: a 100k-element
+#: page's is ~70 MB); the newest analysis is always kept.
+_PAGES_LINES_MAX = 120_000
+_LAST_LINES_MAX = 120_000
 _page_lock = threading.Lock()
 _last: list[tuple[Rendering, bytes]] = []  # the last renderings hashed, to skip hashing them again
 _STATS = {"hits": 0, "misses": 0}
@@ -256,6 +260,12 @@ def content_key(rendering: Rendering) -> bytes:
     with _page_lock:
         _last.insert(0, (rendering, key))
         del _last[4:]
+        held = 0
+        for i, (r, _k) in enumerate(_last):  # do not keep big renderings alive only to skip a hash
+            held += len(r.lines)
+            if i and held > _LAST_LINES_MAX:
+                del _last[i:]
+                break
     return key
 
 
@@ -312,8 +322,10 @@ def analysis_of(rendering: Rendering, limits: UnitLimits, max_chars: int, *, cac
     got = analyse(rendering, limits, max_chars)
     with _page_lock:
         _PAGES[key] = got
-        while len(_PAGES) > _PAGES_MAX:
-            _PAGES.popitem(last=False)
+        held = sum(len(a.page.lines) for a in _PAGES.values())
+        while len(_PAGES) > 1 and (len(_PAGES) > _PAGES_MAX or held > _PAGES_LINES_MAX):
+            _key, old = _PAGES.popitem(last=False)
+            held -= len(old.page.lines)
     return got
 
 

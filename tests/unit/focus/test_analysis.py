@@ -67,3 +67,20 @@ def test_tokens_are_cached_per_text_across_pages() -> None:
     assert len(analysis._TOKENS) == 2
     got = analysis.unit_tokens(["Checkout now", "Something new"], "en")
     assert len(analysis._TOKENS) == 3 and got[0] == analysis.unit_tokens(["Checkout now"], "en")[0]
+
+
+def test_the_page_cache_is_bounded_by_the_lines_it_holds(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    clear_caches()
+    monkeypatch.setattr(analysis, "_PAGES_LINES_MAX", 250)
+    pages = [rendering_from_text("RootWebArea 'p'\n" + "\n".join(f"\t[{i}] button 'b{k}-{i}'" for i in range(100)))
+             for k in range(5)]
+    for r in pages:
+        analysis_of(r, UnitLimits(), 200)
+    assert cache_stats()["pages"] == 2  # 101 lines each: the newest two fit under 250
+    big = rendering_from_text("RootWebArea 'p'\n" + "\n".join(f"\t[{i}] button 'x{i}'" for i in range(400)))
+    analysis_of(big, UnitLimits(), 200)
+    assert cache_stats()["pages"] == 1  # the newest is always kept, even above the bound
+    before = cache_stats()["hits"]
+    analysis_of(big, UnitLimits(), 200)
+    assert cache_stats()["hits"] == before + 1
+    clear_caches()
