@@ -26,6 +26,7 @@ from pagelens.actions.spec import Action
 from pagelens.errors import BrowserCrashed, BrowserError, PageError, PagelensError, PageTimeout
 from pagelens.mcp.brief import action_head, relative_url, signal_note
 from pagelens.mcp.respond import Answer, compose, part_answer
+from pagelens.mcp.terse import terse, terse_block
 from pagelens.mcp.tools import TOOLS, ToolCall
 
 if TYPE_CHECKING:
@@ -170,7 +171,7 @@ class Browsing:
             self._detector = SignalDetector(self._episode)
             self._executor.after_js = self._detector.read_js  # the detector's read in the settle call
             if self._tracker is None:
-                self._tracker = ViewTracker(mark=True)
+                self._tracker = ViewTracker(mark=True, compact=True)  # one space a level, '= [A] +N' folds
         return self._episode
 
     # -- calls -------------------------------------------------------------------------------
@@ -222,7 +223,7 @@ class Browsing:
     def _look(self, *, goal: str | None = None, retriever: str | None = None, full: bool = False,
               allow_delta: bool = True) -> tuple[str, int, str]:
         """Observe now; (text to send, its tokens, "view" or "delta"). Records it as seen."""
-        from pagelens.focus.delta.formats import FOLD_HEAD
+        from pagelens.focus.delta.formats import COMPACT_FOLD_HEAD
         from pagelens.focus.view import focus_view
 
         episode = self._page() if self._view is not None else self._episode
@@ -241,9 +242,9 @@ class Browsing:
         update = self._tracker.update(view, allow_delta=allow_delta, label=f"(call {self.calls})")
         self._view = update.view
         text = update.text
-        if update.kind == "fold" and text.startswith(FOLD_HEAD):
-            text = FOLD_HEAD_SHORT + text[len(FOLD_HEAD):]
-        return text, update.tokens, update.kind
+        if update.kind == "fold" and text.startswith(COMPACT_FOLD_HEAD):
+            text = FOLD_HEAD_SHORT + text[len(COMPACT_FOLD_HEAD):]
+        return terse(text), update.tokens, update.kind
 
     def _answer(self, head: list[str], *, look: bool, allow_delta: bool = True, is_error: bool = False,
                 **look_args: Any) -> Reply:
@@ -306,7 +307,9 @@ class Browsing:
             if fb.status in ("invalid", "budget"):
                 return self._error(fb.message)
             block = str(fb.detail.get("block", "")) if fb.detail else ""
-            return self._answer([fb.message] + ([block] if block and block not in fb.message else []), look=False,
+            message = terse_block(fb.message)
+            return self._answer([message] + ([terse_block(block)] if block and block not in fb.message else []),
+                                look=False,
                                 is_error=not fb.ok)
         fb = self._executor.execute(action, self._view.observation)
         if fb.status in ("invalid", "budget"):
@@ -331,7 +334,7 @@ class Browsing:
                           max_tokens=min(budget, self.config.cap - 200))
         if not rec.ok:
             return self._error(f"{action.render()}: {rec.error}")
-        block = rec.text()
+        block = terse_block(rec.text())
         return self._answer([f"{action.render()}: {rec.note}"] + ([block] if block else []), look=False)
 
     _tool_click = _tool_fill = _tool_select_option = _tool_press = _tool_hover = _act
