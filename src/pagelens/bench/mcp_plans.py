@@ -17,6 +17,7 @@ server state, as for every bundled task.
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import time
 from collections.abc import Sequence
@@ -25,6 +26,7 @@ from typing import Any, Protocol
 
 from pagelens import tokens
 from pagelens.bench.tasks import PlanStep, Target, Task
+from pagelens.focus.delta.formats import with_value
 
 __all__ = ["CallRecord", "Episode", "PagelensPlanAgent", "PlaywrightPlanAgent", "ToolSession"]
 
@@ -172,10 +174,28 @@ class PagelensPlanAgent(_Agent):
 
     async def read(self, tool: str, args: dict[str, Any]) -> str:
         text, is_error = await self.call(tool, args)
+        if not is_error and tool in ("fill", "select_option"):
+            self.known_edit(str(args.get("id", "")), text)
         self.absorb(text)
         if is_error:
             raise _Failed(f"{tool}: {text.splitlines()[0] if text else 'error'}")
         return text
+
+    def known_edit(self, eid: str, text: str) -> None:
+        """What the server's instructions say: after ``[7] now contains "x"`` (a fill) or
+        ``[7] now shows "x"`` (a selection) the copy of line [7] reads ``value='x'`` (not after Enter:
+        the form may have been sent)."""
+        m = re.search(r'\[' + re.escape(eid) + r'\] now (?:contains ("(?:[^"\\]|\\.)*")|shows "(.*?)"\.)', text)
+        if m is None or "Pressed Enter." in text:
+            return
+        value = json.loads(m.group(1)) if m.group(1) else m.group(2)
+        for k, line in enumerate(self.lines):
+            bare = line.lstrip("*")
+            if bare.startswith(f"[{eid}] "):
+                new = with_value(bare, value)
+                if new is not None:
+                    self.lines[k] = new
+                return
 
     def absorb(self, text: str) -> None:
         body = text.split("\n")

@@ -171,7 +171,7 @@ class Browsing:
             self._detector = SignalDetector(self._episode)
             self._executor.after_js = self._detector.read_js  # the detector's read in the settle call
             if self._tracker is None:
-                self._tracker = ViewTracker(mark=True, compact=True)  # one space a level, '= [A] +N' folds
+                self._tracker = ViewTracker(mark=True, compact=True, echo=False)  # one space a level, '= [A] +N' folds
         return self._episode
 
     # -- calls -------------------------------------------------------------------------------
@@ -315,12 +315,26 @@ class Browsing:
         if fb.status in ("invalid", "budget"):
             return self._error(fb.message)
         signals = self._detector.check(fb)
+        self._known_edit(action, fb)
         # a look only when the page may differ from the client's last view: a failure alone on a
         # page whose fingerprint did not move (the feedback says what went wrong) needs none
         unchanged = fb.before is not None and fb.after is not None and not fb.changes
         look = any(s.kind != "action_failure" for s in signals) or (bool(signals) and not unchanged)
         head = [action_head(fb, view_follows=look), signal_note(signals, fb)]
         return self._answer(head, look=look, is_error=fb.status == "failed")
+
+    def _known_edit(self, action: Action, fb: Any) -> None:
+        """A fill or selection whose answer tells the client what the field now holds: the
+        client's copy of the last view reads so (the server's instructions say it), and the
+        next view leaves the field's line out when it did not change otherwise."""
+        detail = fb.detail or {}
+        value = detail.get("value", detail.get("selected"))
+        eid = str(action.args.get("id", ""))
+        if (self._tracker is None or not fb.ok or value is None or action.name not in ("fill", "select_option")
+                or not any(f"[{eid}] now {verb}" in fb.message for verb in ("contains", "shows"))
+                or detail.get("enter")):  # Enter may have sent the form: the next page is another one
+            return
+        self._tracker.known_value(eid, str(value))
 
     def _search(self, action: Action) -> Reply:
         """search_page by words only (phrase, words, BM25): loading the embedding model on a miss
