@@ -332,7 +332,8 @@ class PagelensPlanAgent(_Agent):
             m = _PRUNED.match(line.lstrip("*"))
             if not m or k == 0:
                 continue
-            near = set(_WORD.findall(" ".join(self.lines[max(0, k - 2):k]).casefold()))
+            # the root line (the page's title) names the whole page, not the section a run is in
+            near = set(_WORD.findall(" ".join(self.lines[max(1, k - 2):k]).casefold()))
             shared = len(words & near)
             if shared:
                 ranked.append((-shared, -int(m.group(2)), m.group(1)))
