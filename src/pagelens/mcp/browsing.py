@@ -307,8 +307,9 @@ class Browsing:
             if fb.status in ("invalid", "budget"):
                 return self._error(fb.message)
             block = str(fb.detail.get("block", "")) if fb.detail else ""
-            message = terse_block(fb.message)
-            return self._answer([message] + ([terse_block(block)] if block and block not in fb.message else []),
+            known = self._tracker.known_lines if self._tracker is not None else frozenset()
+            message = terse_block(fb.message, known)
+            return self._answer([message] + ([terse_block(block, known)] if block and block not in fb.message else []),
                                 look=False,
                                 is_error=not fb.ok)
         fb = self._executor.execute(action, self._view.observation)
@@ -348,7 +349,7 @@ class Browsing:
                           max_tokens=min(budget, self.config.cap - 200))
         if not rec.ok:
             return self._error(f"{action.render()}: {rec.error}")
-        block = terse_block(rec.text())
+        block = terse_block(rec.text(), self._tracker.known_lines if self._tracker is not None else frozenset())
         return self._answer([f"{action.render()}: {rec.note}"] + ([block] if block else []), look=False)
 
     _tool_click = _tool_fill = _tool_select_option = _tool_press = _tool_hover = _act

@@ -20,6 +20,7 @@ from pagelens.focus.delta.formats import Shown
 
 __all__ = ["terse", "terse_block"]
 
+_VISIBLE = re.compile(r", visible(?=,|$)")
 _PLACEHOLDER = re.compile(r"(\[p\d{1,9}\] )\.\.\. (\d+) lines? pruned \.\.\.")
 #: A text node's role where a line (after its indentation, a ``+ ``/``- ``/``~ `` op, a ``*`` mark)
 #: or a removed run's excerpt (``- 3 lines: StaticText 'a' … StaticText 'b'``) starts.
@@ -31,10 +32,27 @@ def terse(text: str) -> str:
     return _STATIC.sub(r"\1", _PLACEHOLDER.sub(r"\1\2 pruned", text))
 
 
-def terse_block(text: str) -> str:
-    """A tab-nested block (``expand``, ``search_page``) in the compact text, shortened."""
-    out = []
+def terse_block(text: str, known: frozenset[str] = frozenset()) -> str:
+    """A tab-nested block (``expand``, ``search_page``) in the compact text, shortened; a line the
+    client's last view has (``known``: its lines, unindented) and names by id (or the root line)
+    is left out where it only leads to
+    the lines under it (the page's root, the section the matches are in: the client has them,
+    by id, in its copy)."""
+    rows = []
     for line in text.split("\n"):
         body = line.lstrip("\t")
-        out.append(Shown(len(line) - len(body), body).sent(True) if body else line)
+        rows.append((len(line) - len(body), body))
+    out = []
+    for k, (depth, body) in enumerate(rows):
+        if not body:
+            out.append(body)
+            continue
+        leads = k + 1 < len(rows) and rows[k + 1][0] > depth and bool(rows[k + 1][1])
+        if leads and body.startswith(("[", "RootWebArea ")) and _bare(body) in known:  # an id: the client finds it
+            continue
+        out.append(Shown(depth, body).sent(True))
     return terse("\n".join(out))
+
+
+def _bare(line: str) -> str:
+    return _VISIBLE.sub("", line)

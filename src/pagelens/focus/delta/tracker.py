@@ -8,6 +8,7 @@ tokens (:mod:`pagelens.focus.delta.formats`), with ids carried across documents
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
@@ -100,6 +101,11 @@ class ViewTracker:
         """The last view as the agent has it (delta applied)."""
         return render(self._history[-1].shown, compact=self.compact) if self._history else ""
 
+    @property
+    def known_lines(self) -> frozenset[str]:
+        """The lines of the last view as the agent has them (unindented, ``visible`` marks off)."""
+        return frozenset(_VISIBLE.sub("", ln.text) for ln in self._history[-1].shown) if self._history else frozenset()
+
     def forget(self) -> None:
         """Start over: the next update is sent as a whole view (a new episode, a new client)."""
         self._history.clear()
@@ -184,6 +190,9 @@ class ViewTracker:
         self._seen.update(ln.eid for ln in best.has if ln.eid is not None)
         return Update(best.view, best.text, best.kind, best.tokens, view_tokens, best.delta, best.base_text)
 
+
+
+_VISIBLE = re.compile(r", visible(?=,|$)")
 
 
 def _usable(history: list[_Seen]) -> list[_Seen]:
