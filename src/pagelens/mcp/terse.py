@@ -24,7 +24,7 @@ _VISIBLE = re.compile(r", visible(?=,|$)")
 _PLACEHOLDER = re.compile(r"(\[p\d{1,9}\] )\.\.\. (\d+) lines? pruned \.\.\.")
 #: A text node's role where a line (after its indentation, a ``+ ``/``- ``/``~ `` op, a ``*`` mark)
 #: or a removed run's excerpt (``- 3 lines: StaticText 'a' … StaticText 'b'``) starts.
-_STATIC = re.compile(r"(^[ \t]*|^[+~-] [ \t]*|: |… |after )StaticText (?=')", re.M)
+_STATIC = re.compile(r"(^[ \t]*|^[+~-] [ \t]*|: |… |after )StaticText (?=')", re.MULTILINE)
 
 
 def terse(text: str) -> str:
@@ -42,7 +42,7 @@ def terse_block(text: str, known: frozenset[str] = frozenset()) -> str:
     for line in text.split("\n"):
         body = line.lstrip("\t")
         rows.append((len(line) - len(body), body))
-    out = []
+    out: list[str] = []
     for k, (depth, body) in enumerate(rows):
         if not body:
             out.append(body)
