@@ -16,8 +16,10 @@ are textually equal); only the in-viewport mark (``visible``) changing is not a 
 one space per nesting level instead of a tab, a folded run written ``= [A] +N`` (line ``A`` of
 the last view and the ``N`` lines after it) and folded whenever that line is cheaper than the
 run (even a single line), anchors named by id (``@ after [12]``), and no ``clickable`` mark on a
-control (a link, a button, a field: the role says it). The default (tabs,
-``= N lines as before: A … B``) is what the MCP server sends and its plan driver parses.
+control (a link, a button, a field: the role says it); the MCP server sends it too (and
+shortens it further at output: :mod:`pagelens.mcp.terse`). The default is tabs and
+``= N lines as before: A … B``. :func:`with_value` is a known edit (a fill's read-back in the
+agent's copy), :func:`without_value_echo` drops a field's text node that repeats its value.
 
 Lines are aligned by :func:`pagelens.focus.delta.align.matching_blocks` (near-linear on big views).
 """
