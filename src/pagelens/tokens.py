@@ -17,6 +17,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 ENCODING = "o200k_base"
 _URL = "https://openaipublic.blob.core.windows.net/encodings/o200k_base.tiktoken"
@@ -55,7 +56,7 @@ def _encoder() -> tuple[str, Callable[[str], int]]:
                 pass  # tiktoken may still have the file, or it raises below
             os.environ.setdefault("TIKTOKEN_CACHE_DIR", str(cache))
             enc = tiktoken.get_encoding(ENCODING)
-            return f"tiktoken:{ENCODING}", lambda s: len(enc.encode(s, disallowed_special=()))
+            return f"tiktoken:{ENCODING}", _tiktoken_counter(enc)
         except Exception:  # noqa: BLE001, S110 - any failure means "use the fallback"
             pass
         try:
@@ -65,6 +66,24 @@ def _encoder() -> tuple[str, Callable[[str], int]]:
             return f"bpe-openai:{ENCODING}", lambda s: len(enc2.encode(s))
         except Exception:  # noqa: BLE001
             return "estimate:chars/4", lambda s: (len(s) + 3) // 4
+
+
+#: From this many characters on, tiktoken's tokens are counted in a numpy buffer (4 bytes a
+#: token) instead of a Python list (an int object and a pointer a token: 1.4 million tokens of
+#: a 100,000-element page were a 40 MB transient peak).
+BIG_TEXT_CHARS = 1 << 16
+
+
+def _tiktoken_counter(enc: Any) -> Callable[[str], int]:
+    def counter(s: str) -> int:
+        if len(s) >= BIG_TEXT_CHARS:
+            try:
+                return len(enc.encode_to_numpy(s, disallowed_special=()))
+            except (ImportError, AttributeError, UnicodeEncodeError):
+                pass  # no numpy, an older tiktoken, lone surrogates (encode() repairs them): the list
+        return len(enc.encode(s, disallowed_special=()))
+
+    return counter
 
 
 def count(text: str) -> int:

@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import fields, replace
 from functools import lru_cache
+from operator import attrgetter
 
 from pagelens.config import RenderConfig
 from pagelens.gcpause import gc_paused
-from pagelens.types import Line, Node, Observation, PropValue, Rendering
+from pagelens.types import Line, Node, Observation, PropValue, Region, Rendering
 
 IGNORED_ROLES = frozenset({"LineBreak"})
 #: Properties that are noise for an agent (BrowserGym drops the same ones, plus 'invalid=false').
@@ -38,12 +39,22 @@ _WS = re.compile(r"\s+")
 _DATA_URL = re.compile(r"^data:([^;,]*)[^,]*,.*$", re.DOTALL)
 
 
-@lru_cache(maxsize=1 << 16)
 def clean_text(text: str, limit: int = 2000) -> str:
-    """Collapse whitespace (non-breaking spaces included) into single spaces.
+    """Collapse whitespace (non-breaking spaces included) into single spaces; cap at ``limit``.
 
-    Cached: one rendering asks for the same names many times (a text's parent name once per
-    child), and pages repeat their labels."""
+    Most names need nothing: a text that is printable (``str.isprintable`` is false for every
+    character ``\\s`` matches except the plain space, for ``\\xa0`` and ``\\u200b``), has no
+    double, leading or trailing space and fits is returned as it is (the same object, so a
+    line's name shares the tree's string). The others go through :func:`_clean_text`."""
+    if (len(text) <= limit and text.isprintable() and "  " not in text
+            and text[:1] != " " and text[-1:] != " "):
+        return text
+    return _clean_text(text, limit)
+
+
+@lru_cache(maxsize=1 << 14)
+def _clean_text(text: str, limit: int) -> str:
+    """Cached: pages repeat their labels, and a text's parent name is asked once per child."""
     text = _WS.sub(" ", text.replace("\xa0", " ").replace("\u200b", "")).strip()
     if len(text) > limit:
         text = text[: limit - 1] + "…"
@@ -180,74 +191,136 @@ def infer_labels(lines: list[Line]) -> list[Line]:
     return out
 
 
-def _has_shown_props(node: Node, config: RenderConfig) -> bool:
-    return any(format_property(k, v, shorten_data_urls=config.shorten_data_urls) for k, v in node.properties)
-
-
 def render(obs: Observation, config: RenderConfig | None = None) -> Rendering:
     """The full (unfocused) rendering of an observation."""
     with gc_paused():  # one Line per node and nothing cyclic: a gen-2 pass per 100k objects is pure cost
         return _render(obs, config)
 
 
+def _shown_properties(node: Node, shorten: bool) -> tuple[list[str], tuple[str, ...], str | None]:
+    """One pass over a node's properties: what its line shows after the name, its states
+    (:func:`node_states`) and its url (:func:`node_url`)."""
+    shown: list[str] = []
+    states: list[str] = []
+    url: str | None = None
+    seen_url = False
+    for k, v in node.properties:
+        s = format_property(k, v, shorten_data_urls=shorten)
+        if k == "url":
+            if not seen_url:  # node.prop("url"): the first one
+                seen_url = True
+                if isinstance(v, str) and v:
+                    if v in ("true", "false") or v.startswith("data:"):
+                        u = s if shorten else format_property(k, v)
+                        url = u[len("url='") : -1] if u else None
+                    else:  # what format_property shows between the quotes, without slicing a copy
+                        url = clean_text(v)
+        elif s is not None:
+            states.append(s)
+        if s is not None:
+            shown.append(s)
+    return shown, tuple(states), url
+
+
+_NO_PROPS: tuple[list[str], tuple[str, ...], None] = ([], (), None)
+_SKIPPED_ROLES = frozenset({"none", "Ignored", "IgnoredRole"})
+
+
 def _render(obs: Observation, config: RenderConfig | None) -> Rendering:
     config = config or RenderConfig()
+    limit = config.max_name_chars
+    shorten = config.shorten_data_urls
+    tag_clickable = config.with_clickable
+    tag_visible = config.with_visible
+    skip_generic = config.skip_generic
+    redundant = config.remove_redundant_text
     nodes = obs.nodes
     n = len(nodes)
     child_depth = [0] * n  # depth given to this node's children
     line_of = [-1] * n  # line number of the nearest rendered node at or above
     lines: list[Line] = []
+    same_states: dict[tuple[str, ...], tuple[str, ...]] = {}  # one tuple per distinct states
     for node in nodes:
         i = node.index
         p = node.parent
         depth = child_depth[p] if p is not None else 0
         parent_line = line_of[p] if p is not None else -1
+        role = node.role
         skip = False
-        if node.role in IGNORED_ROLES:
+        props = None
+        if role in IGNORED_ROLES:
             skip = True
-        elif node.role == "StaticText":
+        elif role == "StaticText":
             text = clean_text(node.name)
-            if not text or (config.remove_redundant_text and p is not None and text in clean_text(nodes[p].name)):
+            if not text or (redundant and p is not None and text in clean_text(nodes[p].name)):
                 skip = True
-        elif node.role == "generic" and config.skip_generic and not node.name:
-            if not (_has_shown_props(node, config) or (node.clickable and config.with_clickable)):
+        elif role == "generic" and skip_generic and not node.name:
+            props = _shown_properties(node, shorten) if node.properties else _NO_PROPS
+            if not (any(props[0]) or (node.clickable and tag_clickable)):
                 skip = True
-        elif node.role in ("none", "Ignored", "IgnoredRole"):
+        elif role in _SKIPPED_ROLES:
             skip = True
         if skip:
             child_depth[i] = depth
             line_of[i] = parent_line
             continue
+        shown, states, url = props or (_shown_properties(node, shorten) if node.properties else _NO_PROPS)
+        name = clean_text(node.name, limit)
+        eid = node.eid
+        head = role if (role == "generic" and not name) else f"{role} '{name}'"
+        if eid is not None:
+            head = f"[{eid}] {head}"
+        value = node.value
+        if value is not None:
+            value = clean_text(value, limit)
+        if role == "StaticText":
+            text = head
+        else:
+            if value is not None:
+                head = f"{head} value='{value}'"
+            extras: list[str] = []
+            if eid is not None:
+                if tag_clickable and node.clickable:
+                    extras.append("clickable")
+                if tag_visible and node.visible:
+                    extras.append("visible")
+            extras += shown
+            text = ", ".join([head, *extras]) if extras else head
+        if states:
+            states = same_states.setdefault(states, states)
         no = len(lines)
-        lines.append(
-            Line(
-                no=no,
-                depth=depth,
-                text=node_text(node, config),
-                node=i,
-                role=node.role,
-                eid=node.eid,
-                parent=parent_line if parent_line >= 0 else None,
-                name=clean_text(node.name, config.max_name_chars),
-                value=clean_text(node.value, config.max_name_chars) if node.value is not None else None,
-                states=node_states(node),
-                url=node_url(node),
-                frame=node.frame,
-            )
-        )
+        lines.append(Line(no, depth, text, i, role, eid, parent_line if parent_line >= 0 else None, name, value,
+                          states, url, node.frame))
         child_depth[i] = depth + 1
         line_of[i] = no
-    return Rendering(lines=with_regions(obs, infer_labels(lines)))
+    found, error = regions_of(obs, infer_labels(lines))
+    return Rendering(lines=found, provenance_error=error)
+
+
+_LINE_FIELDS = tuple(f.name for f in fields(Line))
+_line_values = attrgetter(*_LINE_FIELDS)
+_REGION_AT = _LINE_FIELDS.index("region")
+
+
+def _in_region(line: Line, region: Region) -> Line:
+    """``replace(line, region=region)``, without ``dataclasses.replace``'s per-call cost."""
+    values = list(_line_values(line))
+    values[_REGION_AT] = region
+    return Line(*values)
 
 
 def with_regions(obs: Observation, lines: Sequence[Line]) -> tuple[Line, ...]:
-    """The lines with their provenance region set (best effort: on a failure every line stays ``main``)."""
-    from dataclasses import replace
+    """The lines with their provenance region set (best effort; see :func:`regions_of`)."""
+    return regions_of(obs, lines)[0]
 
-    from pagelens.observe.provenance import regions
+
+def regions_of(obs: Observation, lines: Sequence[Line]) -> tuple[tuple[Line, ...], str | None]:
+    """(lines with their provenance region set, why the regions are only structural or ``None``).
+    Never raises: provenance never costs the agent its view, and a failure is reported, not hidden."""
+    from pagelens.observe.provenance import regions_checked
 
     try:
-        found = regions(obs, lines)
-    except Exception:  # noqa: BLE001 - provenance never costs the agent its view
-        return tuple(lines)
-    return tuple(ln if r == "main" else replace(ln, region=r) for ln, r in zip(lines, found))
+        found, error = regions_checked(obs, lines)
+    except Exception as exc:  # noqa: BLE001 - regions_checked does not raise; this guards its contract
+        return tuple(lines), f"{type(exc).__name__}: {str(exc)[:120]}"
+    return tuple(ln if r == "main" else _in_region(ln, r) for ln, r in zip(lines, found)), error

@@ -93,3 +93,20 @@ def test_read_trace_rejects_garbage(tmp_path: Path) -> None:
     path.write_text('{"type": "step"}\nnot json\n')
     with pytest.raises(ValueError, match="bad.jsonl:2"):
         read_trace(path)
+
+
+def test_trace_records_hold_references_not_trees() -> None:
+    """Issue 13 item 5: a step record keeps the observation's hash and the name of its side
+    file, never the tree, its rendering or the view (which would keep a page alive per step)."""
+    from dataclasses import asdict, fields
+
+    from pagelens.agent.trace import Diagnostics
+
+    tree_types = ("Observation", "Rendering", "PageView", "FocusResult", "Line", "Node", "HybridView", "bytes")
+    for cls in (StepRecord, Summary, Diagnostics):
+        for f in fields(cls):
+            annotation = f.type if isinstance(f.type, str) else repr(f.type)
+            assert not any(t in annotation for t in tree_types), (cls.__name__, f.name, annotation)
+    record = _step(1, obs_hash="0123456789abcdef", obs_ref="trace.jsonl.d/obs-000.txt")
+    assert {f.name for f in fields(StepRecord)} >= {"obs_hash", "obs_ref"}
+    assert len(json.dumps({"type": "step", **asdict(record)})) < 2_000

@@ -261,3 +261,27 @@ def test_joined_long_text_reads_the_seams_like_the_whole(text: str) -> None:
     whole = evidence(" ".join(parts))
     assert joined_evidence(parts) == whole
     assert whole != evidence(normalise(_FILLER))  # the attack's evidence survives the padding
+
+
+def test_a_provenance_failure_is_said_in_the_view(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pagelens.observe import provenance
+    from pagelens.observe.render import render
+    from pagelens.types import Node, Observation
+
+    nodes = (Node(index=0, parent=None, depth=0, eid=None, role="RootWebArea", name="Shop"),
+             Node(index=1, parent=0, depth=1, eid="1", role="button", name="Add to cart"),
+             Node(index=2, parent=0, depth=1, eid=None, role="StaticText", name="A kettle for 20 euros"))
+    obs = Observation(url="http://127.0.0.1/", title="Shop", nodes=nodes)
+    assert render(obs).provenance_error is None
+    assert focus(render(obs), "buy the kettle", NoneRetriever()).unprotected is None
+
+    def broken(obs: Observation, lines: object) -> list[Region]:
+        raise RuntimeError("regions broke")
+
+    monkeypatch.setattr(provenance, "_regions", broken)
+    r = render(obs)
+    assert r.provenance_error is not None and "regions broke" in r.provenance_error
+    res = focus(r, "buy the kettle", NoneRetriever())
+    assert res.unprotected and "regions broke" in res.unprotected
+    assert res.text().startswith("[warning: the injection defense ran without this page's provenance")
+    assert "Add to cart" in res.text()  # the view is kept

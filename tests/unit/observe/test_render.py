@@ -73,3 +73,63 @@ def test_refine_tables_options_and_noise() -> None:
     assert "\t\t\t[8] link 'Bayern'" in text and "url=" not in text  # control inside the row stays targetable
     assert "[10] combobox 'Size' value='M', expanded=false, options: S | *M" in text
     assert "option" not in text.replace("options:", "")
+
+
+def _slow_clean(text: str, limit: int = 2000) -> str:
+    """clean_text as it was written before its fast path (the reference)."""
+    import re
+
+    text = re.sub(r"\s+", " ", text.replace("\xa0", " ").replace("\u200b", "")).strip()
+    return text[: limit - 1] + "…" if len(text) > limit else text
+
+
+def test_clean_text_fast_path_agrees_with_the_regex_and_shares_clean_names() -> None:
+    import sys
+
+    spaces = [chr(c) for c in range(sys.maxunicode + 1) if chr(c).isspace()] + ["\xa0", "\u200b", "\u180e", "\ufeff"]
+    samples = ["", " ", "a", "a b", "a  b", " a", "a ", "Add to cart", "x" * 2000, "x" * 2001, "é ü ß 価格"]
+    samples += [f"a{s}b" for s in spaces] + [f"{s}a" for s in spaces] + [f"a{s}" for s in spaces]
+    for text in samples:
+        for limit in (20, 2000):
+            assert clean_text(text, limit) == _slow_clean(text, limit), (text, limit)
+    name = " ".join(["Add", "to", "cart"])  # noqa: FLY002 - a fresh string, not a constant
+    assert clean_text(name) is name  # the line's name is the tree's string, not a copy
+
+
+def test_line_fields_share_tree_strings_and_equal_states() -> None:
+    obs = _obs(
+        (None, "RootWebArea", "Shop", None, [], {}),
+        (0, "link", "One", "2", [("url", "http://127.0.0.1/one")], {}),
+        (0, "checkbox", "A", "3", [("checked", "true"), ("url", "data:image/png;base64,AA")], {}),
+        (0, "checkbox", "B", "4", [("checked", "true")], {}),
+    )
+    lines = render(obs).lines
+    assert lines[1].url == "http://127.0.0.1/one" and lines[1].url is obs.nodes[1].prop("url")
+    assert lines[2].url == "data:image/png,…" and lines[2].states == ("checked",)
+    assert lines[2].states is lines[3].states  # one tuple per distinct states
+
+
+def test_rendering_text_is_the_tab_indented_join() -> None:
+    from pagelens.types import Line, Rendering
+
+    lines = tuple(Line(no=i, depth=d, text=f"t{i}", node=i, role="generic") for i, d in enumerate([0, 1, 2, 70, 0]))
+    r = Rendering(lines)
+    assert r.text() == "\n".join("\t" * ln.depth + ln.text for ln in lines)
+    assert Rendering(()).text() == ""
+
+
+def test_token_count_of_a_big_text_equals_the_list_count() -> None:
+    from pagelens import tokens
+
+    if not tokens.backend().startswith("tiktoken"):
+        import pytest
+
+        pytest.skip(f"token counter is {tokens.backend()}")
+    import tiktoken
+
+    enc = tiktoken.get_encoding(tokens.ENCODING)
+    big = "\n".join(f"\t[{i}] link 'Item {i} — 12,99 €', url='/item/{i}'" for i in range(4000))
+    assert len(big) >= tokens.BIG_TEXT_CHARS
+    assert tokens.count(big) == len(enc.encode(big, disallowed_special=()))
+    odd = big + "\ud800 <|endoftext|>"  # a lone surrogate (the list path repairs it) and a special token's text
+    assert tokens.count(odd) == len(enc.encode(odd, disallowed_special=()))
