@@ -17,6 +17,7 @@ server state, as for every bundled task.
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import time
 from collections.abc import Sequence
@@ -25,16 +26,19 @@ from typing import Any, Protocol
 
 from pagelens import tokens
 from pagelens.bench.tasks import PlanStep, Target, Task
+from pagelens.focus.delta.formats import with_value
 
 __all__ = ["CallRecord", "Episode", "PagelensPlanAgent", "PlaywrightPlanAgent", "ToolSession"]
 
 _ROLE_ALIASES = {"textbox": frozenset({"textbox", "date", "datetime", "inputtime", "time", "month", "week"})}
-_PL_LINE = re.compile(r"^(?:[+~] )?\t*\*?\[(?P<id>\d{1,9})\] (?P<role>\S+) '(?P<rest>.*)$")
+_PL_LINE = re.compile(r"^(?:[+~] )?[\t ]*\*?\[(?P<id>\d{1,9})\] (?P<role>\S+) '(?P<rest>.*)$")
 _PW_LINE = re.compile(r'^\s*- \'?(?P<role>[\w-]+)(?: "(?P<name>(?:[^"\\]|\\.)*)")?(?P<attrs>(?: \[[^\]]*\])*)')
 _PW_REF = re.compile(r"\[ref=([\w-]+)\]")
 _CHECKED = re.compile(r", checked(?:=true)?(?:,|$)")
 _FOLD = re.compile(r"^= (\d+) lines as before: (.*?) … (.*)$")
-_PRUNED = re.compile(r"^\[(p\d+)\] \.\.\. (\d+) lines? pruned")
+#: A compact fold: ``= [A] +N`` is line [A] of the last view and the N lines after it.
+_CFOLD = re.compile(r"^= (\[p?\d+\])(?: \+(\d+))?$")
+_PRUNED = re.compile(r"^\[(p\d+)\] (?:\.\.\. )?(\d+) (?:lines? )?pruned")
 #: Words of four letters or more (a goal's content words, roughly).
 _WORD = re.compile(r"[^\W\d_]{4,}")
 #: Pruned runs a plan opens with ``expand`` before it reads the whole tree (read tasks).
@@ -170,10 +174,28 @@ class PagelensPlanAgent(_Agent):
 
     async def read(self, tool: str, args: dict[str, Any]) -> str:
         text, is_error = await self.call(tool, args)
+        if not is_error and tool in ("fill", "select_option"):
+            self.known_edit(str(args.get("id", "")), text)
         self.absorb(text)
         if is_error:
             raise _Failed(f"{tool}: {text.splitlines()[0] if text else 'error'}")
         return text
+
+    def known_edit(self, eid: str, text: str) -> None:
+        """What the server's instructions say: after ``[7] now contains "x"`` (a fill) or
+        ``[7] now shows "x"`` (a selection) the copy of line [7] reads ``value='x'`` (not after Enter:
+        the form may have been sent)."""
+        m = re.search(r'\[' + re.escape(eid) + r'\] now (?:contains ("(?:[^"\\]|\\.)*")|shows "(.*?)"\.)', text)
+        if m is None or "Pressed Enter." in text:
+            return
+        value = json.loads(m.group(1)) if m.group(1) else m.group(2)
+        for k, line in enumerate(self.lines):
+            bare = line.lstrip("*")
+            if bare.startswith(f"[{eid}] "):
+                new = with_value(bare, value)
+                if new is not None:
+                    self.lines[k] = new
+                return
 
     def absorb(self, text: str) -> None:
         body = text.split("\n")
@@ -184,14 +206,14 @@ class PagelensPlanAgent(_Agent):
                 self.extra = []
                 self._patch(body[k + 1:])
                 return
-            if line.startswith(("New view; '= N lines as before", "New view, folded:")):
+            if line.startswith(("New view; '= N lines as before", "New view, folded:", "New view ('= [A] +N'")):
                 self.extra = []
                 self._unfold(body[k + 1:])
                 return
             if line.startswith(("Page: ", "RootWebArea")):
                 self.extra = []
                 start = k + 1 if line.startswith("Page: ") else k
-                self.lines = [ln.lstrip("\t") for ln in body[start:] if not ln.startswith("[view cut")]
+                self.lines = [ln.lstrip("\t ") for ln in body[start:] if not ln.startswith("[view cut")]
                 return
 
     def _unfold(self, body: list[str]) -> None:
@@ -199,7 +221,13 @@ class PagelensPlanAgent(_Agent):
         last view, from line A on."""
         out: list[str] = []
         for raw in body:
-            line = raw.lstrip("\t")
+            line = raw.lstrip("\t ")
+            c = _CFOLD.match(line)
+            if c:
+                start = self._find(c.group(1) + " ")
+                if start is not None:
+                    out += self.lines[start:start + 1 + int(c.group(2) or 0)]
+                continue
             m = _FOLD.match(line)
             if m:
                 start = self._find(m.group(2))
@@ -224,7 +252,7 @@ class PagelensPlanAgent(_Agent):
                         del self.lines[start:start + int(run.group(1))]
                         pos = min(pos, start)
                 else:
-                    idx = self._find(rest.lstrip("\t"), exact=True)
+                    idx = self._find(rest.lstrip("\t "), exact=True)
                     if idx is not None:
                         del self.lines[idx]
                         pos = min(pos, idx)
@@ -232,9 +260,9 @@ class PagelensPlanAgent(_Agent):
                 m = _PL_LINE.match(rest)
                 idx = self._find(f"[{m.group('id')}]") if m else None
                 if idx is not None:
-                    self.lines[idx] = rest.lstrip("\t")
+                    self.lines[idx] = rest.lstrip("\t ")
             elif kind == "+":
-                self.lines.insert(min(pos, len(self.lines)), rest.lstrip("\t").lstrip("*"))
+                self.lines.insert(min(pos, len(self.lines)), rest.lstrip("\t ").lstrip("*"))
                 pos += 1
 
     def _anchor(self, rest: str) -> int:
@@ -304,7 +332,8 @@ class PagelensPlanAgent(_Agent):
             m = _PRUNED.match(line.lstrip("*"))
             if not m or k == 0:
                 continue
-            near = set(_WORD.findall(" ".join(self.lines[max(0, k - 2):k]).casefold()))
+            # the root line (the page's title) names the whole page, not the section a run is in
+            near = set(_WORD.findall(" ".join(self.lines[max(1, k - 2):k]).casefold()))
             shared = len(words & near)
             if shared:
                 ranked.append((-shared, -int(m.group(2)), m.group(1)))
@@ -320,7 +349,7 @@ class PagelensPlanAgent(_Agent):
             # may have pruned some of those before it
             text, is_error = await self.call("search_page", {"text": target.name})
             if not is_error:
-                self.extra = [ln.lstrip("\t") for ln in text.split("\n")]
+                self.extra = [ln.lstrip("\t ") for ln in text.split("\n")]
                 found = _matches(self._lines_candidates(self.extra), target)
                 if found is not None:
                     return found
@@ -328,12 +357,12 @@ class PagelensPlanAgent(_Agent):
         if found is None and self.search and len(target.name) >= 3:
             text, is_error = await self.call("search_page", {"text": target.name})
             if not is_error:
-                self.extra = [ln.lstrip("\t") for ln in text.split("\n")]
+                self.extra = [ln.lstrip("\t ") for ln in text.split("\n")]
                 found = _matches(self.candidates(), target)
         if found is None and self.parts:
             for k in range(2, self.parts + 2):
                 text, _ = await self.call("observe", {"part": k})
-                self.lines += [ln.lstrip("\t") for ln in text.split("\n") if not ln.startswith("[part")]
+                self.lines += [ln.lstrip("\t ") for ln in text.split("\n") if not ln.startswith("[part")]
                 found = _matches(self.candidates(), target)
                 if found:
                     break
@@ -348,7 +377,7 @@ class PagelensPlanAgent(_Agent):
                 if found is not None:
                     break
                 text, _ = await self.call("observe", {"part": k})
-                self.lines += [ln.lstrip("\t") for ln in text.split("\n") if not ln.startswith("[part")]
+                self.lines += [ln.lstrip("\t ") for ln in text.split("\n") if not ln.startswith("[part")]
                 found = _matches(self.candidates(), target)
         if found is None:
             raise _Failed(f"no element {target.role} {target.name!r} in what the tools showed")

@@ -26,6 +26,7 @@ from pagelens.actions.spec import Action
 from pagelens.errors import BrowserCrashed, BrowserError, PageError, PagelensError, PageTimeout
 from pagelens.mcp.brief import action_head, relative_url, signal_note
 from pagelens.mcp.respond import Answer, compose, part_answer
+from pagelens.mcp.terse import terse, terse_block
 from pagelens.mcp.tools import TOOLS, ToolCall
 
 if TYPE_CHECKING:
@@ -170,7 +171,7 @@ class Browsing:
             self._detector = SignalDetector(self._episode)
             self._executor.after_js = self._detector.read_js  # the detector's read in the settle call
             if self._tracker is None:
-                self._tracker = ViewTracker(mark=True)
+                self._tracker = ViewTracker(mark=True, compact=True, echo=False)  # one space a level, '= [A] +N' folds
         return self._episode
 
     # -- calls -------------------------------------------------------------------------------
@@ -222,7 +223,7 @@ class Browsing:
     def _look(self, *, goal: str | None = None, retriever: str | None = None, full: bool = False,
               allow_delta: bool = True) -> tuple[str, int, str]:
         """Observe now; (text to send, its tokens, "view" or "delta"). Records it as seen."""
-        from pagelens.focus.delta.formats import FOLD_HEAD
+        from pagelens.focus.delta.formats import COMPACT_FOLD_HEAD
         from pagelens.focus.view import focus_view
 
         episode = self._page() if self._view is not None else self._episode
@@ -241,9 +242,9 @@ class Browsing:
         update = self._tracker.update(view, allow_delta=allow_delta, label=f"(call {self.calls})")
         self._view = update.view
         text = update.text
-        if update.kind == "fold" and text.startswith(FOLD_HEAD):
-            text = FOLD_HEAD_SHORT + text[len(FOLD_HEAD):]
-        return text, update.tokens, update.kind
+        if update.kind == "fold" and text.startswith(COMPACT_FOLD_HEAD):
+            text = FOLD_HEAD_SHORT + text[len(COMPACT_FOLD_HEAD):]
+        return terse(text), update.tokens, update.kind
 
     def _answer(self, head: list[str], *, look: bool, allow_delta: bool = True, is_error: bool = False,
                 **look_args: Any) -> Reply:
@@ -306,18 +307,35 @@ class Browsing:
             if fb.status in ("invalid", "budget"):
                 return self._error(fb.message)
             block = str(fb.detail.get("block", "")) if fb.detail else ""
-            return self._answer([fb.message] + ([block] if block and block not in fb.message else []), look=False,
+            known = self._tracker.known_lines if self._tracker is not None else frozenset()
+            message = terse_block(fb.message, known)
+            return self._answer([message] + ([terse_block(block, known)] if block and block not in fb.message else []),
+                                look=False,
                                 is_error=not fb.ok)
         fb = self._executor.execute(action, self._view.observation)
         if fb.status in ("invalid", "budget"):
             return self._error(fb.message)
         signals = self._detector.check(fb)
+        self._known_edit(action, fb)
         # a look only when the page may differ from the client's last view: a failure alone on a
         # page whose fingerprint did not move (the feedback says what went wrong) needs none
         unchanged = fb.before is not None and fb.after is not None and not fb.changes
         look = any(s.kind != "action_failure" for s in signals) or (bool(signals) and not unchanged)
         head = [action_head(fb, view_follows=look), signal_note(signals, fb)]
         return self._answer(head, look=look, is_error=fb.status == "failed")
+
+    def _known_edit(self, action: Action, fb: Any) -> None:
+        """A fill or selection whose answer tells the client what the field now holds: the
+        client's copy of the last view reads so (the server's instructions say it), and the
+        next view leaves the field's line out when it did not change otherwise."""
+        detail = fb.detail or {}
+        value = detail.get("value", detail.get("selected"))
+        eid = str(action.args.get("id", ""))
+        if (self._tracker is None or not fb.ok or value is None or action.name not in ("fill", "select_option")
+                or not any(f"[{eid}] now {verb}" in fb.message for verb in ("contains", "shows"))
+                or detail.get("enter")):  # Enter may have sent the form: the next page is another one
+            return
+        self._tracker.known_value(eid, str(value))
 
     def _search(self, action: Action) -> Reply:
         """search_page by words only (phrase, words, BM25): loading the embedding model on a miss
@@ -331,7 +349,7 @@ class Browsing:
                           max_tokens=min(budget, self.config.cap - 200))
         if not rec.ok:
             return self._error(f"{action.render()}: {rec.error}")
-        block = rec.text()
+        block = terse_block(rec.text(), self._tracker.known_lines if self._tracker is not None else frozenset())
         return self._answer([f"{action.render()}: {rec.note}"] + ([block] if block else []), look=False)
 
     _tool_click = _tool_fill = _tool_select_option = _tool_press = _tool_hover = _act

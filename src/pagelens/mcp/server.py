@@ -38,13 +38,18 @@ _HTTP_GRACE_S = 3
 
 INSTRUCTIONS = (
     "pagelens drives a real Chromium and decides what you see. Element ids are the numbers in "
-    "brackets, e.g. [12]. Every action answers with what really happened and, when the page "
-    "changed, with the cheapest of: the new view; only what changed since your last view (+ added, "
-    "- gone, ~ changed, each hunk after its '@' anchor line); or the new view with runs of lines you "
-    "already have folded ('New view, folded:', then '= N lines as before: [3] … [9]' for N lines of "
-    "your last view, unchanged). An answer that ends with 'No signal.' has no view: nothing "
-    "suggests the page changed beyond what it says, so your last view still holds. 'now at /path' "
-    "is an address on the same site. Answers are capped; the note at the end says how to read more."
+    "brackets, e.g. [12]; one leading space per nesting level; a link, button or field is clickable "
+    "(only other elements are marked so); a quoted line alone is the page's text; '[p7] 42 pruned' stands "
+    "for 42 lines left out (expand('p7') shows them). Every action answers with what really happened and, when "
+    "the page changed, with the cheapest of: the new view; only what changed since your last view "
+    "(+ added, - gone, ~ changed, each hunk after its '@' anchor line); or the new view with runs of "
+    "lines you already have folded ('New view, folded:', then '= [3] +5' for line [3] of your last "
+    "view and the 5 lines after it, unchanged; '= [3]' for that line alone). After '[7] now contains \"x\"' "
+    "(a fill without Enter) or '[7] now shows \"x\"' (a selection), your copy of line [7] reads value='x' after its name "
+    "(no value when x is empty). An answer that ends with "
+    "'No signal.' has no view: nothing suggests the page changed beyond what it says, so your last "
+    "view still holds. 'now at /path' is an address on the same site. Answers are capped; the note "
+    "at the end says how to read more."
 )
 
 

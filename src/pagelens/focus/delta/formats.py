@@ -16,8 +16,10 @@ are textually equal); only the in-viewport mark (``visible``) changing is not a 
 one space per nesting level instead of a tab, a folded run written ``= [A] +N`` (line ``A`` of
 the last view and the ``N`` lines after it) and folded whenever that line is cheaper than the
 run (even a single line), anchors named by id (``@ after [12]``), and no ``clickable`` mark on a
-control (a link, a button, a field: the role says it). The default (tabs,
-``= N lines as before: A … B``) is what the MCP server sends and its plan driver parses.
+control (a link, a button, a field: the role says it); the MCP server sends it too (and
+shortens it further at output: :mod:`pagelens.mcp.terse`). The default is tabs and
+``= N lines as before: A … B``. :func:`with_value` is a known edit (a fill's read-back in the
+agent's copy), :func:`without_value_echo` drops a field's text node that repeats its value.
 
 Lines are aligned by :func:`pagelens.focus.delta.align.matching_blocks` (near-linear on big views).
 """
@@ -36,7 +38,7 @@ if TYPE_CHECKING:
     from pagelens.focus.view import PageView
 
 __all__ = ["COMPACT_FOLD_HEAD", "FOLD_HEAD", "Delta", "DeltaLine", "Shown", "as_the_agent_has", "diff_views",
-           "fold_view", "indent_of", "mark_new", "render", "same_text", "shown_lines"]
+           "fold_view", "indent_of", "mark_new", "render", "same_text", "shown_lines", "with_value", "without_value_echo"]
 
 _LEAD_ID = re.compile(r"^\[(\d{1,9})\] ")
 _EXCERPT = 60
@@ -51,6 +53,37 @@ _MIN_FOLD = 2
 FOLD_HEAD = "New view; '= N lines as before: A … B' stands for N lines of your last view, unchanged:"
 #: Header of a compact folded view.
 COMPACT_FOLD_HEAD = "New view ('= [A] +N': [A] and the N lines after it in your last view):"
+
+
+#: A field's line up to its value: ``[23] textbox 'First name'`` (`` value='…'`` after it, if any).
+_FIELD = re.compile(r"^(\[\d{1,9}\] \S+ '[^']*')(?: value='[^']*')?(?=,|$)")
+
+
+def with_value(text: str, value: str) -> str | None:
+    """A field's line ``text`` as it reads once the field holds ``value`` (a known edit: the agent
+    was told what a fill or a selection read back); ``None`` when it is not such a line or the
+    value cannot be written in it (a quote). Both sides of a delta apply the same rule."""
+    value = " ".join(value.split())
+    m = _FIELD.match(text)
+    if m is None or "'" in value:
+        return None
+    return m.group(1) + (f" value='{value}'" if value else "") + text[m.end():]
+
+
+_VALUE = re.compile(r"^\[\d{1,9}\] \S+ '[^']*' value='([^']*)'")
+
+
+def without_value_echo(lines: Sequence[Shown]) -> tuple[Shown, ...]:
+    """``lines`` without a field's text node that only repeats its value (``[9] searchbox 'Search'
+    value='tea'`` and, under it, ``StaticText 'tea'``): the field's line says it."""
+    out: list[Shown] = []
+    for k, ln in enumerate(lines):
+        if k and ln.depth == lines[k - 1].depth + 1 and ln.text.startswith("StaticText '"):
+            m = _VALUE.match(lines[k - 1].text)
+            if m is not None and m.group(1) and ln.text == f"StaticText '{m.group(1)}'":
+                continue
+        out.append(ln)
+    return tuple(out)
 
 
 def indent_of(compact: bool) -> str:

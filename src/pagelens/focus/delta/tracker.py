@@ -8,8 +8,9 @@ tokens (:mod:`pagelens.focus.delta.formats`), with ids carried across documents
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from pagelens import tokens
@@ -22,6 +23,8 @@ from pagelens.focus.delta.formats import (
     mark_new,
     render,
     shown_lines,
+    with_value,
+    without_value_echo,
 )
 from pagelens.focus.delta.ids import carry_ids, carry_pids, place_pids, re_render
 from pagelens.types import Observation
@@ -73,13 +76,17 @@ class ViewTracker:
     gives the smaller answer; the answer says which it is.
     """
 
-    def __init__(self, *, mark: bool = False, keep: int = 8, fold: bool = True, compact: bool = False) -> None:
+    def __init__(self, *, mark: bool = False, keep: int = 8, fold: bool = True, compact: bool = False,
+                 echo: bool = True) -> None:
         self.mark = mark  # mark elements not seen before with "*" when the whole view is sent
         self.keep = keep
         self.fold = fold  # also offer the folded view
         #: the compact text (:mod:`~pagelens.focus.delta.formats`): views, deltas and folds nested
         #: by single spaces, folds as ``= [A] +N``; off: the tab-nested view text of the focus
         self.compact = compact
+        #: off: a field's text node that only repeats its value is left out of every view (its
+        #: line says the value; the MCP server); on: the focus's lines as they are
+        self.echo = echo
         self._history: list[_Seen] = []
         self._seen: set[str] = set()
         self._pids: dict[tuple[object, ...], str] = {}  # what a placeholder stood for -> its id
@@ -94,12 +101,35 @@ class ViewTracker:
         """The last view as the agent has it (delta applied)."""
         return render(self._history[-1].shown, compact=self.compact) if self._history else ""
 
+    @property
+    def known_lines(self) -> frozenset[str]:
+        """The lines of the last view as the agent has them (unindented, ``visible`` marks off)."""
+        return frozenset(_VISIBLE.sub("", ln.text) for ln in self._history[-1].shown) if self._history else frozenset()
+
     def forget(self) -> None:
         """Start over: the next update is sent as a whole view (a new episode, a new client)."""
         self._history.clear()
         self._seen.clear()
         self._pids.clear()
         self._next_pid = 0
+
+    def known_value(self, eid: str, value: str) -> bool:
+        """The agent was told element ``eid`` now holds ``value`` (a fill's or a selection's
+        read-back): its copy of the last view reads so (:func:`~pagelens.focus.delta.formats.with_value`),
+        and the next delta or fold against it leaves that line out when it is unchanged since."""
+        if not self._history:
+            return False
+        last = self._history[-1]
+        lead = f"[{eid}] "
+        for k, ln in enumerate(last.shown):
+            if ln.text.startswith(lead):
+                new = with_value(ln.text, value)
+                if new is None or new == ln.text:
+                    return False
+                shown = last.shown[:k] + (Shown(ln.depth, new, ln.eid),) + last.shown[k + 1:]
+                self._history[-1] = replace(last, shown=shown)
+                return True
+        return False
 
     def _last(self) -> tuple[Observation | None, dict[str, str]]:
         return (self._history[-1].obs, self._history[-1].mapping) if self._history else (None, {})
@@ -127,7 +157,7 @@ class ViewTracker:
             carried, pids, next_pid = carry_pids(carried, dict(self._pids), self._next_pid)
             if base is not None:
                 carried, pids = place_pids(base.shown, carried, pids, self._next_pid)
-            lines = shown_lines(carried)
+            lines = shown_lines(carried) if self.echo else without_value_echo(shown_lines(carried))
             if not options:  # the view itself, with ids carried from the last view
                 if self.mark and self._history:
                     text = mark_new(lines, seen, compact=self.compact)
@@ -160,6 +190,9 @@ class ViewTracker:
         self._seen.update(ln.eid for ln in best.has if ln.eid is not None)
         return Update(best.view, best.text, best.kind, best.tokens, view_tokens, best.delta, best.base_text)
 
+
+
+_VISIBLE = re.compile(r", visible(?=,|$)")
 
 
 def _usable(history: list[_Seen]) -> list[_Seen]:
