@@ -7,25 +7,19 @@ nothing here runs the defense or a retriever.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from collections import Counter
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from heldout_sets import benchmark_module
 
 ROOT = Path(__file__).resolve().parents[2]
 CASES = ROOT / "benchmarks" / "data" / "injections_blind6.jsonl"
 
 
 def _runner() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("injection_blind4", ROOT / "benchmarks" / "injection_blind4.py")
-    assert spec and spec.loader
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod  # dataclasses look their module up there
-    spec.loader.exec_module(mod)
-    return mod
+    return benchmark_module("injection_blind4.py", "injection_blind4")
 
 
 M = _runner()

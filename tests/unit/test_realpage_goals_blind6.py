@@ -8,33 +8,23 @@ focus, no defense) and matches items with the harness's own matcher
 
 from __future__ import annotations
 
-import importlib.util
-import json
-import os
 from collections import Counter
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from heldout_sets import CORPUS, benchmark_module, load_jsonl, missing_items
 
 ROOT = Path(__file__).resolve().parents[2]
 BLIND6 = ROOT / "benchmarks" / "data" / "realpage_goals_blind6.jsonl"
 OTHERS = tuple(p for p in (ROOT / "benchmarks" / "data").glob("realpage_goals*.jsonl") if p != BLIND6)
-CORPUS = Path(os.environ.get("PAGELENS_CORPUS", str(ROOT.parent.parent / "shared" / "corpus" / "realpages")))
-if not CORPUS.is_dir():  # a worktree sits two levels below /work, the main checkout one
-    CORPUS = ROOT.parent / "shared" / "corpus" / "realpages"
 
 
-def _load(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+_load = load_jsonl
 
 
 def _harness() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("realpage_goals_harness", ROOT / "benchmarks" / "realpage_goals.py")
-    assert spec and spec.loader
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return benchmark_module("realpage_goals.py", "realpage_goals_harness")
 
 
 def test_blind6_is_well_formed_and_covers_every_corpus_page() -> None:
@@ -75,25 +65,7 @@ def test_blind6_runs_only_when_asked_for_by_name() -> None:
 @pytest.mark.slow
 @pytest.mark.browser
 def test_every_blind6_item_is_in_the_full_rendering(browser_session) -> None:  # type: ignore[no-untyped-def]
-    from pagelens.api import render_observation
-    from pagelens.bench.cases import MustKeep, item_kept
-    from pagelens.browser.serve import StaticServer
-
     if not CORPUS.is_dir():
         pytest.skip(f"no corpus at {CORPUS}")
-    goals = _load(BLIND6)
-    missing: list[str] = []
-    server = StaticServer(CORPUS)
-    try:
-        for page in sorted({g["page"] for g in goals}):
-            with browser_session.episode() as episode:
-                episode.goto(server.url(f"{page}.html"))
-                lines = render_observation(episode.observe()).lines
-            texts = [ln.text for ln in lines]
-            for g in (g for g in goals if g["page"] == page):
-                for m in g["must_keep"]:
-                    if not item_kept(MustKeep(role=m["role"], name=m["name"]), lines, texts):
-                        missing.append(f"{page}: {m['role']} {m['name']!r}")
-    finally:
-        server.close()
+    missing = missing_items(browser_session, _load(BLIND6))
     assert not missing, "\n".join(missing)
