@@ -85,34 +85,6 @@ def format_property(name: str, value: PropValue, *, shorten_data_urls: bool = Tr
     return f"{name}={value}"
 
 
-def node_text(node: Node, config: RenderConfig, *, props: bool = True) -> str:
-    """The line of one node, without indentation."""
-    name = clean_text(node.name, config.max_name_chars)
-    if node.role == "generic" and not name:
-        head = node.role
-    else:
-        head = f"{node.role} {quote(name)}"
-    if node.eid is not None:
-        head = f"[{node.eid}] {head}"
-    parts = [head]
-    if node.value is not None and node.role != "StaticText":
-        head_value = f" value={quote(clean_text(node.value, config.max_name_chars))}"
-        parts[0] += head_value
-    if props and node.role != "StaticText":
-        extras: list[str] = []
-        if node.eid is not None:
-            if config.with_clickable and node.clickable:
-                extras.append("clickable")
-            if config.with_visible and node.visible:
-                extras.append("visible")
-        for k, v in node.properties:
-            shown = format_property(k, v, shorten_data_urls=config.shorten_data_urls)
-            if shown is not None:
-                extras.append(shown)
-        parts.extend(extras)
-    return ", ".join(parts)
-
-
 def node_states(node: Node) -> tuple[str, ...]:
     """The node's shown properties except ``url`` ("checked", "expanded=false", "level=2" ...)."""
     out: list[str] = []
@@ -307,11 +279,6 @@ def _in_region(line: Line, region: Region) -> Line:
     values = list(_line_values(line))
     values[_REGION_AT] = region
     return Line(*values)
-
-
-def with_regions(obs: Observation, lines: Sequence[Line]) -> tuple[Line, ...]:
-    """The lines with their provenance region set (best effort; see :func:`regions_of`)."""
-    return regions_of(obs, lines)[0]
 
 
 def regions_of(obs: Observation, lines: Sequence[Line]) -> tuple[tuple[Line, ...], str | None]:
