@@ -164,6 +164,11 @@ class WalkerObserver(PageObserver):
     def __init__(self, page: Page, *, timeout_s: float = 30.0) -> None:
         super().__init__(page, timeout_s=timeout_s)
         self.frames_by_token: dict[str, Frame] = {}
+        self._walker_fn: str | None = None  # CDP handle of the walker function in the current document
+
+    def close(self, *, detach: bool = False) -> None:
+        self._walker_fn = None
+        super().close(detach=detach)
 
     def observe(self, *, deadline: Deadline | None = None) -> Observation:
         # No separate liveness probe (the CDP observer's ``wait_for_function``: on a new document
@@ -177,12 +182,63 @@ class WalkerObserver(PageObserver):
         t = time.perf_counter()
         js = walker_js()
         frame_errors: dict[str, str] = {}
-        raw_main = self.page.main_frame.evaluate(js, {"want": sorted(WANT_ROLES), "wantMax": WANT_MAX})
+        raw_main = self._walk_main()
         walks: list[tuple[Frame, str]] = [(self.page.main_frame, raw_main)]
         timings["walker"] = time.perf_counter() - t
 
         with gc_paused():
             return self._finish(raw_main, js, deadline, timings, t0, frame_errors, walks)
+
+    def _walk_main(self) -> str:
+        """The main document's walk, through this observer's CDP session (one per page, opened
+        once; the backend ids are read through it too).
+
+        The walker function is compiled once per document: its first observation evaluates the
+        source and keeps a CDP handle to the function (never stored where the page's scripts
+        could reach or replace it); later observations call it by that handle, so 60 kB of source
+        are not sent and compiled again and its compiled code stays warm. A new document makes
+        the handle stale: the call fails and the function is installed again. Playwright's
+        ``evaluate`` would also install its own utility script in every new document first.
+        A result longer than :data:`CHUNK` characters stays in the page behind a handle and is
+        read in slices, so no protocol message (renderer, driver, Python) carries all of it."""
+        from playwright.sync_api import Error as PlaywrightError
+
+        cdp = self._main_session()
+        args = [{"value": {"want": sorted(WANT_ROLES), "wantMax": WANT_MAX}}, {"value": CHUNK}]
+        res: dict[str, Any] | None = None
+        if self._walker_fn is not None:
+            try:
+                res = cdp.send("Runtime.callFunctionOn", {"objectId": self._walker_fn, "functionDeclaration": _CALL,
+                                                          "arguments": args, "silent": True, "objectGroup": _GROUP})
+            except PlaywrightError:  # a new document since (its handle is gone): install again
+                self._walker_fn = None
+        if res is None:
+            fn = cdp.send("Runtime.evaluate", {"expression": f"({walker_js()})", "silent": True})
+            _value(fn)
+            self._walker_fn = fn["result"]["objectId"]
+            res = cdp.send("Runtime.callFunctionOn", {"objectId": self._walker_fn, "functionDeclaration": _CALL,
+                                                      "arguments": args, "silent": True, "objectGroup": _GROUP})
+        out = _value(res)
+        if isinstance(out, str):
+            return out
+        handle = (res.get("result") or {}).get("objectId")
+        if not handle:
+            raise PlaywrightError(f"the walker returned no result ({type(out).__name__})")
+        try:
+            total = _value(cdp.send("Runtime.callFunctionOn", {"objectId": handle, "functionDeclaration": _LENGTH,
+                                                               "returnByValue": True, "silent": True}))
+            parts: list[str] = []
+            for start in range(0, int(total), CHUNK):
+                part = _value(cdp.send("Runtime.callFunctionOn", {
+                    "objectId": handle, "functionDeclaration": _SLICE, "returnByValue": True, "silent": True,
+                    "arguments": [{"value": start}, {"value": start + CHUNK}]}))
+                parts.append(str(part))
+            return "".join(parts)
+        finally:
+            try:
+                cdp.send("Runtime.releaseObject", {"objectId": handle})
+            except PlaywrightError:
+                pass
 
     def _finish(self, raw_main: str, js: str, deadline: Deadline, timings: dict[str, float], t0: float,
                 frame_errors: dict[str, str], walks: list[tuple[Frame, str]]) -> Observation:
@@ -278,9 +334,10 @@ class WalkerObserver(PageObserver):
         out: dict[int, int] = {}
         try:
             cdp = self._main_session()
-            res = cdp.send("Runtime.evaluate", {
-                "expression": f"(() => {{ const s = window['{KEY}']; const w = s ? s.wanted : []; "
-                              "if (s) s.wanted = null; return w || []; })()",
+            if self._walker_fn is None:
+                return {}
+            res = cdp.send("Runtime.callFunctionOn", {
+                "objectId": self._walker_fn, "functionDeclaration": _WANTED, "silent": True,
                 "serializationOptions": {"serialization": "deep", "maxDepth": 1},
             })
             self.last_sessions = {MAIN: cdp}
@@ -293,6 +350,31 @@ class WalkerObserver(PageObserver):
         except (PlaywrightError, KeyError, TypeError, AttributeError):
             return out
         return out
+
+
+#: Characters of the walker's result per CDP message (a longer result is read in slices).
+CHUNK = 1 << 20
+_GROUP = "pagelens-walker"
+#: Run on the walker function's handle (``this``): walk, keep the wanted elements on the function
+#: object (the page cannot reach it; see :meth:`WalkerObserver._backend_ids`), return the JSON
+#: string, or an object holding it when it is longer than ``chunk``.
+_CALL = """function (opts, chunk) { const sink = {}; opts.sink = sink; const out = this(opts);
+  this.wanted = sink.wanted || null; return out.length <= chunk ? out : { s: out }; }"""
+_LENGTH = "function () { return this.s.length; }"
+_SLICE = "function (a, b) { return this.s.slice(a, b); }"
+_WANTED = "function () { const w = this.wanted || []; this.wanted = null; return w; }"
+
+
+def _value(res: dict[str, Any]) -> Any:
+    """The value of a ``Runtime.evaluate`` reply; an exception in the page raises (as
+    Playwright's ``evaluate`` would)."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    exc = res.get("exceptionDetails")
+    if exc:
+        text = (exc.get("exception") or {}).get("description") or exc.get("text") or "exception"
+        raise PlaywrightError(f"the walker failed in the page: {str(text).splitlines()[0]}")
+    return (res.get("result") or {}).get("value")
 
 
 def _first_line(exc: BaseException) -> str:
