@@ -164,7 +164,8 @@ class WalkerObserver(PageObserver):
     def __init__(self, page: Page, *, timeout_s: float = 30.0) -> None:
         super().__init__(page, timeout_s=timeout_s)
         self.frames_by_token: dict[str, Frame] = {}
-        self._walker_fn: str | None = None  # CDP handle of the walker function in the current document
+        self._walker_fn: str | None = None  # CDP handle of the walker function's holder in the current document
+        self._wanted_backend: list[int | None] = []  # backend ids of the last walk's wanted elements
 
     def close(self, *, detach: bool = False) -> None:
         self._walker_fn = None
@@ -191,54 +192,62 @@ class WalkerObserver(PageObserver):
 
     def _walk_main(self) -> str:
         """The main document's walk, through this observer's CDP session (one per page, opened
-        once; the backend ids are read through it too).
+        once), in one round trip when the walker is installed (two for a new document).
 
         The walker function is compiled once per document: its first observation evaluates the
-        source and keeps a CDP handle to the function (never stored where the page's scripts
-        could reach or replace it); later observations call it by that handle, so 60 kB of source
-        are not sent and compiled again and its compiled code stays warm. A new document makes
-        the handle stale: the call fails and the function is installed again. Playwright's
-        ``evaluate`` would also install its own utility script in every new document first.
-        A result longer than :data:`CHUNK` characters stays in the page behind a handle and is
-        read in slices, so no protocol message (renderer, driver, Python) carries all of it."""
+        source and keeps a CDP handle to it (never stored where the page's scripts could reach
+        or replace it); later observations call it by that handle, so 60 kB of source are not
+        sent and compiled again and its compiled code stays warm. A new document makes the
+        handle stale: the call fails and the function is installed again. (Playwright's
+        ``evaluate`` would also install its own utility script in every new document first.)
+        The reply carries the JSON string and, by Chromium's deep serialization, the backend
+        node ids of the wanted elements (:attr:`_wanted_backend`). A result longer than
+        :data:`CHUNK` characters stays in the page behind the reply's handle and is read in
+        slices, so no protocol message (renderer, driver, Python) carries all of it."""
         from playwright.sync_api import Error as PlaywrightError
 
         cdp = self._main_session()
-        args = [{"value": {"want": sorted(WANT_ROLES), "wantMax": WANT_MAX}}, {"value": CHUNK}]
+        call = {"functionDeclaration": _CALL, "silent": True, "objectGroup": _GROUP,
+                "arguments": [{"value": {"want": sorted(WANT_ROLES), "wantMax": WANT_MAX}}, {"value": CHUNK}],
+                "serializationOptions": {"serialization": "deep", "maxDepth": 2}}
         res: dict[str, Any] | None = None
         if self._walker_fn is not None:
             try:
-                res = cdp.send("Runtime.callFunctionOn", {"objectId": self._walker_fn, "functionDeclaration": _CALL,
-                                                          "arguments": args, "silent": True, "objectGroup": _GROUP})
+                res = cdp.send("Runtime.callFunctionOn", {"objectId": self._walker_fn, **call})
             except PlaywrightError:  # a new document since (its handle is gone): install again
                 self._walker_fn = None
         if res is None:
-            fn = cdp.send("Runtime.evaluate", {"expression": f"({walker_js()})", "silent": True})
-            _value(fn)
-            self._walker_fn = fn["result"]["objectId"]
-            res = cdp.send("Runtime.callFunctionOn", {"objectId": self._walker_fn, "functionDeclaration": _CALL,
-                                                      "arguments": args, "silent": True, "objectGroup": _GROUP})
-        out = _value(res)
+            holder = cdp.send("Runtime.evaluate", {"expression": f"({{ f: ({walker_js()}) }})", "silent": True,
+                                                   "objectGroup": _GROUP})
+            _value(holder)
+            self._walker_fn = holder["result"]["objectId"]
+            res = cdp.send("Runtime.callFunctionOn", {"objectId": self._walker_fn, **call})
+        _value(res)
+        self.last_sessions = {MAIN: cdp}
+        items = ((res.get("result") or {}).get("deepSerializedValue") or {}).get("value") or []
+        if len(items) < 2:
+            raise PlaywrightError("the walker returned no result")
+        self._wanted_backend = []
+        for item in (items[1].get("value") or []) if isinstance(items[1], dict) else []:
+            value = item.get("value") if isinstance(item, dict) else None
+            backend = value.get("backendNodeId") if isinstance(value, dict) else None
+            self._wanted_backend.append(backend if isinstance(backend, int) else None)
+        out = items[0].get("value") if isinstance(items[0], dict) else None
         if isinstance(out, str):
             return out
         handle = (res.get("result") or {}).get("objectId")
         if not handle:
-            raise PlaywrightError(f"the walker returned no result ({type(out).__name__})")
-        try:
-            total = _value(cdp.send("Runtime.callFunctionOn", {"objectId": handle, "functionDeclaration": _LENGTH,
-                                                               "returnByValue": True, "silent": True}))
-            parts: list[str] = []
-            for start in range(0, int(total), CHUNK):
-                part = _value(cdp.send("Runtime.callFunctionOn", {
-                    "objectId": handle, "functionDeclaration": _SLICE, "returnByValue": True, "silent": True,
-                    "arguments": [{"value": start}, {"value": start + CHUNK}]}))
-                parts.append(str(part))
-            return "".join(parts)
-        finally:
-            try:
-                cdp.send("Runtime.releaseObject", {"objectId": handle})
-            except PlaywrightError:
-                pass
+            raise PlaywrightError("the walker's result has no handle")
+        parts: list[str] = []
+        while True:  # slices until the page says the last one was read
+            part = _value(cdp.send("Runtime.callFunctionOn", {
+                "objectId": handle, "functionDeclaration": _SLICE, "returnByValue": True, "silent": True,
+                "arguments": [{"value": CHUNK * len(parts)}, {"value": CHUNK}]}))
+            if not isinstance(part, list) or len(part) != 2 or not isinstance(part[0], str):
+                raise PlaywrightError("the walker's result was lost between two reads")
+            parts.append(part[0])
+            if part[1]:
+                return "".join(parts)
 
     def _finish(self, raw_main: str, js: str, deadline: Deadline, timings: dict[str, float], t0: float,
                 frame_errors: dict[str, str], walks: list[tuple[Frame, str]]) -> Observation:
@@ -322,52 +331,30 @@ class WalkerObserver(PageObserver):
     def _backend_ids(self, main: _Walk, deadline: Deadline) -> dict[int, int]:
         """CDP backend node ids of the main walk's wanted nodes (in-view interactive elements,
         at most :data:`WANT_MAX`): what :func:`pagelens.browser.dom.content_box` and the vision
-        path's boxes need. One ``Runtime.evaluate`` of the walker's array of those elements with
-        Chromium's deep serialization, which gives every element's ``backendNodeId`` in the one
-        reply (a ``DOM.describeNode`` per element cost ~5 ms each, most of a small page's
-        observation); on any CDP failure the nodes simply have none."""
-        from playwright.sync_api import Error as PlaywrightError
-
-        self.last_sessions = {}
-        if not main.wanted or deadline.expired():
-            return {}
-        out: dict[int, int] = {}
-        try:
-            cdp = self._main_session()
-            if self._walker_fn is None:
-                return {}
-            res = cdp.send("Runtime.callFunctionOn", {
-                "objectId": self._walker_fn, "functionDeclaration": _WANTED, "silent": True,
-                "serializationOptions": {"serialization": "deep", "maxDepth": 1},
-            })
-            self.last_sessions = {MAIN: cdp}
-            items = res.get("result", {}).get("deepSerializedValue", {}).get("value") or []
-            for k, item in enumerate(items[: len(main.wanted)]):
-                value = item.get("value") if isinstance(item, dict) else None
-                backend = value.get("backendNodeId") if isinstance(value, dict) else None
-                if isinstance(backend, int):
-                    out[main.wanted[k]] = backend
-        except (PlaywrightError, KeyError, TypeError, AttributeError):
-            return out
-        return out
+        path's boxes need. They came in the walk's own reply (Chromium's deep serialization of
+        the walker's array of those elements gives each one's ``backendNodeId``)."""
+        return {node: b for node, b in zip(main.wanted, self._wanted_backend) if b is not None}
 
 
 #: Characters of the walker's result per CDP message (a longer result is read in slices).
 CHUNK = 1 << 20
 _GROUP = "pagelens-walker"
-#: Run on the walker function's handle (``this``): walk, keep the wanted elements on the function
-#: object (the page cannot reach it; see :meth:`WalkerObserver._backend_ids`), return the JSON
-#: string, or an object holding it when it is longer than ``chunk``.
-_CALL = """function (opts, chunk) { const sink = {}; opts.sink = sink; const out = this(opts);
-  this.wanted = sink.wanted || null; return out.length <= chunk ? out : { s: out }; }"""
-_LENGTH = "function () { return this.s.length; }"
-_SLICE = "function (a, b) { return this.s.slice(a, b); }"
-_WANTED = "function () { const w = this.wanted || []; this.wanted = null; return w; }"
+#: Run on the holder of the walker function (``this.f``): walk; reply ``[json, wanted elements,
+#: {h: {s: json}}]`` with the JSON string in the first place when it is at most ``chunk`` long, else
+#: only in the third, below the serialization depth (read by _SLICE). The previous reply's arrays
+#: are emptied (CDP keeps a handle to each reply until the document goes: a few bytes each).
+_CALL = """function (opts, chunk) { if (this.last) { this.last.length = 0; this.last = null; }
+  const sink = {}; opts.sink = sink; const out = this.f(opts); const small = out.length <= chunk;
+  const reply = [small ? out : null, sink.wanted || [], { h: { s: small ? null : out } }];
+  this.last = reply; return reply; }"""
+#: Run on a reply: ``[slice, last?]``; the last slice drops the string from the page.
+_SLICE = """function (a, n) { const h = this[2] && this[2].h; const s = h && h.s; if (typeof s !== "string") return null;
+  const last = a + n >= s.length; const part = s.slice(a, a + n); if (last) this.length = 0; return [part, last]; }"""
 
 
 def _value(res: dict[str, Any]) -> Any:
-    """The value of a ``Runtime.evaluate`` reply; an exception in the page raises (as
-    Playwright's ``evaluate`` would)."""
+    """The value of a ``Runtime`` reply; an exception in the page raises (as Playwright's
+    ``evaluate`` would)."""
     from playwright.sync_api import Error as PlaywrightError
 
     exc = res.get("exceptionDetails")
