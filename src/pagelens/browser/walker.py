@@ -1,15 +1,15 @@
 """Live page → :class:`~pagelens.types.Observation`, through pagelens' own in-page walker.
 
 The fast path of issue 13 (``BrowserConfig.extraction = "walker"``): ``walker.js`` (package
-data) runs once per frame with ``page.evaluate`` and computes, in one pass over the DOM (open
-shadow roots and same-origin iframes included), what Chromium's accessibility tree would say —
-role, accessible name, value, description, states, box, visibility, concealment — and returns
-one JSON string of column arrays. Cross-origin iframes are walked through their own
-:class:`~playwright.sync_api.Frame` and spliced under their ``<iframe>`` node. The walk needs
-no CDP, so any Playwright (BrowserGym's pinned 1.44 included) runs it; CDP is used only
-afterwards, for the backend node ids of the in-view interactive elements (the vision path's
-boxes; one ``Runtime.evaluate`` with deep serialization), and a failure there costs nothing but
-those ids.
+data) computes, in one pass over the DOM (open shadow roots and same-origin iframes included),
+what Chromium's accessibility tree would say — role, accessible name, value, description,
+states, box, visibility, concealment — and returns one JSON string of column arrays. The main
+document is walked through the observer's CDP session (:meth:`WalkerObserver._walk_main`: the
+function installed once per document and called by a CDP handle, the reply also carrying the
+in-view interactive elements' backend node ids for the vision path's boxes, long results read
+in slices); cross-origin iframes are walked through their own
+:class:`~playwright.sync_api.Frame` (``evaluate``) and spliced under their ``<iframe>`` node.
+The walker itself needs no particular Playwright (BrowserGym's pinned 1.44 included).
 
 Column format of one walk (``i`` is a node's position; nodes are in pre-order):
 
