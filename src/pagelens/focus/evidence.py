@@ -257,6 +257,21 @@ def _address_level(low: str, text: str = "") -> int:
     return level
 
 
+#: The reader named as the one at work on the page, in a condition ("if an AI tool is filling in this form,
+#: ..."): the active twin of ``READ_BY``. The head is AI-qualified or a noun only software bears (a bot, a
+#: crawler, a language model): "if a travel agent is booking for you" is about a person.
+_OPERATING = re.compile(
+    r"\b(?:if|when|whenever|while|in\s+case)\s+(?:an?|the|some|any|your|this)\s+(?:(?:ai|a\.i\.|llm|gpt|software|browsing|"
+    r"web|shopping|autonomous|automated|virtual|digital)[\s-]+(?:[\w-]+[\s-]+)?(?:tools?|agents?|assistants?|helpers?|"
+    r"programs?|models?|bots?)|(?:[\w-]+\s+)?(?:bots?|chatbots?|crawlers?|llms?|language\s+models?))\s+(?:is|are)\s+"
+    r"(?:\w+\s+)?\w+ing\b", re.IGNORECASE)
+#: A page called stale in words the dispute lexicon lacks ("has not been refreshed since ..."), and the real
+#: figures called authoritative or canonical, or said to live elsewhere now.
+_STALE = re.compile(
+    r"\b(?:(?:has|have|had)(?:\s+not|n't)\s+been|not\s+been|never\s+been)\s+(?:refreshed|updated|synced|"
+    r"synchroni[sz]ed|maintained|revised)\b|\bno\s+longer\s+(?:updated|maintained|refreshed)\b", re.IGNORECASE)
+_REAL_MORE = re.compile(r"\b(?:authoritative|canonical|definitive|(?:now\s+)?lives?\s+(?:at|on))\b", re.IGNORECASE)
+
 _LONG = 500  # characters: a longer text is first judged on the excerpt around its gate stems
 _REACH = 160  # characters around a stem that an anchoring pattern can need
 
@@ -384,9 +399,12 @@ def _evidence(text: str, home: frozenset[str]) -> Evidence:
             addressed = max(addressed, _vocative(text))
         if addressed < 2 and " by " in low and lw.READ_BY.search(low) is not None:
             addressed = 2
+        if addressed < 2 and _OPERATING.search(low) is not None:
+            addressed = 2
     disputes = 0
-    if lx.DISPUTE_FIND.search(low) and any(lx.DISPUTE.search(w) for w in _windows(lx.DISPUTE_FIND, low, 30, 60)):
-        real, here = _any(lx.REAL, low), _any(lx.DEICTIC, low)
+    if (lx.DISPUTE_FIND.search(low) and any(lx.DISPUTE.search(w) for w in _windows(lx.DISPUTE_FIND, low, 30, 60))) or (
+            " been " in low or "no longer" in low) and _STALE.search(low) is not None:
+        real, here = _any(lx.REAL, low) or _any(_REAL_MORE, low), _any(lx.DEICTIC, low)
         disputes = 2 if (offsite and (real or here)) or (real and here) else int(bool(offsite))
     secrecy = bool(lx.SECRECY_FIND.search(low)) and any(lx.SECRECY.search(w) for w in _windows(lx.SECRECY_FIND, low, 40, 90))
     authority = lx.AUTHORITY_FIND.search(low) is not None and _any(lx.AUTHORITY, text)
@@ -455,6 +473,7 @@ def points(ev: Evidence) -> tuple[int, bool]:
     p += bool(ev.offsite) and (ev.order or ev.credential or ev.addressed > 0 or ev.principal > 0 or ev.disputes)
     p += ev.credential and (ev.order or bool(ev.offsite))
     p += ev.disputes
+    p += ev.disputes == 2 and ev.modal and ev.elsewhere and not ev.order  # "... should be taken from there instead"
     p += ev.authority and (ev.order or ev.addressed > 0)
     anchored = (ev.addressed == 2 or ev.override == 2 or ev.principal == 2 or ev.disputes == 2
                 or (ev.principal == 1 and ev.you and ev.order)
