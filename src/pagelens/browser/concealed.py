@@ -12,7 +12,8 @@ id, why its text is not seen:
 * ``offscreen`` also covers a ``text-indent`` that pushes the text out of its box;
 * ``transparent`` — its effective opacity (the product over its ancestors) or its text colour's
   alpha is (near) zero;
-* ``same-colour`` — its text colour is (near) the colour of the nearest opaque background;
+* ``same-colour`` — its text colour is (near) the colour of the nearest opaque background (a contrast
+  ratio under :data:`FAINT`: light grey on white is still read, #f6f6f6 on white is not);
 * ``covered`` — an opaque box painted later (an overlay, a modal, a banner) that is neither its
   ancestor nor its descendant contains its whole box: the text is there, under something else
   (needs the snapshot's ``paintOrders``; without them nothing is marked covered).
@@ -101,12 +102,31 @@ def concealment(doc: dict[str, Any], strings: list[str]) -> dict[int, str]:
                 if fg[3] < 0.05:
                     reason = "transparent"
                 else:
-                    if max(abs(fg[k] - background[i][k]) for k in range(3)) <= 8:
+                    if max(abs(fg[k] - background[i][k]) for k in range(3)) <= 40 and faint(fg, background[i]):
                         reason = "same-colour"
         if reason:
             out[backend[i]] = reason
     _covered(backend, parents, layout, box, background, style, out)
     return out
+
+
+#: A contrast ratio (WCAG 2) under this between a text's colour and its background: nobody reads it.
+FAINT = 1.15
+
+
+def _lum(c: tuple[float, float, float]) -> float:
+    def f(v: float) -> float:
+        v /= 255
+        return v / 12.92 if v <= 0.03928 else float(((v + 0.055) / 1.055) ** 2.4)
+    return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2])
+
+
+def faint(fg: tuple[float, float, float, float], bg: tuple[float, float, float, float]) -> bool:
+    """Whether text of colour ``fg`` (its alpha blended over ``bg``) has a contrast ratio under :data:`FAINT`."""
+    a = fg[3]
+    mix = (a * fg[0] + (1 - a) * bg[0], a * fg[1] + (1 - a) * bg[1], a * fg[2] + (1 - a) * bg[2])
+    l1, l2 = _lum(mix), _lum(bg[:3])
+    return (max(l1, l2) + 0.05) / (min(l1, l2) + 0.05) < FAINT
 
 
 def text_hidden(get: Any, i: int, b: tuple[float, float, float, float] | None) -> str:
@@ -196,9 +216,8 @@ def overlay_nodes(doc: dict[str, Any], strings: list[str], viewport: tuple[float
     out: set[int] = set()
     for i in range(n):
         p = parents[i] if i < len(parents) else -1
-        if 0 <= p < i and inside[p]:
-            inside[i] = True
-        elif i in cands and not chrome[i] and not (size[i] > _OV_SMALL and size[i] > _OV_SHARE * n):
+        holds_page = size[i] > _OV_SMALL and size[i] > _OV_SHARE * n
+        if (0 <= p < i and inside[p]) or (i in cands and not chrome[i] and not holds_page):
             inside[i] = True
         if inside[i]:
             out.add(backend[i])

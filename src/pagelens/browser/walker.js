@@ -424,7 +424,7 @@
         const fg = colour(cs.color);
         if (fg) {
           if (fg[3] < 0.05) conceal = "transparent";
-          else if (Math.max(Math.abs(fg[0] - bg[0]), Math.abs(fg[1] - bg[1]), Math.abs(fg[2] - bg[2])) <= 8) conceal = "same-colour";
+          else if (Math.max(Math.abs(fg[0] - bg[0]), Math.abs(fg[1] - bg[1]), Math.abs(fg[2] - bg[2])) <= 40 && faint(fg, bg)) conceal = "same-colour";
         }
       }
       let role = roleOf(el);
@@ -647,6 +647,19 @@
         if (covered) { G[i] = (g & ~(7 << 8)) | (CONCEAL.covered << 8); break; }
       }
     }
+  };
+  // -- text whose colour barely differs from its background: a contrast ratio (WCAG) under FAINT, blended
+  // by the text colour's alpha (mirrors pagelens.browser.concealed.faint)
+  const FAINT = 1.15;
+  const lum = (c) => {
+    const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]);
+  };
+  const faint = (fg, bg) => {
+    const a = fg[3];
+    const mix = [0, 1, 2].map((k) => a * fg[k] + (1 - a) * bg[k]);
+    const l1 = lum(mix), l2 = lum(bg);
+    return (Math.max(l1, l2) + 0.05) / (Math.min(l1, l2) + 0.05) < FAINT;
   };
   // -- text hidden by CSS that the box and colour tests miss: a font too small to read, a clip or clip-path
   // that leaves nothing, a text-indent pushing the text out of its box, a transform scaling it to nothing.

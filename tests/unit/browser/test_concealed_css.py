@@ -84,3 +84,14 @@ def test_concealment_reads_font_size_zero_and_a_clip_path() -> None:
     got = concealment(doc, strings)
     assert got.get(102) == "tiny" and got.get(107) == "tiny"
     assert 105 not in got  # a child that sets its own font is seen
+
+
+def test_faint_text_is_judged_by_contrast_not_by_one_channel() -> None:
+    from pagelens.browser.concealed import faint
+
+    white = (255.0, 255.0, 255.0, 1.0)
+    assert faint((246.0, 246.0, 246.0, 1.0), white)  # #f6f6f6 on white: nobody reads it
+    assert faint((0.0, 0.0, 0.0, 0.04), white)  # black at 4% alpha
+    assert not faint((204.0, 204.0, 204.0, 1.0), white)  # #ccc on white: faint, but read
+    assert not faint((0.0, 0.0, 0.0, 1.0), white)
+    assert faint((12.0, 10.0, 10.0, 1.0), (0.0, 0.0, 0.0, 1.0))  # near black on black
