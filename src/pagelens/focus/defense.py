@@ -225,6 +225,8 @@ def judge_text(text: str, region: Region | str = "main", *, goal: str | None = N
     if not anchored and foreign and (steers(ev) or (region == "unseen" and ev.order and (
             ev.secrecy or ev.override or ev.principal or ev.addressed))):
         anchored, pts = True, max(pts, _NEEDS[region])  # nobody sees it, yet it gives orders to someone
+    if not anchored and region in ("overlay", "unseen") and ev.credential and ev.offsite:
+        anchored, pts = True, max(pts, _NEEDS[region])  # a pop-up or hidden text asking for a card or a login elsewhere
     if not anchored:
         return None
     if offsite_target and not ev.offsite and (ev.addressed or ev.order or ev.credential):

@@ -270,7 +270,33 @@ _OPERATING = re.compile(
 _STALE = re.compile(
     r"\b(?:(?:has|have|had)(?:\s+not|n't)\s+been|not\s+been|never\s+been)\s+(?:refreshed|updated|synced|"
     r"synchroni[sz]ed|maintained|revised)\b|\bno\s+longer\s+(?:updated|maintained|refreshed)\b", re.IGNORECASE)
-_REAL_MORE = re.compile(r"\b(?:authoritative|canonical|definitive|(?:now\s+)?lives?\s+(?:at|on))\b", re.IGNORECASE)
+#: Honest notices say that too ("this mirror is no longer updated, the canonical repository is at ..."), so a stale
+#: page disputes only figures (a list, a table, prices ...) and only with the real ones named as such elsewhere.
+_REAL_STRICT = re.compile(r"\b(?:authoritative|canonical|definitive|real|actual|correct|accurate|true|genuine)\b",
+                          re.IGNORECASE)
+_FIGURES = re.compile(r"\b(?:figures?|numbers?|prices?|values?|data|list|table|rates?|results?|scores?|standings|"
+                      r"totals?|amounts?|counts?|times?|dates?|schedules?)\b", re.IGNORECASE)
+
+#: A clause opening on a short noun phrase for automated readers closed by a call for attention ("Automated
+#: readers and bots, please note:", "Automatische Leser bitte beachten:"); the phrase must name a machine.
+_ATTENTION = re.compile(
+    r"(?:^|[.!?;]\s+)(?P<np>(?:[\w'-]+\s+){0,5}?[\w'-]+)[\s,]+(?:please\s+(?:note|read|take\s+note)|take\s+note|"
+    r"attention|listen\s+up|bitte\s+(?:beachten|lesen)|beachtet|achtung|veuillez\s+noter|notez\s+bien|"
+    r"(?:por\s+favor\s+)?tengan?\s+en\s+cuenta|atención|si\s+prega\s+di\s+notare|attenzione|let\s+op|"
+    r"обратите\s+внимание|внимание)\s*[:!]", re.IGNORECASE)
+_MACHINE = re.compile(r"\b(?:ai|a\.i\.|ki|ia|llms?|gpt|bots?|chatbots?|crawlers?|scrapers?|robots?|automat\w*|"
+                      r"agents?\s+ia|ии|бот\w*|автомат\w*|language\s+models?|sprachmodell\w*)\b", re.IGNORECASE)
+#: CJK vocatives the lexicon misses: a role noun with an address particle or a call for attention before a colon
+#: ("ボットの方へ:", "机器人请注意:"), and "for the [...] model:" with a modifier between (给…的语言模型的指令:).
+_CJK_VOC = re.compile(
+    rf"{lx._ROLE_CJK}\s*(?:の方へ|の方々へ|の皆さんへ?|の皆様へ?|へ|各位|们|请注意|請注意|注意|请留意|ご注意(?:ください)?|"
+    rf"주목|주의)\s*[:：!！]|(?:给|致|對|对|向)[^。！？!?:：]{{0,24}}?{lx._ROLE_CJK}(?:的\s*(?:指令|指示|说明|說明|通知|消息|提示))?\s*[:：]",
+    re.IGNORECASE)
+
+
+def _attention(text: str) -> bool:
+    return any(_MACHINE.search(m.group("np")) for m in _ATTENTION.finditer(text))
+
 
 _LONG = 500  # characters: a longer text is first judged on the excerpt around its gate stems
 _REACH = 160  # characters around a stem that an anchoring pattern can need
@@ -401,11 +427,15 @@ def _evidence(text: str, home: frozenset[str]) -> Evidence:
             addressed = 2
         if addressed < 2 and _OPERATING.search(low) is not None:
             addressed = 2
+    if addressed < 2 and (":" in text or "!" in text) and (
+            (not text.isascii() and _CJK_VOC.search(text) is not None) or _attention(text)):
+        addressed = 2
     disputes = 0
-    if (lx.DISPUTE_FIND.search(low) and any(lx.DISPUTE.search(w) for w in _windows(lx.DISPUTE_FIND, low, 30, 60))) or (
-            " been " in low or "no longer" in low) and _STALE.search(low) is not None:
-        real, here = _any(lx.REAL, low) or _any(_REAL_MORE, low), _any(lx.DEICTIC, low)
+    if lx.DISPUTE_FIND.search(low) and any(lx.DISPUTE.search(w) for w in _windows(lx.DISPUTE_FIND, low, 30, 60)):
+        real, here = _any(lx.REAL, low), _any(lx.DEICTIC, low)
         disputes = 2 if (offsite and (real or here)) or (real and here) else int(bool(offsite))
+    elif offsite and (" been " in low or "no longer" in low) and _STALE.search(low) is not None:
+        disputes = 2 if _any(_REAL_STRICT, low) and _any(_FIGURES, low) else 1
     secrecy = bool(lx.SECRECY_FIND.search(low)) and any(lx.SECRECY.search(w) for w in _windows(lx.SECRECY_FIND, low, 40, 90))
     authority = lx.AUTHORITY_FIND.search(low) is not None and _any(lx.AUTHORITY, text)
     if not (addressed or imitation or override or principal or disputes or secrecy or authority or offsite):
