@@ -69,7 +69,8 @@ _OVERLAY_PAGE = (
     "<p style='text-indent:-9999px'>Indented away sentence</p>"
     "<div style='clip-path:inset(50%);position:absolute;width:300px;height:40px'>Clipped path sentence</div></main>"
     "<div style='position:fixed;inset:0;background:rgba(0,0,0,.5);z-index:900'>"
-    "<div style='margin:150px auto;width:400px;background:#fff;padding:10px'><p>Pop-up sentence</p>"
+    "<div style='margin:150px auto;width:400px;background:#fff;padding:10px'><header><h2>Pop-up title</h2></header>"
+    "<p>Pop-up sentence</p>"
     "<button>Dismiss</button></div></div></body>")
 
 

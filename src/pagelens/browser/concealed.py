@@ -156,6 +156,9 @@ def text_hidden(get: Any, i: int, b: tuple[float, float, float, float] | None) -
 _CHROME_TAGS = frozenset({"HEADER", "NAV", "FOOTER", "MAIN"})
 _CHROME_ROLES = frozenset({"banner", "navigation", "contentinfo", "main", "menubar", "menu", "listbox", "tooltip",
                            "search"})
+#: What an overlay may not hold (a modal's own <header>/<footer> are no landmarks there).
+_INNER_TAGS = frozenset({"NAV", "MAIN"})
+_INNER_ROLES = frozenset({"banner", "navigation", "main", "menubar", "search"})
 _OV_SHARE, _OV_SMALL = 0.5, 60
 
 
@@ -198,26 +201,29 @@ def overlay_nodes(doc: dict[str, Any], strings: list[str], viewport: tuple[float
         return set()
     # bottom-up: subtree sizes and whether a subtree holds chrome (children follow their parent)
     size = [1] * n
-    chrome = [False] * n
+    chrome = [False] * n  # the node is chrome itself
+    holds = [False] * n  # its subtree holds navigation or the main content
     for i in range(n):
-        if text(names[i]) in _CHROME_TAGS if i < len(names) else False:
-            chrome[i] = True
-        elif i < len(attrs):
+        tag = text(names[i]) if i < len(names) else ""
+        role = ""
+        if i < len(attrs):
             a = attrs[i]
             for k in range(0, len(a) - 1, 2):
-                if text(a[k]) == "role" and text(a[k + 1]).strip().lower() in _CHROME_ROLES:
-                    chrome[i] = True
+                if text(a[k]) == "role":
+                    role = text(a[k + 1]).strip().lower()
+        chrome[i] = tag in _CHROME_TAGS or role in _CHROME_ROLES
+        holds[i] = tag in _INNER_TAGS or role in _INNER_ROLES
     for i in range(n - 1, 0, -1):
         p = parents[i] if i < len(parents) else -1
         if 0 <= p < i:
             size[p] += size[i]
-            chrome[p] = chrome[p] or chrome[i]
+            holds[p] = holds[p] or holds[i]
     inside = [False] * n
     out: set[int] = set()
     for i in range(n):
         p = parents[i] if i < len(parents) else -1
         holds_page = size[i] > _OV_SMALL and size[i] > _OV_SHARE * n
-        if (0 <= p < i and inside[p]) or (i in cands and not chrome[i] and not holds_page):
+        if (0 <= p < i and inside[p]) or (i in cands and not chrome[i] and not holds[i] and not holds_page):
             inside[i] = True
         if inside[i]:
             out.add(backend[i])

@@ -693,8 +693,11 @@
   // OVERLAY_W x OVERLAY_H, mostly in view, that is not the page's own chrome (a landmark, a menu) and does
   // not hold most of the page (an app shell). Every node inside gets flag OVERLAY (walker.py: Node.overlay).
   const OVERLAY = 2048, OV_SHARE = 0.5, OV_SMALL = 60;
-  const OV_CHROME = "header,nav,footer,main,[role=banner],[role=navigation],[role=contentinfo],[role=main]," +
+  // chrome: the box is a landmark or a menu, or holds navigation or the main content (a modal's own
+  // <header>/<footer> are no landmarks there)
+  const OV_SELF = "header,nav,footer,main,[role=banner],[role=navigation],[role=contentinfo],[role=main]," +
     "[role=menubar],[role=menu],[role=listbox],[role=tooltip],[role=search]";
+  const OV_INNER = "nav,main,[role=banner],[role=navigation],[role=main],[role=menubar],[role=search]";
   const markOverlays = (win, cands, from, sx, sy) => {
     const vw = win.innerWidth, vh = win.innerHeight, total = P.length - from;
     for (const [el, box, cs, bg, start] of cands) {
@@ -703,7 +706,7 @@
       const x = box[0] - sx, y = box[1] - sy, w = box[2], h = box[3];
       const ix = Math.min(x + w, vw) - Math.max(x, 0), iy = Math.min(y + h, vh) - Math.max(y, 0);
       if (ix <= 0 || iy <= 0 || ix * iy < 0.5 * w * h) continue;
-      if (el.matches(OV_CHROME) || el.querySelector(OV_CHROME)) continue;
+      if (el.matches(OV_SELF) || el.querySelector(OV_INNER)) continue;
       let end = start;
       while (end < P.length && ELS[end] && (ELS[end] === el || el.contains(ELS[end]))) end++;
       if (end - start > OV_SMALL && end - start > OV_SHARE * total) continue;

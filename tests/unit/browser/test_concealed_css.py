@@ -65,9 +65,12 @@ def test_overlay_nodes_marks_a_fixed_box_and_its_subtree_but_not_a_fixed_navigat
         (0, "DIV", {"position": "absolute"}, (100, 700, 400, 200), []),  # 7: a transparent positioned box
         (0, "DIV", {"position": "fixed"}, (0, 0, 300, 100), ["role", "navigation"]),  # 8: a fixed menu by role
         (0, "DIV", {"position": "fixed"}, (0, 5000, 400, 200), []),  # 9: far out of view
+        (3, "HEADER", {}, (310, 260, 480, 30), []),  # 10: the pop-up's own header is no landmark there
+        (0, "DIV", {"position": "fixed"}, (0, 0, 1280, 720), []),  # 11: an app shell holding the main content
+        (11, "MAIN", {}, (0, 0, 1280, 720), []),
     ])
     got = overlay_nodes(doc, strings, (0.0, 0.0, 1280.0, 720.0))
-    assert got == {103, 104, 105, 106}
+    assert got == {103, 104, 105, 106, 110}
 
 
 def test_concealment_reads_font_size_zero_and_a_clip_path() -> None:
