@@ -294,7 +294,14 @@ _CJK_VOC = re.compile(
     re.IGNORECASE)
 
 
-def _attention(text: str) -> bool:
+#: Literal stems every call for attention of ``_ATTENTION`` holds (searched first, in the lowercased text).
+_ATTENTION_FIND = re.compile("note|read|attention|listen|beacht|achtung|noter|notez|cuenta|atención|notare|attenzione|"
+                             "let op|внимани")
+
+
+def _attention(text: str, low: str) -> bool:
+    if _ATTENTION_FIND.search(low) is None or _MACHINE.search(low) is None:
+        return False
     return any(_MACHINE.search(m.group("np")) for m in _ATTENTION.finditer(text))
 
 
@@ -428,7 +435,7 @@ def _evidence(text: str, home: frozenset[str]) -> Evidence:
         if addressed < 2 and _OPERATING.search(low) is not None:
             addressed = 2
     if addressed < 2 and (":" in text or "!" in text) and (
-            (not text.isascii() and _CJK_VOC.search(text) is not None) or _attention(text)):
+            (not text.isascii() and _CJK_VOC.search(text) is not None) or _attention(text, low)):
         addressed = 2
     disputes = 0
     if lx.DISPUTE_FIND.search(low) and any(lx.DISPUTE.search(w) for w in _windows(lx.DISPUTE_FIND, low, 30, 60)):
