@@ -737,7 +737,7 @@
   if (opts && opts.want) {
     const [w, els] = wanted(new Set(opts.want), opts.wantMax || 200);
     W = w;
-    stateOf(window).wanted = els;
+    if (opts.sink) opts.sink.wanted = els; // the observer's (see walker.py _CALL)
   }
   const vp = [window.innerWidth, window.innerHeight];
   return JSON.stringify({ S, P, R, N, V, D, F, B, G, Q, X, DOCS, W, LD, vp, ms: performance.now() - t0 });
