@@ -46,6 +46,7 @@ from pagelens.focus.analysis import PageAnalysis, analysis_of
 from pagelens.focus.base import FocusQuery, Selection
 from pagelens.focus.cognates import LATIN_WORD, MIN_LETTERS
 from pagelens.focus.extremes import asks_extreme, projection
+from pagelens.focus.facts import abbreviation_hits, fact_scores
 from pagelens.focus.lexicon import STOPWORDS
 from pagelens.focus.matcher import GoalMatcher
 from pagelens.focus.terms import (
@@ -100,7 +101,7 @@ class RulesConfig:
     limits: UnitLimits = field(default_factory=UnitLimits)
     rrf_k: int = 20
     weights: tuple[tuple[str, float], ...] = (
-        ("terms", 1.0), ("bm25", 1.0), ("kind", 0.8), ("controls", 0.8), ("forms", 0.6), ("prior", 0.25),
+        ("terms", 1.0), ("bm25", 1.0), ("facts", 0.8), ("kind", 0.8), ("controls", 0.8), ("forms", 0.6), ("prior", 0.25),
         ("semantic", 0.8),
     )
     skeleton_share: float = 0.25  # the skeleton spends at most this share of the budget
@@ -230,6 +231,8 @@ class RulesRetriever:
                     hits |= {m.group(0) for m in inner.finditer(low) if inside_word(low, m.start(), m.end())}
             unit_hits.append(hits)
         self._cognates(query, pa, weights, own_terms, unit_hits, line_terms)
+        if question:
+            self._abbreviations(query, pa, own_terms, unit_hits, line_terms)
         df: dict[str, int] = {}
         for hits in unit_hits:
             for t in hits:
@@ -257,6 +260,8 @@ class RulesRetriever:
         bm_query = " ".join((bm_query, *(h for h in query.history[-3:])))
         bm = bm25_over_tokens(bm_query, pa.tokens, pa.lang)
         out["bm25"] = _ranked({k: float(s) for k, s in enumerate(bm)})
+        if question:  # short label-value units naming what is asked, before prose that repeats it
+            out["facts"] = _ranked(fact_scores(pa, unit_hits, mass))
 
         # the kind of value asked for, next to what the goal names
         kinds = {_KIND_OF.get(t[1:], t[1:]) for t in weights if t[0] == "§" and t[1:] in ANSWER_CONCEPTS}
@@ -321,6 +326,20 @@ class RulesRetriever:
                     for j in units.members[k]:
                         if found & set(LATIN_WORD.findall(normalise(pa.line_texts[j]))):
                             line_terms[j] = line_terms[j] | {t}
+
+    @staticmethod
+    def _abbreviations(query: FocusQuery, pa: PageAnalysis, own_terms: set[str], unit_hits: list[set[str]],
+                       line_terms: dict[int, frozenset[str]]) -> None:
+        """A measurement's abbreviated unit counts as the goal word it shortens ("kms" for
+        "kilometres", :func:`pagelens.focus.facts.abbreviation_hits`); in place."""
+        words = {w: _stem(w) for w in WORD.findall(normalise(without_quotes(query.goal)))
+                 if len(w) >= 5 and w.isalpha() and w not in STOPWORDS}
+        words = {w: t for w, t in words.items() if t in own_terms}
+        for k, ts in abbreviation_hits(pa, words).items():
+            unit_hits[k] |= ts
+            for j in pa.units.members[k]:
+                if any(ch.isdigit() for ch in pa.line_texts[j]):
+                    line_terms[j] = line_terms[j] | ts
 
     def _fields(self, page: Page, tokens: int) -> list[int]:
         """The page's form fields in reading order, each with its label and its form's
