@@ -48,7 +48,7 @@ from pagelens.focus.cognates import LATIN_WORD, MIN_LETTERS
 from pagelens.focus.extremes import asks_extreme, projection
 from pagelens.focus.facts import abbreviation_hits, fact_scores
 from pagelens.focus.lexicon import STOPWORDS
-from pagelens.focus.matcher import GoalMatcher
+from pagelens.focus.matcher import GoalMatcher, compound_heads
 from pagelens.focus.terms import (
     ANSWER_CONCEPTS,
     WORD,
@@ -231,6 +231,8 @@ class RulesRetriever:
                     hits |= {m.group(0) for m in inner.finditer(low) if inside_word(low, m.start(), m.end())}
             unit_hits.append(hits)
         self._cognates(query, pa, weights, own_terms, unit_hits, line_terms)
+        if pa.lang != "en":
+            _compound_heads(pa, weights, unit_hits, line_terms)
         if question:
             self._abbreviations(query, pa, own_terms, unit_hits, line_terms)
         df: dict[str, int] = {}
@@ -519,6 +521,29 @@ def _interleaved(items: list[int], groups: list[int]) -> list[int]:
 
 
 _COUNT = re.compile(r"^\D{0,20}\d[\d,.]*\D{0,30}$")
+
+
+def _compound_heads(pa: PageAnalysis, weights: dict[str, float], unit_hits: list[set[str]],
+                    line_terms: dict[int, frozenset[str]]) -> None:
+    """A goal concept that a page not in English never writes as a word is looked for as the
+    first word of its compounds ("size" -> "Größenberater"; :func:`.matcher.compound_heads`);
+    in place. Only then: a concept the page does write stays with its own words (on a city
+    portal, "Stadt" opens dozens of compounds)."""
+    carried = set().union(*unit_hits) if unit_hits else set()
+    missing = {t[1:] for t in weights if t[0] == "§" and t not in carried}
+    found = compound_heads(missing) if missing else None
+    if found is None:
+        return
+    pattern, concept_of = found
+    units = pa.units
+    for k, text in enumerate(pa.norm_texts):
+        if not pattern.search(text):
+            continue
+        for j in units.members[k]:
+            got = {concept_of[m.group(1)] for m in pattern.finditer(normalise(pa.line_texts[j]))}
+            if got:
+                line_terms[j] = line_terms[j] | got
+                unit_hits[k] |= got
 
 
 def _is_count(ln: Line) -> bool:
