@@ -212,12 +212,20 @@ def row_of(page: Page, i: int) -> int | None:
     return None
 
 
-def following(page: Page, start: int, tokens: int) -> list[int]:
-    """Lines after ``start`` in reading order, up to ``tokens``, not past a heading."""
+def following(page: Page, start: int, tokens: int, *, subtitle: bool = False) -> list[int]:
+    """Lines after ``start`` in reading order, up to ``tokens``, not past a heading — except,
+    with ``subtitle``, a heading that comes at once (a title's subtitle: a user name and their
+    rank, a product and its maker): the lead is what follows both."""
     out: list[int] = []
     j = start
     while j < len(page.lines) and tokens > 0:
         if page.lines[j].role in HEADING_ROLES and page.lines[j].name:
+            if subtitle and not out:
+                subtitle = False
+                out.append(j)
+                tokens -= page.cost[j] + 1
+                j += 1
+                continue
             break
         out.append(j)
         tokens -= page.cost[j] + 1
@@ -301,7 +309,7 @@ def partners(page: Page, u: int, limits: UnitLimits) -> list[int]:
             out.extend(hdr)
         out.extend(record_rows(page, u, limits))
     if ln.role in HEADING_ROLES:
-        out.extend(following(page, page.ends[u], limits.lead_tokens))
+        out.extend(following(page, page.ends[u], limits.lead_tokens, subtitle=True))
     if page.subtree_tokens(u) <= limits.neighbour_tokens:
         out.extend(neighbours(page, u, limits))
     for j in range(u, page.ends[u]):
