@@ -47,6 +47,7 @@ from pagelens.focus.base import FocusQuery, Selection
 from pagelens.focus.cognates import LATIN_WORD, MIN_LETTERS
 from pagelens.focus.extremes import asks_extreme, projection
 from pagelens.focus.facts import abbreviation_hits, fact_scores
+from pagelens.focus.kana import loanword_index, loanwords
 from pagelens.focus.lexicon import STOPWORDS
 from pagelens.focus.matcher import GoalMatcher, compound_heads
 from pagelens.focus.terms import (
@@ -233,6 +234,7 @@ class RulesRetriever:
         self._cognates(query, pa, weights, own_terms, unit_hits, line_terms)
         if pa.lang != "en":
             _compound_heads(pa, weights, unit_hits, line_terms)
+            self._loanwords(query, pa, weights, own_terms, unit_hits, line_terms)
         if question:
             self._abbreviations(query, pa, own_terms, unit_hits, line_terms)
         df: dict[str, int] = {}
@@ -328,6 +330,31 @@ class RulesRetriever:
                     for j in units.members[k]:
                         if found & set(LATIN_WORD.findall(normalise(pa.line_texts[j]))):
                             line_terms[j] = line_terms[j] | {t}
+
+    def _loanwords(self, query: FocusQuery, pa: PageAnalysis, weights: dict[str, float], own_terms: set[str],
+                   unit_hits: list[set[str]], line_terms: dict[int, frozenset[str]]) -> None:
+        """A goal word that no unit carries counts, weakly, where the page writes it as a
+        katakana loanword ("gift" on ``ギフトとして購入``, :mod:`.kana`); in place."""
+        if not loanword_index(pa):
+            return
+        carried = set().union(*unit_hits) if unit_hits else set()
+        seq = [w for w in WORD.findall(normalise(without_quotes(query.goal)))
+               if w.isascii() and w.isalpha() and w not in STOPWORDS]
+        words = {w: _stem(w) for w in seq if len(w) >= 4}
+        words = {w: t for w, t in words.items() if t in own_terms and t not in carried}
+        for a, b in zip(seq, seq[1:]):  # two goal words one katakana run may write as one
+            if (a in words or b in words) and len(a) >= 3 and len(b) >= 3:
+                words[a + b] = words.get(a) or words[b]
+        for w, t in words.items():
+            found = loanwords(pa, w)
+            if not found:
+                continue
+            weights[t] = min(weights.get(t, 1.0), self.config.cognate_weight)
+            for k, run in found:
+                unit_hits[k].add(t)
+                for j in pa.units.members[k]:
+                    if run in normalise(pa.line_texts[j]):
+                        line_terms[j] = line_terms[j] | {t}
 
     @staticmethod
     def _abbreviations(query: FocusQuery, pa: PageAnalysis, own_terms: set[str], unit_hits: list[set[str]],
