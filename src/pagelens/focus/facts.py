@@ -73,20 +73,31 @@ def abbreviation_hits(pa: PageAnalysis, words: dict[str, str]) -> dict[int, set[
     return out
 
 
-def fact_scores(pa: PageAnalysis, unit_hits: list[set[str]], mass: Callable[[Iterable[str]], float],
-                max_tokens: int = 40) -> dict[int, float]:
-    """Short units carrying goal terms, by term mass per token; one that holds a number ranks
-    as if its mass were half again as large."""
+def fact_scores(pa: PageAnalysis, unit_hits: list[set[str]], line_terms: dict[int, frozenset[str]],
+                mass: Callable[[Iterable[str]], float], max_tokens: int = 30,
+                max_unit_tokens: int = 40) -> dict[int, float]:
+    """Units by term mass per token — of the unit when it is small, else of its best short line
+    carrying goal terms; a text that holds a number (or a line whose next line does: a label
+    over its value) ranks as if its mass were half again as large."""
     page, units = pa.page, pa.units
     out: dict[int, float] = {}
     for k, hits in enumerate(unit_hits):
         if not hits:
             continue
-        h = units.heads[k]
-        tokens = page.subtree_tokens(h)
-        if tokens > max_tokens:
-            continue
-        score = mass(hits) * (1.5 if _DIGIT.search(pa.norm_texts[k]) else 1.0)
-        if score > 0:
-            out[k] = score / (1.0 + tokens / 12.0)
+        members = units.members[k]
+        best = 0.0
+        tokens = page.subtree_tokens(units.heads[k])
+        if tokens <= max_unit_tokens:  # a small unit as a whole (its hits inside words too)
+            best = mass(hits) * (1.5 if _DIGIT.search(pa.norm_texts[k]) else 1.0) / (1.0 + tokens / 12.0)
+        for n, j in enumerate(members):
+            got = hits if len(members) == 1 else line_terms.get(j, frozenset()) & hits
+            cost = page.cost[j]
+            if not got or cost > max_tokens:
+                continue
+            valued = _DIGIT.search(pa.line_texts[j]) or (
+                n + 1 < len(members) and _DIGIT.search(pa.line_texts[members[n + 1]]))
+            score = mass(got) * (1.5 if valued else 1.0) / (1.0 + cost / 12.0)
+            best = max(best, score)
+        if best > 0:
+            out[k] = best
     return out

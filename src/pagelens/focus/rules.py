@@ -265,7 +265,7 @@ class RulesRetriever:
         bm = bm25_over_tokens(bm_query, pa.tokens, pa.lang)
         out["bm25"] = _ranked({k: float(s) for k, s in enumerate(bm)})
         if question:  # short label-value units naming what is asked, before prose that repeats it
-            out["facts"] = _ranked(fact_scores(pa, unit_hits, mass))
+            out["facts"] = _ranked(fact_scores(pa, unit_hits, line_terms, mass))
 
         # the kind of value asked for, next to what the goal names
         kinds = {_KIND_OF.get(t[1:], t[1:]) for t in weights if t[0] == "§" and t[1:] in ANSWER_CONCEPTS}
