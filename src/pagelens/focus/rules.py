@@ -40,6 +40,7 @@ import math
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
 from pagelens.focus.analysis import PageAnalysis, analysis_of
@@ -342,7 +343,7 @@ class RulesRetriever:
                if w.isascii() and w.isalpha() and w not in STOPWORDS]
         words = {w: _stem(w) for w in seq if len(w) >= 4}
         words = {w: t for w, t in words.items() if t in own_terms and t not in carried}
-        for a, b in zip(seq, seq[1:]):  # two goal words one katakana run may write as one
+        for a, b in pairwise(seq):  # two goal words one katakana run may write as one
             if (a in words or b in words) and len(a) >= 3 and len(b) >= 3:
                 words[a + b] = words.get(a) or words[b]
         for w, t in words.items():

@@ -26,8 +26,8 @@ def test_a_short_label_value_line_outranks_prose_that_repeats_the_goal() -> None
     days = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
     for i in range(42):
         page += [f"\t\t[{100 + i}] paragraph ''",
-                 f"\t\t\tStaticText 'On {days[i % 7]} the Orrin kettle boiled again; what the Orrin kettle weighs "
-                 f"in fuel on long walks is what everyone asks about the Orrin kettle.'"]
+                 (f"\t\t\tStaticText 'On {days[i % 7]} the Orrin kettle boiled again; what the Orrin kettle weighs "
+                  f"in fuel on long walks is what everyone asks about the Orrin kettle.'")]
     page += ["\t\t[3] list ''", "\t\t\t[4] listitem ''", "\t\t\t\tStaticText 'Capacity: 1.2 litres'",
              "\t\t\t[5] listitem ''", "\t\t\t\tStaticText 'Price: 64 dollars'"]
     page += FILLER
