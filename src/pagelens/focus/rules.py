@@ -40,17 +40,15 @@ import math
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from itertools import pairwise
 from typing import Any
 
 from pagelens.focus.analysis import PageAnalysis, analysis_of
 from pagelens.focus.base import FocusQuery, Selection
 from pagelens.focus.cognates import LATIN_WORD, MIN_LETTERS
 from pagelens.focus.extremes import asks_extreme, projection
-from pagelens.focus.facts import abbreviation_hits, fact_scores
-from pagelens.focus.kana import loanword_index, loanwords
+from pagelens.focus.facts import fact_scores
 from pagelens.focus.lexicon import STOPWORDS
-from pagelens.focus.matcher import GoalMatcher, compound_heads
+from pagelens.focus.matcher import GoalMatcher
 from pagelens.focus.terms import (
     ANSWER_CONCEPTS,
     WORD,
@@ -77,6 +75,7 @@ from pagelens.focus.units import (
     neighbours,
     partners,
 )
+from pagelens.focus.wordforms import abbreviations_in, compound_heads_in, loanwords_in
 from pagelens.types import Line, Rendering
 
 #: Goal concepts that mean "fill in a form" (UI concepts of :mod:`.lexicon`, not phrases).
@@ -234,10 +233,10 @@ class RulesRetriever:
             unit_hits.append(hits)
         self._cognates(query, pa, weights, own_terms, unit_hits, line_terms)
         if pa.lang != "en":
-            _compound_heads(pa, weights, unit_hits, line_terms)
-            self._loanwords(query, pa, weights, own_terms, unit_hits, line_terms)
+            compound_heads_in(pa, weights, unit_hits, line_terms)
+            loanwords_in(query.goal, pa, weights, own_terms, unit_hits, line_terms, self.config.cognate_weight)
         if question:
-            self._abbreviations(query, pa, own_terms, unit_hits, line_terms)
+            abbreviations_in(query.goal, pa, own_terms, unit_hits, line_terms)
         df: dict[str, int] = {}
         for hits in unit_hits:
             for t in hits:
@@ -331,45 +330,6 @@ class RulesRetriever:
                     for j in units.members[k]:
                         if found & set(LATIN_WORD.findall(normalise(pa.line_texts[j]))):
                             line_terms[j] = line_terms[j] | {t}
-
-    def _loanwords(self, query: FocusQuery, pa: PageAnalysis, weights: dict[str, float], own_terms: set[str],
-                   unit_hits: list[set[str]], line_terms: dict[int, frozenset[str]]) -> None:
-        """A goal word that no unit carries counts, weakly, where the page writes it as a
-        katakana loanword ("gift" on ``ギフトとして購入``, :mod:`.kana`); in place."""
-        if not loanword_index(pa):
-            return
-        carried = set().union(*unit_hits) if unit_hits else set()
-        seq = [w for w in WORD.findall(normalise(without_quotes(query.goal)))
-               if w.isascii() and w.isalpha() and w not in STOPWORDS]
-        words = {w: _stem(w) for w in seq if len(w) >= 4}
-        words = {w: t for w, t in words.items() if t in own_terms and t not in carried}
-        for a, b in pairwise(seq):  # two goal words one katakana run may write as one
-            if (a in words or b in words) and len(a) >= 3 and len(b) >= 3:
-                words[a + b] = words.get(a) or words[b]
-        for w, t in words.items():
-            found = loanwords(pa, w)
-            if not found:
-                continue
-            weights[t] = min(weights.get(t, 1.0), self.config.cognate_weight)
-            for k, run in found:
-                unit_hits[k].add(t)
-                for j in pa.units.members[k]:
-                    if run in normalise(pa.line_texts[j]):
-                        line_terms[j] = line_terms[j] | {t}
-
-    @staticmethod
-    def _abbreviations(query: FocusQuery, pa: PageAnalysis, own_terms: set[str], unit_hits: list[set[str]],
-                       line_terms: dict[int, frozenset[str]]) -> None:
-        """A measurement's abbreviated unit counts as the goal word it shortens ("kms" for
-        "kilometres", :func:`pagelens.focus.facts.abbreviation_hits`); in place."""
-        words = {w: _stem(w) for w in WORD.findall(normalise(without_quotes(query.goal)))
-                 if len(w) >= 5 and w.isalpha() and w not in STOPWORDS}
-        words = {w: t for w, t in words.items() if t in own_terms}
-        for k, ts in abbreviation_hits(pa, words).items():
-            unit_hits[k] |= ts
-            for j in pa.units.members[k]:
-                if any(ch.isdigit() for ch in pa.line_texts[j]):
-                    line_terms[j] = line_terms[j] | ts
 
     def _fields(self, page: Page, tokens: int) -> list[int]:
         """The page's form fields in reading order, each with its label and its form's
@@ -549,29 +509,6 @@ def _interleaved(items: list[int], groups: list[int]) -> list[int]:
 
 
 _COUNT = re.compile(r"^\D{0,20}\d[\d,.]*\D{0,30}$")
-
-
-def _compound_heads(pa: PageAnalysis, weights: dict[str, float], unit_hits: list[set[str]],
-                    line_terms: dict[int, frozenset[str]]) -> None:
-    """A goal concept that a page not in English never writes as a word is looked for as the
-    first word of its compounds ("size" -> "Größenberater"; :func:`.matcher.compound_heads`);
-    in place. Only then: a concept the page does write stays with its own words (on a city
-    portal, "Stadt" opens dozens of compounds)."""
-    carried = set().union(*unit_hits) if unit_hits else set()
-    missing = {t[1:] for t in weights if t[0] == "§" and t not in carried}
-    found = compound_heads(missing) if missing else None
-    if found is None:
-        return
-    pattern, concept_of = found
-    units = pa.units
-    for k, text in enumerate(pa.norm_texts):
-        if not pattern.search(text):
-            continue
-        for j in units.members[k]:
-            got = {concept_of[m.group(1)] for m in pattern.finditer(normalise(pa.line_texts[j]))}
-            if got:
-                line_terms[j] = line_terms[j] | got
-                unit_hits[k] |= got
 
 
 def _is_count(ln: Line) -> bool:
