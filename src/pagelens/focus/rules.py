@@ -87,6 +87,9 @@ FORM_INTENT = frozenset({"§login", "§register", "§password", "§email", "§us
 #: field's label says.
 _LITERAL = re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?![\w.])|[\w.+-]+@[\w-]+\.[a-z]{2,}|(?<![\w.,])\d{5,}(?![\w.,])"
                       r"|(?<![$€£¥\w.,])\d{1,3}(?:,\d{3})+(?![\w.,])")
+#: A goal's literal values are looked for in its first this many characters: the pattern's
+#: e-mail part is quadratic on one long run of word characters (a 100,000-character goal took minutes).
+_LITERAL_CHARS = 600
 _CURRENCY = re.compile(r"[$€£¥₹₩₽]|\b(?:eur|usd|gbp|chf|jpy)\b", re.IGNORECASE)
 _KIND_OF = {"price": "amount", "quantity": "count"}  # a question's concept -> the value kind on the page
 
@@ -292,7 +295,7 @@ class RulesRetriever:
             if best > 0:
                 control_score[k] = best * (1.0 if acting else 0.5)
         out["controls"] = _ranked(control_score)
-        if acting and (weights.keys() & FORM_INTENT or _LITERAL.search(query.goal)):
+        if acting and (weights.keys() & FORM_INTENT or _LITERAL.search(query.goal[:_LITERAL_CHARS])):
             # the page's fields in reading order (their labels rarely share the goal's words)
             for i, ln in enumerate(lines):
                 k = units.of_line[i]
