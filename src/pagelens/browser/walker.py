@@ -18,7 +18,7 @@ Column format of one walk (``i`` is a node's position; nodes are in pre-order):
 * ``F[i]`` the element's number in its document (0 for text), ``B`` the boxes in document
   coordinates, four numbers per node except those with flag 16 (its parent's box);
   ``G[i]`` flags: 1 rendered, 2 clickable, 4 ``visibility:hidden``, 16 box of the parent,
-  bits 8+ the concealment code (:data:`_CONCEAL`);
+  bits 8-10 the concealment code (:data:`_CONCEAL`), 2048 inside an overlay the page laid over its content;
 * ``Q`` flat triples (node, property-name string index, value), in emission order;
 * ``X`` pairs (iframe node, element number) of iframes whose document could not be read
   in-page (cross-origin); ``DOCS`` quintuples (root node, token, url, scrollX, scrollY);
@@ -379,7 +379,7 @@ def _build(main: _Walk, parsed: list[tuple[Any, _Walk]], index_of: dict[int, int
                 idx, par, dep, eid, role, s[w_name[i]], None if v < 0 else s[v], "" if dsc < 0 else s[dsc],
                 tuple(pr) if pr else (), frame, back.get(i), visible,
                 rendered or is_text or role == "RootWebArea", bool(flags & 2), False, conceal_names[(flags >> 8) & 7],
-                ref_s,
+                ref_s, bool(flags & 2048),
             ))
             if has_children:
                 child = spliced.get((wi, i))
