@@ -40,6 +40,22 @@ def words_of(text: str) -> tuple[str, frozenset[str], frozenset[str]]:
     return norm, terms, joined
 
 
+def compound_heads(concepts: set[str]) -> tuple[re.Pattern[str], dict[str, str]] | None:
+    """A pattern finding the lexicon forms (5+ Latin letters) of ``concepts`` as the first word
+    of a compound ("Größen|berater", "Preis|vergleich": German, Dutch and Nordic put the modifier
+    first), with the form -> concept map; None when no concept has such a form."""
+    forms = _forms_by_concept()
+    by_form: dict[str, str] = {}
+    for c in sorted(concepts):
+        for f in forms.get(c, ()):
+            if len(f) >= 5 and f.isalpha() and not _CJK.search(f):
+                by_form.setdefault(f, "§" + c)
+    if not by_form:
+        return None
+    alternation = "|".join(re.escape(f) for f in sorted(by_form, key=len, reverse=True))
+    return re.compile(rf"(?<!\w)({alternation})(?:e|en|er|es|s|n)?(?=[^\W\d_]{{4,}})"), by_form
+
+
 _VALUE_KINDS = frozenset({"phone", "amount", "date", "author"})
 
 

@@ -46,6 +46,7 @@ from pagelens.focus.analysis import PageAnalysis, analysis_of
 from pagelens.focus.base import FocusQuery, Selection
 from pagelens.focus.cognates import LATIN_WORD, MIN_LETTERS
 from pagelens.focus.extremes import asks_extreme, projection
+from pagelens.focus.facts import fact_scores
 from pagelens.focus.lexicon import STOPWORDS
 from pagelens.focus.matcher import GoalMatcher
 from pagelens.focus.terms import (
@@ -74,6 +75,7 @@ from pagelens.focus.units import (
     neighbours,
     partners,
 )
+from pagelens.focus.wordforms import abbreviations_in, compound_heads_in, loanwords_in
 from pagelens.types import Line, Rendering
 
 #: Goal concepts that mean "fill in a form" (UI concepts of :mod:`.lexicon`, not phrases).
@@ -85,6 +87,9 @@ FORM_INTENT = frozenset({"§login", "§register", "§password", "§email", "§us
 #: field's label says.
 _LITERAL = re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?![\w.])|[\w.+-]+@[\w-]+\.[a-z]{2,}|(?<![\w.,])\d{5,}(?![\w.,])"
                       r"|(?<![$€£¥\w.,])\d{1,3}(?:,\d{3})+(?![\w.,])")
+#: A goal's literal values are looked for in its first this many characters: the pattern's
+#: e-mail part is quadratic on one long run of word characters (a 100,000-character goal took minutes).
+_LITERAL_CHARS = 600
 _CURRENCY = re.compile(r"[$€£¥₹₩₽]|\b(?:eur|usd|gbp|chf|jpy)\b", re.IGNORECASE)
 _KIND_OF = {"price": "amount", "quantity": "count"}  # a question's concept -> the value kind on the page
 
@@ -100,7 +105,7 @@ class RulesConfig:
     limits: UnitLimits = field(default_factory=UnitLimits)
     rrf_k: int = 20
     weights: tuple[tuple[str, float], ...] = (
-        ("terms", 1.0), ("bm25", 1.0), ("kind", 0.8), ("controls", 0.8), ("forms", 0.6), ("prior", 0.25),
+        ("terms", 1.0), ("bm25", 1.0), ("facts", 0.8), ("kind", 0.8), ("controls", 0.8), ("forms", 0.6), ("prior", 0.25),
         ("semantic", 0.8),
     )
     skeleton_share: float = 0.25  # the skeleton spends at most this share of the budget
@@ -230,6 +235,11 @@ class RulesRetriever:
                     hits |= {m.group(0) for m in inner.finditer(low) if inside_word(low, m.start(), m.end())}
             unit_hits.append(hits)
         self._cognates(query, pa, weights, own_terms, unit_hits, line_terms)
+        if pa.lang != "en":
+            compound_heads_in(pa, weights, unit_hits, line_terms)
+            loanwords_in(query.goal, pa, weights, own_terms, unit_hits, line_terms, self.config.cognate_weight)
+        if question:
+            abbreviations_in(query.goal, pa, own_terms, unit_hits, line_terms)
         df: dict[str, int] = {}
         for hits in unit_hits:
             for t in hits:
@@ -257,6 +267,8 @@ class RulesRetriever:
         bm_query = " ".join((bm_query, *(h for h in query.history[-3:])))
         bm = bm25_over_tokens(bm_query, pa.tokens, pa.lang)
         out["bm25"] = _ranked({k: float(s) for k, s in enumerate(bm)})
+        if question:  # short label-value units naming what is asked, before prose that repeats it
+            out["facts"] = _ranked(fact_scores(pa, unit_hits, line_terms, mass))
 
         # the kind of value asked for, next to what the goal names
         kinds = {_KIND_OF.get(t[1:], t[1:]) for t in weights if t[0] == "§" and t[1:] in ANSWER_CONCEPTS}
@@ -283,7 +295,7 @@ class RulesRetriever:
             if best > 0:
                 control_score[k] = best * (1.0 if acting else 0.5)
         out["controls"] = _ranked(control_score)
-        if acting and (weights.keys() & FORM_INTENT or _LITERAL.search(query.goal)):
+        if acting and (weights.keys() & FORM_INTENT or _LITERAL.search(query.goal[:_LITERAL_CHARS])):
             # the page's fields in reading order (their labels rarely share the goal's words)
             for i, ln in enumerate(lines):
                 k = units.of_line[i]

@@ -4,7 +4,9 @@ A *unit* is the largest small element around a line — a product card, a table 
 item, a label with its value, a form field with its label — so that what sits next to a match
 travels with it. Every unit also knows its *partners*, kept along when it is kept:
 
-* a table row: its table's header row (the column names a cell needs);
+* a table row: its table's header row (the column names a cell needs), and the other row of
+  its record when a record spans two rows (:func:`record_rows`: a title row, then a row with an
+  empty first cell holding its details and per-row controls);
 * a form control: the buttons of its form (the submit);
 * a heading: the lead of its section (the lines after it, a few dozen tokens);
 * a short line (a label, a value): its neighbouring siblings (the value beside a label,
@@ -210,12 +212,20 @@ def row_of(page: Page, i: int) -> int | None:
     return None
 
 
-def following(page: Page, start: int, tokens: int) -> list[int]:
-    """Lines after ``start`` in reading order, up to ``tokens``, not past a heading."""
+def following(page: Page, start: int, tokens: int, *, subtitle: bool = False) -> list[int]:
+    """Lines after ``start`` in reading order, up to ``tokens``, not past a heading — except,
+    with ``subtitle``, a heading that comes at once (a title's subtitle: a user name and their
+    rank, a product and its maker): the lead is what follows both."""
     out: list[int] = []
     j = start
     while j < len(page.lines) and tokens > 0:
         if page.lines[j].role in HEADING_ROLES and page.lines[j].name:
+            if subtitle and not out:
+                subtitle = False
+                out.append(j)
+                tokens -= page.cost[j] + 1
+                j += 1
+                continue
             break
         out.append(j)
         tokens -= page.cost[j] + 1
@@ -241,6 +251,54 @@ def neighbours(page: Page, i: int, limits: UnitLimits) -> list[int]:
     return out
 
 
+def _first_cell_empty(page: Page, r: int) -> bool:
+    cells = _cells(page, r)
+    return bool(cells) and not page.lines[cells[0]].name.strip() and any(page.lines[c].name.strip() for c in cells[1:])
+
+
+def _sibling_row(page: Page, r: int, step: int, max_tokens: int) -> int | None:
+    """The next (``step`` 1) or previous (-1) sibling row of row ``r`` with text, past rows
+    without any (spacers), if small."""
+    p = page.parents[r]
+    j = r
+    for _ in range(3):
+        if step > 0:
+            j = page.ends[j]
+            if j >= len(page.lines) or page.parents[j] != p:
+                return None
+        else:
+            k = j - 1
+            while k > p and page.parents[k] != p:
+                k = page.parents[k]
+            if k <= p:
+                return None
+            j = k
+        if page.lines[j].role != "row":
+            return None
+        if _cells(page, j) and any(page.lines[c].name.strip() for c in _cells(page, j)):
+            return j if page.subtree_tokens(j) <= max_tokens else None
+    return None
+
+
+def record_rows(page: Page, u: int, limits: UnitLimits) -> list[int]:
+    """Rows of the same record as the row holding ``u``: a record written over two table rows
+    (a title row, then a row whose first cell is empty holding its details and controls) travels
+    whole, whichever row the goal names."""
+    r = row_of(page, u)
+    if r is None:
+        return []
+    out: list[int] = []
+    if _first_cell_empty(page, r):  # a continuation: its record starts in the row before
+        prev = _sibling_row(page, r, -1, limits.unit_max_tokens)
+        if prev is not None and not _first_cell_empty(page, prev):
+            out.extend(range(prev, page.ends[prev]))
+    else:
+        nxt = _sibling_row(page, r, 1, limits.unit_max_tokens)
+        if nxt is not None and _first_cell_empty(page, nxt):
+            out.extend(range(nxt, page.ends[nxt]))
+    return out
+
+
 def partners(page: Page, u: int, limits: UnitLimits) -> list[int]:
     """Lines that travel with unit ``u`` (see the module docstring)."""
     ln = page.lines[u]
@@ -249,8 +307,9 @@ def partners(page: Page, u: int, limits: UnitLimits) -> list[int]:
         hdr = header_row(page, u)
         if u not in hdr:
             out.extend(hdr)
+        out.extend(record_rows(page, u, limits))
     if ln.role in HEADING_ROLES:
-        out.extend(following(page, page.ends[u], limits.lead_tokens))
+        out.extend(following(page, page.ends[u], limits.lead_tokens, subtitle=True))
     if page.subtree_tokens(u) <= limits.neighbour_tokens:
         out.extend(neighbours(page, u, limits))
     for j in range(u, page.ends[u]):
