@@ -176,3 +176,20 @@ def test_a_sticky_view_does_not_resend_what_the_last_view_had_pruned_unless_the_
     assert not any("Mirabel" in ln for ln in agent.lines)
     # a new goal is a different view: no restraint
     assert "Help" in tracker.update(reload, allow_delta=False, goal=goal).text
+
+
+def test_pruning_a_line_merges_it_with_the_placeholders_next_to_it_and_keeps_markers() -> None:
+    from pagelens.focus.apply import OutputLine, placeholder_text
+    from pagelens.focus.delta.sticky import _pruned
+
+    lines = (OutputLine(0, "RootWebArea 'x'", 0), OutputLine(1, placeholder_text(2, "p1"), None, 2, "p1"),
+             OutputLine(1, "[3] link 'Help'", 3), OutputLine(1, placeholder_text(1, "p2"), None, 1, "p2"),
+             OutputLine(1, "[redacted: instructions to the agent in the page text]", None, 1),
+             OutputLine(1, "[6] button 'Go'", 6), OutputLine(1, "[7] link 'Careers'", 7),
+             OutputLine(1, placeholder_text(3, "p3"), None, 3, "p3"))
+    out = _pruned(lines, {3, 7})
+    assert [(ln.text, ln.pruned) for ln in out] == [
+        ("RootWebArea 'x'", 0), ("[p1] ... 4 lines pruned ...", 4),  # p1, [3], p2: one run
+        ("[redacted: instructions to the agent in the page text]", 1), ("[6] button 'Go'", 0),
+        ("[p2] ... 4 lines pruned ...", 4)]  # renumbered in document order
+    assert sum(ln.pruned or 1 for ln in out) == sum(ln.pruned or 1 for ln in lines)  # still tiles the rendering
