@@ -38,7 +38,8 @@ _CHECKED = re.compile(r", checked(?:=true)?(?:,|$)")
 _FOLD = re.compile(r"^= (\d+) lines as before: (.*?) … (.*)$")
 #: A compact fold: ``= [A] +N`` is line [A] of the last view and the N lines after it.
 _CFOLD = re.compile(r"^= (\[p?\d+\])(?: \+(\d+))?$")
-_PRUNED = re.compile(r"^\[(p\d+)\] (?:\.\.\. )?(\d+) (?:lines? )?pruned")
+#: A placeholder: ``[p7] ... 42 lines pruned ...``, or as the MCP server sends it, ``[p7] …42``.
+_PRUNED = re.compile(r"^\[(p\d+)\] (?:\.\.\. |…)?(\d+)(?: (?:lines? )?pruned|$)")
 #: Words of four letters or more (a goal's content words, roughly).
 _WORD = re.compile(r"[^\W\d_]{4,}")
 #: Pruned runs a plan opens with ``expand`` before it reads the whole tree (read tasks).

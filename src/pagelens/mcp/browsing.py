@@ -171,7 +171,7 @@ class Browsing:
             self._detector = SignalDetector(self._episode)
             self._executor.after_js = self._detector.read_js  # the detector's read in the settle call
             if self._tracker is None:
-                self._tracker = ViewTracker(mark=True, compact=True, echo=False, sticky=True, terse=True,
+                self._tracker = ViewTracker(mark=False, compact=True, echo=False, sticky=True, terse=True,
                                             fold_head=FOLD_HEAD_SHORT)  # one space a level, '= [A] +N' folds
         return self._episode
 
@@ -347,6 +347,8 @@ class Browsing:
             return self._error(f"{action.render()}: {rec.error}")
         block = terse_block(rec, view.rendering, self._tracker.known_ids)
         note = rec.note.removeprefix(f"{rec.request}: ")  # expand's note names the placeholder the call names
+        if rec.methods:  # how the matches were found: the library's trace detail, not the client's
+            note = note.replace(f" (matched by {', '.join(rec.methods)})", "", 1)
         return self._answer([f"{action.render()}: {note}"] + ([block] if block else []), look=False)
 
     _tool_click = _tool_fill = _tool_select_option = _tool_press = _tool_hover = _act

@@ -2,7 +2,7 @@
 
 Views, deltas and folds come from :class:`~pagelens.focus.delta.ViewTracker` with
 ``compact=True, terse=True``: one space per nesting level, ``= [A] +N`` folds, no ``clickable``
-on a control, a placeholder as ``[p7] 42 pruned`` and a text node as its quoted text — each line
+on a control, a placeholder as ``[p7] …42`` and a text node as its quoted text — each line
 made from its typed values (:meth:`~pagelens.focus.delta.formats.Shown.own`), never by
 rewriting text. A recovery's lines (:class:`~pagelens.focus.recover.RecoveredLine`) are sent
 the same way, without what the client has (:func:`block_lines`).

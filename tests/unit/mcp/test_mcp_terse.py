@@ -29,7 +29,7 @@ def _obs(url: str, *specs: tuple[int | None, str, str, str | None, str | None]) 
 
 
 def _tracker() -> ViewTracker:
-    return ViewTracker(mark=True, compact=True, echo=False, sticky=True, terse=True, fold_head=FOLD_HEAD_SHORT)
+    return ViewTracker(mark=False, compact=True, echo=False, sticky=True, terse=True, fold_head=FOLD_HEAD_SHORT)
 
 
 def _client() -> PagelensPlanAgent:
@@ -42,7 +42,7 @@ def _copy(tracker: ViewTracker) -> list[str]:
 
 
 def test_the_terse_form_comes_from_the_typed_line_not_from_its_text() -> None:
-    assert Shown(2, "[p7] ... 42 lines pruned ...", pid="p7", pruned=42).sent(True, terse=True) == "  [p7] 42 pruned"
+    assert Shown(2, "[p7] ... 42 lines pruned ...", pid="p7", pruned=42).sent(True, terse=True) == "  [p7] …42"
     assert Shown(1, "StaticText 'Only 3 left'", role="StaticText").sent(True, terse=True) == " 'Only 3 left'"
     # a link named like a text node, a text that looks like a placeholder: their own text
     assert Shown(0, "[4] link 'StaticText ' + x'", "4", "link").sent(True, terse=True) == "[4] link 'StaticText ' + x'"
@@ -162,7 +162,7 @@ def test_a_sticky_view_does_not_resend_what_the_last_view_had_pruned_unless_the_
     agent.absorb(first.text)
     assert "Help" not in first.text and "Kestrel" not in first.text
     reload = focus_view(_cart(rows[1], rows[2]), goal=goal, retriever=second_pick)
-    plain = ViewTracker(mark=True, compact=True, echo=False, terse=True)
+    plain = ViewTracker(mark=False, compact=True, echo=False, terse=True)
     plain.update(focus_view(_cart(*rows), goal=goal, retriever=first_pick))
     unrestrained = plain.update(reload)
     update = tracker.update(reload, goal=goal)
@@ -193,3 +193,10 @@ def test_pruning_a_line_merges_it_with_the_placeholders_next_to_it_and_keeps_mar
         ("[redacted: instructions to the agent in the page text]", 1), ("[6] button 'Go'", 0),
         ("[p2] ... 4 lines pruned ...", 4)]  # renumbered in document order
     assert sum(ln.pruned or 1 for ln in out) == sum(ln.pruned or 1 for ln in lines)  # still tiles the rendering
+
+
+def test_the_driver_reads_terse_placeholders_near_the_goal() -> None:
+    agent = _client()
+    agent.lines = ["RootWebArea 'Toaster'", "[5] region 'Customer reviews (6)'", "[p3] …25", "[p4] …2",
+                   "[9] list 'Related'", "[p5] …40"]
+    assert agent.pruned_near("Who wrote the lowest-rated customer review?") == ["p3", "p4"]

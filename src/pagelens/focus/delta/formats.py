@@ -107,11 +107,11 @@ class Shown:
         return indent * self.depth + self.text
 
     def own(self, terse: bool = False) -> str:
-        """The line's text; ``terse``: a placeholder as ``[p7] 42 pruned``, a text node as its
+        """The line's text; ``terse``: a placeholder as ``[p7] …42``, a text node as its
         quoted text (``'Only 3 left'``, not ``StaticText 'Only 3 left'``)."""
         if terse:
             if self.pid is not None and self.pruned:
-                return f"[{self.pid}] {self.pruned} pruned"
+                return f"[{self.pid}] …{self.pruned}"
             if self.role == "StaticText" and self.text.startswith("StaticText '"):
                 return self.text[len("StaticText "):]
         return self.text

@@ -94,7 +94,7 @@ class ViewTracker:
         #: the MCP server): unchanged lines its last view pruned stay pruned unless they name the goal
         self.sticky = sticky
         #: (compact only) lines sent in their terse form (:meth:`~pagelens.focus.delta.formats.Shown.own`:
-        #: ``[p7] 42 pruned``, a text node as its quoted text), made from the typed lines, never by
+        #: ``[p7] …42``, a text node as its quoted text), made from the typed lines, never by
         #: rewriting the text; ``fold_head``: a folded view's first line instead of the default
         self.terse = terse and compact
         self.fold_head = fold_head
