@@ -345,7 +345,7 @@ class Browsing:
                               semantic=None if self.config.semantic_search else False, max_tokens=min(budget, limit))
         if not rec.ok:
             return self._error(f"{action.render()}: {rec.error}")
-        block = terse_block(rec, view.rendering, self._tracker.known_ids)
+        block = terse_block(rec, view.rendering, self._tracker.known_by_id)
         note = rec.note.removeprefix(f"{rec.request}: ")  # expand's note names the placeholder the call names
         if rec.methods:  # how the matches were found: the library's trace detail, not the client's
             note = note.replace(f" (matched by {', '.join(rec.methods)})", "", 1)

@@ -10,10 +10,10 @@ the same way, without what the client has (:func:`block_lines`).
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from pagelens.focus.delta.formats import Shown, without_value_echo
+from pagelens.focus.delta.formats import Shown, same_text, without_value_echo
 
 if TYPE_CHECKING:
     from pagelens.focus.recover import Recovery
@@ -22,12 +22,15 @@ if TYPE_CHECKING:
 __all__ = ["block_lines", "terse_block"]
 
 
-def block_lines(recovery: Recovery, rendering: Rendering, known: Collection[str] = ()) -> list[Shown]:
-    """The recovered lines the client is sent: ``known`` are the element ids of its last view.
+def block_lines(recovery: Recovery, rendering: Rendering, known: Mapping[str, str] | None = None) -> list[Shown]:
+    """The recovered lines the client is sent: ``known`` maps the element ids of its last view to
+    their lines as it has them (unindented, ``visible`` marks off).
 
     Left out: a line the client has by id that only leads to the lines under it (an ancestor
-    shown for context, or a match whose descendants match too: the client has the line), the
-    page's root line, and a field's text node that only repeats the field's value."""
+    shown for context, or a match whose descendants match too), the page's root line, and a
+    field's text node that only repeats the field's value. A match the client has as it is
+    comes as ``= [12]`` (line [12] of its view, as in a folded view)."""
+    known = known or {}
     by_no = {ln.no: ln for ln in rendering.lines}
     lines = without_value_echo([Shown(ln.depth, ln.text, str(ln.eid) if ln.eid is not None else None,
                                       src.role if (src := by_no.get(ln.no)) is not None else "")
@@ -35,12 +38,16 @@ def block_lines(recovery: Recovery, rendering: Rendering, known: Collection[str]
     out = []
     for k, ln in enumerate(lines):
         leads = k + 1 < len(lines) and lines[k + 1].depth > ln.depth
-        if leads and ((ln.eid is not None and ln.eid in known) or (ln.role == "RootWebArea" and ln.depth == 0)):
+        has = ln.eid is not None and ln.eid in known
+        if leads and (has or (ln.role == "RootWebArea" and ln.depth == 0)):
             continue  # the client has it, by id, in its copy
+        if has and ln.eid is not None and known[ln.eid] == same_text(ln.text):
+            out.append(Shown(ln.depth, f"= [{ln.eid}]"))
+            continue
         out.append(ln)
     return out
 
 
-def terse_block(recovery: Recovery, rendering: Rendering, known: Collection[str] = ()) -> str:
+def terse_block(recovery: Recovery, rendering: Rendering, known: Mapping[str, str] | None = None) -> str:
     """:func:`block_lines` as text: nested by single spaces, each line in its terse form."""
     return "\n".join(ln.sent(True, terse=True) for ln in block_lines(recovery, rendering, known))

@@ -49,6 +49,10 @@ def test_the_terse_form_comes_from_the_typed_line_not_from_its_text() -> None:
     assert Shown(0, "StaticText '[p1] ... 2 lines pruned ...'", role="StaticText").own(True) == \
         "'[p1] ... 2 lines pruned ...'"
     assert Shown(0, "[p7] ... 42 lines pruned ...", pid="p7", pruned=42).own() == "[p7] ... 42 lines pruned ..."
+    box = Shown(0, "[5] checkbox 'Zephyr', checked=false, focused", "5", "checkbox")
+    assert box.own(True) == "[5] checkbox 'Zephyr', focused" and box.own() == box.text
+    assert Shown(0, "[6] checkbox 'A', checked", "6", "checkbox").own(True) == "[6] checkbox 'A', checked"
+    assert Shown(0, "[7] button 'x', checked=false", "7", "button").own(True).endswith("checked=false")
     long = Shown(1, "StaticText 'Only 3 left'", role="StaticText")
     assert tokens.count(long.sent(True, terse=True)) < tokens.count(long.sent(True))
 
@@ -67,16 +71,16 @@ def test_a_block_leaves_out_only_known_lines_by_id_that_lead_to_others() -> None
                                 for k, (d, t, e, _) in enumerate(texts)))
     rec = Recovery("search", "Department", tuple(RecoveredLine(k, d, t, ElementId(e) if e else None, c)
                                                  for k, (d, t, e, c) in enumerate(texts)))
-    known = {"44", "30", "31"}
+    known = {"44": "[44] main ''", "30": "[30] option 'Any'", "31": "[31] searchbox 'Q'"}
     assert [ln.text for ln in block_lines(rec, rendering, known)] == [
         "[21] form ''", "StaticText 'Department'", "[29] combobox 'Department', clickable", "MenuListPopup ''",
-        "[30] option 'Any'", "[31] searchbox 'Q' value='tea'"]
+        "= [30]", "[31] searchbox 'Q' value='tea'"]
     assert terse_block(rec, rendering, known).split("\n") == [
         "  [21] form ''",  # not in the client's view: kept
         "   'Department'", "   [29] combobox 'Department'",  # a text node quoted; a control: no clickable mark
         "    MenuListPopup ''",  # no id: the client could not tell which one it is
-        "     [30] option 'Any'",  # a known leaf is what was found: kept
-        "   [31] searchbox 'Q' value='tea'"]  # its text node only repeated the value
+        "     = [30]",  # a match the client has as it is: by id
+        "   [31] searchbox 'Q' value='tea'"]  # changed since the client's copy: whole; its echo left out
 
 
 def test_a_known_edit_and_a_value_echo_leave_the_fields_out_of_the_next_view() -> None:
@@ -200,3 +204,10 @@ def test_the_driver_reads_terse_placeholders_near_the_goal() -> None:
     agent.lines = ["RootWebArea 'Toaster'", "[5] region 'Customer reviews (6)'", "[p3] …25", "[p4] …2",
                    "[9] list 'Related'", "[p5] …40"]
     assert agent.pruned_near("Who wrote the lowest-rated customer review?") == ["p3", "p4"]
+
+
+def test_the_driver_reads_a_search_match_it_has_from_its_copy() -> None:
+    agent = _client()
+    agent.lines = ["RootWebArea 'Forum'", "[40] button 'Downvote'", "[p2] …9"]
+    assert agent.block("search_page(\"Downvote\"): 3 matching lines.\n = [40]\n  [51] button 'Downvote'") == [
+        "search_page(\"Downvote\"): 3 matching lines.", "[40] button 'Downvote'", "[51] button 'Downvote'"]

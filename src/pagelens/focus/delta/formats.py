@@ -47,6 +47,9 @@ _VISIBLE = re.compile(r", visible(?=,|$)")
 _CONTROLS = ("link", "button", "checkbox", "radio", "switch", "tab", "menuitem", "menuitemcheckbox",
              "menuitemradio", "option", "treeitem", "combobox", "textbox", "searchbox", "spinbutton", "slider")
 _REDUNDANT_CLICKABLE = re.compile(r"^(\*?\[\d{1,9}\] (?:" + "|".join(_CONTROLS) + r") '.*?'(?: value='.*?')?), clickable(?=,|$)")
+#: Roles whose ``checked=false`` the terse text leaves out (no mark: not checked).
+_CHECKABLE = frozenset({"checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"})
+_UNCHECKED = re.compile(r", checked=false(?=,|$)")
 #: Shortest run of unchanged lines worth folding (a fold line costs about as much as one line).
 _MIN_FOLD = 2
 #: Header of a folded view (the MCP plan driver and the prompts recognise it).
@@ -108,12 +111,15 @@ class Shown:
 
     def own(self, terse: bool = False) -> str:
         """The line's text; ``terse``: a placeholder as ``[p7] …42``, a text node as its
-        quoted text (``'Only 3 left'``, not ``StaticText 'Only 3 left'``)."""
+        quoted text (``'Only 3 left'``, not ``StaticText 'Only 3 left'``), a checkbox or radio
+        without ``checked=false``."""
         if terse:
             if self.pid is not None and self.pruned:
                 return f"[{self.pid}] …{self.pruned}"
             if self.role == "StaticText" and self.text.startswith("StaticText '"):
                 return self.text[len("StaticText "):]
+            if self.role in _CHECKABLE:  # no ``checked`` mark on a checkbox or radio: it is not checked
+                return _UNCHECKED.sub("", self.text, count=1)
         return self.text
 
     def sent(self, compact: bool, text: str | None = None, *, terse: bool = False, mark: bool = False) -> str:

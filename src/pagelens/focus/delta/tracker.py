@@ -113,9 +113,11 @@ class ViewTracker:
         return render(self._history[-1].shown, compact=self.compact, terse=self.terse) if self._history else ""
 
     @property
-    def known_ids(self) -> frozenset[str]:
-        """The element ids of the lines of the last view as the agent has it."""
-        return frozenset(ln.eid for ln in self._history[-1].shown if ln.eid is not None) if self._history else frozenset()
+    def known_by_id(self) -> dict[str, str]:
+        """The element lines of the last view as the agent has them, by id (``visible`` marks off)."""
+        if not self._history:
+            return {}
+        return {ln.eid: same_text(ln.text) for ln in self._history[-1].shown if ln.eid is not None}
 
     @property
     def known_lines(self) -> frozenset[str]:
