@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from pagelens.focus.delta.formats import Shown, same_text, without_value_echo
+from pagelens.focus.delta.formats import Shown, without_value_echo
 
 if TYPE_CHECKING:
     from pagelens.focus.recover import Recovery
@@ -28,8 +28,8 @@ def block_lines(recovery: Recovery, rendering: Rendering, known: Mapping[str, st
 
     Left out: a line the client has by id that only leads to the lines under it (an ancestor
     shown for context, or a match whose descendants match too), the page's root line, and a
-    field's text node that only repeats the field's value. A match the client has as it is
-    comes as ``= [12]`` (line [12] of its view, as in a folded view)."""
+    field's text node that only repeats the field's value. (A match the client has is sent whole:
+    sent as ``= [12]`` it broke a client whose copy had missed a fold against an earlier view.)"""
     known = known or {}
     by_no = {ln.no: ln for ln in rendering.lines}
     lines = without_value_echo([Shown(ln.depth, ln.text, str(ln.eid) if ln.eid is not None else None,
@@ -41,9 +41,6 @@ def block_lines(recovery: Recovery, rendering: Rendering, known: Mapping[str, st
         has = ln.eid is not None and ln.eid in known
         if leads and (has or (ln.role == "RootWebArea" and ln.depth == 0)):
             continue  # the client has it, by id, in its copy
-        if has and ln.eid is not None and known[ln.eid] == same_text(ln.text):
-            out.append(Shown(ln.depth, f"= [{ln.eid}]"))
-            continue
         out.append(ln)
     return out
 

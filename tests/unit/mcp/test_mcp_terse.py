@@ -74,12 +74,12 @@ def test_a_block_leaves_out_only_known_lines_by_id_that_lead_to_others() -> None
     known = {"44": "[44] main ''", "30": "[30] option 'Any'", "31": "[31] searchbox 'Q'"}
     assert [ln.text for ln in block_lines(rec, rendering, known)] == [
         "[21] form ''", "StaticText 'Department'", "[29] combobox 'Department', clickable", "MenuListPopup ''",
-        "= [30]", "[31] searchbox 'Q' value='tea'"]
+        "[30] option 'Any'", "[31] searchbox 'Q' value='tea'"]
     assert terse_block(rec, rendering, known).split("\n") == [
         "  [21] form ''",  # not in the client's view: kept
         "   'Department'", "   [29] combobox 'Department'",  # a text node quoted; a control: no clickable mark
         "    MenuListPopup ''",  # no id: the client could not tell which one it is
-        "     = [30]",  # a match the client has as it is: by id
+        "     [30] option 'Any'",  # a known leaf is what was found: kept
         "   [31] searchbox 'Q' value='tea'"]  # changed since the client's copy: whole; its echo left out
 
 

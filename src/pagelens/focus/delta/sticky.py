@@ -7,8 +7,8 @@ never asked for them and they are not news, yet a delta or a fold has to send th
 
 :func:`sticky_view` restrains a new focused view against the agent's last one:
 
-* a line the last observation had, unchanged (the same text, ids carried), that the agent's
-  last view left pruned stays pruned — unless it names the goal (two of its words are goal
+* an element the last observation had, unchanged (the same line, ids carried), that the agent's
+  last view left pruned stays pruned (with its unchanged text nodes) — unless it names the goal (two of its words are goal
   terms, or its only word is one: the focus may have missed it the first time, a row the
   goal names) or every view must show it (the focused element, a dialog, an error);
 * new and changed lines are the focus's choice, as before.
@@ -94,9 +94,14 @@ def sticky_view(view: PageView, carried: PageView, *, had: Collection[str], show
     sent = {ol.no: same_text(ol.text) for ol in (carried.focused.lines if carried.focused is not None else ())
             if ol.no is not None}
     always = always_kept(view.rendering)
+    # an element by its (carried) id; a text node only with its element (the same words elsewhere
+    # on a new page, a price, are not the line the agent had)
     drop = {ln.no for ln, t in zip(lines, texts)
-            if ln.no in f.kept and ln.no not in always and t in had and sent.get(ln.no, t) not in shown
-            and not _names(ln, terms)}
+            if ln.eid is not None and ln.no in f.kept and ln.no not in always and t in had
+            and sent.get(ln.no, t) not in shown and not _names(ln, terms)}
+    drop |= {ln.no for ln, t in zip(lines, texts)
+             if ln.eid is None and ln.parent in drop and ln.no in f.kept and ln.no not in always and t in had
+             and sent.get(ln.no, t) not in shown and not _names(ln, terms)}
     drop -= with_ancestors(view.rendering, set(f.kept) - drop)  # what the lines that stay hang from
     if not drop:
         return view
