@@ -65,7 +65,7 @@ def run(pages: list[Path], reps: int, timeout_s: float) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     server = StaticServer(pages[0].parent)
     try:
-        with BrowserSession(BrowserConfig(extract_timeout_s=timeout_s)) as session:
+        with BrowserSession(BrowserConfig(extract_timeout_s=timeout_s, navigation_timeout_s=120)) as session:
             for k, path in enumerate(pages):
                 with session.episode() as ep:
                     ep.goto(server.url(path.name))

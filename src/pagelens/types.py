@@ -49,6 +49,9 @@ class Node:
     #: The in-page walker's element reference ("<document token>:<number>", extraction="walker");
     #: such nodes have no ``backend_id`` and are resolved by :func:`pagelens.browser.walker.resolve_ref`.
     ref: str | None = None
+    #: Inside an overlay the page laid over its content without a dialog role (a position:fixed or high-z
+    #: box: pop-ups, cookie layers, chat boxes; see ``walker.js`` ``markOverlays``): provenance's ``overlay``.
+    overlay: bool = False
 
     def prop(self, key: str, default: PropValue | None = None) -> PropValue | None:
         for k, v in self.properties:

@@ -59,3 +59,37 @@ def test_text_under_an_overlay_is_marked_covered(episode, tmp_path) -> None:  # 
     lines = render(obs).lines
     assert _region(lines, "Plain paragraph under the sheet") == "unseen"
     assert _region(lines, "The sheet on top") != "unseen"
+
+
+_OVERLAY_PAGE = (
+    "<body style='margin:0'><header><nav style='position:fixed;top:0;width:100%;height:60px;background:#fff'>"
+    "<a href='/'>Home link</a></nav></header><main style='margin-top:80px'><p>Price of the lamp: 40 EUR</p>"
+    "<p style='font-size:0'>Zero font sentence</p>"
+    "<div style='font-size:0'><span style='font-size:15px;display:inline-block'>Inline block sentence</span></div>"
+    "<p style='text-indent:-9999px'>Indented away sentence</p>"
+    "<div style='clip-path:inset(50%);position:absolute;width:300px;height:40px'>Clipped path sentence</div></main>"
+    "<div style='position:fixed;inset:0;background:rgba(0,0,0,.5);z-index:900'>"
+    "<div style='margin:150px auto;width:400px;background:#fff;padding:10px'><header><h2>Pop-up title</h2></header>"
+    "<p>Pop-up sentence</p>"
+    "<button>Dismiss</button></div></div></body>")
+
+
+@pytest.mark.parametrize("extraction", ["walker", "cdp"])
+def test_an_overlay_without_a_dialog_role_and_css_hidden_text(tmp_path, extraction: str) -> None:  # type: ignore[no-untyped-def]
+    from pagelens.browser.serve import StaticServer
+    from pagelens.browser.session import BrowserSession
+    from pagelens.config import BrowserConfig
+
+    (tmp_path / "overlay.html").write_text(_OVERLAY_PAGE)
+    with StaticServer(tmp_path) as server, BrowserSession(BrowserConfig(extraction=extraction)) as session, \
+            session.episode() as episode:
+        episode.goto(server.url("overlay.html"))
+        obs = episode.observe()
+    lines = render(obs).lines
+    assert _region(lines, "Pop-up sentence") == "overlay"
+    assert _region(lines, "Dismiss", "button") == "overlay"
+    assert _region(lines, "Home link") == "chrome"  # a fixed navigation bar is the site's own chrome
+    assert _region(lines, "Price of the lamp") == "main"
+    for hidden in ("Zero font sentence", "Indented away sentence", "Clipped path sentence"):
+        assert _region(lines, hidden) == "unseen", (extraction, hidden)
+    assert _region(lines, "Inline block sentence") == "main"  # a child that sets its own font size is seen

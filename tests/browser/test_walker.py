@@ -185,5 +185,48 @@ def test_build_passes_node_fields_in_declaration_order() -> None:
 
     assert [f.name for f in fields(Node)] == [
         "index", "parent", "depth", "eid", "role", "name", "value", "description", "properties", "frame",
-        "backend_id", "visible", "rendered", "clickable", "ignored", "concealed", "ref",
+        "backend_id", "visible", "rendered", "clickable", "ignored", "concealed", "ref", "overlay",
     ]
+
+
+def _lines(obs: Observation) -> list[tuple[object, ...]]:
+    return [(n.role, n.name, n.value, n.parent, n.eid, n.visible, n.properties, n.backend_id is not None)
+            for n in obs.nodes]
+
+
+def test_a_long_result_read_in_slices_equals_one_message(page, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from pagelens.browser import walker
+
+    ep, obs = page
+    one = ep.observe()
+    monkeypatch.setattr(walker, "CHUNK", 997)  # a few kB page: several slices, one cut mid-string
+    sliced = ep.observe()
+    assert _lines(sliced) == _lines(one) and len(one.nodes) > 50
+    assert node(sliced, "button", "Details").eid == node(obs, "button", "Details").eid
+
+
+def test_the_page_cannot_replace_the_walker(walker_session, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The walker is called through a CDP handle, not a window property: a page that plants a fake
+    walker (on the property the state lives in) or changes it between two observations is still
+    read by pagelens' own code; a navigation installs the walker again in the new document."""
+    from pagelens.browser.serve import StaticServer
+
+    fake = ("const f = () => JSON.stringify({S:['', 'RootWebArea', 'Fake'], P:[0], R:[1], N:[2], V:[], D:[], F:[0],"
+            " B:[0,0,1,1], G:[1], Q:[], X:[], DOCS:[], W:[], LD:[], vp:[1280,720], ms:0});")
+    (tmp_path / "plant.html").write_text(
+        f"<title>Real</title><script>{fake} Object.defineProperty(window, '__pagelensWalker', "
+        "{value: {walk: f, ids: new WeakMap(), next: 1, token: 'x', find: () => null}, writable: true});"
+        "</script><button>Real button</button>")
+    (tmp_path / "other.html").write_text("<title>Other</title><button>Second page</button>")
+    with StaticServer(tmp_path) as server, walker_session.episode() as ep:
+        ep.goto(server.url("plant.html"))
+        first = ep.observe()
+        ep.page.evaluate(f"() => {{ {fake} window.__pagelensWalker.walk = f; window.__pagelensWalker.out = f(); }}")
+        second = ep.observe()
+        ep.goto(server.url("other.html"))
+        third = ep.observe()
+    for obs in (first, second):
+        node(obs, "button", "Real button")
+        assert not any(n.name == "Fake" for n in obs.nodes)
+    node(third, "button", "Second page")
+    assert not any(n.name == "Real button" for n in third.nodes)

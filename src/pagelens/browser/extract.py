@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from pagelens.browser.concealed import STYLES, concealment
+from pagelens.browser.concealed import STYLES, concealment, overlay_nodes
 from pagelens.browser.ids import IdRegistry
 from pagelens.browser.watchdog import Deadline
 from pagelens.errors import PageTimeout
@@ -39,6 +39,7 @@ class _Box:
     clickable: bool
     hidden: bool  # visibility:hidden
     concealed: str = ""  # why a sighted user does not see it (pagelens.browser.concealed)
+    overlay: bool = False  # inside an overlay the page laid over its content (concealed.overlay_nodes)
 
 
 @dataclass(slots=True)
@@ -157,7 +158,9 @@ class PageObserver:
             except PlaywrightError as exc:
                 frame_errors[f"snapshot:{process}"] = _first_line(exc)
                 continue
-            boxes[process], doc_scroll = _parse_snapshot(snap)
+            vp_size = self.page.viewport_size or {"width": 1280, "height": 720}
+            boxes[process], doc_scroll = _parse_snapshot(
+                snap, (float(vp_size["width"]), float(vp_size["height"])) if process == MAIN else None)
             if process == MAIN:
                 scroll = doc_scroll
         timings["snapshot"] = time.perf_counter() - t
@@ -278,7 +281,10 @@ def _first_line(exc: BaseException) -> str:
     return lines[0] if lines else type(exc).__name__
 
 
-def _parse_snapshot(snap: dict[str, Any]) -> tuple[dict[int, _Box], tuple[float, float]]:
+def _parse_snapshot(snap: dict[str, Any], viewport_size: tuple[float, float] | None = None
+                    ) -> tuple[dict[int, _Box], tuple[float, float]]:
+    """Boxes by backend id, and the top document's scroll. ``viewport_size``: the top document's viewport
+    (its overlays are marked, :func:`~pagelens.browser.concealed.overlay_nodes`); None: no overlays."""
     strings: list[str] = snap["strings"]
     out: dict[int, _Box] = {}
     scroll = (0.0, 0.0)
@@ -298,11 +304,17 @@ def _parse_snapshot(snap: dict[str, Any]) -> tuple[dict[int, _Box], tuple[float,
             concealed = concealment(doc, strings)
         except (KeyError, IndexError, TypeError, ValueError):  # provenance is best effort: never lose the tree
             concealed = {}
+        overlay: set[int] = set()
+        if i == 0 and viewport_size is not None:
+            try:
+                overlay = overlay_nodes(doc, strings, (*scroll, *viewport_size))
+            except (KeyError, IndexError, TypeError, ValueError):  # best effort, as above
+                overlay = set()
         for node_index, bounds, styles in zip(layout["nodeIndex"], layout["bounds"], layout["styles"]):
             x, y, w, h = (float(v) for v in bounds[:4])
             b = backend[node_index]
             out[b] = _Box(x, y, w, h, node_index in clickable, bool(styles) and styles[0] == hidden_idx,
-                          concealed.get(b, ""))
+                          concealed.get(b, ""), b in overlay)
         # clickable nodes without a layout object (rare) still count as clickable
         for node_index in clickable:
             b = backend[node_index]
@@ -401,6 +413,7 @@ def _build(
                 clickable=bool(box and box.clickable),
                 ignored=False,
                 concealed=box.concealed if box is not None else "",
+                overlay=box is not None and box.overlay,
             )
         )
         for cf, cid in reversed(children):

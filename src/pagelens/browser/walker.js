@@ -359,7 +359,7 @@
     const outerDoc = curDoc;
     curDoc = nDocs++;
     curEl = null;
-    const overlays = [];
+    const overlays = [], ovCands = [];
     const win = doc.defaultView;
     const st = stateOf(win);
     const clickSet = listened(win);
@@ -411,18 +411,20 @@
       if (bgc && bgc[3] > 0.9 && box[2] >= OVERLAY_W && box[3] >= OVERLAY_H && cs.position !== "static") {
         overlays.push([el, box, parseInt(cs.zIndex, 10) || 0, P.length, cs.position === "fixed"]);
       }
+      if ((cs.position === "fixed" || cs.position === "absolute") && box[2] >= OVERLAY_W && box[3] >= OVERLAY_H) ovCands.push([el, box, cs, bgc, P.length]);
       const bg = bgc && bgc[3] > 0.5 ? bgc : inh.bg;
       const ox = cs.overflowX;
-      const tiny = inh.tiny || ((box[2] <= 2 || box[3] <= 2) && ox !== "visible" && ox !== "");
+      const hid = textHidden(cs, box);
+      const tiny = inh.tiny || ((box[2] <= 2 || box[3] <= 2) && ox !== "visible" && ox !== "") || hid === "tiny";
       let conceal = "";
-      if ((box[0] + box[2] <= 0 || box[1] + box[3] <= 0) && (box[2] > 0 || box[3] > 0)) conceal = "offscreen";
-      else if (tiny) conceal = "tiny";
+      if (((box[0] + box[2] <= 0 || box[1] + box[3] <= 0) && (box[2] > 0 || box[3] > 0)) || hid === "offscreen") conceal = "offscreen";
+      else if (tiny || hid === "small") conceal = "tiny";
       else if (op < 0.05) conceal = "transparent";
       else {
         const fg = colour(cs.color);
         if (fg) {
           if (fg[3] < 0.05) conceal = "transparent";
-          else if (Math.max(Math.abs(fg[0] - bg[0]), Math.abs(fg[1] - bg[1]), Math.abs(fg[2] - bg[2])) <= 8) conceal = "same-colour";
+          else if (Math.max(Math.abs(fg[0] - bg[0]), Math.abs(fg[1] - bg[1]), Math.abs(fg[2] - bg[2])) <= 40 && faint(fg, bg)) conceal = "same-colour";
         }
       }
       let role = roleOf(el);
@@ -596,6 +598,7 @@
                       box: [0, 0, 0, 0], conceal: "", textless: false };
     walk(doc.documentElement, rootIdx, rootInh);
     if (overlays.length) coverPass(doc, win, rootIdx, overlays, sx, sy);
+    if (ovCands.length) markOverlays(win, ovCands, rootIdx, sx, sy);
     curDoc = outerDoc;
   };
   const crossOriginSrc = (el, doc) => {
@@ -645,6 +648,71 @@
       }
     }
   };
+  // -- text whose colour barely differs from its background: a contrast ratio (WCAG) under FAINT, blended
+  // by the text colour's alpha (mirrors pagelens.browser.concealed.faint)
+  const FAINT = 1.15;
+  const lum = (c) => {
+    const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]);
+  };
+  const faint = (fg, bg) => {
+    const a = fg[3];
+    const mix = [0, 1, 2].map((k) => a * fg[k] + (1 - a) * bg[k]);
+    const l1 = lum(mix), l2 = lum(bg);
+    return (Math.max(l1, l2) + 0.05) / (Math.min(l1, l2) + 0.05) < FAINT;
+  };
+  // -- text hidden by CSS that the box and colour tests miss: a font too small to read, a clip or clip-path
+  // that leaves nothing, a text-indent pushing the text out of its box, a transform scaling it to nothing.
+  // "tiny" (clipped or scaled away: inherited by the subtree), "small" (this element's own text: its children
+  // compute their own font size, as in the inline-block "font-size:0" layout trick) or "offscreen"
+  // (mirrors pagelens.browser.concealed.text_hidden)
+  const CLIP_NONE = /^(?:inset\(\s*(?:[5-9]\d|100)%|circle\(\s*0(?:px|%)?[\s)]|ellipse\(\s*0(?:px|%)?[\s)]|polygon\(\s*0(?:px|%)?\s+0(?:px|%)?\s*\)$)/;
+  const textHidden = (cs, box) => {
+    const fs = parseFloat(cs.fontSize);
+    if (fs < 3) return "small";
+    const cp = cs.clipPath;
+    if (cp && cp !== "none" && CLIP_NONE.test(cp)) return "tiny";
+    if (cs.position === "absolute" || cs.position === "fixed") {
+      const c = cs.clip;
+      if (c && c.startsWith("rect(")) {
+        const v = c.slice(5, -1).split(/[\s,]+/).map(parseFloat);
+        if (v.length === 4 && (v[2] - v[0] <= 2 || v[1] - v[3] <= 2)) return "tiny";
+      }
+    }
+    const ti = cs.textIndent;
+    if (ti && ti !== "0px") {
+      const n = parseFloat(ti);
+      if (n < 0 && box[0] + n + box[2] <= 0) return "offscreen";
+      if (n > 0 && n >= box[2] && cs.overflowX !== "visible") return "offscreen";
+    }
+    if ((box[2] === 0 || box[3] === 0) && /^matrix\((?:0,|(?:[^,]+, ){3}0,)/.test(cs.transform)) return "tiny";
+    return "";
+  };
+  // -- overlays the page laid over its content (a pop-up, a cookie layer, a chat box), however they are
+  // marked up: a position:fixed box, or an absolutely positioned opaque one with a z-index, at least
+  // OVERLAY_W x OVERLAY_H, mostly in view, that is not the page's own chrome (a landmark, a menu) and does
+  // not hold most of the page (an app shell). Every node inside gets flag OVERLAY (walker.py: Node.overlay).
+  const OVERLAY = 2048, OV_SHARE = 0.5, OV_SMALL = 60;
+  // chrome: the box is a landmark or a menu, or holds navigation or the main content (a modal's own
+  // <header>/<footer> are no landmarks there)
+  const OV_SELF = "header,nav,footer,main,[role=banner],[role=navigation],[role=contentinfo],[role=main]," +
+    "[role=menubar],[role=menu],[role=listbox],[role=tooltip],[role=search]";
+  const OV_INNER = "nav,main,[role=banner],[role=navigation],[role=main],[role=menubar],[role=search]";
+  const markOverlays = (win, cands, from, sx, sy) => {
+    const vw = win.innerWidth, vh = win.innerHeight, total = P.length - from;
+    for (const [el, box, cs, bg, start] of cands) {
+      if (start >= P.length || (G[start] & OVERLAY)) continue; // nothing emitted, or inside an overlay already
+      if (cs.position === "absolute" && !((parseInt(cs.zIndex, 10) || 0) > 0 && bg && bg[3] > 0.5)) continue;
+      const x = box[0] - sx, y = box[1] - sy, w = box[2], h = box[3];
+      const ix = Math.min(x + w, vw) - Math.max(x, 0), iy = Math.min(y + h, vh) - Math.max(y, 0);
+      if (ix <= 0 || iy <= 0 || ix * iy < 0.5 * w * h) continue;
+      if (el.matches(OV_SELF) || el.querySelector(OV_INNER)) continue;
+      let end = start;
+      while (end < P.length && ELS[end] && (ELS[end] === el || el.contains(ELS[end]))) end++;
+      if (end - start > OV_SMALL && end - start > OV_SHARE * total) continue;
+      for (let k = start; k < end; k++) G[k] |= OVERLAY;
+    }
+  };
   // -- the nodes an observer wants CDP backend ids for (the vision path's boxes): interactive
   // or clickable, rendered, in view in the top document, at most opts.wantMax, document order
   const wanted = (roles, max) => {
@@ -669,7 +737,7 @@
   if (opts && opts.want) {
     const [w, els] = wanted(new Set(opts.want), opts.wantMax || 200);
     W = w;
-    stateOf(window).wanted = els;
+    if (opts.sink) opts.sink.wanted = els; // the observer's (see walker.py _CALL)
   }
   const vp = [window.innerWidth, window.innerHeight];
   return JSON.stringify({ S, P, R, N, V, D, F, B, G, Q, X, DOCS, W, LD, vp, ms: performance.now() - t0 });

@@ -1,15 +1,15 @@
 """Live page → :class:`~pagelens.types.Observation`, through pagelens' own in-page walker.
 
 The fast path of issue 13 (``BrowserConfig.extraction = "walker"``): ``walker.js`` (package
-data) runs once per frame with ``page.evaluate`` and computes, in one pass over the DOM (open
-shadow roots and same-origin iframes included), what Chromium's accessibility tree would say —
-role, accessible name, value, description, states, box, visibility, concealment — and returns
-one JSON string of column arrays. Cross-origin iframes are walked through their own
-:class:`~playwright.sync_api.Frame` and spliced under their ``<iframe>`` node. The walk needs
-no CDP, so any Playwright (BrowserGym's pinned 1.44 included) runs it; CDP is used only
-afterwards, for the backend node ids of the in-view interactive elements (the vision path's
-boxes; one ``Runtime.evaluate`` with deep serialization), and a failure there costs nothing but
-those ids.
+data) computes, in one pass over the DOM (open shadow roots and same-origin iframes included),
+what Chromium's accessibility tree would say — role, accessible name, value, description,
+states, box, visibility, concealment — and returns one JSON string of column arrays. The main
+document is walked through the observer's CDP session (:meth:`WalkerObserver._walk_main`: the
+function installed once per document and called by a CDP handle, the reply also carrying the
+in-view interactive elements' backend node ids for the vision path's boxes, long results read
+in slices); cross-origin iframes are walked through their own
+:class:`~playwright.sync_api.Frame` (``evaluate``) and spliced under their ``<iframe>`` node.
+The walker itself needs no particular Playwright (BrowserGym's pinned 1.44 included).
 
 Column format of one walk (``i`` is a node's position; nodes are in pre-order):
 
@@ -18,7 +18,7 @@ Column format of one walk (``i`` is a node's position; nodes are in pre-order):
 * ``F[i]`` the element's number in its document (0 for text), ``B`` the boxes in document
   coordinates, four numbers per node except those with flag 16 (its parent's box);
   ``G[i]`` flags: 1 rendered, 2 clickable, 4 ``visibility:hidden``, 16 box of the parent,
-  bits 8+ the concealment code (:data:`_CONCEAL`);
+  bits 8-10 the concealment code (:data:`_CONCEAL`), 2048 inside an overlay the page laid over its content;
 * ``Q`` flat triples (node, property-name string index, value), in emission order;
 * ``X`` pairs (iframe node, element number) of iframes whose document could not be read
   in-page (cross-origin); ``DOCS`` quintuples (root node, token, url, scrollX, scrollY);
@@ -164,6 +164,12 @@ class WalkerObserver(PageObserver):
     def __init__(self, page: Page, *, timeout_s: float = 30.0) -> None:
         super().__init__(page, timeout_s=timeout_s)
         self.frames_by_token: dict[str, Frame] = {}
+        self._walker_fn: str | None = None  # CDP handle of the walker function's holder in the current document
+        self._wanted_backend: list[int | None] = []  # backend ids of the last walk's wanted elements
+
+    def close(self, *, detach: bool = False) -> None:
+        self._walker_fn = None
+        super().close(detach=detach)
 
     def observe(self, *, deadline: Deadline | None = None) -> Observation:
         # No separate liveness probe (the CDP observer's ``wait_for_function``: on a new document
@@ -177,12 +183,71 @@ class WalkerObserver(PageObserver):
         t = time.perf_counter()
         js = walker_js()
         frame_errors: dict[str, str] = {}
-        raw_main = self.page.main_frame.evaluate(js, {"want": sorted(WANT_ROLES), "wantMax": WANT_MAX})
+        raw_main = self._walk_main()
         walks: list[tuple[Frame, str]] = [(self.page.main_frame, raw_main)]
         timings["walker"] = time.perf_counter() - t
 
         with gc_paused():
             return self._finish(raw_main, js, deadline, timings, t0, frame_errors, walks)
+
+    def _walk_main(self) -> str:
+        """The main document's walk, through this observer's CDP session (one per page, opened
+        once), in one round trip when the walker is installed (two for a new document).
+
+        The walker function is compiled once per document: its first observation evaluates the
+        source and keeps a CDP handle to it (never stored where the page's scripts could reach
+        or replace it); later observations call it by that handle, so 60 kB of source are not
+        sent and compiled again and its compiled code stays warm. A new document makes the
+        handle stale: the call fails and the function is installed again. (Playwright's
+        ``evaluate`` would also install its own utility script in every new document first.)
+        The reply carries the JSON string and, by Chromium's deep serialization, the backend
+        node ids of the wanted elements (:attr:`_wanted_backend`). A result longer than
+        :data:`CHUNK` characters stays in the page behind the reply's handle and is read in
+        slices, so no protocol message (renderer, driver, Python) carries all of it."""
+        from playwright.sync_api import Error as PlaywrightError
+
+        cdp = self._main_session()
+        call = {"functionDeclaration": _CALL, "silent": True, "objectGroup": _GROUP,
+                "arguments": [{"value": {"want": sorted(WANT_ROLES), "wantMax": WANT_MAX}}, {"value": CHUNK}],
+                "serializationOptions": {"serialization": "deep", "maxDepth": 2}}
+        res: dict[str, Any] | None = None
+        if self._walker_fn is not None:
+            try:
+                res = cdp.send("Runtime.callFunctionOn", {"objectId": self._walker_fn, **call})
+            except PlaywrightError:  # a new document since (its handle is gone): install again
+                self._walker_fn = None
+        if res is None:
+            holder = cdp.send("Runtime.evaluate", {"expression": f"({{ f: ({walker_js()}) }})", "silent": True,
+                                                   "objectGroup": _GROUP})
+            _value(holder)
+            self._walker_fn = holder["result"]["objectId"]
+            res = cdp.send("Runtime.callFunctionOn", {"objectId": self._walker_fn, **call})
+        _value(res)
+        self.last_sessions = {MAIN: cdp}
+        items = ((res.get("result") or {}).get("deepSerializedValue") or {}).get("value") or []
+        if len(items) < 2:
+            raise PlaywrightError("the walker returned no result")
+        self._wanted_backend = []
+        for item in (items[1].get("value") or []) if isinstance(items[1], dict) else []:
+            value = item.get("value") if isinstance(item, dict) else None
+            backend = value.get("backendNodeId") if isinstance(value, dict) else None
+            self._wanted_backend.append(backend if isinstance(backend, int) else None)
+        out = items[0].get("value") if isinstance(items[0], dict) else None
+        if isinstance(out, str):
+            return out
+        handle = (res.get("result") or {}).get("objectId")
+        if not handle:
+            raise PlaywrightError("the walker's result has no handle")
+        parts: list[str] = []
+        while True:  # slices until the page says the last one was read
+            part = _value(cdp.send("Runtime.callFunctionOn", {
+                "objectId": handle, "functionDeclaration": _SLICE, "returnByValue": True, "silent": True,
+                "arguments": [{"value": CHUNK * len(parts)}, {"value": CHUNK}]}))
+            if not isinstance(part, list) or len(part) != 2 or not isinstance(part[0], str):
+                raise PlaywrightError("the walker's result was lost between two reads")
+            parts.append(part[0])
+            if part[1]:
+                return "".join(parts)
 
     def _finish(self, raw_main: str, js: str, deadline: Deadline, timings: dict[str, float], t0: float,
                 frame_errors: dict[str, str], walks: list[tuple[Frame, str]]) -> Observation:
@@ -266,33 +331,37 @@ class WalkerObserver(PageObserver):
     def _backend_ids(self, main: _Walk, deadline: Deadline) -> dict[int, int]:
         """CDP backend node ids of the main walk's wanted nodes (in-view interactive elements,
         at most :data:`WANT_MAX`): what :func:`pagelens.browser.dom.content_box` and the vision
-        path's boxes need. One ``Runtime.evaluate`` of the walker's array of those elements with
-        Chromium's deep serialization, which gives every element's ``backendNodeId`` in the one
-        reply (a ``DOM.describeNode`` per element cost ~5 ms each, most of a small page's
-        observation); on any CDP failure the nodes simply have none."""
-        from playwright.sync_api import Error as PlaywrightError
+        path's boxes need. They came in the walk's own reply (Chromium's deep serialization of
+        the walker's array of those elements gives each one's ``backendNodeId``)."""
+        return {node: b for node, b in zip(main.wanted, self._wanted_backend) if b is not None}
 
-        self.last_sessions = {}
-        if not main.wanted or deadline.expired():
-            return {}
-        out: dict[int, int] = {}
-        try:
-            cdp = self._main_session()
-            res = cdp.send("Runtime.evaluate", {
-                "expression": f"(() => {{ const s = window['{KEY}']; const w = s ? s.wanted : []; "
-                              "if (s) s.wanted = null; return w || []; })()",
-                "serializationOptions": {"serialization": "deep", "maxDepth": 1},
-            })
-            self.last_sessions = {MAIN: cdp}
-            items = res.get("result", {}).get("deepSerializedValue", {}).get("value") or []
-            for k, item in enumerate(items[: len(main.wanted)]):
-                value = item.get("value") if isinstance(item, dict) else None
-                backend = value.get("backendNodeId") if isinstance(value, dict) else None
-                if isinstance(backend, int):
-                    out[main.wanted[k]] = backend
-        except (PlaywrightError, KeyError, TypeError, AttributeError):
-            return out
-        return out
+
+#: Characters of the walker's result per CDP message (a longer result is read in slices).
+CHUNK = 1 << 20
+_GROUP = "pagelens-walker"
+#: Run on the holder of the walker function (``this.f``): walk; reply ``[json, wanted elements,
+#: {h: {s: json}}]`` with the JSON string in the first place when it is at most ``chunk`` long, else
+#: only in the third, below the serialization depth (read by _SLICE). The previous reply's arrays
+#: are emptied (CDP keeps a handle to each reply until the document goes: a few bytes each).
+_CALL = """function (opts, chunk) { if (this.last) { this.last.length = 0; this.last = null; }
+  const sink = {}; opts.sink = sink; const out = this.f(opts); const small = out.length <= chunk;
+  const reply = [small ? out : null, sink.wanted || [], { h: { s: small ? null : out } }];
+  this.last = reply; return reply; }"""
+#: Run on a reply: ``[slice, last?]``; the last slice drops the string from the page.
+_SLICE = """function (a, n) { const h = this[2] && this[2].h; const s = h && h.s; if (typeof s !== "string") return null;
+  const last = a + n >= s.length; const part = s.slice(a, a + n); if (last) this.length = 0; return [part, last]; }"""
+
+
+def _value(res: dict[str, Any]) -> Any:
+    """The value of a ``Runtime`` reply; an exception in the page raises (as Playwright's
+    ``evaluate`` would)."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    exc = res.get("exceptionDetails")
+    if exc:
+        text = (exc.get("exception") or {}).get("description") or exc.get("text") or "exception"
+        raise PlaywrightError(f"the walker failed in the page: {str(text).splitlines()[0]}")
+    return (res.get("result") or {}).get("value")
 
 
 def _first_line(exc: BaseException) -> str:
@@ -379,7 +448,7 @@ def _build(main: _Walk, parsed: list[tuple[Any, _Walk]], index_of: dict[int, int
                 idx, par, dep, eid, role, s[w_name[i]], None if v < 0 else s[v], "" if dsc < 0 else s[dsc],
                 tuple(pr) if pr else (), frame, back.get(i), visible,
                 rendered or is_text or role == "RootWebArea", bool(flags & 2), False, conceal_names[(flags >> 8) & 7],
-                ref_s,
+                ref_s, bool(flags & 2048),
             ))
             if has_children:
                 child = spliced.get((wi, i))

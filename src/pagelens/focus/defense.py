@@ -225,6 +225,8 @@ def judge_text(text: str, region: Region | str = "main", *, goal: str | None = N
     if not anchored and foreign and (steers(ev) or (region == "unseen" and ev.order and (
             ev.secrecy or ev.override or ev.principal or ev.addressed))):
         anchored, pts = True, max(pts, _NEEDS[region])  # nobody sees it, yet it gives orders to someone
+    if not anchored and region in ("overlay", "unseen") and ev.credential and ev.offsite:
+        anchored, pts = True, max(pts, _NEEDS[region])  # a pop-up or hidden text asking for a card or a login elsewhere
     if not anchored:
         return None
     if offsite_target and not ev.offsite and (ev.addressed or ev.order or ev.credential):
@@ -308,7 +310,46 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
         v = judge_text(joined, region, goal=goal, home=home, normalised=True, parts=parts)
         if v:
             flag([i], (v[0], v[1] + f" (the whole {ln.role})"), joined, region)
+    # 4. overlays without a dialog role (provenance marks their lines from the browser's overlay flag): the
+    #    maximal runs of overlay lines outside any dialog, judged as one text; their text lines and off-site
+    #    links are flagged, the controls stay (a pop-up's close button)
+    for lo, hi in _overlay_runs(lines, regions):
+        if not any(gated[j] for j in range(lo, hi)) or all(lines[j].no in flags for j in range(lo, hi)):
+            continue
+        parts = [payloads[j] for j in range(lo, hi) if payloads[j]]
+        joined = " ".join(parts)[:_MAX_TEXT]
+        v = judge_text(joined, "overlay", goal=goal, home=home, normalised=True, parts=parts)
+        if v:
+            flag([j for j in range(lo, hi) if lines[j].eid is None or lines[j].role not in _CONTROL_ROLES
+                  or (lines[j].role == "link" and _offsite_target(lines[j], home))],
+                 (v[0], v[1] + " (the whole overlay)"), joined, "overlay")
     return tuple(sorted(flags.values(), key=lambda f: f.line))
+
+
+#: Controls an overlay keeps when its text is redacted (apply.REDACT_ROLES without the dialogs).
+_CONTROL_ROLES = frozenset({"button", "link", "menuitem", "checkbox", "radio", "tab", "combobox", "textbox",
+                            "searchbox", "option"})
+
+
+def _overlay_runs(lines: tuple[Line, ...], regions: list[str]) -> list[tuple[int, int]]:
+    """(start, end) positions of the maximal runs of consecutive overlay lines that no dialog holds (a dialog is
+    judged as a block of its own), at most :data:`_MAX_OVERLAY` lines each; a live region's lines count as
+    overlay only when provenance says so (``Line.region``), not because they are announced."""
+    out: list[tuple[int, int]] = []
+    i, n = 0, len(lines)
+    while i < n:
+        if lines[i].region != "overlay" or regions[i] != "overlay":
+            i += 1
+            continue
+        j = i
+        dialog = False
+        while j < n and lines[j].region == "overlay" and j - i < _MAX_OVERLAY:
+            dialog = dialog or lines[j].role in ("dialog", "alertdialog")
+            j += 1
+        if not dialog and j - i >= 2:
+            out.append((i, j))
+        i = j
+    return out
 
 
 _MAX_WINDOW = 6  # pieces judged together across sibling lines

@@ -257,6 +257,54 @@ def _address_level(low: str, text: str = "") -> int:
     return level
 
 
+#: The reader named as the one at work on the page, in a condition ("if an AI tool is filling in this form,
+#: ..."): the active twin of ``READ_BY``. The head is AI-qualified or a noun only software bears (a bot, a
+#: crawler, a language model): "if a travel agent is booking for you" is about a person.
+_OPERATING = re.compile(
+    r"\b(?:if|when|whenever|while|in\s+case)\s+(?:an?|the|some|any|your|this)\s+(?:(?:ai|a\.i\.|llm|gpt|software|browsing|"
+    r"web|shopping|autonomous|automated|virtual|digital)[\s-]+(?:[\w-]+[\s-]+)?(?:tools?|agents?|assistants?|helpers?|"
+    r"programs?|models?|bots?)|(?:[\w-]+\s+)?(?:bots?|chatbots?|crawlers?|llms?|language\s+models?))\s+(?:is|are)\s+"
+    r"(?:\w+\s+)?\w+ing\b", re.IGNORECASE)
+#: A page called stale in words the dispute lexicon lacks ("has not been refreshed since ..."), and the real
+#: figures called authoritative or canonical, or said to live elsewhere now.
+_STALE = re.compile(
+    r"\b(?:(?:has|have|had)(?:\s+not|n't)\s+been|not\s+been|never\s+been)\s+(?:refreshed|updated|synced|"
+    r"synchroni[sz]ed|maintained|revised)\b|\bno\s+longer\s+(?:updated|maintained|refreshed)\b", re.IGNORECASE)
+#: Honest notices say that too ("this mirror is no longer updated, the canonical repository is at ..."), so a stale
+#: page disputes only figures (a list, a table, prices ...) and only with the real ones named as such elsewhere.
+_REAL_STRICT = re.compile(r"\b(?:authoritative|canonical|definitive|real|actual|correct|accurate|true|genuine)\b",
+                          re.IGNORECASE)
+_FIGURES = re.compile(r"\b(?:figures?|numbers?|prices?|values?|data|list|table|rates?|results?|scores?|standings|"
+                      r"totals?|amounts?|counts?|times?|dates?|schedules?)\b", re.IGNORECASE)
+
+#: A clause opening on a short noun phrase for automated readers closed by a call for attention ("Automated
+#: readers and bots, please note:", "Automatische Leser bitte beachten:"); the phrase must name a machine.
+_ATTENTION = re.compile(
+    r"(?:^|[.!?;]\s+)(?P<np>(?:[\w'-]+\s+){0,5}?[\w'-]+)[\s,]+(?:please\s+(?:note|read|take\s+note)|take\s+note|"
+    r"attention|listen\s+up|bitte\s+(?:beachten|lesen)|beachtet|achtung|veuillez\s+noter|notez\s+bien|"
+    r"(?:por\s+favor\s+)?tengan?\s+en\s+cuenta|atención|si\s+prega\s+di\s+notare|attenzione|let\s+op|"
+    r"обратите\s+внимание|внимание)\s*[:!]", re.IGNORECASE)
+_MACHINE = re.compile(r"\b(?:ai|a\.i\.|ki|ia|llms?|gpt|bots?|chatbots?|crawlers?|scrapers?|robots?|automat\w*|"
+                      r"agents?\s+ia|ии|бот\w*|автомат\w*|language\s+models?|sprachmodell\w*)\b", re.IGNORECASE)
+#: CJK vocatives the lexicon misses: a role noun with an address particle or a call for attention before a colon
+#: ("ボットの方へ:", "机器人请注意:"), and "for the [...] model:" with a modifier between (给…的语言模型的指令:).
+_CJK_VOC = re.compile(
+    rf"{lx._ROLE_CJK}\s*(?:の方へ|の方々へ|の皆さんへ?|の皆様へ?|へ|各位|们|请注意|請注意|注意|请留意|ご注意(?:ください)?|"
+    rf"주목|주의)\s*[:：!！]|(?:给|致|對|对|向)[^。！？!?:：]{{0,24}}?{lx._ROLE_CJK}(?:的\s*(?:指令|指示|说明|說明|通知|消息|提示))?\s*[:：]",
+    re.IGNORECASE)
+
+
+#: Literal stems every call for attention of ``_ATTENTION`` holds (searched first, in the lowercased text).
+_ATTENTION_FIND = re.compile("note|read|attention|listen|beacht|achtung|noter|notez|cuenta|atención|notare|attenzione|"
+                             "let op|внимани")
+
+
+def _attention(text: str, low: str) -> bool:
+    if _ATTENTION_FIND.search(low) is None or _MACHINE.search(low) is None:
+        return False
+    return any(_MACHINE.search(m.group("np")) for m in _ATTENTION.finditer(text))
+
+
 _LONG = 500  # characters: a longer text is first judged on the excerpt around its gate stems
 _REACH = 160  # characters around a stem that an anchoring pattern can need
 
@@ -384,10 +432,17 @@ def _evidence(text: str, home: frozenset[str]) -> Evidence:
             addressed = max(addressed, _vocative(text))
         if addressed < 2 and " by " in low and lw.READ_BY.search(low) is not None:
             addressed = 2
+        if addressed < 2 and _OPERATING.search(low) is not None:
+            addressed = 2
+    if addressed < 2 and (":" in text or "!" in text) and (
+            (not text.isascii() and _CJK_VOC.search(text) is not None) or _attention(text, low)):
+        addressed = 2
     disputes = 0
     if lx.DISPUTE_FIND.search(low) and any(lx.DISPUTE.search(w) for w in _windows(lx.DISPUTE_FIND, low, 30, 60)):
         real, here = _any(lx.REAL, low), _any(lx.DEICTIC, low)
         disputes = 2 if (offsite and (real or here)) or (real and here) else int(bool(offsite))
+    elif offsite and (" been " in low or "no longer" in low) and _STALE.search(low) is not None:
+        disputes = 2 if _any(_REAL_STRICT, low) and _any(_FIGURES, low) else 1
     secrecy = bool(lx.SECRECY_FIND.search(low)) and any(lx.SECRECY.search(w) for w in _windows(lx.SECRECY_FIND, low, 40, 90))
     authority = lx.AUTHORITY_FIND.search(low) is not None and _any(lx.AUTHORITY, text)
     if not (addressed or imitation or override or principal or disputes or secrecy or authority or offsite):
@@ -455,6 +510,7 @@ def points(ev: Evidence) -> tuple[int, bool]:
     p += bool(ev.offsite) and (ev.order or ev.credential or ev.addressed > 0 or ev.principal > 0 or ev.disputes)
     p += ev.credential and (ev.order or bool(ev.offsite))
     p += ev.disputes
+    p += ev.disputes == 2 and ev.modal and ev.elsewhere and not ev.order  # "... should be taken from there instead"
     p += ev.authority and (ev.order or ev.addressed > 0)
     anchored = (ev.addressed == 2 or ev.override == 2 or ev.principal == 2 or ev.disputes == 2
                 or (ev.principal == 1 and ev.you and ev.order)

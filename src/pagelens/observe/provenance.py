@@ -4,7 +4,9 @@ The injection defense weighs the same sentence differently by where it stands: a
 in the site's own help text is ordinary, the same instruction inside a review is someone
 talking to the agent. :func:`regions` gives every line one :data:`~pagelens.types.Region`:
 
-* ``overlay`` — inside a dialog or alert dialog (a pop-up the page opened);
+* ``overlay`` — inside a dialog or alert dialog, or inside a box the page laid over its content
+  without a dialog role (a position:fixed or high-z pop-up, cookie layer or chat box: the browser
+  shell marks its nodes :attr:`~pagelens.types.Node.overlay`);
 * ``user`` — inside a block of user-generated content: an article, comment, list item, group
   or generic container that carries an author, a date or a rating and repeats among its
   siblings (or is an article/comment of its own), and the value of a text field;
@@ -233,15 +235,15 @@ def _regions(obs: Observation, lines: Sequence[Line]) -> list[Region]:
     for i, ln in enumerate(lines):
         j = pos.get(ln.parent) if ln.parent is not None else None
         up: Region = inherited[j] if j is not None else "main"
+        node = nodes[ln.node] if 0 <= ln.node < len(nodes) else None
         if up != "overlay":
-            if ln.role in _OVERLAY_ROLES:
+            if ln.role in _OVERLAY_ROLES or (node is not None and node.overlay):
                 up = "overlay"
             elif block[i]:
                 up = "user"
             elif ln.role in _CHROME_ROLES and up == "main":
                 up = "chrome"
         inherited.append(up)
-        node = nodes[ln.node] if 0 <= ln.node < len(nodes) else None
         own: Region = up
         if node is not None and ln.name and (
                 node.concealed or ln.role in _IMAGE_ROLES
