@@ -92,6 +92,9 @@ def _tricky_app() -> object:
                               b"{document.getElementById('out').textContent = 'loaded ' + j.a})\">Load</button>"
                               b"<button onclick=\"fetch('/hang')\">Hang</button><p id='out'>waiting</p></body></html>"),
                         "text/html"),
+        "/slow-link": (200, (b"<html><head><title>Slow link</title></head><body><a href='#' onclick=\"event.preventDefault(); "
+                             b"location.href = '/slow-next'; this.remove();\">Delete and leave</a></body></html>"),
+                       "text/html"),
         "/latin1": (200, ("<html><head><meta charset='utf-8'></head><body><p>Caf\xe9 cr\xe8me \xff\xfe</p>"
                           "<button>Bestellen</button></body></html>").encode("latin-1"), "text/html"),
     }
@@ -100,6 +103,10 @@ def _tricky_app() -> object:
         path = request.url.path
         if path == "/hang":  # never answers (until the server stops)
             await anyio.sleep(60)
+        if path == "/slow-next":  # a page that answers after 2.5 s
+            await anyio.sleep(2.5)
+            return raw(200, b"<html><head><title>Arrived</title></head><body><h1>Deleted</h1></body></html>",
+                       "text/html")
         if path == "/slow-json":  # answers after 300 ms
             await anyio.sleep(0.3)
             return raw(200, b'{"a": 1}', "application/json")

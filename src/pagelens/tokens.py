@@ -44,7 +44,7 @@ def _seed_cache(cache: Path) -> None:
 
 
 @lru_cache(maxsize=1)
-def _encoder() -> tuple[str, Callable[[str], int]]:
+def _encoder() -> tuple[str, Callable[[str], int], Any]:
     with _lock:
         try:
             import tiktoken
@@ -55,17 +55,66 @@ def _encoder() -> tuple[str, Callable[[str], int]]:
             except (ModuleNotFoundError, FileNotFoundError, OSError):
                 pass  # tiktoken may still have the file, or it raises below
             os.environ.setdefault("TIKTOKEN_CACHE_DIR", str(cache))
-            enc = tiktoken.get_encoding(ENCODING)
-            return f"tiktoken:{ENCODING}", _tiktoken_counter(enc)
+            enc = _lean_encoding(tiktoken)
+            return f"tiktoken:{ENCODING}", _tiktoken_counter(enc), enc
         except Exception:  # noqa: BLE001, S110 - any failure means "use the fallback"
             pass
         try:
             import bpe_openai
 
             enc2 = bpe_openai.get_encoding(ENCODING)
-            return f"bpe-openai:{ENCODING}", lambda s: len(enc2.encode(s))
+            return f"bpe-openai:{ENCODING}", lambda s: len(enc2.encode(s)), None
         except Exception:  # noqa: BLE001
-            return "estimate:chars/4", lambda s: (len(s) + 3) // 4
+            return "estimate:chars/4", lambda s: (len(s) + 3) // 4, None
+
+
+def _lean_encoding(tiktoken: Any) -> Any:
+    """tiktoken's ``o200k_base`` without the Python copy of its rank table.
+
+    A ``tiktoken.Encoding`` keeps the 200,000-entry ``bytes -> rank`` dict it was built from
+    (~27 MB of the process, read again only to pickle the encoding by value) beside the Rust
+    tables that encode. Counting needs the Rust side only, so pagelens builds its own,
+    unregistered instance from the encoding's constructor (tiktoken's plugin table) and drops
+    the dict; the encoding tiktoken's registry hands to everyone else stays untouched, and an
+    instance someone in the process already built is shared as it is. Pickling ours gives the
+    registry's full encoding. The counts take the same code path (``Encoding.encode``)."""
+    registered = tiktoken.registry.ENCODINGS.get(ENCODING)
+    if registered is not None:
+        return registered
+
+    class CountingEncoding(tiktoken.Encoding):  # type: ignore[misc, name-defined]
+        """An ``Encoding`` that pickles as a reference to the registry's (its rank table is gone)."""
+
+        def __reduce__(self) -> tuple[Any, tuple[str]]:
+            return tiktoken.get_encoding, (self.name,)
+
+    try:
+        from tiktoken_ext.openai_public import ENCODING_CONSTRUCTORS
+
+        enc = CountingEncoding(**ENCODING_CONSTRUCTORS[ENCODING]())
+    except (ImportError, KeyError, TypeError, AttributeError):  # another tiktoken layout: the registry's
+        return tiktoken.get_encoding(ENCODING)
+    enc._mergeable_ranks = {}  # read only by Encoding.__getstate__, which CountingEncoding never uses
+    return enc
+
+
+def encoding() -> Any | None:
+    """The tiktoken ``Encoding`` the counter uses (None when the counter is not tiktoken), for
+    code that needs token ids as well (:mod:`pagelens.focus.chunking`): one encoder per process.
+    It may lack ``_mergeable_ranks`` contents (see :func:`_lean_encoding`)."""
+    return _encoder()[2]
+
+
+def mergeable_ranks() -> dict[bytes, int]:
+    """The encoding's ``bytes -> rank`` table, loaded from tiktoken's cached file for a caller
+    that needs it once (its own copy: the counter keeps none, see :func:`_lean_encoding`)."""
+    enc = encoding()
+    ranks: dict[bytes, int] = getattr(enc, "_mergeable_ranks", None) or {}
+    if ranks:
+        return ranks
+    from tiktoken_ext.openai_public import ENCODING_CONSTRUCTORS
+
+    return dict(ENCODING_CONSTRUCTORS[ENCODING]()["mergeable_ranks"])
 
 
 #: From this many characters on, tiktoken's tokens are counted in a numpy buffer (4 bytes a

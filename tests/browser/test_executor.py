@@ -177,3 +177,47 @@ def test_settling_waits_for_the_request_an_action_started_but_not_forever(episod
     fb = ex.execute(A("click", id=eid(obs, "button", "Hang")), obs)
     assert fb.status == "no_change", fb.message
     assert time.perf_counter() - t0 < 4.0  # (the settle gives up after 0.5 s; the rest is load)
+
+
+@pytest.fixture()
+def vanish(episode, pages_server):  # type: ignore[no-untyped-def]
+    episode.goto(pages_server.url("actions_vanish.html"))
+    return episode, episode.observe()
+
+
+def test_a_click_that_replaces_its_own_element_is_done_not_gone(vanish) -> None:  # type: ignore[no-untyped-def]
+    """The button re-renders on mousedown (as pressed buttons of many UI libraries do): the click
+    worked, so the feedback is the change, not "element gone"."""
+    ep, obs = vanish
+    fb = run(Executor(ep), obs, A("click", id=eid(obs, "button", "Replace me")), "done")
+    assert any("content changed" in c for c in fb.changes), fb.message
+    assert ep.page.inner_text("#log") == "pressed" and ep.page.inner_text("#box") == "Replaced on press"
+
+
+def test_a_click_that_removes_its_link_and_navigates_is_done(vanish) -> None:  # type: ignore[no-untyped-def]
+    ep, obs = vanish
+    fb = run(Executor(ep), obs, A("click", id=eid(obs, "link", "Leave on press")), "done")
+    assert "URL changed" in fb.message and fb.after is not None and fb.after.url.endswith("actions_next.html")
+    assert ep.page.title() == "Next"
+
+
+@pytest.mark.parametrize(("role", "name"), [("button", "Leave soon"), ("button", "Send the form")])
+def test_a_navigation_the_click_starts_is_waited_for(vanish, role: str, name: str) -> None:  # type: ignore[no-untyped-def]
+    """A navigation started by a timer of the click handler, or by a form submission (a task after
+    the click), ends before the feedback: the fingerprint after it is the next page's."""
+    ep, obs = vanish
+    fb = run(Executor(ep), obs, A("click", id=eid(obs, role, name)), "done")
+    assert fb.after is not None and "actions_next.html" in fb.after.url, fb.message
+    assert "URL changed" in fb.message and ep.page.title() == "Next"
+
+
+def test_a_click_whose_navigation_outlasts_the_action_timeout_is_done_not_gone(episode, tricky_server) -> None:  # type: ignore[no-untyped-def]
+    """The race behind a false failure (seen under load on ``admin-delete`` as "element gone"): the
+    click starts a navigation whose page answers after the action's time budget, and its element
+    is gone by the time anyone looks. The click worked: the feedback is the next page ("timed out"
+    or "removed from the page" before)."""
+    episode.goto(tricky_server + "/slow-link")
+    obs = episode.observe()
+    fb = run(Executor(episode, timeout_s=2.0), obs, A("click", id=eid(obs, "link", "Delete and leave")), "done")
+    assert "URL changed" in fb.message and fb.after is not None and fb.after.url.endswith("/slow-next"), fb.message
+    assert episode.page.title() == "Arrived"

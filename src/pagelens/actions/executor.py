@@ -42,7 +42,7 @@ from pagelens.actions.ops import PROBED, Ctx, Outcome, Status
 from pagelens.actions.settle import BEFORE_JS, BEFORE_PROBE_JS, NET_JS, settled
 from pagelens.actions.spec import ACTIONS, ID_PATTERN, VISION_ACTIONS, Action, validate
 from pagelens.actions.targets import ElementGone, Target
-from pagelens.errors import ActionError, PageError, PageTimeout
+from pagelens.errors import ActionError, ActionInterrupted, PageError, PageTimeout
 
 if TYPE_CHECKING:
     from pagelens.actions.pixels import PixelWatch
@@ -243,9 +243,17 @@ class Executor:
                                    "(another element, scroll, go_back) or stop.", before=before)
             if self.pixels is not None:
                 self.pixels.before(tab)
-            outcome = HANDLERS[run.name](Ctx(tab, run, target, self.timeout_ms, self._find_state, self.screen, probe))
+            try:
+                outcome = HANDLERS[run.name](Ctx(tab, run, target, self.timeout_ms, self._find_state, self.screen,
+                                                 probe))
+            except (ElementGone, ActionInterrupted) as exc:
+                # the element or its document went away while the action ran: the action's own effect
+                # (a click that re-renders its button or navigates) or something else? The fingerprints say.
+                outcome = self._vanished(node, exc)
             after, page_state = settled(tab, frame, since_ms=before.clock_ms, timeout_ms=self.timeout_ms,
                                         after_js=self.after_js)
+            if outcome.detail.get("vanished") and diff(before, after):  # the page changed: the action worked
+                outcome = Outcome("done", f"([{node.eid if node else '?'}] itself was removed or replaced meanwhile.)")
             if self.pixels is not None:
                 outcome = self.pixels.after(tab, outcome)
         except ElementGone as exc:
@@ -259,6 +267,16 @@ class Executor:
             if target is not None:
                 target.release()
         return self._finish(action, key, outcome, before, after, page_state)
+
+    @staticmethod
+    def _vanished(node: Node | None, exc: ActionError) -> Outcome:
+        """The outcome of an action whose element (or document) went away while it ran, until the
+        fingerprint after it says whether the page changed (then: done, with the changes)."""
+        if isinstance(exc, ElementGone):
+            why = f"element [{node.eid if node else '?'}] {exc}"
+        else:
+            why = str(exc)
+        return Outcome("failed", f"{why}; observe the page again.", MappingProxyType({"vanished": True}))
 
     def _finish(self, action: Action, key: str, outcome: Outcome, before: Fingerprint, after: Fingerprint,
                 page_state: Any = None) -> Feedback:

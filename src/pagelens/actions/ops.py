@@ -20,7 +20,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urldefrag
 
-from pagelens.actions.spec import render_value
+from pagelens.actions.spec import ACTIONS, render_value
 from pagelens.actions.targets import DESCRIBE_JS, PROBE_JS, Target
 from pagelens.errors import ActionError, PageError
 
@@ -88,12 +88,28 @@ def _blocked(ctx: Ctx, probe: dict[str, Any], verb: str) -> Outcome | None:
     return None
 
 
+def _press_at(ctx: Ctx, probe: Mapping[str, Any], *, click: bool) -> None:
+    """Click (or hover) the element the probe has just checked (visible, enabled, receiving the
+    pointer at its centre, scrolled into view): Playwright's locator without its own actionability
+    wait (two stable animation frames, a hit-target check: several round trips) and without its
+    wait for a navigation (the settling waits for it, :mod:`pagelens.actions.settle`). Still the
+    real mouse at the element's centre, and still bounded by the action's timeout (a page that
+    hangs on the click is a timeout, not a hung call). An element the probe found receiving the
+    pointer elsewhere than at its centre (a link wrapped over two lines): Playwright's own checks."""
+    t = _target(ctx)
+    checked = bool(probe.get("centre", False))
+    if click:
+        t.click(timeout_ms=ctx.timeout_ms, checked=checked)
+    else:
+        t.hover(timeout_ms=ctx.timeout_ms, checked=checked)
+
+
 def click(ctx: Ctx) -> Outcome:
     probe = _probe(ctx)
     blocked = _blocked(ctx, probe, "clicked")
     if blocked:
         return blocked
-    _target(ctx).click(timeout_ms=ctx.timeout_ms)
+    _press_at(ctx, probe, click=True)
     clickable = "clickable" if probe["hit_clickable"] else "not clickable"
     return Outcome(
         message=f"At the click point: {probe['hit']} ({clickable}), the target itself.",
@@ -108,7 +124,7 @@ def hover(ctx: Ctx) -> Outcome:
     blocked = _blocked(ctx, probe, "hovered")
     if blocked:
         return blocked
-    _target(ctx).hover(timeout_ms=ctx.timeout_ms)
+    _press_at(ctx, probe, click=False)
     return Outcome(hover=True, own_focus=probe["focus_key"])
 
 
@@ -369,8 +385,9 @@ def read_text(ctx: Ctx) -> Outcome:
                    MappingProxyType({"text": text, "replaced": replaced, "matches": res["matches"]}))
 
 
-#: Handlers that start with :func:`_probe` (the executor may run the probe with the fingerprint).
-PROBED = frozenset({"click", "hover", "fill"})
+#: Handlers that start with :func:`_probe` (the executor may run the probe with the fingerprint):
+#: the actions whose spec says so (``ActionSpec.probe``; a test checks every one has a handler here).
+PROBED = frozenset(name for name, spec in ACTIONS.items() if spec.probe)
 
 HANDLERS: Mapping[str, Callable[[Ctx], Outcome]] = MappingProxyType({
     "click": click, "fill": fill, "select_option": select_option, "hover": hover, "press": press,

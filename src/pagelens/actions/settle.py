@@ -5,9 +5,9 @@ started has not answered, a navigation has not committed) nor wait a fixed time 
 take effect synchronously, in the event handlers the action ran). One bounded page script,
 :data:`SETTLE_JS`, resolves as soon as
 
-* no navigation is under way (``beforeunload`` seen in this document and no new one yet; the
-  script is re-run in the new document, since ``wait_for_function`` survives navigations),
-  and the document is parsed;
+* no navigation is under way (``beforeunload`` seen in this document: the script answers
+  ``leaving`` at once, the caller waits for the page's next ``DOMContentLoaded`` event and runs
+  it again in the new document), and the document is parsed (its own event, awaited in the page);
 * no ``fetch`` / ``XMLHttpRequest`` started since the action began is in flight (the page-side
   counter of :data:`NET_JS`, installed in every document before the page's scripts);
 * no DOM mutation (child lists, text, attributes other than ``style``: a per-frame animation
@@ -21,6 +21,7 @@ the action are one round trip.
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING, Any
 
 from pagelens.actions.fingerprint import FINGERPRINT_FN, HASH_LIMIT, Fingerprint, from_page, take
@@ -61,6 +62,7 @@ NET_JS = """(() => {
     };
   }
   addEventListener('beforeunload', () => { net.leaving = Date.now(); }, true);
+  addEventListener('pageshow', (e) => { if (e.persisted) net.leaving = 0; }, true);  // back from the cache
 })();"""
 
 #: The fingerprint before an action, installing the request counter in the current document
@@ -72,14 +74,19 @@ BEFORE_JS = "(limit) => {" + NET_JS + FINGERPRINT_FN + " return __pagelensFinger
 BEFORE_PROBE_JS = ("(el, limit) => {" + NET_JS + FINGERPRINT_FN + " const fp = __pagelensFingerprint(limit); "
                    "return {fp, probe: (" + PROBE_JS + ")(el)}; }")
 
-#: ``([limit, since, maxMs]) => fingerprint | false``: false while a navigation is under way
-#: (``wait_for_function`` asks again, in the new document once it exists).
+#: ``([limit, since, maxMs]) => fingerprint | {leaving: ms}``: ``leaving`` while a navigation is
+#: under way (the caller waits for it to end, event-driven, and asks again in the new document).
 SETTLE_JS = "async ([limit, since, maxMs]) => {" + NET_JS + FINGERPRINT_FN + """
   const net = window.__pagelensNet;
-  // a navigation started less than 3 s ago and not committed yet (a 204 or a download never commits)
-  if (net.leaving && Date.now() - net.leaving < 3000) return false;
-  if (document.readyState === 'loading') return false;
+  // a navigation started less than 3 s ago and not ended yet (a 204 or a download never commits)
+  const leaving = () => {
+    const age = net.leaving ? Date.now() - net.leaving : 3000;
+    return age < 3000 ? 3000 - age : 0;
+  };
+  if (leaving()) return {leaving: leaving()};
   const t0 = performance.now();
+  if (document.readyState === 'loading')  // a new document: until it is parsed (the event, not a poll)
+    await new Promise((r) => { document.addEventListener('DOMContentLoaded', r, {once: true}); setTimeout(r, maxMs); });
   let last = t0, changed = false;
   const mo = new MutationObserver((records) => {
     for (const r of records) {
@@ -94,7 +101,8 @@ SETTLE_JS = "async ([limit, since, maxMs]) => {" + NET_JS + FINGERPRINT_FN + """
     let quietSince = t0;  // the last moment a request of the action was still in flight
     for (;;) {
       await frame();  // (the first: the action's own frame is rendered)
-      if (net.leaving && Date.now() - net.leaving < 3000) return false;
+      const away = leaving();
+      if (away) return {leaving: away};
       const now = performance.now();
       if (now - t0 >= maxMs) break;
       if (pending()) quietSince = now;
@@ -113,15 +121,26 @@ def settled(tab: Tab, frame: Frame | None, *, since_ms: float, timeout_ms: float
     """The page's fingerprint once the action that started at ``since_ms`` (page clock) has
     settled (see the module docstring), bounded by ``timeout_ms`` even on a stuck page; and the
     result of ``after_js`` (a function expression run in the page right after the fingerprint,
-    e.g. the signal detector's read; None when it failed or was not run)."""
+    e.g. the signal detector's read; None when it failed or was not run).
+
+    A navigation the action started (``beforeunload`` seen in the page) is waited for until its
+    next document is parsed (:meth:`~pagelens.browser.driving.Driver.wait_navigation_end`: the
+    page's event, no polling), at most the 3 s the page script allows it, then settled there."""
     script = SETTLE_JS.replace("/*AFTER*/ null", f"({after_js})()") if after_js else SETTLE_JS
-    for _ in range(2):
+    deadline = time.monotonic() + timeout_ms / 1000
+    for _ in range(4):
+        left = max(1.0, (deadline - time.monotonic()) * 1000)
+        ended = tab.navigations_ended()  # (before the script: a document parsed after it saw "leaving" counts)
         try:
-            tab.wait_for_load("domcontentloaded", timeout_ms=timeout_ms)
-            raw = tab.poll(script, [HASH_LIMIT, since_ms, max_ms], timeout_ms=timeout_ms)
-            return from_page(raw, frame, timeout_s=timeout_ms / 1000), raw.get("extra")
+            raw = tab.poll(script, [HASH_LIMIT, since_ms, max_ms], timeout_ms=left)
         except PageTimeout:
             break  # a stuck main thread: the plain fingerprint below says so
-        except (PageError, ActionError):
-            continue  # the context was replaced by a navigation: wait for the new document
+        except (PageError, ActionError):  # the context was replaced by a navigation: wait for the new document
+            tab.wait_for_load("domcontentloaded", timeout_ms=left)
+            continue
+        if isinstance(raw, dict) and "leaving" in raw:  # (its own bound: the page's 3 s, not what is left)
+            tab.wait_navigation_end(ended, timeout_ms=float(raw["leaving"]))
+            deadline = max(deadline, time.monotonic() + max_ms / 1000)  # the new document gets its settle
+            continue
+        return from_page(raw, frame, timeout_s=timeout_ms / 1000), raw.get("extra")
     return take(tab, frame, timeout_s=timeout_ms / 1000), None

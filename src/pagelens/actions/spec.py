@@ -62,6 +62,9 @@ class ActionSpec:
     control: bool = False
     #: View actions (expand/search_page): answered from the last observation, never run on the page.
     view: bool = False
+    #: Element actions whose handler starts by probing the element (visible? covered? editable?):
+    #: the executor runs that probe with the fingerprint before the action, in one page call.
+    probe: bool = False
 
     def param(self, name: str) -> Param | None:
         for p in self.params:
@@ -152,7 +155,8 @@ def _p(name: str, type_: ParamType, doc: str, required: bool = True, choices: tu
 _ID = _p("id", "id", "the element's number from the observation, e.g. \"12\" for [12]")
 
 _SPECS: tuple[ActionSpec, ...] = (
-    ActionSpec("click", (_ID,), "Click the element [id] (link, button, checkbox, tab ...).", 'click("12")'),
+    ActionSpec("click", (_ID,), "Click the element [id] (link, button, checkbox, tab ...).", 'click("12")',
+               probe=True),
     ActionSpec(
         "fill",
         (
@@ -162,6 +166,7 @@ _SPECS: tuple[ActionSpec, ...] = (
         ),
         "Replace the content of the text field [id] with text. The field's real value is read back to you.",
         'fill("7", "blue shoes", enter=True)',
+        probe=True,
     ),
     ActionSpec(
         "select_option",
@@ -169,7 +174,8 @@ _SPECS: tuple[ActionSpec, ...] = (
         "Choose an option of the drop-down [id]. If it does not exist, the available options are listed.",
         'select_option("9", "Large")',
     ),
-    ActionSpec("hover", (_ID,), "Move the mouse over [id] to reveal a tooltip or menu.", 'hover("15")'),
+    ActionSpec("hover", (_ID,), "Move the mouse over [id] to reveal a tooltip or menu.", 'hover("15")',
+               probe=True),
     ActionSpec(
         "press",
         (_p("key", "str", "a key or combination: Enter, Tab, Escape, ArrowDown, Control+a"),),

@@ -18,7 +18,8 @@ __all__ = ["DESCRIBE_JS", "PROBE_JS", "ElementGone", "Target"]
 #: Run on the target element: visibility, disabled/editable state, and what is under its centre.
 PROBE_JS = "(el) => {" + DESCRIBE_JS + FOCUS_KEY_JS + """
   let r = el.getBoundingClientRect();
-  if (r.bottom < 0 || r.top > innerHeight || r.right < 0 || r.left > innerWidth) {
+  const cx = r.left + r.width / 2, cy = r.top + r.height / 2;
+  if (cx < 0 || cy < 0 || cx >= innerWidth || cy >= innerHeight) {  // (its centre out of view: click there)
     el.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'});
     r = el.getBoundingClientRect();
   }
@@ -40,12 +41,13 @@ PROBE_JS = "(el) => {" + DESCRIBE_JS + FOCUS_KEY_JS + """
     }
   }
   const inside = within(hit);
+  const centre = x === r.left + r.width / 2 && y === r.top + r.height / 2;  // (not another of its boxes)
   const dialog = hit && !inside ? hit.closest('dialog,[role=dialog],[role=alertdialog],[aria-modal=true]') : null;
   const tag = el.tagName.toLowerCase();
   const type = (el.getAttribute('type') || '').toLowerCase();
   const notText = ['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'file', 'range', 'color'];
   const editable = el.isContentEditable || tag === 'textarea' || (tag === 'input' && !notText.includes(type));
-  return {visible, x, y, inside, tag, editable,
+  return {visible, x, y, centre, inside, tag, editable,
           disabled: !!el.disabled || el.getAttribute('aria-disabled') === 'true',
           readonly: !!el.readOnly,
           self: describe(el), hit: describe(hit), hit_clickable: clickable(hit), focus_key: focusKey(el),

@@ -45,6 +45,24 @@ _UNMARK = """function(attr) {
   const el = this.nodeType === 1 ? this : this.parentElement;
   if (el) el.removeAttribute(attr);
 }"""
+#: ``__pagelensMarked(attr, nonce)``: the marked element of this document, open shadow roots
+#: included (they are searched only when the light DOM does not hold it); null when it is gone.
+MARKED_FN = """function __pagelensMarked(attr, nonce) {
+  const sel = '[' + attr + '="' + nonce + '"]';
+  const found = document.querySelector(sel);
+  if (found) return found;
+  const roots = [document];
+  while (roots.length) {
+    for (const e of roots.pop().querySelectorAll('*')) {
+      if (!e.shadowRoot) continue;
+      const inner = e.shadowRoot.querySelector(sel);
+      if (inner) return inner;
+      roots.push(e.shadowRoot);
+    }
+  }
+  return null;
+}"""
+_GONE_KEY = "__pagelensGone"
 
 
 class Element:
@@ -85,11 +103,15 @@ class Element:
         return self._act("inspect", "inspected", lambda: self._loc.evaluate(js, arg, timeout=timeout_ms))
 
     # -- actions -----------------------------------------------------------------------------
-    def click(self, *, timeout_ms: float | None = None) -> None:
-        self._act("click", "clicked", lambda: self._loc.click(timeout=timeout_ms))
+    def click(self, *, timeout_ms: float | None = None, checked: bool = False) -> None:
+        """Click the element. ``checked``: the caller has just checked that it is visible, enabled and
+        receives the pointer, and waits for any navigation the click starts itself: no actionability
+        wait, no wait for a navigation (still scrolled into view, still bounded by ``timeout_ms``)."""
+        self._act("click", "clicked", lambda: self._loc.click(timeout=timeout_ms, force=checked, no_wait_after=checked))
 
-    def hover(self, *, timeout_ms: float | None = None) -> None:
-        self._act("hover", "hovered", lambda: self._loc.hover(timeout=timeout_ms))
+    def hover(self, *, timeout_ms: float | None = None, checked: bool = False) -> None:
+        """Move the mouse over the element (``checked``: as for :meth:`click`)."""
+        self._act("hover", "hovered", lambda: self._loc.hover(timeout=timeout_ms, force=checked))
 
     def check(self, *, timeout_ms: float | None = None) -> None:
         self._act("check", "checked", lambda: self._loc.check(timeout=timeout_ms))
@@ -142,6 +164,24 @@ class MarkedElement(Element):
         self._object_id = object_id
         self._session = session  # None: a walker node (extraction="walker"), no CDP object
         self._nonce = nonce
+
+    @property
+    def marker(self) -> tuple[str, str]:
+        """(attribute, value) that tags the element in its document."""
+        return ATTR, self._nonce
+
+    def evaluate(self, js: str, arg: Any = None, *, timeout_ms: float | None = None) -> Any:
+        """Run ``js`` (a function of the element, and ``arg``) in one round trip: the element is
+        found by its marker in its frame (Playwright's locator would first wait for it with a
+        selector query of its own, one round trip more, and poll). Raises
+        :class:`~pagelens.errors.ElementGone` when the marker is no longer in the document."""
+        script = ("([attr, nonce, arg]) => {" + MARKED_FN + " const el = __pagelensMarked(attr, nonce); "
+                  f"if (!el) return {{{_GONE_KEY}: true}}; return ({js})(el, arg); }}")
+        with self._tab.driving(f"inspect {self.what}"):
+            res = self.frame._pw.evaluate(script, [ATTR, self._nonce, arg])  # (same package)
+        if isinstance(res, dict) and res.get(_GONE_KEY):
+            raise ElementGone("was removed from the page before it could be inspected")
+        return res
 
     def release(self) -> None:
         """Remove the marker attribute and free the remote object (best effort)."""
@@ -220,7 +260,7 @@ def resolve(tab: Driver, sessions: Sessions, node: Node) -> MarkedElement:
             try:
                 if frame.locator(selector).count() > 0:
                     return MarkedElement(tab, frame.locator(selector).first, node, Frame(tab, frame), tag,
-                                         object_id, session)
+                                         object_id, session, nonce)
             except PlaywrightError:
                 continue
         try:

@@ -19,6 +19,7 @@ without importing the tab (:mod:`pagelens.browser.page`) that builds on them.
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Literal, Protocol
@@ -117,6 +118,47 @@ class Driver:
     def __init__(self, page: PwPage, session: BrowserState | None = None) -> None:
         self._pw = page
         self._session = session
+        self._ended = 0  # main-frame navigations that ended (document parsed, or the request failed)
+        self._watching = False
+
+    # -- navigations that end (the settling after an action waits on them) ------------------
+    def navigations_ended(self) -> int:
+        """How many main-frame navigations have ended (their new document fired
+        ``DOMContentLoaded``, or their request failed) since this was first asked."""
+        if not self._watching:
+            def parsed(_: Any) -> None:
+                self._ended += 1
+
+            def failed(request: Any) -> None:
+                try:
+                    if request.is_navigation_request() and request.frame.parent_frame is None:
+                        self._ended += 1
+                except Exception:  # noqa: BLE001, S110 - the frame or page went away meanwhile (a browser error)
+                    pass
+
+            with self.driving("watch navigations"):
+                self._pw.on("domcontentloaded", parsed)
+                self._pw.on("requestfailed", failed)
+            self._watching = True
+        return self._ended
+
+    def wait_navigation_end(self, after: int, *, timeout_ms: float) -> bool:
+        """Wait until a main-frame navigation ends after :meth:`navigations_ended` returned
+        ``after`` (event-driven: the page's ``domcontentloaded`` event; the counter also catches
+        one dispatched just before a waiter was set, and failed requests, within 50 ms);
+        False when ``timeout_ms`` ran out first."""
+        self.navigations_ended()
+        deadline = time.monotonic() + timeout_ms / 1000
+        while self._ended <= after:
+            left = (deadline - time.monotonic()) * 1000
+            if left <= 0:
+                return False
+            try:
+                with self.driving("wait for the next document"):
+                    self._pw.wait_for_event("domcontentloaded", timeout=min(left, 50.0))
+            except PageTimeout:
+                pass
+        return True
 
     @contextmanager
     def driving(self, what: str) -> Iterator[None]:

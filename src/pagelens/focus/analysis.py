@@ -319,6 +319,12 @@ def analysis_of(rendering: Rendering, limits: UnitLimits, max_chars: int, *, cac
             _STATS["hits"] += 1
             return got
         _STATS["misses"] += 1
+        # room first: the older analyses that would be evicted after this one is stored are
+        # dropped before it is built, so a big page's peak never holds both (a 50k page's
+        # analysis while a 100k page's is made)
+        held = sum(len(a.page.lines) for a in _PAGES.values()) + len(rendering.lines)
+        while _PAGES and (len(_PAGES) >= _PAGES_MAX or held > _PAGES_LINES_MAX):
+            held -= len(_PAGES.popitem(last=False)[1].page.lines)  # (no name left holding it)
     got = analyse(rendering, limits, max_chars)
     with _page_lock:
         _PAGES[key] = got

@@ -97,12 +97,16 @@ def _tiktoken() -> tuple[Any, Any] | None:
     if not tokens.backend().startswith("tiktoken"):
         return None
     import numpy as np
-    import tiktoken  # importable: tokens.backend() loaded it and seeded its offline cache
 
-    enc = tiktoken.get_encoding(tokens.ENCODING)
+    enc = tokens.encoding()  # the counter's own encoder: one per process
+    if enc is None:
+        return None
     lengths = np.zeros(enc.n_vocab, dtype=np.int64)
-    ranks: dict[bytes, int] | None = getattr(enc, "_mergeable_ranks", None)
-    if ranks:  # fast path (a private attribute that has been stable across tiktoken releases)
+    try:
+        ranks: dict[bytes, int] | None = tokens.mergeable_ranks()  # a transient copy: the counter keeps none
+    except (ImportError, KeyError, OSError, ValueError):
+        ranks = None
+    if ranks:
         for piece, rank in ranks.items():
             lengths[rank] = len(piece)
     else:

@@ -49,6 +49,15 @@ def test_executor_handles_exactly_the_specified_actions() -> None:
     assert handled_actions() == frozenset(ACTIONS)
 
 
+def test_probed_actions_come_from_the_specs_and_are_element_actions() -> None:
+    from pagelens.actions.ops import HANDLERS as PAGE_HANDLERS
+    from pagelens.actions.ops import PROBED
+
+    assert {"click", "fill", "hover"} <= PROBED == {n for n, s in ACTIONS.items() if s.probe}
+    for name in PROBED:  # the probe needs an element, and a handler that reads it
+        assert name in PAGE_HANDLERS and any(p.type == "id" for p in ACTIONS[name].params), name
+
+
 def test_specs_are_well_formed() -> None:
     for name, spec in ACTIONS.items():
         assert spec.name == name and spec.doc and spec.example

@@ -201,6 +201,27 @@ def test_tracker_keeps_only_the_views_a_later_delta_can_use() -> None:
     assert len(tracker._history) <= 1 + 2 * 2
 
 
+def test_earlier_views_of_huge_pages_are_bounded_by_their_nodes_not_only_their_number() -> None:
+    """Three views of one 120,000-node page: the last and one earlier base are kept (the two
+    earlier ones would hold 240,000 nodes); small pages keep both earlier bases."""
+    from pagelens.focus.delta import tracker as tr
+
+    node = Node(0, None, 0, None, "RootWebArea", "Big")
+
+    def seen(url: str, n: int) -> tr._Seen:
+        return tr._Seen(Observation(url, "Big", (node,) * n), {}, (), url)
+
+    def ids(views: list[tr._Seen]) -> list[int]:
+        return [id(v) for v in views]
+
+    big = [seen("http://127.0.0.1/big", 120_000) for _ in range(3)]
+    assert ids(tr._usable(big)) == ids(big[1:])
+    small = [seen("http://127.0.0.1/small", 1_000) for _ in range(4)]
+    assert ids(tr._usable(small)) == ids(small[1:])  # the last and the two earlier bases of its address
+    mixed = [seen("http://127.0.0.1/a", 170_000), seen("http://127.0.0.1/b", 40_000), big[2]]
+    assert ids(tr._usable(mixed)) == ids(mixed[1:])  # the older tree does not fit beside the newer
+
+
 def test_a_pruned_run_whose_lines_changed_keeps_the_placeholder_id_of_its_place() -> None:
     from pagelens.focus.registry import make_retriever
 

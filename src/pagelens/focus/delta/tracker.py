@@ -227,17 +227,25 @@ _VISIBLE = re.compile(r", visible(?=,|$)")
 def _usable(history: list[_Seen]) -> list[_Seen]:
     """The views a later :meth:`ViewTracker.update` can still use, in order: the last one and,
     per address, the two latest before it (the only earlier bases ``update`` looks at). Each
-    holds a whole observation, so an agent on one page keeps three trees, not ``keep``."""
-    if len(history) <= 3:
-        return history
-    per_page: dict[str, int] = {}
+    holds a whole observation, so an agent on one page keeps three trees, not ``keep``; and the
+    earlier ones hold at most :data:`_EARLIER_NODES_MAX` nodes in all (newest first), so on a
+    100,000-element page it keeps two trees, not three."""
     kept = [history[-1]]
+    per_page: dict[str, int] = {}
+    room = _EARLIER_NODES_MAX
     for seen in reversed(history[:-1]):
         key = _page_key(seen.obs.url)
-        if per_page.get(key, 0) < _EARLIER_BASES:
+        size = len(seen.obs.nodes)
+        if (len(history) <= 3 or per_page.get(key, 0) < _EARLIER_BASES) and size <= room:
             per_page[key] = per_page.get(key, 0) + 1
+            room -= size
             kept.append(seen)
     return kept[::-1]
+
+
+#: Nodes the earlier views (all but the last) may hold in all: each is a whole tree (~0.5 KB a
+#: node), kept only as a base for a later delta.
+_EARLIER_NODES_MAX = 200_000
 
 
 #: Earlier views of the same address an update may delta against (besides the last view).
