@@ -38,7 +38,8 @@ _CHECKED = re.compile(r", checked(?:=true)?(?:,|$)")
 _FOLD = re.compile(r"^= (\d+) lines as before: (.*?) … (.*)$")
 #: A compact fold: ``= [A] +N`` is line [A] of the last view and the N lines after it.
 _CFOLD = re.compile(r"^= (\[p?\d+\])(?: \+(\d+))?$")
-_PRUNED = re.compile(r"^\[(p\d+)\] (?:\.\.\. )?(\d+) (?:lines? )?pruned")
+#: A placeholder: ``[p7] ... 42 lines pruned ...``, or as the MCP server sends it, ``[p7] …42``.
+_PRUNED = re.compile(r"^\[(p\d+)\] (?:\.\.\. |…)?(\d+)(?: (?:lines? )?pruned|$)")
 #: Words of four letters or more (a goal's content words, roughly).
 _WORD = re.compile(r"[^\W\d_]{4,}")
 #: Pruned runs a plan opens with ``expand`` before it reads the whole tree (read tasks).
@@ -280,6 +281,20 @@ class PagelensPlanAgent(_Agent):
                 return k
         return None
 
+    def block(self, text: str) -> list[str]:
+        """A search_page answer's lines; ``= [12]`` is line [12] of the view, as the client has it."""
+        out = []
+        for raw in text.split("\n"):
+            line = raw.lstrip("\t ")
+            c = _CFOLD.match(line)
+            if c and not c.group(2):
+                idx = self._find(c.group(1) + " ")
+                if idx is not None:
+                    out.append(self.lines[idx])
+                continue
+            out.append(line)
+        return out
+
     def candidates(self) -> list[tuple[str, str, str, str]]:
         return self._lines_candidates(self.lines + self.extra)
 
@@ -349,7 +364,7 @@ class PagelensPlanAgent(_Agent):
             # may have pruned some of those before it
             text, is_error = await self.call("search_page", {"text": target.name})
             if not is_error:
-                self.extra = [ln.lstrip("\t ") for ln in text.split("\n")]
+                self.extra = self.block(text)
                 found = _matches(self._lines_candidates(self.extra), target)
                 if found is not None:
                     return found
@@ -357,7 +372,7 @@ class PagelensPlanAgent(_Agent):
         if found is None and self.search and len(target.name) >= 3:
             text, is_error = await self.call("search_page", {"text": target.name})
             if not is_error:
-                self.extra = [ln.lstrip("\t ") for ln in text.split("\n")]
+                self.extra = self.block(text)
                 found = _matches(self.candidates(), target)
         if found is None and self.parts:
             for k in range(2, self.parts + 2):

@@ -4,7 +4,8 @@ The executor's feedback is written for an agent loop that shows it next to the a
 answers; an MCP answer is the result of the very call the client made, so it leaves out:
 
 * the echo of the call (``fill("23", "Tariq"): ``): the result is paired with its call;
-* ``form state changed`` when the answer reads the value back (``[23] now contains "Tariq"``);
+* ``form state changed`` when the answer reads the value back (``[23] now contains "Tariq"``), and
+  that read-back itself when Enter sent the form to another address (it was typed as asked);
 * the old address of a URL change (the client's last view was of it) and the new one's origin
   when it stays on the same site: ``now at /product/p121``;
 * the new title when a view follows (its first line is the page with its title);
@@ -58,6 +59,14 @@ def action_head(feedback: Feedback, *, view_follows: bool) -> str:
     key = feedback.action.render()
     text = text.removeprefix(f"{key}: ")
     changes = feedback.changes
+    detail = feedback.detail or {}
+    moved = any(c.startswith("URL changed: ") for c in changes)
+    if moved and detail.get("enter") and detail.get("value") == detail.get("requested"):
+        # Enter sent the form and the page moved on: what the old page's field read back is not news
+        from pagelens.actions.spec import render_value
+
+        text = text.replace(f"[{feedback.action.args.get('id', '')}] now contains {render_value(str(detail['value']))}. ",
+                            "", 1)
     if changes:
         joined = f" Changes: {'; '.join(changes)}."
         if joined in text:

@@ -26,7 +26,7 @@ from pagelens.actions.spec import Action
 from pagelens.errors import BrowserCrashed, BrowserError, PageError, PagelensError, PageTimeout
 from pagelens.mcp.brief import action_head, relative_url, signal_note
 from pagelens.mcp.respond import Answer, compose, part_answer
-from pagelens.mcp.terse import terse, terse_block
+from pagelens.mcp.terse import terse_block
 from pagelens.mcp.tools import TOOLS, ToolCall
 
 if TYPE_CHECKING:
@@ -171,7 +171,8 @@ class Browsing:
             self._detector = SignalDetector(self._episode)
             self._executor.after_js = self._detector.read_js  # the detector's read in the settle call
             if self._tracker is None:
-                self._tracker = ViewTracker(mark=True, compact=True, echo=False)  # one space a level, '= [A] +N' folds
+                self._tracker = ViewTracker(mark=False, compact=True, echo=False, sticky=True, terse=True,
+                                            fold_head=FOLD_HEAD_SHORT)  # one space a level, '= [A] +N' folds
         return self._episode
 
     # -- calls -------------------------------------------------------------------------------
@@ -223,7 +224,6 @@ class Browsing:
     def _look(self, *, goal: str | None = None, retriever: str | None = None, full: bool = False,
               allow_delta: bool = True) -> tuple[str, int, str]:
         """Observe now; (text to send, its tokens, "view" or "delta"). Records it as seen."""
-        from pagelens.focus.delta.formats import COMPACT_FOLD_HEAD
         from pagelens.focus.view import focus_view
 
         episode = self._page() if self._view is not None else self._episode
@@ -239,12 +239,10 @@ class Browsing:
         else:  # no goal: the refined tree (tables as rows, folded option lists)
             view = focus_view(obs, refined=True, render_config=rc)
         self._detector.arm(obs)
-        update = self._tracker.update(view, allow_delta=allow_delta, label=f"(call {self.calls})")
+        update = self._tracker.update(view, allow_delta=allow_delta, label=f"(call {self.calls})",
+                                      goal=goal)
         self._view = update.view
-        text = update.text
-        if update.kind == "fold" and text.startswith(COMPACT_FOLD_HEAD):
-            text = FOLD_HEAD_SHORT + text[len(COMPACT_FOLD_HEAD):]
-        return terse(text), update.tokens, update.kind
+        return update.text, update.tokens, update.kind
 
     def _answer(self, head: list[str], *, look: bool, allow_delta: bool = True, is_error: bool = False,
                 **look_args: Any) -> Reply:
@@ -300,18 +298,8 @@ class Browsing:
             problem = self._origin_problem(url)
             if problem:
                 return self._error(f"{action.render()}: {problem}")
-        if action.name == "search_page" and not self.config.semantic_search:
-            return self._search(action)
         if action.name in VIEW:  # expand / search_page: answered from the last view, the page untouched
-            fb = self._executor.execute(action, self._view.observation, view=self._view)
-            if fb.status in ("invalid", "budget"):
-                return self._error(fb.message)
-            block = str(fb.detail.get("block", "")) if fb.detail else ""
-            known = self._tracker.known_lines if self._tracker is not None else frozenset()
-            message = terse_block(fb.message, known)
-            return self._answer([message] + ([terse_block(block, known)] if block and block not in fb.message else []),
-                                look=False,
-                                is_error=not fb.ok)
+            return self._recover(action)
         fb = self._executor.execute(action, self._view.observation)
         if fb.status in ("invalid", "budget"):
             return self._error(fb.message)
@@ -337,20 +325,31 @@ class Browsing:
             return
         self._tracker.known_value(eid, str(value))
 
-    def _search(self, action: Action) -> Reply:
-        """search_page by words only (phrase, words, BM25): loading the embedding model on a miss
-        takes seconds, and an MCP call must stay quick (``--semantic-search`` adds meaning)."""
-        from pagelens.focus.recover import search_page
+    def _recover(self, action: Action) -> Reply:
+        """expand / search_page on the client's last view (the page untouched). search_page by
+        words only (phrase, words, BM25) unless ``--semantic-search``: loading the embedding model
+        on a miss takes seconds, and an MCP call must stay quick. The answer carries the lines
+        only, without the context lines the client's view has (:mod:`pagelens.mcp.terse`)."""
+        from pagelens.focus.recover import DEFAULT_MAX_TOKENS, expand, search_page
 
-        assert self._view is not None
-        # best first, within half the view cap: an agent searching for a name needs the best few
-        budget = max(200, self.config.view_cap // 2) if self.config.view_cap else self.config.cap
-        rec = search_page(self._view.rendering, str(action.args["text"]), focused=self._view.focused, semantic=False,
-                          max_tokens=min(budget, self.config.cap - 200))
+        view = self._view
+        assert view is not None and self._tracker is not None
+        limit = self.config.cap - 200
+        if action.name == "expand":
+            rec = expand(view.rendering, view.focused, str(action.args["placeholder"]),
+                         start=int(action.args.get("start", 0)), max_tokens=min(limit, DEFAULT_MAX_TOKENS))
+        else:
+            # best first, within half the view cap: an agent searching for a name needs the best few
+            budget = max(200, self.config.view_cap // 2) if self.config.view_cap else self.config.cap
+            rec = search_page(view.rendering, str(action.args["text"]), focused=view.focused,
+                              semantic=None if self.config.semantic_search else False, max_tokens=min(budget, limit))
         if not rec.ok:
             return self._error(f"{action.render()}: {rec.error}")
-        block = terse_block(rec.text(), self._tracker.known_lines if self._tracker is not None else frozenset())
-        return self._answer([f"{action.render()}: {rec.note}"] + ([block] if block else []), look=False)
+        block = terse_block(rec, view.rendering, self._tracker.known_by_id)
+        note = rec.note.removeprefix(f"{rec.request}: ")  # expand's note names the placeholder the call names
+        if rec.methods:  # how the matches were found: the library's trace detail, not the client's
+            note = note.replace(f" (matched by {', '.join(rec.methods)})", "", 1)
+        return self._answer([f"{action.render()}: {note}"] + ([block] if block else []), look=False)
 
     _tool_click = _tool_fill = _tool_select_option = _tool_press = _tool_hover = _act
     _tool_scroll = _tool_go_back = _tool_find_text = _tool_read_text = _act

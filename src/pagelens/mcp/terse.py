@@ -1,58 +1,50 @@
-"""The lines an MCP answer sends, in fewer tokens (pure; output only).
+"""The blocks ``expand`` and ``search_page`` answer with, in the server's terse text (pure).
 
-The views, deltas and folds come from :class:`~pagelens.focus.delta.ViewTracker` in its compact
-text (one space per nesting level, ``= [A] +N`` folds, no ``clickable`` on a control). Two more
-rewrites, made on the text sent and never on what the tracker compares:
-
-* a placeholder ``[p7] ... 42 lines pruned ...`` is sent as ``[p7] 42 pruned``;
-* a text node ``StaticText 'Only 3 left'`` is sent as its quoted text, ``'Only 3 left'``.
-
-The blocks ``expand`` and ``search_page`` answer with (tab-nested, from the last view) are
-sent in the same text. Every line keeps its id, so folds, anchors and ``expand(pid)`` still
-name them; the server's instructions say how to read the text.
+Views, deltas and folds come from :class:`~pagelens.focus.delta.ViewTracker` with
+``compact=True, terse=True``: one space per nesting level, ``= [A] +N`` folds, no ``clickable``
+on a control, a placeholder as ``[p7] …42`` and a text node as its quoted text — each line
+made from its typed values (:meth:`~pagelens.focus.delta.formats.Shown.own`), never by
+rewriting text. A recovery's lines (:class:`~pagelens.focus.recover.RecoveredLine`) are sent
+the same way, without what the client has (:func:`block_lines`).
 """
 
 from __future__ import annotations
 
-import re
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
-from pagelens.focus.delta.formats import Shown
+from pagelens.focus.delta.formats import Shown, without_value_echo
 
-__all__ = ["terse", "terse_block"]
+if TYPE_CHECKING:
+    from pagelens.focus.recover import Recovery
+    from pagelens.types import Rendering
 
-_VISIBLE = re.compile(r", visible(?=,|$)")
-_PLACEHOLDER = re.compile(r"(\[p\d{1,9}\] )\.\.\. (\d+) lines? pruned \.\.\.")
-#: A text node's role where a line (after its indentation, a ``+ ``/``- ``/``~ `` op, a ``*`` mark)
-#: or a removed run's excerpt (``- 3 lines: StaticText 'a' … StaticText 'b'``) starts.
-_STATIC = re.compile(r"(^[ \t]*|^[+~-] [ \t]*|: |… |after )StaticText (?=')", re.MULTILINE)
-
-
-def terse(text: str) -> str:
-    """``text`` with placeholders and text nodes shortened (see the module docstring)."""
-    return _STATIC.sub(r"\1", _PLACEHOLDER.sub(r"\1\2 pruned", text))
+__all__ = ["block_lines", "terse_block"]
 
 
-def terse_block(text: str, known: frozenset[str] = frozenset()) -> str:
-    """A tab-nested block (``expand``, ``search_page``) in the compact text, shortened; a line the
-    client's last view has (``known``: its lines, unindented) and names by id (or the root line)
-    is left out where it only leads to
-    the lines under it (the page's root, the section the matches are in: the client has them,
-    by id, in its copy)."""
-    rows = []
-    for line in text.split("\n"):
-        body = line.lstrip("\t")
-        rows.append((len(line) - len(body), body))
-    out: list[str] = []
-    for k, (depth, body) in enumerate(rows):
-        if not body:
-            out.append(body)
-            continue
-        leads = k + 1 < len(rows) and rows[k + 1][0] > depth and bool(rows[k + 1][1])
-        if leads and body.startswith(("[", "RootWebArea ")) and _bare(body) in known:  # an id: the client finds it
-            continue
-        out.append(Shown(depth, body).sent(True))
-    return terse("\n".join(out))
+def block_lines(recovery: Recovery, rendering: Rendering, known: Mapping[str, str] | None = None) -> list[Shown]:
+    """The recovered lines the client is sent: ``known`` maps the element ids of its last view to
+    their lines as it has them (unindented, ``visible`` marks off).
+
+    Left out: a line the client has by id that only leads to the lines under it (an ancestor
+    shown for context, or a match whose descendants match too), the page's root line, and a
+    field's text node that only repeats the field's value. (A match the client has is sent whole:
+    sent as ``= [12]`` it broke a client whose copy had missed a fold against an earlier view.)"""
+    known = known or {}
+    by_no = {ln.no: ln for ln in rendering.lines}
+    lines = without_value_echo([Shown(ln.depth, ln.text, str(ln.eid) if ln.eid is not None else None,
+                                      src.role if (src := by_no.get(ln.no)) is not None else "")
+                                for ln in recovery.lines])
+    out = []
+    for k, ln in enumerate(lines):
+        leads = k + 1 < len(lines) and lines[k + 1].depth > ln.depth
+        has = ln.eid is not None and ln.eid in known
+        if leads and (has or (ln.role == "RootWebArea" and ln.depth == 0)):
+            continue  # the client has it, by id, in its copy
+        out.append(ln)
+    return out
 
 
-def _bare(line: str) -> str:
-    return _VISIBLE.sub("", line)
+def terse_block(recovery: Recovery, rendering: Rendering, known: Mapping[str, str] | None = None) -> str:
+    """:func:`block_lines` as text: nested by single spaces, each line in its terse form."""
+    return "\n".join(ln.sent(True, terse=True) for ln in block_lines(recovery, rendering, known))

@@ -44,3 +44,18 @@ def test_signal_leads_the_feedback_states_are_not_repeated() -> None:
     assert signal_note((Signal("action_failure", "click -> failed: x"),), fb) == ""
     assert signal_note((), fb) == NO_SIGNAL
     assert signal_note((url,)) == "Signals: The page changed address."  # without the feedback: all leads
+
+
+def test_a_fill_whose_enter_moved_to_another_address_does_not_read_the_old_field_back() -> None:
+    a = Action("fill", {"id": "9", "text": "garden hose", "enter": True})
+    url = "URL changed: http://127.0.0.1:8000/ → http://127.0.0.1:8000/catalog?q=garden+hose"
+    fb = _fb(a, f'{a.render()}: done. Changes: {url}; {_FORM}. [9] now contains "garden hose". Pressed Enter.',
+             (url, _FORM), value="garden hose", requested="garden hose", enter=True)
+    assert action_head(fb, view_follows=True) == "done. now at /catalog?q=garden+hose. Pressed Enter."
+    stay = _fb(a, f'{a.render()}: done. Changes: {_FORM}. [9] now contains "garden hose". Pressed Enter.',
+               (_FORM,), value="garden hose", requested="garden hose", enter=True)
+    assert '[9] now contains "garden hose"' in action_head(stay, view_follows=True)  # same page: the field is news
+    cut = _fb(a, f'{a.render()}: done. Changes: {url}. [9] now contains "garden" (6 characters), not the 11 '
+                 'characters given: the field changed or limited the input. Pressed Enter.',
+              (url,), value="garden", requested="garden hose", enter=True)
+    assert "now contains" in action_head(cut, view_follows=True)  # not what was typed: said

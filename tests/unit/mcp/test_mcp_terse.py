@@ -1,16 +1,21 @@
 """What the MCP server sends, in fewer tokens, stays readable by a client that follows its
-instructions: the plan driver rebuilds the server's copy of the view line by line (no browser)."""
+instructions: the terse text is made from the typed lines (no rewriting of text), and the plan
+driver rebuilds the server's copy of the view line by line (no browser)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from pagelens import tokens
 from pagelens.bench.mcp_plans import Episode, PagelensPlanAgent
+from pagelens.focus.base import FocusQuery, Selection
 from pagelens.focus.delta import ViewTracker
 from pagelens.focus.delta.formats import Shown, with_value, without_value_echo
+from pagelens.focus.recover import RecoveredLine, Recovery
 from pagelens.focus.view import focus_view
 from pagelens.mcp.browsing import FOLD_HEAD_SHORT
-from pagelens.mcp.terse import terse, terse_block
-from pagelens.types import ElementId, Node, Observation
+from pagelens.mcp.terse import block_lines, terse_block
+from pagelens.types import ElementId, Node, Observation, Rendering
 
 
 def _obs(url: str, *specs: tuple[int | None, str, str, str | None, str | None]) -> Observation:
@@ -23,23 +28,59 @@ def _obs(url: str, *specs: tuple[int | None, str, str, str | None, str | None]) 
     return Observation(url=url, title="t", nodes=tuple(nodes))
 
 
-def test_placeholders_and_text_nodes_are_shortened_everywhere_a_client_reads_them() -> None:
-    text = ("  [p7] ... 42 lines pruned ...\n  StaticText 'Only 3 left'\n- 3 lines: StaticText 'a' … [9]\n"
-            "@ after StaticText 'Only…'\n  [4] link 'StaticText ' + x'")
-    assert terse(text).split("\n") == ["  [p7] 42 pruned", "  'Only 3 left'", "- 3 lines: 'a' … [9]",
-                                       "@ after 'Only…'", "  [4] link 'StaticText ' + x'"]
-    assert tokens.count(terse(text)) < tokens.count(text)
+def _tracker() -> ViewTracker:
+    return ViewTracker(mark=False, compact=True, echo=False, sticky=True, terse=True, fold_head=FOLD_HEAD_SHORT)
+
+
+def _client() -> PagelensPlanAgent:
+    return PagelensPlanAgent(None, Episode("t", "pagelens"))  # type: ignore[arg-type]
+
+
+def _copy(tracker: ViewTracker) -> list[str]:
+    """The server's copy of the client's view, as the client holds it (unindented)."""
+    return [ln.lstrip(" ") for ln in tracker.last_text.split("\n")]
+
+
+def test_the_terse_form_comes_from_the_typed_line_not_from_its_text() -> None:
+    assert Shown(2, "[p7] ... 42 lines pruned ...", pid="p7", pruned=42).sent(True, terse=True) == "  [p7] …42"
+    assert Shown(1, "StaticText 'Only 3 left'", role="StaticText").sent(True, terse=True) == " 'Only 3 left'"
+    # a link named like a text node, a text that looks like a placeholder: their own text
+    assert Shown(0, "[4] link 'StaticText ' + x'", "4", "link").sent(True, terse=True) == "[4] link 'StaticText ' + x'"
+    assert Shown(0, "StaticText '[p1] ... 2 lines pruned ...'", role="StaticText").own(True) == \
+        "'[p1] ... 2 lines pruned ...'"
+    assert Shown(0, "[p7] ... 42 lines pruned ...", pid="p7", pruned=42).own() == "[p7] ... 42 lines pruned ..."
+    box = Shown(0, "[5] checkbox 'Zephyr', checked=false, focused", "5", "checkbox")
+    assert box.own(True) == "[5] checkbox 'Zephyr', focused" and box.own() == box.text
+    assert Shown(0, "[6] checkbox 'A', checked", "6", "checkbox").own(True) == "[6] checkbox 'A', checked"
+    assert Shown(0, "[7] button 'x', checked=false", "7", "button").own(True).endswith("checked=false")
+    long = Shown(1, "StaticText 'Only 3 left'", role="StaticText")
+    assert tokens.count(long.sent(True, terse=True)) < tokens.count(long.sent(True))
 
 
 def test_a_block_leaves_out_only_known_lines_by_id_that_lead_to_others() -> None:
-    block = ("RootWebArea 'Shop', focused\n\t[44] main ''\n\t\t[21] form ''\n\t\t\tStaticText 'Department'\n"
-             "\t\t\t[29] combobox 'Department', clickable\n\t\t\t\tMenuListPopup ''\n\t\t\t\t\t[30] option 'Any'")
-    known = frozenset({"RootWebArea 'Shop', focused", "[44] main ''", "MenuListPopup ''", "[30] option 'Any'"})
-    assert terse_block(block, known).split("\n") == [
+    texts = [(0, "RootWebArea 'Shop', focused", None, True), (1, "[44] main ''", "44", True),
+             (2, "[21] form ''", "21", True), (3, "StaticText 'Department'", None, False),
+             (3, "[29] combobox 'Department', clickable", "29", False), (4, "MenuListPopup ''", None, True),
+             (5, "[30] option 'Any'", "30", False), (3, "[31] searchbox 'Q' value='tea'", "31", False),
+             (4, "StaticText 'tea'", None, False)]
+    roles = ["RootWebArea", "main", "form", "StaticText", "combobox", "MenuListPopup", "option", "searchbox",
+             "StaticText"]
+    from pagelens.types import Line
+
+    rendering = Rendering(tuple(Line(no=k, depth=d, text=t, node=k, role=roles[k], eid=ElementId(e) if e else None)
+                                for k, (d, t, e, _) in enumerate(texts)))
+    rec = Recovery("search", "Department", tuple(RecoveredLine(k, d, t, ElementId(e) if e else None, c)
+                                                 for k, (d, t, e, c) in enumerate(texts)))
+    known = {"44": "[44] main ''", "30": "[30] option 'Any'", "31": "[31] searchbox 'Q'"}
+    assert [ln.text for ln in block_lines(rec, rendering, known)] == [
+        "[21] form ''", "StaticText 'Department'", "[29] combobox 'Department', clickable", "MenuListPopup ''",
+        "[30] option 'Any'", "[31] searchbox 'Q' value='tea'"]
+    assert terse_block(rec, rendering, known).split("\n") == [
         "  [21] form ''",  # not in the client's view: kept
-        "   'Department'", "   [29] combobox 'Department'",  # a control: no clickable mark
+        "   'Department'", "   [29] combobox 'Department'",  # a text node quoted; a control: no clickable mark
         "    MenuListPopup ''",  # no id: the client could not tell which one it is
-        "     [30] option 'Any'"]  # a known leaf is what was found: kept
+        "     [30] option 'Any'",  # a known leaf is what was found: kept
+        "   [31] searchbox 'Q' value='tea'"]  # changed since the client's copy: whole; its echo left out
 
 
 def test_a_known_edit_and_a_value_echo_leave_the_fields_out_of_the_next_view() -> None:
@@ -67,18 +108,106 @@ def _form(*, filled: bool) -> Observation:
 
 
 def test_the_plan_driver_rebuilds_the_servers_copy_after_a_known_edit_and_a_fold() -> None:
-    tracker = ViewTracker(mark=True, compact=True, echo=False)
-    agent = PagelensPlanAgent(None, Episode("t", "pagelens"))  # type: ignore[arg-type]
+    tracker = _tracker()
+    agent = _client()
     first = tracker.update(focus_view(_form(filled=False)))
-    agent.absorb(terse(first.text))
+    assert "StaticText" not in first.text and "'Field 0'" in first.text  # text nodes quoted
+    agent.absorb(first.text)
+    assert agent.lines == _copy(tracker)
     assert tracker.known_value("21", "Tariq") and not tracker.known_value("99", "x")
     agent.known_edit("21", 'done. [21] now contains "Tariq".')
     second = tracker.update(focus_view(_form(filled=True)))
     assert second.kind in ("fold", "delta")
-    text = terse(second.text)
-    if second.kind == "fold":  # as the server sends it
-        text = FOLD_HEAD_SHORT + "\n" + text.split("\n", 1)[1]
-    agent.absorb(text)
-    assert agent.lines == [ln.lstrip(" ") for ln in terse(tracker.last_text).split("\n")]
-    assert "Tariq" not in text  # the edited field and its echo: folded or left out
-    assert "[50] alert" in text
+    if second.kind == "fold":  # the server's own header
+        assert second.text.startswith(FOLD_HEAD_SHORT + "\n")
+    agent.absorb(second.text)
+    assert agent.lines == _copy(tracker)
+    assert "Tariq" not in second.text  # the edited field and its echo: folded or left out
+    assert "[50] alert" in second.text
+
+
+@dataclass(frozen=True)
+class _Pick:
+    """A retriever that keeps the lines whose name is in ``names`` (a focus whose budget the
+    test decides)."""
+
+    names: frozenset[str]
+    name: str = "pick"
+
+    def select(self, query: FocusQuery, rendering: Rendering) -> Selection:
+        return Selection(frozenset(ln.no for ln in rendering.lines if ln.name in self.names))
+
+
+def _cart(*rows: str) -> Observation:
+    specs: list[tuple[int | None, str, str, str | None, str | None]] = [
+        (None, "RootWebArea", "Your cart", None, None), (0, "banner", "", "2", None),
+        (1, "link", "Home", "3", None), (1, "link", "Help", "4", None), (1, "link", "Careers", "5", None),
+        (0, "table", "Items", "10", None), (5, "row", "", "11", None),
+        (6, "columnheader", "Product", "12", None), (6, "columnheader", "Price", "13", None)]
+    for k, row in enumerate(rows):
+        specs.append((5, "row", "", str(20 + 10 * k), None))
+        specs.append((len(specs) - 1, "cell", row, str(21 + 10 * k), None))
+        specs.append((len(specs) - 2, "button", f"Remove {row}", str(22 + 10 * k), None))
+    specs.append((5, "StaticText", f"{len(rows)} items", None, None))
+    return _obs("http://127.0.0.1/cart", *specs)
+
+
+def test_a_sticky_view_does_not_resend_what_the_last_view_had_pruned_unless_the_goal_names_it() -> None:
+    goal = "Remove the Kestrel Bands from the cart"
+    rows = ("Mirabel Rope", "Kestrel Bands", "Solstice Mat")
+    first_pick = _Pick(frozenset({"Mirabel Rope", "Remove Mirabel Rope", "3 items", "Items"}))
+    # the reloaded page: one row gone, the freed budget spent on lines the first view had pruned
+    # (two header links, the column headers) and on the row the goal names
+    second_pick = _Pick(first_pick.names | {"Help", "Careers", "Product", "Price", "Kestrel Bands",
+                                            "Remove Kestrel Bands", "2 items"})
+    tracker = _tracker()
+    agent = _client()
+    first = tracker.update(focus_view(_cart(*rows), goal=goal, retriever=first_pick))
+    agent.absorb(first.text)
+    assert "Help" not in first.text and "Kestrel" not in first.text
+    reload = focus_view(_cart(rows[1], rows[2]), goal=goal, retriever=second_pick)
+    plain = ViewTracker(mark=False, compact=True, echo=False, terse=True)
+    plain.update(focus_view(_cart(*rows), goal=goal, retriever=first_pick))
+    unrestrained = plain.update(reload)
+    update = tracker.update(reload, goal=goal)
+    for text in ("Help", "Careers", "Product", "Price"):  # unchanged, pruned before, not in the goal
+        assert text in unrestrained.text and text not in update.text
+    assert "button 'Remove Kestrel Bands'" in update.text  # pruned before, but the goal names it
+    assert "'2 items'" in update.text  # changed: the focus's choice
+    assert update.tokens < unrestrained.tokens
+    agent.absorb(update.text)
+    assert agent.lines == _copy(tracker)  # the client rebuilds the server's copy, line by line
+    assert not any("Mirabel" in ln for ln in agent.lines)
+    # a new goal is a different view: no restraint
+    assert "Help" in tracker.update(reload, allow_delta=False, goal=goal).text
+
+
+def test_pruning_a_line_merges_it_with_the_placeholders_next_to_it_and_keeps_markers() -> None:
+    from pagelens.focus.apply import OutputLine, placeholder_text
+    from pagelens.focus.delta.sticky import _pruned
+
+    lines = (OutputLine(0, "RootWebArea 'x'", 0), OutputLine(1, placeholder_text(2, "p1"), None, 2, "p1"),
+             OutputLine(1, "[3] link 'Help'", 3), OutputLine(1, placeholder_text(1, "p2"), None, 1, "p2"),
+             OutputLine(1, "[redacted: instructions to the agent in the page text]", None, 1),
+             OutputLine(1, "[6] button 'Go'", 6), OutputLine(1, "[7] link 'Careers'", 7),
+             OutputLine(1, placeholder_text(3, "p3"), None, 3, "p3"))
+    out = _pruned(lines, {3, 7})
+    assert [(ln.text, ln.pruned) for ln in out] == [
+        ("RootWebArea 'x'", 0), ("[p1] ... 4 lines pruned ...", 4),  # p1, [3], p2: one run
+        ("[redacted: instructions to the agent in the page text]", 1), ("[6] button 'Go'", 0),
+        ("[p2] ... 4 lines pruned ...", 4)]  # renumbered in document order
+    assert sum(ln.pruned or 1 for ln in out) == sum(ln.pruned or 1 for ln in lines)  # still tiles the rendering
+
+
+def test_the_driver_reads_terse_placeholders_near_the_goal() -> None:
+    agent = _client()
+    agent.lines = ["RootWebArea 'Toaster'", "[5] region 'Customer reviews (6)'", "[p3] …25", "[p4] …2",
+                   "[9] list 'Related'", "[p5] …40"]
+    assert agent.pruned_near("Who wrote the lowest-rated customer review?") == ["p3", "p4"]
+
+
+def test_the_driver_reads_a_search_match_it_has_from_its_copy() -> None:
+    agent = _client()
+    agent.lines = ["RootWebArea 'Forum'", "[40] button 'Downvote'", "[p2] …9"]
+    assert agent.block("search_page(\"Downvote\"): 3 matching lines.\n = [40]\n  [51] button 'Downvote'") == [
+        "search_page(\"Downvote\"): 3 matching lines.", "[40] button 'Downvote'", "[51] button 'Downvote'"]

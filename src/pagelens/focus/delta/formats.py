@@ -47,6 +47,9 @@ _VISIBLE = re.compile(r", visible(?=,|$)")
 _CONTROLS = ("link", "button", "checkbox", "radio", "switch", "tab", "menuitem", "menuitemcheckbox",
              "menuitemradio", "option", "treeitem", "combobox", "textbox", "searchbox", "spinbutton", "slider")
 _REDUNDANT_CLICKABLE = re.compile(r"^(\*?\[\d{1,9}\] (?:" + "|".join(_CONTROLS) + r") '.*?'(?: value='.*?')?), clickable(?=,|$)")
+#: Roles whose ``checked=false`` the terse text leaves out (no mark: not checked).
+_CHECKABLE = frozenset({"checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"})
+_UNCHECKED = re.compile(r", checked=false(?=,|$)")
 #: Shortest run of unchanged lines worth folding (a fold line costs about as much as one line).
 _MIN_FOLD = 2
 #: Header of a folded view (the MCP plan driver and the prompts recognise it).
@@ -93,38 +96,61 @@ def indent_of(compact: bool) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Shown:
-    """One line as the agent saw it."""
+    """One line as the agent saw it: its text (what views are compared by) and the typed
+    values its terse form is made from."""
 
     depth: int
     text: str
     eid: str | None = None
+    role: str = ""  # the rendered line's role ("" for a placeholder or a line of foreign text)
+    pid: str | None = None  # a placeholder's id (``p7``)
+    pruned: int = 0  # a placeholder: how many lines it stands for
 
     def rendered(self, indent: str = "\t") -> str:
         return indent * self.depth + self.text
 
-    def sent(self, compact: bool, text: str | None = None) -> str:
-        """The line as the agent is sent it (``text``: instead of the line's own, e.g. marked);
-        compact: nested by spaces, a control's redundant ``clickable`` left out."""
-        text = self.text if text is None else text
+    def own(self, terse: bool = False) -> str:
+        """The line's text; ``terse``: a placeholder as ``[p7] …42``, a text node as its
+        quoted text (``'Only 3 left'``, not ``StaticText 'Only 3 left'``), a checkbox or radio
+        without ``checked=false``."""
+        if terse:
+            if self.pid is not None and self.pruned:
+                return f"[{self.pid}] …{self.pruned}"
+            if self.role == "StaticText" and self.text.startswith("StaticText '"):
+                return self.text[len("StaticText "):]
+            if self.role in _CHECKABLE:  # no ``checked`` mark on a checkbox or radio: it is not checked
+                return _UNCHECKED.sub("", self.text, count=1)
+        return self.text
+
+    def sent(self, compact: bool, text: str | None = None, *, terse: bool = False, mark: bool = False) -> str:
+        """The line as the agent is sent it (``text``: instead of the line's own; ``mark``: ``*``
+        before it, an element not shown before); compact: nested by spaces, a control's
+        redundant ``clickable`` left out; ``terse``: see :meth:`own`."""
+        text = self.own(terse) if text is None else text
+        if mark:
+            text = "*" + text
         if not compact:
             return "\t" * self.depth + text
         return " " * self.depth + _REDUNDANT_CLICKABLE.sub(r"\1", text, count=1)
 
 
-def render(lines: Sequence[Shown], *, compact: bool = False) -> str:
+def render(lines: Sequence[Shown], *, compact: bool = False, terse: bool = False) -> str:
     """The lines as text, nested by tabs or (compact) by single spaces."""
-    return "\n".join(ln.sent(compact) for ln in lines)
+    return "\n".join(ln.sent(compact, terse=terse) for ln in lines)
 
 
 def shown_lines(view: PageView) -> tuple[Shown, ...]:
     """The lines ``view`` shows (focused lines with their placeholders, or the whole rendering)."""
     by_no = {ln.no: ln for ln in view.rendering.lines}
     if view.focused is None:
-        return tuple(Shown(ln.depth, ln.text, ln.eid) for ln in view.rendering.lines)
+        return tuple(Shown(ln.depth, ln.text, ln.eid, ln.role) for ln in view.rendering.lines)
     out = []
     for ol in view.focused.lines:
         src = by_no.get(ol.no) if ol.no is not None else None
-        out.append(Shown(ol.depth, ol.text, src.eid if src is not None else None))
+        if src is not None:
+            out.append(Shown(ol.depth, ol.text, src.eid, src.role))
+        else:
+            out.append(Shown(ol.depth, ol.text, pid=ol.pid, pruned=ol.pruned))
     return tuple(out)
 
 
@@ -154,8 +180,8 @@ class Delta:
         return head + "\n" + "\n".join(f"{ln.op} {ln.text}" for ln in self.lines)
 
 
-def _excerpt(line: Shown) -> str:
-    text = line.text
+def _excerpt(line: Shown, terse: bool = False) -> str:
+    text = line.own(terse)
     return text if len(text) <= _EXCERPT else text[: _EXCERPT - 1] + "…"
 
 
@@ -164,7 +190,8 @@ def same_text(text: str) -> str:
     return _VISIBLE.sub("", text)
 
 
-def diff_views(before: Sequence[Shown], after: Sequence[Shown], *, since: str = "", compact: bool = False) -> Delta:
+def diff_views(before: Sequence[Shown], after: Sequence[Shown], *, since: str = "", compact: bool = False,
+               terse: bool = False) -> Delta:
     """What turns ``before`` into ``after`` (both with carried ids); a line whose only change
     is its ``visible`` mark is not a change. ``compact``: see the module docstring."""
     a = [same_text(ln.rendered()) for ln in before]
@@ -176,7 +203,7 @@ def diff_views(before: Sequence[Shown], after: Sequence[Shown], *, since: str = 
             continue
         prev = before[i1 - 1] if i1 > 0 else None
         anchor = ("at the top" if prev is None else
-                  f"after {_short_ref(prev) if compact else _excerpt(prev)}")
+                  f"after {_short_ref(prev, terse) if compact else _excerpt(prev, terse)}")
         out.append(DeltaLine("@", anchor))
         old = list(before[i1:i2])
         new = list(after[j1:j2])
@@ -187,14 +214,14 @@ def diff_views(before: Sequence[Shown], after: Sequence[Shown], *, since: str = 
             prev = by_id.get(ln.eid) if ln.eid is not None else None
             if prev is not None:
                 kept_old.add(id(prev))
-                new_ops.append(DeltaLine("~", ln.sent(compact)))
+                new_ops.append(DeltaLine("~", ln.sent(compact, terse=terse)))
                 changed += 1
             else:
-                new_ops.append(DeltaLine("+", ln.sent(compact)))
+                new_ops.append(DeltaLine("+", ln.sent(compact, terse=terse)))
                 added += 1
         gone = [ln for ln in old if id(ln) not in kept_old]
         removed += len(gone)
-        out.extend(_removed_runs(old, kept_old, compact))
+        out.extend(_removed_runs(old, kept_old, compact, terse))
         out.extend(new_ops)
     return Delta(tuple(out), added, removed, changed, since)
 
@@ -211,13 +238,15 @@ def as_the_agent_has(before: Sequence[Shown], after: Sequence[Shown]) -> tuple[S
 
 
 def fold_view(before: Sequence[Shown], after: Sequence[Shown], *, seen: frozenset[str] | None = None,
-              since: str = "", compact: bool = False) -> str:
+              since: str = "", compact: bool = False, terse: bool = False, head: str | None = None) -> str:
     """``after`` with every run of at least ``_MIN_FOLD`` lines unchanged since ``before``
     folded into ``= N lines as before: A … B`` (A and B: the run's first and last line as
     the agent has them, by id when they have one). ``seen``: mark elements not seen yet ``*``.
 
     ``compact``: a run is written ``= [A] +N`` (``= [A]`` for one line), single spaces nest,
-    and a run of any length is folded when its fold line costs fewer tokens than its lines."""
+    and a run of any length is folded when its fold line costs fewer tokens than its lines.
+    ``terse``: lines in their terse form (:meth:`Shown.own`); ``head``: the first line instead of
+    the default header (against the last view only: a fold against an earlier view says which)."""
     a = [same_text(ln.rendered()) for ln in before]
     b = [same_text(ln.rendered()) for ln in after]
     shortest = 1 if compact else _MIN_FOLD
@@ -229,34 +258,32 @@ def fold_view(before: Sequence[Shown], after: Sequence[Shown], *, seen: frozense
     _moved_folds(before, a, b, folds, shortest)
     if compact:
         folds = _extended(folds, a, b)
-    head = COMPACT_FOLD_HEAD if compact else FOLD_HEAD
-    out = [head if not since else head.replace("your last view", f"your earlier view {since}")]
+    default = COMPACT_FOLD_HEAD if compact else FOLD_HEAD
+    out = [head if head and not since else
+           default if not since else default.replace("your last view", f"your earlier view {since}")]
     j = 0
     while j < len(after):
         if j in folds:
             i, n = folds[j]
             while n >= shortest and _ref(before[i]) is None:  # a fold starts at a unique line
-                out.append(before[i].sent(compact))  # (as the agent has it: the same but for ``visible``)
+                out.append(before[i].sent(compact, terse=terse))  # (as the agent has it: the same but for ``visible``)
                 i, j, n = i + 1, j + 1, n - 1
             if n < shortest:
                 continue
             first, last = before[i], before[i + n - 1]
             if not compact:
-                out.append(indent * first.depth + f"= {n} lines as before: {_short_ref(first)} … {_short_ref(last)}")
+                out.append(indent * first.depth + f"= {n} lines as before: {_short_ref(first, terse)} … {_short_ref(last, terse)}")
             else:
                 line = indent * first.depth + f"= {_ref(first)}" + (f" +{n - 1}" if n > 1 else "")
                 run = before[i:i + n]
-                if tokens.count(line) < tokens.count("\n".join(ln.sent(compact) for ln in run)):
+                if tokens.count(line) < tokens.count("\n".join(ln.sent(compact, terse=terse) for ln in run)):
                     out.append(line)
                 else:
-                    out.extend(ln.sent(compact) for ln in run)
+                    out.extend(ln.sent(compact, terse=terse) for ln in run)
             j += n
             continue
         ln = after[j]
-        text = ln.text
-        if seen is not None and ln.eid is not None and ln.eid not in seen and _LEAD_ID.match(text):
-            text = "*" + text
-        out.append(ln.sent(compact, text))
+        out.append(ln.sent(compact, terse=terse, mark=seen is not None and _new(ln, seen)))
         j += 1
     return "\n".join(out)
 
@@ -312,7 +339,7 @@ def _extended(folds: dict[int, tuple[int, int]], a: Sequence[str], b: Sequence[s
     return out
 
 
-def _removed_runs(old: list[Shown], kept: set[int], compact: bool = False) -> list[DeltaLine]:
+def _removed_runs(old: list[Shown], kept: set[int], compact: bool = False, terse: bool = False) -> list[DeltaLine]:
     runs: list[list[Shown]] = [[]]
     for ln in old:
         if id(ln) in kept:
@@ -322,9 +349,9 @@ def _removed_runs(old: list[Shown], kept: set[int], compact: bool = False) -> li
     out = []
     for run in runs:
         if len(run) == 1:
-            out.append(DeltaLine("-", run[0].sent(compact)))
+            out.append(DeltaLine("-", run[0].sent(compact, terse=terse)))
         elif len(run) > 1:
-            out.append(DeltaLine("-", f"{len(run)} lines: {_short_ref(run[0])} … {_short_ref(run[-1])}"))
+            out.append(DeltaLine("-", f"{len(run)} lines: {_short_ref(run[0], terse)} … {_short_ref(run[-1], terse)}"))
     return out
 
 
@@ -339,18 +366,17 @@ def _ref(line: Shown) -> str | None:
     return f"[{m.group(1)}]" if m else None
 
 
-def _short_ref(line: Shown) -> str:
+def _short_ref(line: Shown, terse: bool = False) -> str:
     """A line by its id when it has one, else by its text (shortened)."""
-    return _ref(line) or _excerpt(line)
+    return _ref(line) or _excerpt(line, terse)
 
 
-def mark_new(lines: Sequence[Shown], seen: frozenset[str], *, compact: bool = False) -> str:
+def _new(line: Shown, seen: frozenset[str]) -> bool:
+    """An element line the agent has not been shown before (marked ``*``)."""
+    return line.eid is not None and line.eid not in seen and _LEAD_ID.match(line.text) is not None
+
+
+def mark_new(lines: Sequence[Shown], seen: frozenset[str], *, compact: bool = False, terse: bool = False) -> str:
     """The lines as text, elements the agent has not been shown before marked with ``*``."""
-    out = []
-    for ln in lines:
-        text = ln.text
-        if ln.eid is not None and ln.eid not in seen and _LEAD_ID.match(text):
-            text = "*" + text
-        out.append(ln.sent(compact, text))
-    return "\n".join(out)
+    return "\n".join(ln.sent(compact, terse=terse, mark=_new(ln, seen)) for ln in lines)
 

@@ -22,11 +22,13 @@ from pagelens.focus.delta.formats import (
     fold_view,
     mark_new,
     render,
+    same_text,
     shown_lines,
     with_value,
     without_value_echo,
 )
 from pagelens.focus.delta.ids import carry_ids, carry_pids, place_pids, re_render
+from pagelens.focus.delta.sticky import goal_terms, known_texts, sticky_view
 from pagelens.types import Observation
 
 if TYPE_CHECKING:
@@ -52,6 +54,7 @@ class _Seen:
     mapping: dict[str, str]
     shown: tuple[Shown, ...]  # as the agent has it
     label: str
+    had: frozenset[str] = frozenset()  # every line of the view's rendering (sticky focus only)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +80,7 @@ class ViewTracker:
     """
 
     def __init__(self, *, mark: bool = False, keep: int = 8, fold: bool = True, compact: bool = False,
-                 echo: bool = True) -> None:
+                 echo: bool = True, sticky: bool = False, terse: bool = False, fold_head: str | None = None) -> None:
         self.mark = mark  # mark elements not seen before with "*" when the whole view is sent
         self.keep = keep
         self.fold = fold  # also offer the folded view
@@ -87,6 +90,14 @@ class ViewTracker:
         #: off: a field's text node that only repeats its value is left out of every view (its
         #: line says the value; the MCP server); on: the focus's lines as they are
         self.echo = echo
+        #: restrain each new focused view to what the agent was shown (:mod:`~pagelens.focus.delta.sticky`;
+        #: the MCP server): unchanged lines its last view pruned stay pruned unless they name the goal
+        self.sticky = sticky
+        #: (compact only) lines sent in their terse form (:meth:`~pagelens.focus.delta.formats.Shown.own`:
+        #: ``[p7] …42``, a text node as its quoted text), made from the typed lines, never by
+        #: rewriting the text; ``fold_head``: a folded view's first line instead of the default
+        self.terse = terse and compact
+        self.fold_head = fold_head
         self._history: list[_Seen] = []
         self._seen: set[str] = set()
         self._pids: dict[tuple[object, ...], str] = {}  # what a placeholder stood for -> its id
@@ -99,7 +110,14 @@ class ViewTracker:
     @property
     def last_text(self) -> str:
         """The last view as the agent has it (delta applied)."""
-        return render(self._history[-1].shown, compact=self.compact) if self._history else ""
+        return render(self._history[-1].shown, compact=self.compact, terse=self.terse) if self._history else ""
+
+    @property
+    def known_by_id(self) -> dict[str, str]:
+        """The element lines of the last view as the agent has them, by id (``visible`` marks off)."""
+        if not self._history:
+            return {}
+        return {ln.eid: same_text(ln.text) for ln in self._history[-1].shown if ln.eid is not None}
 
     @property
     def known_lines(self) -> frozenset[str]:
@@ -126,7 +144,7 @@ class ViewTracker:
                 new = with_value(ln.text, value)
                 if new is None or new == ln.text:
                     return False
-                shown = last.shown[:k] + (Shown(ln.depth, new, ln.eid),) + last.shown[k + 1:]
+                shown = last.shown[:k] + (replace(ln, text=new),) + last.shown[k + 1:]
                 self._history[-1] = replace(last, shown=shown)
                 return True
         return False
@@ -141,9 +159,12 @@ class ViewTracker:
         carried = view if obs is view.observation else re_render(view, obs)
         return carry_pids(carried, dict(self._pids), self._next_pid)[0]
 
-    def update(self, view: PageView, *, allow_delta: bool = True, label: str = "") -> Update:
-        """Record ``view`` as shown; ``label`` names it in later deltas (e.g. "step 3")."""
+    def update(self, view: PageView, *, allow_delta: bool = True, label: str = "", goal: str | None = None) -> Update:
+        """Record ``view`` as shown; ``label`` names it in later deltas (e.g. "step 3"). ``goal``:
+        what the view was focused on (a sticky tracker keeps lines that name it)."""
         _, last_map = self._last()
+        if self.sticky and allow_delta and self._history and view.focused is not None:
+            view = self._restrained(view, goal)
         bases: list[_Seen | None] = [self._history[-1] if self._history else None]
         if allow_delta and self._history:
             here = _page_key(view.observation.url)
@@ -160,36 +181,44 @@ class ViewTracker:
             lines = shown_lines(carried) if self.echo else without_value_echo(shown_lines(carried))
             if not options:  # the view itself, with ids carried from the last view
                 if self.mark and self._history:
-                    text = mark_new(lines, seen, compact=self.compact)
+                    text = mark_new(lines, seen, compact=self.compact, terse=self.terse)
                 else:
-                    text = render(lines, compact=True) if self.compact else carried.text()
+                    text = render(lines, compact=True, terse=self.terse) if self.compact else carried.text()
                 view_tokens = tokens.count(text)
                 options.append(_Option(view_tokens, carried, mapping, lines, "view", text, pids=pids,
                                        next_pid=next_pid))
             if not allow_delta or base is None:
                 continue
             since = base.label if base is not bases[0] else ""
-            base_text = render(base.shown, compact=self.compact)
+            base_text = render(base.shown, compact=self.compact, terse=self.terse)
             has = as_the_agent_has(base.shown, lines)
-            delta = diff_views(base.shown, lines, since=since, compact=self.compact)
+            delta = diff_views(base.shown, lines, since=since, compact=self.compact, terse=self.terse)
             delta_text = delta.text()
             options.append(_Option(tokens.count(delta_text), carried, mapping, has, "delta", delta_text, delta,
                                    base_text, pids, next_pid))
             if self.fold and not delta.empty:
                 folded = fold_view(base.shown, lines, seen=seen if self.mark else None, since=since,
-                                   compact=self.compact)
+                                   compact=self.compact, terse=self.terse, head=self.fold_head)
                 options.append(_Option(tokens.count(folded), carried, mapping, has, "fold", folded, None,
                                        base_text, pids, next_pid))
         best = min(options, key=lambda o: o.tokens)
         if best.pids is not None:
             self._pids, self._next_pid = dict(best.pids), best.next_pid
+        had = known_texts(best.view) if self.sticky else frozenset()
         self._history.append(_Seen(best.view.observation, best.mapping, best.has,
-                                   label or best.view.observation.url))
+                                   label or best.view.observation.url, had))
         del self._history[: -self.keep]
         self._history = _usable(self._history)
         self._seen.update(ln.eid for ln in best.has if ln.eid is not None)
         return Update(best.view, best.text, best.kind, best.tokens, view_tokens, best.delta, best.base_text)
 
+
+    def _restrained(self, view: PageView, goal: str | None) -> PageView:
+        last = self._history[-1]
+        obs, _ = carry_ids(last.obs, last.mapping, view.observation)
+        carried = view if obs is view.observation else re_render(view, obs)
+        shown = frozenset(same_text(ln.text) for ln in last.shown)
+        return sticky_view(view, carried, had=last.had, shown=shown, terms=goal_terms(goal))
 
 
 _VISIBLE = re.compile(r", visible(?=,|$)")
