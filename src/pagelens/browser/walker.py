@@ -166,6 +166,17 @@ class WalkerObserver(PageObserver):
         self.frames_by_token: dict[str, Frame] = {}
         self._walker_fn: str | None = None  # CDP handle of the walker function's holder in the current document
         self._wanted_backend: list[int | None] = []  # backend ids of the last walk's wanted elements
+        # A CDP call into a renderer that died never answers (Playwright's evaluate raised
+        # "Target crashed"): the page's crash event is remembered and checked before each walk.
+        self._renderer_died = False
+        page.on("crash", self._on_crash)
+        page.on("domcontentloaded", self._on_document)  # a new document after a crash lives in a new renderer
+
+    def _on_crash(self, _page: object) -> None:
+        self._renderer_died = True
+
+    def _on_document(self, _page: object) -> None:
+        self._renderer_died = False
 
     def close(self, *, detach: bool = False) -> None:
         self._walker_fn = None
@@ -206,6 +217,10 @@ class WalkerObserver(PageObserver):
         slices, so no protocol message (renderer, driver, Python) carries all of it."""
         from playwright.sync_api import Error as PlaywrightError
 
+        if not self._renderer_died:
+            self.page.wait_for_timeout(0)  # one driver round trip (~1 ms): delivers a pending crash event
+        if self._renderer_died:
+            raise PlaywrightError("Target crashed: the page's renderer process died")
         cdp = self._main_session()
         call = {"functionDeclaration": _CALL, "silent": True, "objectGroup": _GROUP,
                 "arguments": [{"value": {"want": sorted(WANT_ROLES), "wantMax": WANT_MAX}}, {"value": CHUNK}],
