@@ -19,7 +19,7 @@ generalises), and the held-out ones, each in its own file:
 * ``blind-6`` — 325 goals on all 49 corpus pages (``benchmarks/data/realpage_goals_blind6.jsonl``,
   same format, 1-4 must-keep items each, checked against both the walker's and the CDP full tree)
   written blind the same way; held out (``--set blind-6``).
-* ``blind-7`` — 506 goals on all 49 corpus pages (``benchmarks/data/realpage_goals_blind7.jsonl``,
+* ``blind-7`` — 502 goals on all 49 corpus pages (``benchmarks/data/realpage_goals_blind7.jsonl``,
   same format, 1-4 must-keep items each, about a tenth of the goals in another language than
   the page or than English) written by a helper that read neither the retriever nor the defense
   code and never ran either on them; held out (``--set blind-7``).
