@@ -64,6 +64,7 @@ def test_blind7_runs_only_when_asked_for_by_name() -> None:
 
 @pytest.mark.slow
 @pytest.mark.browser
+@pytest.mark.timeout(1200)  # 49 pages in one test: the 300 s default is too short on a loaded machine
 def test_every_blind7_item_is_in_the_full_rendering(browser_session) -> None:  # type: ignore[no-untyped-def]
     if not CORPUS.is_dir():
         pytest.skip(f"no corpus at {CORPUS}")
