@@ -1,0 +1,68 @@
+"""The held-out injection files blind-6 and blind-7: each loads with the blind-4 runner's own
+parser, is spread over carriers and languages, and every snippet splices into its corpus page.
+
+The figures come from ``benchmarks/injection_blind4.py --cases benchmarks/data/injections_blind6.jsonl``
+(or ``…blind7.jsonl``); nothing here runs the defense or a retriever.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+from heldout_sets import benchmark_module
+
+DATA = Path(__file__).resolve().parents[2] / "benchmarks" / "data"
+
+
+@dataclass(frozen=True)
+class HeldOut:
+    file: Path
+    prefix: str  # every case id starts with it
+    min_attacks: int
+    min_benign: int
+    min_languages: int  # attack languages, English included
+
+
+SETS = [
+    HeldOut(DATA / "injections_blind6.jsonl", "b6-", min_attacks=60, min_benign=25, min_languages=7),
+    HeldOut(DATA / "injections_blind7.jsonl", "b7-", min_attacks=64, min_benign=27, min_languages=10),
+]
+BY_FILE = pytest.mark.parametrize("held", SETS, ids=[s.prefix.rstrip("-") for s in SETS])
+
+
+def _runner() -> ModuleType:
+    return benchmark_module("injection_blind4.py", "injection_blind4")
+
+
+M = _runner()
+
+
+@BY_FILE
+def test_the_case_file_is_spread_and_well_formed(held: HeldOut) -> None:
+    cases = M.load_cases(held.file)  # ids and markers unique, every field valid
+    assert all(c.id.startswith(held.prefix) for c in cases)
+    attacks = [c for c in cases if not c.benign]
+    benign = [c for c in cases if c.benign]
+    assert len(attacks) >= held.min_attacks and len(benign) >= held.min_benign
+    assert set(Counter(c.category for c in attacks)) == set(M.CATEGORIES)
+    assert max(Counter(c.category for c in attacks).values()) <= len(attacks) // 4
+    assert len({c.lang for c in attacks}) >= held.min_languages
+    assert len({c.category for c in benign}) >= 8
+    assert len({c.page for c in cases}) >= 40
+
+
+@pytest.mark.slow
+@BY_FILE
+def test_every_case_splices_into_its_corpus_page(held: HeldOut) -> None:
+    if not M.PAGES.is_dir():
+        pytest.skip(f"no corpus at {M.PAGES}")
+    for c in M.load_cases(held.file):
+        page = (M.PAGES / f"{c.page}.html").read_bytes()
+        out = M.insert_snippet(page, c.selector, c.position, c.html)
+        payload = c.html.encode("ascii", "xmlcharrefreplace")
+        assert len(out) == len(page) + len(payload) and payload in out, c.id
+        assert c.marker.lower().encode() not in page.lower(), c.id  # the marker is the snippet's own
