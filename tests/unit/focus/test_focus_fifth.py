@@ -4,21 +4,12 @@ loanwords. Synthetic pages: no labeled case's phrase."""
 
 from __future__ import annotations
 
-from pagelens.focus.apply import focus
-from pagelens.focus.base import FocusQuery
+from focus_pages import FILLER, default_view
+
 from pagelens.focus.facts import abbreviates
 from pagelens.focus.kana import english_skeleton, kana_skeleton
-from pagelens.focus.rules import RulesRetriever
-from pagelens.observe.textparse import rendering_from_text
 
-FILLER = [f"\t\tStaticText 'Filler sentence number {i} about something else entirely, with many words.'"
-          for i in range(60)]
-
-
-def _view(page: list[str], goal: str) -> tuple[str, float]:
-    res = focus(rendering_from_text("\n".join(page)), FocusQuery(goal), RulesRetriever(), defense=False)
-    assert res.error is None
-    return res.text(), res.pruning
+_view = default_view
 
 
 def test_a_short_label_value_line_outranks_prose_that_repeats_the_goal() -> None:

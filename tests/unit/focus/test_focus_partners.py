@@ -3,21 +3,14 @@ values that ask for a form, compound goal words, drop-downs shown short, the enc
 
 from __future__ import annotations
 
-from pagelens.focus.apply import focus
-from pagelens.focus.base import FocusQuery
-from pagelens.focus.rules import _LITERAL, RulesRetriever
+from focus_pages import FILLER, default_view
+
+from pagelens.focus.rules import _LITERAL
 from pagelens.focus.terms import compound_parts
 from pagelens.focus.units import form_of, page_of, spare_options
 from pagelens.observe.textparse import rendering_from_text
 
-FILLER = [f"\t\tStaticText 'Filler sentence number {i} about something else entirely, with many words.'"
-          for i in range(60)]
-
-
-def _view(page: list[str], goal: str) -> tuple[str, float]:
-    res = focus(rendering_from_text("\n".join(page)), FocusQuery(goal), RulesRetriever(), defense=False)
-    assert res.error is None
-    return res.text(), res.pruning
+_view = default_view
 
 
 def test_extreme_over_a_table_keeps_the_name_cell_after_a_code_cell() -> None:
