@@ -4,12 +4,17 @@ loanwords. Synthetic pages: no labeled case's phrase."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from focus_pages import FILLER, default_view
 
 from pagelens.focus.facts import abbreviates
 from pagelens.focus.kana import english_skeleton, kana_skeleton
 
-_view = default_view
+
+def _buried(head: list[str], target: str, n: int, before: Callable[[int], str], after: Callable[[int], str]) -> list[str]:
+    """A page: ``head``, ``n`` lines made by ``before``, the ``target`` line, ``n`` lines made by ``after``."""
+    return head + [before(i) for i in range(n)] + [target] + [after(i) for i in range(n)]
 
 
 def test_a_short_label_value_line_outranks_prose_that_repeats_the_goal() -> None:
@@ -22,7 +27,7 @@ def test_a_short_label_value_line_outranks_prose_that_repeats_the_goal() -> None
     page += ["\t\t[3] list ''", "\t\t\t[4] listitem ''", "\t\t\t\tStaticText 'Capacity: 1.2 litres'",
              "\t\t\t[5] listitem ''", "\t\t\t\tStaticText 'Price: 64 dollars'"]
     page += FILLER
-    text, pruning = _view(page, "What does the Orrin kettle cost?")
+    text, pruning = default_view(page, "What does the Orrin kettle cost?")
     assert pruning > 0.5
     assert "Price: 64 dollars" in text
 
@@ -34,7 +39,7 @@ def test_measurement_abbreviations() -> None:
     page += FILLER[:40]
     page += ["\t\t[3] generic ''", "\t\t\tStaticText '3,150 €'", "\t\t\tStaticText '12,480 kms'"]
     page += FILLER[40:]
-    text, _ = _view(page, "How many kilometres has it done?")
+    text, _ = default_view(page, "How many kilometres has it done?")
     assert "12,480 kms" in text
 
 
@@ -51,7 +56,7 @@ def test_a_record_over_two_rows_travels_whole() -> None:
                  f"\t\t\t\t\t[{b + 7}] link 'writer{i}', clickable", f"\t\t\t\t\t[{b + 8}] link 'flag', clickable",
                  f"\t\t\t\t\t[{b + 9}] link '{i + 3} replies', clickable"]
     page += FILLER
-    text, _ = _view(page, "Who posted the story about owls?")
+    text, _ = default_view(page, "Who posted the story about owls?")
     assert "writer17" in text
 
 
@@ -63,16 +68,16 @@ def test_a_headings_lead_goes_past_its_subtitle() -> None:
              "\t\t\t\t[8] definition ''", "\t\t\t\t\tStaticText 'March 2011'", "\t\t\t[9] DescriptionList ''",
              "\t\t\t\t[10] term 'Location'", "\t\t\t\t[11] definition ''", "\t\t\t\t\tStaticText 'Tasmania'"]
     page += FILLER[30:] + FILLER
-    text, _ = _view(page, "Which country is marrowfat from?")
+    text, _ = default_view(page, "Which country is marrowfat from?")
     assert "Tasmania" in text
 
 
 def test_a_concept_the_page_writes_only_inside_compounds() -> None:
-    page = ["RootWebArea 'Schuhe und Mode'", "\t[1] main ''", "\t\t[2] heading 'Damen und Herren'"]
-    page += [f"\t\t[{100 + i}] link 'Marke Nummer {i} und mehr für die ganze Familie', clickable" for i in range(60)]
-    page += ["\t\t[3] link 'Größentabelle', clickable"]
-    page += [f"\t\t[{200 + i}] link 'Angebot Nummer {i} für die Woche und den Sommer', clickable" for i in range(60)]
-    text, _ = _view(page, "Show me the size chart")
+    page = _buried(["RootWebArea 'Schuhe und Mode'", "\t[1] main ''", "\t\t[2] heading 'Damen und Herren'"],
+                   "\t\t[3] link 'Größentabelle', clickable", 60,
+                   lambda i: f"\t\t[{100 + i}] link 'Marke Nummer {i} und mehr für die ganze Familie', clickable",
+                   lambda i: f"\t\t[{200 + i}] link 'Angebot Nummer {i} für die Woche und den Sommer', clickable")
+    text, _ = default_view(page, "Show me the size chart")
     assert "Größentabelle" in text
 
 
@@ -85,9 +90,9 @@ def test_katakana_skeletons() -> None:
 
 
 def test_an_english_goal_finds_a_katakana_loanword() -> None:
-    page = ["RootWebArea 'ストア'", "\t[1] main ''", "\t\t[2] heading '書籍のご案内'"]
-    page += [f"\t\t[{1000 + i}] link '新刊の紹介その{i}を見る', clickable" for i in range(150)]
-    page += ["\t\t[3] link 'セーフサーチ', clickable"]
-    page += [f"\t\t[{2000 + i}] link '特集ページその{i}の詳細を表示する', clickable" for i in range(150)]
-    text, _ = _view(page, "Turn on safe search")
+    page = _buried(["RootWebArea 'ストア'", "\t[1] main ''", "\t\t[2] heading '書籍のご案内'"],
+                   "\t\t[3] link 'セーフサーチ', clickable", 150,
+                   lambda i: f"\t\t[{1000 + i}] link '新刊の紹介その{i}を見る', clickable",
+                   lambda i: f"\t\t[{2000 + i}] link '特集ページその{i}の詳細を表示する', clickable")
+    text, _ = default_view(page, "Turn on safe search")
     assert "セーフサーチ" in text

@@ -10,8 +10,6 @@ from pagelens.focus.terms import compound_parts
 from pagelens.focus.units import form_of, page_of, spare_options
 from pagelens.observe.textparse import rendering_from_text
 
-_view = default_view
-
 
 def test_extreme_over_a_table_keeps_the_name_cell_after_a_code_cell() -> None:
     page = ["RootWebArea 'Reservoir report'", "\t[1] main ''", "\t\t[2] heading 'Reservoir levels'"]
@@ -28,7 +26,7 @@ def test_extreme_over_a_table_keeps_the_name_cell_after_a_code_cell() -> None:
         page += [f"\t\t\t[{10 + i}] row ''", f"\t\t\t\t[{40 + i}] cell 'R{i:02d}'", f"\t\t\t\t[{70 + i}] cell '{name}'",
                  f"\t\t\t\t[{100 + i}] cell '{change}'"]
     page += FILLER
-    text, pruning = _view(page, "Which reservoir rose the most this year?")
+    text, pruning = default_view(page, "Which reservoir rose the most this year?")
     assert pruning > 0.3
     assert "Fallow Mere" in text and "41.5%" in text  # the row's readable name with its value
 
@@ -40,7 +38,7 @@ def test_a_literal_value_in_an_acting_goal_keeps_the_unnamed_fields() -> None:
              "\t\t\t\t[6] textbox '' (label?: '. . .'), clickable", "\t\t\t\tStaticText '.'",
              "\t\t\t\t[7] textbox '' (label?: '.'), clickable", "\t\t\t\t[8] button 'Apply', clickable"]
     page += FILLER[30:]
-    text, _ = _view(page, "Route traffic through 10.20.30.40")
+    text, _ = default_view(page, "Route traffic through 10.20.30.40")
     assert "[6] textbox" in text and "[8] button 'Apply'" in text
 
 
@@ -59,7 +57,7 @@ def test_compound_goal_words_split_into_page_words() -> None:
     page += FILLER
     page += ["\t\t[3] list ''", "\t\t\t[4] listitem ''", "\t\t\t\tStaticText 'Shelf depth: 31 cm'"]
     page += FILLER
-    text, _ = _view(page, "How deep is this bookshelf?")
+    text, _ = default_view(page, "How deep is this bookshelf?")
     assert "Shelf depth: 31 cm" in text
 
 
@@ -74,7 +72,7 @@ def test_a_kept_drop_down_shows_its_first_selected_and_named_options_only() -> N
     page += FILLER * 2
     spare = spare_options(page_of(rendering_from_text("\n".join(page))))
     assert len(spare) == 30 - 3 - 1
-    text, _ = _view(page, f"Choose {cities[17]} as the destination")
+    text, _ = default_view(page, f"Choose {cities[17]} as the destination")
     for shown in (17, 25, 0):  # named, selected, first
         assert f"'{cities[shown]}'" in text
     assert "combobox 'Destination'" in text and f"'{cities[9]}'" not in text and f"'{cities[28]}'" not in text
