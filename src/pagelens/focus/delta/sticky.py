@@ -96,12 +96,12 @@ def sticky_view(view: PageView, carried: PageView, *, had: Collection[str], show
     always = always_kept(view.rendering)
     # an element by its (carried) id; a text node only with its element (the same words elsewhere
     # on a new page, a price, are not the line the agent had)
-    drop = {ln.no for ln, t in zip(lines, texts)
-            if ln.eid is not None and ln.no in f.kept and ln.no not in always and t in had
-            and sent.get(ln.no, t) not in shown and not _names(ln, terms)}
-    drop |= {ln.no for ln, t in zip(lines, texts)
-             if ln.eid is None and ln.parent in drop and ln.no in f.kept and ln.no not in always and t in had
-             and sent.get(ln.no, t) not in shown and not _names(ln, terms)}
+    def unasked(ln: Line, t: str) -> bool:  # kept now, unchanged, and left pruned in the agent's last view
+        return (ln.no in f.kept and ln.no not in always and t in had and sent.get(ln.no, t) not in shown
+                and not _names(ln, terms))
+
+    drop = {ln.no for ln, t in zip(lines, texts) if ln.eid is not None and unasked(ln, t)}
+    drop |= {ln.no for ln, t in zip(lines, texts) if ln.eid is None and ln.parent in drop and unasked(ln, t)}
     drop -= with_ancestors(view.rendering, set(f.kept) - drop)  # what the lines that stay hang from
     if not drop:
         return view
@@ -130,10 +130,13 @@ def _pruned(lines: Sequence[OutputLine], drop: Collection[int]) -> tuple[OutputL
         else:
             runs.append(ol)
     out: list[OutputLine] = []
+    placeholders = 0
     for item in runs:
         if isinstance(item, list):
-            pid = f"p{1 + sum(1 for ln in out if ln.pid is not None)}"
+            placeholders += 1
+            pid = f"p{placeholders}"
             out.append(OutputLine(item[0], placeholder_text(item[1], pid), None, item[1], pid))
         else:
+            placeholders += item.pid is not None
             out.append(item)
     return tuple(out)
