@@ -20,7 +20,8 @@ import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from pagelens.focus.cognates import Vocabulary
 from pagelens.focus.terms import WORD, normalise, surface
@@ -68,6 +69,9 @@ class PageAnalysis:
     skeleton: list[list[int]]  # the skeleton's candidate picks, in document order
     spare: frozenset[int] = frozenset()  # options a kept choice shows only when named (:func:`spare_options`)
     vocabulary: Vocabulary | None = None  # the units' words for cognate look-up, built on first need
+    #: per-page indexes other modules build on first need (:func:`pagelens.focus.facts.number_units`,
+    #: :func:`pagelens.focus.kana.loanword_index`): they live and go with the analysis
+    indexes: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def words(self) -> Vocabulary:
         """The units' words (:class:`~pagelens.focus.cognates.Vocabulary`), built once per page."""

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from weakref import finalize
 
 from pagelens.focus.analysis import PageAnalysis
 
@@ -26,13 +25,9 @@ from pagelens.focus.analysis import PageAnalysis
 _NUMBER_UNIT = re.compile(r"\d[\d.,]*\s?([^\W\d_]{1,4})\b")
 _DIGIT = re.compile(r"\d")
 
-#: ``id(analysis) -> number units``; an entry leaves with its analysis (``weakref.finalize``).
-_UNIT_TOKENS: dict[int, dict[str, list[int]]] = {}
-
-
 def number_units(pa: PageAnalysis) -> dict[str, list[int]]:
     """``token -> units`` for every short letter run written right after a number on the page."""
-    got = _UNIT_TOKENS.get(id(pa))
+    got: dict[str, list[int]] | None = pa.indexes.get("number_units")
     if got is None:
         got = {}
         for k, text in enumerate(pa.norm_texts):
@@ -41,8 +36,7 @@ def number_units(pa: PageAnalysis) -> dict[str, list[int]]:
             for tok in set(_NUMBER_UNIT.findall(text)):
                 if len(tok) >= 2:
                     got.setdefault(tok, []).append(k)
-        _UNIT_TOKENS[id(pa)] = got
-        finalize(pa, _UNIT_TOKENS.pop, id(pa), None)
+        pa.indexes["number_units"] = got
     return got
 
 

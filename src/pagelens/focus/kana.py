@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from weakref import finalize
 
 from pagelens.focus.analysis import PageAnalysis
 
@@ -69,12 +68,10 @@ def english_skeleton(word: str) -> str:
     return "".join(out)
 
 
-_INDEX: dict[int, dict[str, list[tuple[int, str]]]] = {}
-
 
 def loanword_index(pa: PageAnalysis) -> dict[str, list[tuple[int, str]]]:
     """``skeleton -> [(unit, katakana run)]`` of the page's katakana runs."""
-    got = _INDEX.get(id(pa))
+    got: dict[str, list[tuple[int, str]]] | None = pa.indexes.get("loanwords")
     if got is None:
         got = {}
         for k, text in enumerate(pa.norm_texts):
@@ -82,8 +79,7 @@ def loanword_index(pa: PageAnalysis) -> dict[str, list[tuple[int, str]]]:
                 sk = kana_skeleton(run)
                 if len(sk) >= 2:
                     got.setdefault(sk, []).append((k, run))
-        _INDEX[id(pa)] = got
-        finalize(pa, _INDEX.pop, id(pa), None)
+        pa.indexes["loanwords"] = got
     return got
 
 
