@@ -94,6 +94,7 @@ class _Session:
     def __init__(self, browsing: Any, pool: ThreadPoolExecutor) -> None:
         self.browsing, self.pool = browsing, pool
         self.rows: dict[str, list[tuple[float, dict[str, float]]]] = collections.defaultdict(list)
+        self.dump = False  # print every call and its answer (stderr)
 
     def _timed(self, tool: str, call: Any) -> Any:
         _T.clear()
@@ -109,6 +110,8 @@ class _Session:
         if isinstance(call, str):
             return SimpleNamespace(content=[SimpleNamespace(type="text", text=call)], is_error=True)
         reply = await asyncio.get_running_loop().run_in_executor(self.pool, self._timed, name, call)
+        if self.dump:
+            print(f">>> {name} {arguments}\n{reply.text}\n", file=sys.stderr, flush=True)
         return SimpleNamespace(content=[SimpleNamespace(type="text", text=reply.text)], is_error=reply.is_error)
 
 
@@ -124,6 +127,7 @@ async def run(args: argparse.Namespace) -> int:
     config = McpConfig(**({"view_cap": args.view_cap} if args.view_cap is not None else {}))
     browsing = await asyncio.get_running_loop().run_in_executor(pool, Browsing, config)
     s = _Session(browsing, pool)
+    s.dump = args.dump
     failures = 0
     try:
         with start_sites(0) as sites:
@@ -162,6 +166,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tasks", help="comma-separated task ids (default: all 44)")
     parser.add_argument("--limit", type=int)
     parser.add_argument("--view-cap", type=int, default=None)
+    parser.add_argument("--dump", action="store_true", help="print every call and its answer (stderr)")
     args = parser.parse_args(argv)
     install()
     return asyncio.run(run(args))

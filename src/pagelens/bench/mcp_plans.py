@@ -5,8 +5,10 @@ pagelens tools showed it (views, and deltas or folded views applied to them) and
 each plan target (role + accessible name) there; when the target is not in what it has, it
 asks ``search_page`` for the name (as the Playwright plan asks ``browser_find``), then the
 further parts of a cut view, then ``observe()``. A read task's answer not in what it holds is
-looked for in the pruned runs next to lines that share a word with the goal (``expand``), then by
-``search_page`` of the goal, then in the rest of the view and the whole tree. :class:`PlaywrightPlanAgent` does the
+looked for in the pruned runs whose section is about the goal (``expand``: the run's enclosing
+lines by depth, and the headings that open them, share words with the goal; see
+:func:`pruned_in_sections`), then by ``search_page`` of the goal, then in the rest of the view and
+the whole tree. :class:`PlaywrightPlanAgent` does the
 same on Playwright MCP, where a step needs the element's ``ref`` from a snapshot: whenever
 an action ran since its last read, it reads ``browser_find`` results for the target's name
 and, when they do not settle it, ``browser_snapshot``. Both count everything the agent read
@@ -28,7 +30,8 @@ from pagelens import tokens
 from pagelens.bench.tasks import PlanStep, Target, Task
 from pagelens.focus.delta.formats import with_value
 
-__all__ = ["CallRecord", "Episode", "PagelensPlanAgent", "PlaywrightPlanAgent", "ToolSession"]
+__all__ = ["CallRecord", "Episode", "PagelensPlanAgent", "PlaywrightPlanAgent", "ToolSession", "pruned_in_sections",
+           "pruned_under", "section_of"]
 
 _ROLE_ALIASES = {"textbox": frozenset({"textbox", "date", "datetime", "inputtime", "time", "month", "week"})}
 _PL_LINE = re.compile(r"^(?:[+~] )?[\t ]*\*?\[(?P<id>\d{1,9})\] (?P<role>\S+) '(?P<rest>.*)$")
@@ -42,8 +45,13 @@ _CFOLD = re.compile(r"^= (\[p?\d+\])(?: \+(\d+))?$")
 _PRUNED = re.compile(r"^\[(p\d+)\] (?:\.\.\. |…)?(\d+)(?: (?:lines? )?pruned|$)")
 #: Words of four letters or more (a goal's content words, roughly).
 _WORD = re.compile(r"[^\W\d_]{4,}")
+#: A view line's nesting: its leading spaces (compact views) or tabs, then an optional ``*`` (new).
+_LEAD = re.compile(r"^([\t ]*)\*?")
 #: Pruned runs a plan opens with ``expand`` before it reads the whole tree (read tasks).
 _MAX_EXPANDS = 3
+#: The longest pruned run a plan opens to find an element its section names (a short run costs
+#: fewer tokens to open than a search answer; a longer one is searched instead).
+_SMALL_RUN = 8
 #: Seconds an agent that did not find its target on a fresh page waits before looking again
 #: (late content: a consent banner or a pop-up shown by a timer; the agent loop pauses too).
 LATE_CONTENT_S = 1.0
@@ -150,6 +158,100 @@ def _norm(text: str) -> str:
     return " ".join(text.split()).casefold()
 
 
+def _bare(line: str) -> str:
+    """A view line without its nesting and its new-element mark."""
+    return line.lstrip("\t ").lstrip("*")
+
+
+def _depth(line: str) -> int:
+    return len(line) - len(line.lstrip("\t "))
+
+
+def _unmarked(line: str) -> str:
+    """A view line as the client keeps it: its nesting kept, the ``*`` (not shown before) dropped."""
+    m = _LEAD.match(line)
+    assert m is not None
+    return m.group(1) + line[m.end():]
+
+
+def _stem(word: str) -> str:
+    word = word.casefold()
+    return word[:-1] if len(word) > 4 and word.endswith("s") else word
+
+
+def _words(text: str) -> set[str]:
+    return {_stem(w) for w in _WORD.findall(text)}
+
+
+def section_of(lines: Sequence[str], k: int) -> list[str]:
+    """The lines that say what line ``k`` of a nested view is part of, nearest first: each enclosing
+    line (the nearest line above at a lower depth, up to but not including the root, which names the
+    whole page) and the headings that open the sections it sits in (a heading line above it at the
+    depth of the line or of an enclosing line, with nothing shallower in between), read as a reader
+    of the tree reads it: by indentation only."""
+    depth = _depth(lines[k])
+    out: list[str] = []
+    titled = False  # the nearest heading of this level is taken (the one that opens its section)
+    for j in range(k - 1, 0, -1):
+        d = _depth(lines[j])
+        if d < depth:  # an enclosing line
+            out.append(_bare(lines[j]))
+            depth, titled = d, False
+            if depth == 0:
+                break
+        elif d == depth and not titled and _PL_LINE.match(_bare(lines[j])) and " heading '" in lines[j]:
+            out.append(_bare(lines[j]))  # the heading before it in the same container: its section's title
+            titled = True
+    return out
+
+
+def pruned_in_sections(lines: Sequence[str], goal: str) -> list[str]:
+    """Placeholders of a nested view (``[p7] …42``) whose section (:func:`section_of`) shares words
+    with ``goal``: most shared words first, then those the nearest enclosing lines share, then the
+    longer runs; none other. The words the page's title (the root line) has are left out of the
+    goal's: they say which page the question is about, not which part of it. What any reader of
+    the view can do: the question names what the answer is about, and the tree says which
+    section each pruned run is in."""
+    goal_words = _words(goal) - (_words(lines[0]) if lines else set())
+    ranked = []
+    for k, line in enumerate(lines):
+        m = _PRUNED.match(_bare(line))
+        if not m or k == 0:
+            continue
+        context = section_of(lines, k)
+        shared = len(goal_words & _words(" ".join(context)))
+        if shared:
+            near = len(goal_words & _words(" ".join(context[:2])))
+            ranked.append((-shared, -near, -int(m.group(2)), k, m.group(1)))
+    return [pid for *_, pid in sorted(ranked)]
+
+
+def pruned_under(lines: Sequence[str], name: str, *, max_lines: int = _SMALL_RUN) -> list[str]:
+    """Short placeholders (at most ``max_lines`` lines) whose nearest enclosing line or section
+    heading bears ``name`` as its own name, in page order: where an element named so sits when its
+    section shows and its content was pruned (the title link of the card, article or list item of
+    the same name, at its top)."""
+    want = _norm(name)
+    ranked = []
+    for k, line in enumerate(lines):
+        m = _PRUNED.match(_bare(line))
+        if not m or k == 0 or int(m.group(2)) > max_lines:
+            continue
+        if any(_norm(_quoted(ln)) == want for ln in section_of(lines, k)[:2]):
+            ranked.append(m.group(1))
+    return ranked
+
+
+def _quoted(line: str) -> str:
+    """The name of an element line (``[5] article 'Zephyr', clickable`` → ``Zephyr``), or the line."""
+    m = _PL_LINE.match(line)
+    if m is None:
+        return line
+    rest = m.group("rest")
+    end = rest.find("', ") if "', " in rest else rest.rfind("'")
+    return rest[:end] if end >= 0 else rest
+
+
 def _matches(candidates: Sequence[tuple[str, str, str, str]], target: Target) -> tuple[str, str] | None:
     """(ref, line) of the ``nth`` element with the target's role and name (exact, then contained)."""
     roles = _ROLE_ALIASES.get(target.role.casefold(), frozenset({target.role.casefold()}))
@@ -169,7 +271,7 @@ class PagelensPlanAgent(_Agent):
     def __init__(self, session: ToolSession, episode: Episode, *, search: bool = True) -> None:
         super().__init__(session, episode)
         self.search = search  # search_page for a target missing from the view (before reading more)
-        self.lines: list[str] = []  # the page as the tools showed it (tabs stripped)
+        self.lines: list[str] = []  # the page as the tools showed it (nesting kept, ``*`` marks dropped)
         self.parts = 0  # parts of the last cut view not read yet
         self.extra: list[str] = []  # lines search_page showed (valid until the page changes)
 
@@ -191,11 +293,11 @@ class PagelensPlanAgent(_Agent):
             return
         value = json.loads(m.group(1)) if m.group(1) else m.group(2)
         for k, line in enumerate(self.lines):
-            bare = line.lstrip("*")
+            bare = _bare(line)
             if bare.startswith(f"[{eid}] "):
                 new = with_value(bare, value)
                 if new is not None:
-                    self.lines[k] = new
+                    self.lines[k] = line[: _depth(line)] + new
                 return
 
     def absorb(self, text: str) -> None:
@@ -214,7 +316,7 @@ class PagelensPlanAgent(_Agent):
             if line.startswith(("Page: ", "RootWebArea")):
                 self.extra = []
                 start = k + 1 if line.startswith("Page: ") else k
-                self.lines = [ln.lstrip("\t ") for ln in body[start:] if not ln.startswith("[view cut")]
+                self.lines = [_unmarked(ln) for ln in body[start:] if not ln.startswith("[view cut")]
                 return
 
     def _unfold(self, body: list[str]) -> None:
@@ -222,7 +324,7 @@ class PagelensPlanAgent(_Agent):
         last view, from line A on."""
         out: list[str] = []
         for raw in body:
-            line = raw.lstrip("\t ")
+            line = _bare(raw)
             c = _CFOLD.match(line)
             if c:
                 start = self._find(c.group(1) + " ")
@@ -236,7 +338,7 @@ class PagelensPlanAgent(_Agent):
                     out += self.lines[start:start + int(m.group(1))]
                 continue
             if not line.startswith("[view cut"):
-                out.append(line.lstrip("*"))
+                out.append(_unmarked(raw))
         self.lines = out
 
     def _patch(self, ops: list[str]) -> None:
@@ -253,7 +355,7 @@ class PagelensPlanAgent(_Agent):
                         del self.lines[start:start + int(run.group(1))]
                         pos = min(pos, start)
                 else:
-                    idx = self._find(rest.lstrip("\t "), exact=True)
+                    idx = self._find(_bare(rest), exact=True)
                     if idx is not None:
                         del self.lines[idx]
                         pos = min(pos, idx)
@@ -261,9 +363,9 @@ class PagelensPlanAgent(_Agent):
                 m = _PL_LINE.match(rest)
                 idx = self._find(f"[{m.group('id')}]") if m else None
                 if idx is not None:
-                    self.lines[idx] = rest.lstrip("\t ")
+                    self.lines[idx] = _unmarked(rest)
             elif kind == "+":
-                self.lines.insert(min(pos, len(self.lines)), rest.lstrip("\t ").lstrip("*"))
+                self.lines.insert(min(pos, len(self.lines)), _unmarked(rest))
                 pos += 1
 
     def _anchor(self, rest: str) -> int:
@@ -274,9 +376,9 @@ class PagelensPlanAgent(_Agent):
         return len(self.lines) if idx is None else idx + 1
 
     def _find(self, ref: str, *, exact: bool = False) -> int | None:
-        ref = ref.lstrip("*").rstrip("…")
+        ref = _bare(ref).rstrip("…")
         for k, line in enumerate(self.lines):
-            line = line.lstrip("*")
+            line = _bare(line)
             if (line == ref) if exact else line.startswith(ref):
                 return k
         return None
@@ -285,12 +387,12 @@ class PagelensPlanAgent(_Agent):
         """A search_page answer's lines; ``= [12]`` is line [12] of the view, as the client has it."""
         out = []
         for raw in text.split("\n"):
-            line = raw.lstrip("\t ")
+            line = _bare(raw)
             c = _CFOLD.match(line)
             if c and not c.group(2):
                 idx = self._find(c.group(1) + " ")
                 if idx is not None:
-                    out.append(self.lines[idx])
+                    out.append(_bare(self.lines[idx]))
                 continue
             out.append(line)
         return out
@@ -302,7 +404,8 @@ class PagelensPlanAgent(_Agent):
     def _lines_candidates(lines: Sequence[str]) -> list[tuple[str, str, str, str]]:
         out = []
         for line in lines:
-            m = _PL_LINE.match(line.lstrip("*"))
+            line = _bare(line)
+            m = _PL_LINE.match(line)
             if m:
                 rest = m.group("rest")
                 end = rest.find("'" + ",") if "'," in rest else rest.rfind("'")
@@ -318,7 +421,7 @@ class PagelensPlanAgent(_Agent):
         if self.shown(answer, self.lines + self.extra + self.since_action):
             return
         if self.search and self.goal:
-            for pid in self.pruned_near(self.goal)[:_MAX_EXPANDS]:  # open what was pruned next to it
+            for pid in self.pruned_near(self.goal)[:_MAX_EXPANDS]:  # open what was pruned in its section
                 text, is_error = await self.call("expand", {"placeholder": pid})
                 if not is_error and self.shown(answer, [text]):
                     return
@@ -339,20 +442,8 @@ class PagelensPlanAgent(_Agent):
         raise _Failed(f"the answer {answer!r} was never shown")
 
     def pruned_near(self, goal: str) -> list[str]:
-        """Placeholders of the view, those right after a line sharing a word with ``goal`` first
-        (a pruned run under the section the question is about), longer runs first; none other."""
-        words = set(_WORD.findall(goal.casefold()))
-        ranked = []
-        for k, line in enumerate(self.lines):
-            m = _PRUNED.match(line.lstrip("*"))
-            if not m or k == 0:
-                continue
-            # the root line (the page's title) names the whole page, not the section a run is in
-            near = set(_WORD.findall(" ".join(self.lines[max(1, k - 2):k]).casefold()))
-            shared = len(words & near)
-            if shared:
-                ranked.append((-shared, -int(m.group(2)), m.group(1)))
-        return [pid for *_, pid in sorted(ranked)]
+        """Placeholders of the view in a section about ``goal`` (:func:`pruned_in_sections`)."""
+        return pruned_in_sections(self.lines, goal)
 
     async def resolve(self, target: Target) -> tuple[str, str]:
         """The target in what the tools showed; else, as an agent would: search the last view
@@ -370,6 +461,12 @@ class PagelensPlanAgent(_Agent):
                     return found
         found = _matches(self.candidates(), target)
         if found is None and self.search and len(target.name) >= 3:
+            for pid in pruned_under(self.lines, target.name)[:1]:  # pruned inside the section named so
+                text, is_error = await self.call("expand", {"placeholder": pid})
+                if not is_error:
+                    self.extra = self.block(text)
+                    found = _matches(self.candidates(), target)
+        if found is None and self.search and len(target.name) >= 3:
             text, is_error = await self.call("search_page", {"text": target.name})
             if not is_error:
                 self.extra = self.block(text)
@@ -377,7 +474,7 @@ class PagelensPlanAgent(_Agent):
         if found is None and self.parts:
             for k in range(2, self.parts + 2):
                 text, _ = await self.call("observe", {"part": k})
-                self.lines += [ln.lstrip("\t ") for ln in text.split("\n") if not ln.startswith("[part")]
+                self.lines += [_unmarked(ln) for ln in text.split("\n") if not ln.startswith("[part")]
                 found = _matches(self.candidates(), target)
                 if found:
                     break
@@ -392,7 +489,7 @@ class PagelensPlanAgent(_Agent):
                 if found is not None:
                     break
                 text, _ = await self.call("observe", {"part": k})
-                self.lines += [ln.lstrip("\t ") for ln in text.split("\n") if not ln.startswith("[part")]
+                self.lines += [_unmarked(ln) for ln in text.split("\n") if not ln.startswith("[part")]
                 found = _matches(self.candidates(), target)
         if found is None:
             raise _Failed(f"no element {target.role} {target.name!r} in what the tools showed")

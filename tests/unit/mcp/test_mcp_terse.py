@@ -37,8 +37,8 @@ def _client() -> PagelensPlanAgent:
 
 
 def _copy(tracker: ViewTracker) -> list[str]:
-    """The server's copy of the client's view, as the client holds it (unindented)."""
-    return [ln.lstrip(" ") for ln in tracker.last_text.split("\n")]
+    """The server's copy of the client's view, as the client holds it (nesting included)."""
+    return tracker.last_text.split("\n")
 
 
 def test_the_terse_form_comes_from_the_typed_line_not_from_its_text() -> None:
@@ -201,9 +201,76 @@ def test_pruning_a_line_merges_it_with_the_placeholders_next_to_it_and_keeps_mar
 
 def test_the_driver_reads_terse_placeholders_near_the_goal() -> None:
     agent = _client()
-    agent.lines = ["RootWebArea 'Toaster'", "[5] region 'Customer reviews (6)'", "[p3] …25", "[p4] …2",
-                   "[9] list 'Related'", "[p5] …40"]
+    agent.lines = ["RootWebArea 'Toaster'", " [5] region 'Customer reviews (6)'", "  [p3] …25", "  [p4] …2",
+                   " [9] list 'Related'", "  [p5] …40"]
     assert agent.pruned_near("Who wrote the lowest-rated customer review?") == ["p3", "p4"]
+
+
+#: A product page as the server folded it (recorded from a run of the bundled shop): the lowest
+#: rated review's article is pruned whole under the reviews region, other runs sit next to lines
+#: that share words with the question, and the root line names the product.
+_PRODUCT = """RootWebArea 'Zephyr Deluxe Toaster · Lumen Market', focused
+ [p1] …8
+ [p27] …5
+ [696] heading 'Zephyr Deluxe Toaster'
+ [699] paragraph ''
+  [700] image 'Rated 3.2 out of 5'
+  '3.2 (6 reviews)'
+ [464] form ''
+  [p28] …26
+ [726] region 'Customer reviews (6)'
+  [727] heading 'Customer reviews (6)'
+  [redacted: instructions to the agent in text hidden from sighted users]
+  [733] article ''
+   [p29] …23
+  [748] article ''
+   [749] heading 'Mediocre'
+   [750] paragraph ''
+    [751] image 'Rated 2 out of 5'
+    'by Ravi Q. on 2023-04-29'
+   [752] paragraph ''
+    'Customer service answered within a day.'
+  [753] article ''
+   [p30] …16
+ [764] list 'Related products'
+  [p31] …51
+  [801] listitem ''
+   [802] article 'Quanta Heavy-Duty Toaster'
+    [803] link 'Quanta Heavy-Duty Toaster'
+     [804] heading 'Quanta Heavy-Duty Toaster'
+    [p22] …2
+    [806] paragraph ''
+     '(5 reviews)'
+   [p33] …121""".split("\n")
+
+
+def test_the_driver_opens_the_runs_of_the_section_the_question_is_about_by_the_trees_nesting() -> None:
+    from pagelens.bench.mcp_plans import pruned_in_sections, section_of
+
+    k = _PRODUCT.index("   [p29] …23")
+    # what the run is part of, nearest first: its article, the heading that opens the region, the
+    # region, the page's heading (the nearest heading of each level above it)
+    assert section_of(_PRODUCT, k) == ["[733] article ''", "[727] heading 'Customer reviews (6)'",
+                                       "[726] region 'Customer reviews (6)'", "[696] heading 'Zephyr Deluxe Toaster'"]
+    goal = "Who wrote the lowest-rated customer review of the Zephyr Deluxe Toaster?"
+    # the two runs of the reviews region, the longer first; not the related toaster's (its article
+    # shares only 'toaster', a word of the page's title: the page the question is about, not the part)
+    assert pruned_in_sections(_PRODUCT, goal) == ["p29", "p30"]
+    # the related list's runs, longer first; the one inside an article last (its nearest lines do not say it)
+    assert pruned_in_sections(_PRODUCT, "Which toasters are related?") == ["p33", "p31", "p22"]
+    # without the nesting (a copy unindented) only the heading right above a run says anything:
+    # the run of the second review article is lost to the first review's own heading
+    assert pruned_in_sections([ln.lstrip(" ") for ln in _PRODUCT], goal) == ["p29"]
+
+
+def test_the_driver_opens_a_short_run_inside_the_section_named_like_its_target() -> None:
+    from pagelens.bench.mcp_plans import pruned_under
+
+    assert pruned_under(_PRODUCT, "Quanta Heavy-Duty Toaster") == ["p22"]  # inside the article named so
+    assert pruned_under(_PRODUCT, "Quanta") == []  # a section whose name only contains it: not that one
+    assert pruned_under(_PRODUCT, "Customer reviews (6)") == []  # its runs are long: searched instead
+    assert pruned_under(_PRODUCT, "Customer reviews (6)", max_lines=30) == ["p29", "p30"]  # in page order
+    assert pruned_under(_PRODUCT, "Zephyr Deluxe Toaster · Lumen Market") == []  # the root: the page, not a section
 
 
 def test_the_driver_reads_a_search_match_it_has_from_its_copy() -> None:
