@@ -28,6 +28,27 @@ from typing import Any
 
 _T: dict[str, float] = collections.defaultdict(float)
 _LOCAL = threading.local()
+#: Playwright round trips of the current tool call: (object type.method, seconds), with ``--trace``.
+_RT: list[tuple[str, float]] = []
+
+
+def trace_round_trips() -> None:
+    """Record every Playwright protocol call (CDP sessions included) with its duration."""
+    from playwright._impl import _connection
+
+    inner = _connection.Channel.inner_send
+
+    async def timed(self: Any, method: str, params: Any, return_as_dict: bool) -> Any:
+        t = time.perf_counter()
+        try:
+            return await inner(self, method, params, return_as_dict)
+        finally:
+            what = method
+            if method in ("send", "evaluateExpression", "evaluateExpressionHandle") and isinstance(params, dict):
+                what += ":" + str(params.get("method") or params.get("expression", ""))[:40].replace("\n", " ")
+            _RT.append((f"{type(self._object).__name__}.{what}", time.perf_counter() - t))
+
+    _connection.Channel.inner_send = timed  # type: ignore[method-assign]
 
 
 def _wrap(owner: Any, name: str, label: str) -> None:
@@ -95,12 +116,19 @@ class _Session:
         self.browsing, self.pool = browsing, pool
         self.rows: dict[str, list[tuple[float, dict[str, float]]]] = collections.defaultdict(list)
         self.dump = False  # print every call and its answer (stderr)
+        self.trace = False  # print every call's Playwright round trips (stderr)
 
     def _timed(self, tool: str, call: Any) -> Any:
         _T.clear()
+        _RT.clear()
         t = time.perf_counter()
         reply = self.browsing.call(call)
-        self.rows[tool].append((time.perf_counter() - t, dict(_T)))
+        secs = time.perf_counter() - t
+        self.rows[tool].append((secs, dict(_T)))
+        if self.trace:
+            trips = " | ".join(f"{m} {1000 * d:.0f}" for m, d in _RT)
+            print(f"--- {tool} {1000 * secs:.0f} ms, {len(_RT)} round trips "
+                  f"({1000 * sum(d for _, d in _RT):.0f} ms): {trips}", file=sys.stderr, flush=True)
         return reply
 
     async def call_tool(self, name: str, arguments: dict[str, Any] | None = None) -> Any:
@@ -127,7 +155,7 @@ async def run(args: argparse.Namespace) -> int:
     config = McpConfig(**({"view_cap": args.view_cap} if args.view_cap is not None else {}))
     browsing = await asyncio.get_running_loop().run_in_executor(pool, Browsing, config)
     s = _Session(browsing, pool)
-    s.dump = args.dump
+    s.dump, s.trace = args.dump, args.trace
     failures = 0
     try:
         with start_sites(0) as sites:
@@ -167,8 +195,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int)
     parser.add_argument("--view-cap", type=int, default=None)
     parser.add_argument("--dump", action="store_true", help="print every call and its answer (stderr)")
+    parser.add_argument("--trace", action="store_true", help="print every call's Playwright round trips (stderr)")
     args = parser.parse_args(argv)
     install()
+    if args.trace:
+        trace_round_trips()
     return asyncio.run(run(args))
 
 

@@ -92,6 +92,7 @@ class _Client:
         self.browsing = Browsing(config)
         self.pool = _Worker()
         self.pids: set[int] = set()  # Chromium and the Playwright driver behind it
+        self._pids_of = 0  # Browsing.episodes_opened when pids was last read
         self._lock = threading.Lock()
 
     def run(self, tool: str, arguments: dict[str, Any] | None) -> Reply:
@@ -105,10 +106,12 @@ class _Client:
             with contextlib.suppress(Exception):
                 self.browsing.close()
             return Reply(f"{tool}: internal error ({type(exc).__name__}: {exc}); the browser was reset.", is_error=True)
-        pids = self.browsing.chromium_pids()
-        with self._lock:
-            self.pids.update(pids)
-            self.pids.update(_parent(p) for p in pids)
+        if self.browsing.episodes_opened != self._pids_of:  # a new browser: its processes (a /proc scan)
+            self._pids_of = self.browsing.episodes_opened
+            pids = self.browsing.chromium_pids()
+            with self._lock:
+                self.pids.update(pids)
+                self.pids.update(_parent(p) for p in pids)
         return reply
 
     def kill_browser(self) -> int:
