@@ -117,13 +117,18 @@ class _Session:
         self.rows: dict[str, list[tuple[float, dict[str, float]]]] = collections.defaultdict(list)
         self.dump = False  # print every call and its answer (stderr)
         self.trace = False  # print every call's Playwright round trips (stderr)
+        self.profiler: Any = None  # a cProfile.Profile run around every call (on the browser's thread)
 
     def _timed(self, tool: str, call: Any) -> Any:
         _T.clear()
         _RT.clear()
+        if self.profiler is not None:
+            self.profiler.enable()
         t = time.perf_counter()
         reply = self.browsing.call(call)
         secs = time.perf_counter() - t
+        if self.profiler is not None:
+            self.profiler.disable()
         self.rows[tool].append((secs, dict(_T)))
         if self.trace:
             trips = " | ".join(f"{m} {1000 * d:.0f}" for m, d in _RT)
@@ -156,6 +161,10 @@ async def run(args: argparse.Namespace) -> int:
     browsing = await asyncio.get_running_loop().run_in_executor(pool, Browsing, config)
     s = _Session(browsing, pool)
     s.dump, s.trace = args.dump, args.trace
+    if args.cprofile:
+        import cProfile
+
+        s.profiler = cProfile.Profile()
     failures = 0
     try:
         with start_sites(0) as sites:
@@ -177,6 +186,8 @@ async def run(args: argparse.Namespace) -> int:
     finally:
         await asyncio.get_running_loop().run_in_executor(pool, browsing.close)
         pool.shutdown()
+        if s.profiler is not None:
+            s.profiler.dump_stats(args.cprofile)
     print("| tool | calls | p50 s | mean s | mean s by stage (largest first) |\n|---|---|---|---|---|")
     for tool, rows in sorted(s.rows.items()):
         stages: collections.Counter[str] = collections.Counter()
@@ -196,6 +207,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--view-cap", type=int, default=None)
     parser.add_argument("--dump", action="store_true", help="print every call and its answer (stderr)")
     parser.add_argument("--trace", action="store_true", help="print every call's Playwright round trips (stderr)")
+    parser.add_argument("--cprofile", metavar="FILE", help="cProfile the tool calls (not the set-up) into FILE")
     args = parser.parse_args(argv)
     install()
     if args.trace:

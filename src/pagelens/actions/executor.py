@@ -39,7 +39,7 @@ from pagelens.actions.fingerprint import HASH_LIMIT, Fingerprint, diff, from_pag
 from pagelens.actions.guard import OriginGuard
 from pagelens.actions.ops import HANDLERS as _PAGE_HANDLERS
 from pagelens.actions.ops import PROBED, Ctx, Outcome, Status
-from pagelens.actions.settle import BEFORE_JS, BEFORE_PROBE_JS, NET_JS, settled
+from pagelens.actions.settle import BEFORE_JS, BEFORE_OPTIONS_JS, BEFORE_PROBE_JS, NET_JS, settled
 from pagelens.actions.spec import ACTIONS, ID_PATTERN, VISION_ACTIONS, Action, validate
 from pagelens.actions.targets import ElementGone, Target
 from pagelens.errors import ActionError, ActionInterrupted, PageError, PageTimeout
@@ -234,6 +234,10 @@ class Executor:
                 # the fingerprint and the element probe in one call (a child frame's element cannot
                 # read the main document: fingerprinted separately)
                 both = target.evaluate(BEFORE_PROBE_JS, HASH_LIMIT, timeout_ms=self.timeout_ms)
+                before, probe = from_page(both["fp"]), both["probe"]
+            elif target is not None and run.name == "select_option" and target.frame.is_main:
+                # the fingerprint and the options the choice is checked against, in one call
+                both = target.evaluate(BEFORE_OPTIONS_JS, HASH_LIMIT, timeout_ms=self.timeout_ms)
                 before, probe = from_page(both["fp"]), both["probe"]
             else:
                 before = take(tab, frame, js=BEFORE_JS)

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urldefrag
 
 from pagelens.actions.spec import ACTIONS, render_value
-from pagelens.actions.targets import DESCRIBE_JS, PROBE_JS, Target
+from pagelens.actions.targets import DESCRIBE_JS, OPTIONS_JS, PROBE_JS, Target
 from pagelens.errors import ActionError, PageError
 
 if TYPE_CHECKING:
@@ -161,15 +161,12 @@ def fill(ctx: Ctx) -> Outcome:
                    own_focus=probe["focus_key"])
 
 
-_OPTIONS = (
-    "(el) => el.tagName === 'SELECT' ? Array.from(el.options).map(o => [o.label.trim(), o.value, o.disabled]) : null"
-)
-
-
 def select_option(ctx: Ctx) -> Outcome:
     t = _target(ctx)
     wanted = str(ctx.action.args["option"])
-    options = t.evaluate(_OPTIONS, timeout_ms=ctx.timeout_ms)
+    # read with the fingerprint before the action when the executor could (one call), else now
+    options = ctx.probe["options"] if ctx.probe and "options" in ctx.probe else t.evaluate(
+        OPTIONS_JS, timeout_ms=ctx.timeout_ms)
     if options is None:
         return Outcome("failed", f"[{t.node.eid}] is not a drop-down (<select>): click it to open it, then click "
                                  "the option.")

@@ -25,13 +25,13 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from pagelens.actions.fingerprint import FINGERPRINT_FN, HASH_LIMIT, Fingerprint, from_page, take
-from pagelens.actions.targets import PROBE_JS
+from pagelens.actions.targets import OPTIONS_JS, PROBE_JS
 from pagelens.errors import ActionError, PageError, PageTimeout
 
 if TYPE_CHECKING:
     from pagelens.browser.page import Frame, Tab
 
-__all__ = ["BEFORE_JS", "BEFORE_PROBE_JS", "NET_JS", "SETTLE_JS", "settled"]
+__all__ = ["BEFORE_JS", "BEFORE_OPTIONS_JS", "BEFORE_PROBE_JS", "NET_JS", "SETTLE_JS", "settled"]
 
 #: Page side, idempotent: requests in flight (by start time, page clock) and whether this
 #: document is being left. A request counts until a task after it answered (the page's
@@ -73,6 +73,11 @@ BEFORE_JS = "(limit) => {" + NET_JS + FINGERPRINT_FN + " return __pagelensFinger
 #: probe (:data:`~pagelens.actions.targets.PROBE_JS`, which may scroll it into view), in one call.
 BEFORE_PROBE_JS = ("(el, limit) => {" + NET_JS + FINGERPRINT_FN + " const fp = __pagelensFingerprint(limit); "
                    "return {fp, probe: (" + PROBE_JS + ")(el)}; }")
+
+#: Run on a ``<select>`` (main frame): the fingerprint before the action and the element's options
+#: (:data:`~pagelens.actions.ops.OPTIONS_JS`) in one call.
+BEFORE_OPTIONS_JS = ("(el, limit) => {" + NET_JS + FINGERPRINT_FN + " const fp = __pagelensFingerprint(limit); "
+                     "return {fp, probe: {options: (" + OPTIONS_JS + ")(el)}}; }")
 
 #: ``([limit, since, maxMs]) => fingerprint | {leaving: ms}``: ``leaving`` while a navigation is
 #: under way (the caller waits for it to end, event-driven, and asks again in the new document).

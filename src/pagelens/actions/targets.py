@@ -13,7 +13,13 @@ from pagelens.browser.dom import MarkedElement as Target
 from pagelens.browser.point import DESCRIBE_JS
 from pagelens.errors import ElementGone
 
-__all__ = ["DESCRIBE_JS", "PROBE_JS", "ElementGone", "Target"]
+__all__ = ["DESCRIBE_JS", "OPTIONS_JS", "PROBE_JS", "ElementGone", "Target"]
+
+#: Run on the target element: a ``<select>``'s options as ``[label, value, disabled]``; null for
+#: any other element.
+OPTIONS_JS = (
+    "(el) => el.tagName === 'SELECT' ? Array.from(el.options).map(o => [o.label.trim(), o.value, o.disabled]) : null"
+)
 
 #: Run on the target element: visibility, disabled/editable state, and what is under its centre.
 PROBE_JS = "(el) => {" + DESCRIBE_JS + FOCUS_KEY_JS + """

@@ -49,9 +49,9 @@ _WORD = re.compile(r"[^\W\d_]{4,}")
 _LEAD = re.compile(r"^([\t ]*)\*?")
 #: Pruned runs a plan opens with ``expand`` before it reads the whole tree (read tasks).
 _MAX_EXPANDS = 3
-#: The longest pruned run a plan opens to find an element its section names (a short run costs
+#: The longest pruned run a plan opens to find an element its section names (a run of a few lines costs
 #: fewer tokens to open than a search answer; a longer one is searched instead).
-_SMALL_RUN = 8
+_SMALL_RUN = 5
 #: Seconds an agent that did not find its target on a fresh page waits before looking again
 #: (late content: a consent banner or a pop-up shown by a timer; the agent loop pauses too).
 LATE_CONTENT_S = 1.0

@@ -165,6 +165,9 @@ class Browsing:
         if self._session is not None and self._session.crashed:
             self.close()
         if self._session is None:
+            from pagelens.mcp.pwstack import install
+
+            install()  # Playwright's per-call stack capture without source reads (pagelens.mcp.pwstack)
             c = self.config
             self._session = BrowserSession(BrowserConfig(
                 executable=c.chromium, headless=c.headless, viewport_width=c.viewport_width,
