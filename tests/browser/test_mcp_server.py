@@ -124,6 +124,31 @@ def test_a_bundled_task_end_to_end_through_tool_calls(sites: Sites, task_id: str
     assert not any(c.is_error for c in ep.calls)
 
 
+def test_a_read_task_opens_the_pruned_run_of_its_section_not_the_whole_tree(sites: Sites) -> None:
+    """The lowest-rated review sits in a pruned run inside a review article under the reviews
+    region: the plan driver opens it by the tree's nesting (its section shares the question's words)
+    and answers from it; a driver blind to the nesting opened other runs, searched, and read the
+    whole tree (4,396 tokens in all against 1,520)."""
+    task = next(t for t in load_tasks(0) if t.id == "shop-read-review+comment")
+    sites.reset()
+
+    async def go() -> tuple[Episode, str | None]:
+        async with stdio_client(_params("--goal", task.goal)) as (r, w), ClientSession(r, w) as s:
+            await s.initialize()
+            ep = Episode(task.id, "pagelens")
+            answer = await play(PagelensPlanAgent(s, ep), task, resolve_site_url(sites, task.start))
+            return ep, answer
+
+    ep, answer = _run(go())
+    assert not ep.detail, ep.detail
+    time.sleep(0.3)
+    assert check_task(task, {n: sites.state(n) for n in sites.names}, answer).ok
+    tools = [c.tool for c in ep.calls]
+    assert "observe" not in tools, tools  # never the whole tree (nor another look)
+    assert tools[-1] == "expand" and tools.count("expand") <= 2, tools  # the answer came from one run opened
+    assert ep.tokens < 2000, ep.tokens
+
+
 def test_errors_are_tool_errors_and_the_server_keeps_serving(sites: Sites, tricky_server: str) -> None:
     async def go() -> dict[str, Any]:
         out: dict[str, Any] = {}
