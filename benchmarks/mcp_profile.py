@@ -9,7 +9,12 @@ stages: the liveness probe, the walker or the AX tree, ``backend_ids``, build), 
 ``fp.take`` the other fingerprints, ``tab.element`` resolving the element), ``detector.*``
 (signals; ``check`` reads nothing when the executor brought the page state).
 
+``--dump`` prints every call and its answer, ``--trace`` every call's Playwright round trips
+(protocol method and milliseconds), ``--cprofile FILE`` profiles the calls on the browser's thread.
+Not counted here: the MCP transport and the server's per-call work outside ``Browsing.call``.
+
     PYTHONPATH=src .venv/bin/python benchmarks/mcp_profile.py [--tasks a,b] [--limit 10] [--view-cap N]
+        [--dump] [--trace] [--cprofile FILE]
 """
 
 from __future__ import annotations

@@ -241,7 +241,7 @@ _PRODUCT = """RootWebArea 'Zephyr Deluxe Toaster · Lumen Market', focused
     [p22] …2
     [806] paragraph ''
      '(5 reviews)'
-   [p33] …121""".split("\n")
+   [p33] …121""".splitlines()
 
 
 def test_the_driver_opens_the_runs_of_the_section_the_question_is_about_by_the_trees_nesting() -> None:
