@@ -131,7 +131,8 @@ class RulesConfig:
     #: (:mod:`.gaps`; 0: off); 16 and 32 gave the same development-half figures, 32 was taken
     gap_tokens: int = 32
     gap_lines: int = 3  # ...and holding at most this many lines
-    #: each signal of weight >= 0.5 puts its best this many units ahead of the fused order (0: off)
+    #: each signal of weight >= 0.5 puts its best this many units ahead of the fused order, round
+    #: robin (every signal's best, then every signal's second ...; 0: off)
     signal_quota: int = 2
     cache: bool = True  # reuse the per-page analysis for the same rendering (:mod:`.analysis`)
     debug_units: int = 8
@@ -192,8 +193,8 @@ class RulesRetriever:
                 fused[k] = fused.get(k, 0.0) + weights.get("semantic", 0.0) / (cfg.rrf_k + r + 1)
             order = _ranked(fused)
         if cfg.signal_quota > 0:  # each signal's best units first: lost only when every signal misses
-            firsts = [k for name, ranked in signals.items() if weights.get(name, 0.0) >= 0.5
-                      for k in ranked[: cfg.signal_quota]]
+            strong = [ranked for name, ranked in signals.items() if weights.get(name, 0.0) >= 0.5]
+            firsts = [ranked[r] for r in range(cfg.signal_quota) for ranked in strong if r < len(ranked)]
             order = list(dict.fromkeys([*firsts, *order]))
         extra: list[int] = []
         if asks_extreme(query.goal):
