@@ -14,12 +14,12 @@ focused view adds on its own (the ancestors of kept lines) count as shown.
 
 from __future__ import annotations
 
-from collections.abc import Set
+from collections.abc import Set as AbstractSet
 
 from pagelens.focus.units import PLACEHOLDER_COST, Page
 
 
-def shown_positions(page: Page, keep: Set[int]) -> list[bool]:
+def shown_positions(page: Page, keep: AbstractSet[int]) -> list[bool]:
     """Per position: kept, or an ancestor of a kept line (which every view shows)."""
     shown = [False] * len(page.lines)
     for j in keep:
@@ -34,7 +34,7 @@ def shown_positions(page: Page, keep: Set[int]) -> list[bool]:
 
 
 def close_gaps(page: Page, keep: set[int], max_tokens: int, max_lines: int = 3,
-               skip: Set[int] = frozenset()) -> int:
+               skip: AbstractSet[int] = frozenset()) -> int:
     """Add to ``keep`` (in place) every run of at most ``max_lines`` pruned lines, costing at most
     ``max_tokens``, that lies between two shown lines; ``skip``: lines never added this way (a
     choice's spare options). Returns the tokens added, net of the placeholders saved."""

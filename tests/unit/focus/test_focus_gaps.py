@@ -59,10 +59,11 @@ def _value_page() -> list[str]:
     # the goal names the label; the number sits in the next text node, then an unrelated label
     # that the goal also names (so the value lies *between* two kept lines)
     # (both kept lines are long: a long line brings no neighbours along as partners)
-    page += ["\t\tStaticText 'Hits recorded for this paste by the archive, counted over all of the days since it was"
-             " first shared with anybody at all, in every country, by every reader'", "\t\tStaticText 'ninety thousand four hundred and twelve'",
-             "\t\tStaticText 'Recorded hits are counted once per visitor of this paste, whatever the number of times"
-             " that visitor came back to read it again later on in the week'"]
+    first = ("\t\tStaticText 'Hits recorded for this paste by the archive, counted over all of the days since it was"
+             " first shared with anybody at all, in every country, by every reader'")
+    second = ("\t\tStaticText 'Recorded hits are counted once per visitor of this paste, whatever the number of times"
+              " that visitor came back to read it again later on in the week'")
+    page += [first, "\t\tStaticText 'ninety thousand four hundred and twelve'", second]
     return page + FILLER[30:]
 
 
@@ -87,7 +88,7 @@ class _Crafted(RulesRetriever):
     the other signals never rank; they agree on the paragraphs, last first."""
 
     def _signals(self, query, pa):  # type: ignore[no-untyped-def]
-        signals, line_terms, unseen = super()._signals(query, pa)
+        _, line_terms, unseen = super()._signals(query, pa)
         button = next(pa.units.of_line[i] for i, ln in enumerate(pa.page.lines) if ln.role == "button")
         many = [k for k in range(len(pa.units.heads) - 1, -1, -1) if k != button]
         return ({"terms": many, "bm25": many, "facts": many, "controls": [button]}, line_terms, unseen)
