@@ -100,7 +100,10 @@ def _capped(retriever: Retriever | str, view_cap: int) -> Retriever | str:
         return retriever
     cfg = retriever.config
     ceiling = min(cfg.ceiling_tokens, view_cap)
-    return RulesRetriever(replace(cfg, ceiling_tokens=ceiling, floor_tokens=min(cfg.floor_tokens, ceiling)))
+    # no gap closing on top of the ceiling (RulesConfig.gap_tokens adds its runs beyond the budget):
+    # a short pruned run is one expand away, and the cap is what this answer promises
+    return RulesRetriever(replace(cfg, ceiling_tokens=ceiling, floor_tokens=min(cfg.floor_tokens, ceiling),
+                                  gap_tokens=0))
 
 
 class _CallError(Exception):
