@@ -180,7 +180,7 @@ def test_text_under_an_opaque_overlay_is_marked_covered(walker_session, tmp_path
 
 
 def test_build_passes_node_fields_in_declaration_order() -> None:
-    """walker._build constructs Node positionally (its hot loop): this pins the field order it assumes."""
+    """walker_columns.build_nodes constructs Node positionally (its hot loop): this pins the field order it assumes."""
     from dataclasses import fields
 
     assert [f.name for f in fields(Node)] == [
