@@ -284,6 +284,8 @@ class Episode:
         self.context = context
         self.page = page
         self._observer: PageObserver | None = None
+        if session.config.extraction == "walker":
+            self.observer  # noqa: B018 - made now: its crash listener must see a crash before the first observation
 
     @cached_property
     def tab(self) -> Tab:

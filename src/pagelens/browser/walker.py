@@ -86,11 +86,14 @@ class WalkerObserver(PageObserver):
         js = walker_js()
         frame_errors: dict[str, str] = {}
         raw_main = self._walk_main()
-        walks: list[tuple[Frame, str]] = [(self.page.main_frame, raw_main)]
         timings["walker"] = time.perf_counter() - t
 
         with gc_paused():
-            return self._finish(raw_main, js, deadline, timings, t0, frame_errors, walks)
+            t = time.perf_counter()
+            main = parse_walk(raw_main)
+            del raw_main  # a big page's JSON string (tens of MB) is not kept while the nodes are built
+            timings["parse"] = time.perf_counter() - t
+            return self._finish(main, js, deadline, timings, t0, frame_errors)
 
     def _walk_main(self) -> str:
         """The main document's walk, through this observer's CDP session (one per page, opened
@@ -158,14 +161,11 @@ class WalkerObserver(PageObserver):
             if part[1]:
                 return "".join(parts)
 
-    def _finish(self, raw_main: str, js: str, deadline: Deadline, timings: dict[str, float], t0: float,
-                frame_errors: dict[str, str], walks: list[tuple[Frame, str]]) -> Observation:
+    def _finish(self, main: Walk, js: str, deadline: Deadline, timings: dict[str, float], t0: float,
+                frame_errors: dict[str, str]) -> Observation:
         from playwright.sync_api import Error as PlaywrightError
 
-        t = time.perf_counter()
-        main = parse_walk(raw_main)
         parsed: list[tuple[Frame, Walk]] = [(self.page.main_frame, main)]
-        timings["parse"] = time.perf_counter() - t
 
         # cross-origin iframes: walk their Frame, splice under the iframe node
         t = time.perf_counter()
@@ -195,8 +195,8 @@ class WalkerObserver(PageObserver):
                     except PlaywrightError as exc:
                         frame_errors[child.url or "iframe"] = _first_line(exc)
                         continue
-                    walks.append((child, raw))
                     cw = parse_walk(raw)
+                    del raw
                     spliced[(k, node)] = cw
                     parsed.append((child, cw))
             token = walk.docs[0][1] if walk.docs else "?"

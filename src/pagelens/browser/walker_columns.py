@@ -56,7 +56,7 @@ class Walk:
     ref: list[int]
     box: list[float]
     flags: list[int]
-    props: dict[int, list[tuple[str, PropValue]]]
+    props: dict[int, tuple[tuple[str, PropValue], ...]]  # node -> its properties (see _props)
     iframes: list[tuple[int, int]]  # (iframe node, element number) not walked in-page
     docs: list[tuple[int, str, str, float, float]]  # (root node, token, url, scroll x, scroll y)
     viewport: tuple[float, float]
@@ -65,16 +65,33 @@ class Walk:
     loading: list[int]  # iframe nodes whose document was still loading when walked
 
 
+def _props(q: list[Any], strings: list[str]) -> dict[int, tuple[tuple[str, PropValue], ...]]:
+    """Each node's (name, value) properties from the flat triples. Most nodes of a big page carry
+    one of a few combinations ("focusable", "level 2", "selected false" ...): a combination with
+    no string value is one shared tuple, not a tuple per node (the observation is what stays
+    in memory while focus runs)."""
+    lists: dict[int, list[tuple[str, PropValue]]] = {}
+    for k in range(0, len(q) - 2, 3):
+        v = q[k + 2]
+        if isinstance(v, (bool, int, float, str)):
+            lists.setdefault(int(q[k]), []).append((strings[q[k + 1]], v))
+    shared: dict[tuple[object, ...], tuple[tuple[str, PropValue], ...]] = {}
+    out: dict[int, tuple[tuple[str, PropValue], ...]] = {}
+    for node, pairs in lists.items():
+        got = tuple(pairs)
+        if not any(isinstance(v, str) for _, v in pairs):
+            key = tuple((n, type(v), v) for n, v in pairs)  # True == 1: the type tells them apart
+            got = shared.setdefault(key, got)
+        out[node] = got
+    return out
+
+
 def parse_walk(raw: str) -> Walk:
     """Parse the walker's JSON string (the edge: nothing past here sees raw columns)."""
     d: dict[str, Any] = _loads(raw)
     strings: list[str] = d["S"]
     q: list[Any] = d["Q"]
-    props: dict[int, list[tuple[str, PropValue]]] = {}
-    for k in range(0, len(q) - 2, 3):
-        v = q[k + 2]
-        if isinstance(v, (bool, int, float, str)):
-            props.setdefault(int(q[k]), []).append((strings[q[k + 1]], v))
+    props = _props(q, strings)
     x: list[int] = d["X"]
     docs_raw: list[Any] = d["DOCS"]
     docs = [(int(docs_raw[k]), strings[docs_raw[k + 1]], strings[docs_raw[k + 2]], float(docs_raw[k + 3]),
@@ -186,7 +203,7 @@ def build_nodes(main: Walk, parsed: list[tuple[Any, Walk]], index_of: dict[int, 
             pr = props.get(i)
             append(Node(
                 idx, par, dep, eid, role, s[w_name[i]], None if v < 0 else s[v], "" if dsc < 0 else s[dsc],
-                tuple(pr) if pr else (), frame, back.get(i), visible,
+                pr or (), frame, back.get(i), visible,
                 rendered or is_text or role == "RootWebArea", bool(flags & 2), False, conceal_names[(flags >> 8) & 7],
                 ref_s, bool(flags & 2048),
             ))
