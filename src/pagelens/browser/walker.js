@@ -741,5 +741,10 @@
     if (opts.sink) opts.sink.wanted = els; // the observer's (see walker.py _CALL)
   }
   const vp = [window.innerWidth, window.innerHeight];
+  // what only the walk needed goes before the JSON string is built (a 100k-element page's memos hold
+  // a computed style, a name and a role per element): the renderer's peak is the columns and the string
+  for (const m of [styleCache, pseudoMemo, contentMemo, labelMaps, firstLetterMemo, roleMemo, tableKind]) m.clear();
+  ELS.length = 0; BX.length = 0; DI.length = 0;
+  smap.clear();
   return JSON.stringify({ S, P, R, N, V, D, F, B, G, Q, X, DOCS, W, LD, vp, ms: performance.now() - t0 });
 }
