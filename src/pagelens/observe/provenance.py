@@ -215,6 +215,7 @@ _FLOAT_CHROME = frozenset({"banner", "navigation", "contentinfo", "main", "menub
 #: Ancestors that make it part of the chrome (a header's drop-down, a menu's fly-out); the main landmark is no chrome.
 _FLOAT_UNDER = _FLOAT_CHROME - {"main", "table", "grid", "tree"}
 _FLOAT_MAX_LINES, _FLOAT_SHARE = 200, 0.5  # a floating box holding more is the page itself (an app shell)
+_SHAPE = 8  # lines whose roles give a box's shape (boxes of one shape under one parent are a series)
 
 
 def floating_overlays(obs: Observation, lines: Sequence[Line], pos: dict[int, int]) -> set[int]:
@@ -224,7 +225,8 @@ def floating_overlays(obs: Observation, lines: Sequence[Line], pos: dict[int, in
     A box is the set of lines whose node has the same :attr:`~pagelens.types.Node.floating` number; its
     head is its first line, its parent the head's parent line. It is an overlay when it shows text, holds
     no chrome role (:data:`_FLOAT_CHROME`), stands under no chrome landmark, is not most of the page, and
-    no other floating box hangs from the same parent (a series of boxes is a layout, not a pop-up)."""
+    no other floating box of the same shape (the roles of its first lines) hangs from the same parent (a series
+    of boxes — a carousel's slides, a masonry grid's cards — is a layout, not a pop-up)."""
     nodes = obs.nodes
     boxes: dict[int, list[int]] = {}
     for i, ln in enumerate(lines):
@@ -234,13 +236,14 @@ def floating_overlays(obs: Observation, lines: Sequence[Line], pos: dict[int, in
     if not boxes:
         return set()
     heads: dict[int, int | None] = {k: lines[v[0]].parent for k, v in boxes.items()}
-    siblings: dict[int | None, int] = {}
-    for parent in heads.values():
-        siblings[parent] = siblings.get(parent, 0) + 1
+    shapes = {k: (heads[k], tuple(lines[i].role for i in v[:_SHAPE])) for k, v in boxes.items()}
+    siblings: dict[tuple[int | None, tuple[str, ...]], int] = {}
+    for shape in shapes.values():
+        siblings[shape] = siblings.get(shape, 0) + 1
     out: set[int] = set()
     n = len(lines)
     for k, members in boxes.items():
-        if len(members) > _FLOAT_MAX_LINES or len(members) > _FLOAT_SHARE * n or siblings[heads[k]] > 1:
+        if len(members) > _FLOAT_MAX_LINES or len(members) > _FLOAT_SHARE * n or siblings[shapes[k]] > 1:
             continue
         if not any(lines[i].role == "StaticText" for i in members):
             continue
