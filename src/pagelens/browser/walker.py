@@ -164,7 +164,7 @@ def parse_walk(raw: str) -> _Walk:
 def _floats(ranges: Any, n: int) -> list[int]:
     """Per node, the number of the outermost ``FL`` range holding it (0: none). Ranges nest or are disjoint."""
     out = [0] * n if ranges else []
-    spans = sorted(((int(ranges[k]), -int(ranges[k + 1])) for k in range(0, len(ranges) - 1, 2)))
+    spans = sorted((int(ranges[k]), -int(ranges[k + 1])) for k in range(0, len(ranges) - 1, 2))
     box, end = 0, -1
     for lo, neg in spans:
         hi = min(-neg, n)

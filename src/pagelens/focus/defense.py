@@ -41,11 +41,11 @@ from pagelens.focus.evidence import (
     gives_order,
     joined_evidence,
     normalise,
+    offsite_address,
     orders_now,
     points,
     steers,
 )
-from pagelens.focus.evidence import _offsite as offsite_address
 from pagelens.types import Line, Region, Rendering
 
 __all__ = ["KINDS", "DefenseReport", "Flag", "detect", "judge_text"]

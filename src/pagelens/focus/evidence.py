@@ -380,6 +380,11 @@ def joined_evidence(parts: Sequence[str], home: frozenset[str] = frozenset(), li
     return _NONE
 
 
+def offsite_address(text: str, home: frozenset[str]) -> str:
+    """The first address written in ``text`` (normalised) whose domain is not one of ``home`` ("" for none)."""
+    return _offsite(text, home)
+
+
 def _offsite(text: str, home: frozenset[str]) -> str:
     """The first address written in ``text`` whose domain is not one of ``home``."""
     low = text.lower()
