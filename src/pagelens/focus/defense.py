@@ -102,14 +102,16 @@ def _payload(line: Line) -> str:
     return normalise(text[:_MAX_TEXT])
 
 
+_ORIGIN_END = re.compile("[/?#'\" \t]")
+
+
 def _origin(url: str) -> str | None:
     """``scheme://host[:port]`` of an absolute http(s) URL, else None."""
     if not url.startswith(("http://", "https://")):
         return None
     start = url.index("//") + 2
-    end = start
-    while end < len(url) and url[end] not in "/?#'\" \t":
-        end += 1
+    m = _ORIGIN_END.search(url, start)
+    end = m.start() if m is not None else len(url)
     return url[:end] if end > start else None
 
 
@@ -255,6 +257,24 @@ def _judge(text: str, region: Region | str, goal: str | None, home: frozenset[st
     return _kind(ev), f"{'; '.join(ev.reasons())} (in {_WHERE.get(region, region)}, {pts} points)"
 
 
+def _offsite_links(lines: Sequence[Line], home: frozenset[str]) -> list[bool]:
+    """Per line, whether its own ``url=`` leads to an origin outside ``home`` (each origin judged once)."""
+    out = [False] * len(lines)
+    if not home:
+        return out
+    seen: dict[str, bool] = {}
+    for i, ln in enumerate(lines):
+        url = ln.url
+        if not url or not url.startswith(("http://", "https://")):
+            continue
+        host = url.split("/", 3)[2] if url.count("/") >= 2 else ""
+        off = seen.get(host)
+        if off is None:
+            off = seen[host] = bool(host) and domain(host) not in home
+        out[i] = off
+    return out
+
+
 def _offsite_target(line: Line, home: frozenset[str]) -> bool:
     return bool(home) and bool(line.url) and _origin(line.url or "") is not None and domain(line.url or "") not in home
 
@@ -274,7 +294,7 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
     if goal:  # goal drift needs no trigger word of its own, only a change word, or the goal quoted
         gated = [g or (bool(p) and (lx.CHANGE.search(p) is not None or quotes_goal(p, goal)))
                  for g, p in zip(gated, payloads)]
-    offlink = [bool(ln.url) and _offsite_target(ln, home) for ln in lines]
+    offlink = _offsite_links(lines, home)
     top = notice_zone(lines)
     if top:  # a notice bar above the page: a written address is worth judging there, as in foreign text
         for i in range(top):

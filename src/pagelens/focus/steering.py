@@ -20,11 +20,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_I = re.IGNORECASE
-
-
 def _rx(*parts: str) -> re.Pattern[str]:
-    return re.compile("|".join(parts), _I)
+    """One pattern over lowercased text (no IGNORECASE: Unicode case folding makes every alternative slower)."""
+    return re.compile("|".join(parts))
 
 
 # Latin and Cyrillic words need word starts; CJK forms have none.
@@ -114,7 +112,7 @@ MACHINE = _rx(
     r"\b(?:language\s+models?|sprachmodell\w*|modelos?\s+de\s+lenguaje|mod[eè]les?\s+de\s+langage|chatbots?|"
     r"crawlers?|scrapers?|browsing\s+agents?|automated\s+(?:agents?|assistants?|readers?|tools?|browsers?|shoppers?))\b",
     r"(?<![а-яё])(?:ии[\s-]*(?:ассистент|агент|помощник|модел)\w*|языков\w+\s+модел\w*|чат-?бот\w*|бот\w*)(?![а-яё])",
-    r"(?:AI|ＡＩ|人工知能)\s*(?:アシスタント|エージェント|モデル)|ボット|言語モデル|(?:AI|ＡＩ|人工智能)\s*(?:助手|代理|模型|智能体)|"
+    r"(?:ai|ａｉ|人工知能)\s*(?:アシスタント|エージェント|モデル)|ボット|言語モデル|(?:ai|ａｉ|人工智能)\s*(?:助手|代理|模型|智能体)|"
     r"智能体|语言模型|語言模型|机器人|機器人",
 )
 
@@ -140,10 +138,31 @@ class Marks:
 
 def marks(text: str) -> Marks:
     """The steering markers in ``text`` (normalised, any case)."""
-    return Marks(REQUEST_ANY.search(text) is not None or REQUEST_START.search(text) is not None,
-                 URGENT.search(text) is not None,
-                 CREDENTIAL.search(text) is not None, RELOCATED.search(text) is not None, PROXY.search(text) is not None,
-                 MACHINE.search(text) is not None)
+    low = text.lower()
+    return Marks(REQUEST_ANY.search(low) is not None or REQUEST_START.search(low) is not None,
+                 URGENT.search(low) is not None, CREDENTIAL.search(low) is not None, RELOCATED.search(low) is not None,
+                 PROXY.search(low) is not None, MACHINE.search(low) is not None)
+
+
+def _requests(low: str) -> bool:
+    return REQUEST_ANY.search(low) is not None or REQUEST_START.search(low) is not None
+
+
+#: The markers in the order they are tried (the cheap and rare first), each a test on lowercased text.
+_TESTS = (PROXY.search, CREDENTIAL.search, URGENT.search, RELOCATED.search, MACHINE.search)
+
+
+def _at_least(low: str, n: int) -> bool:
+    """Whether ``low`` holds at least ``n`` markers (stops as soon as it knows)."""
+    found = 0
+    for k, test in enumerate(_TESTS):
+        if test(low) is not None:
+            found += 1
+            if found >= n:
+                return True
+        if found + (len(_TESTS) - k - 1) + 1 < n:
+            return False  # not enough tests left, the request included
+    return found + _requests(low) >= n
 
 
 def steered(text: str, offsite: bool, foreign: bool = True) -> tuple[str, str] | None:
@@ -154,14 +173,18 @@ def steered(text: str, offsite: bool, foreign: bool = True) -> tuple[str, str] |
     There, an off-site destination with two markers of :class:`Marks` is steering, and so is a reader spoken to
     as acting for someone else who is given an order or sent elsewhere. In the site's own text it takes more: a
     machine reader named, an off-site destination, an order and one more marker."""
-    m = marks(text)
+    low = text.lower()
     if foreign:
-        if offsite and m.count() >= 2:
-            return "steers-offsite", "sends the reader to another origin; " + ", ".join(m.reasons())
-        if m.proxy and (m.request or offsite):
+        if offsite and _at_least(low, 2):
+            return "steers-offsite", "sends the reader to another origin; " + ", ".join(marks(text).reasons())
+        if PROXY.search(low) is not None and (offsite or _requests(low)):
             return "addresses-agent", "speaks to someone reading the page for another person and " + (
-                "orders them" if m.request else "sends them to another origin")
+                "sends them to another origin" if offsite else "orders them")
         return None
+    if offsite and MACHINE.search(low) is not None and _requests(low) and (
+            CREDENTIAL.search(low) or URGENT.search(low) or RELOCATED.search(low) or PROXY.search(low)):
+        return "addresses-agent", "names a machine reader and sends it to another origin; " + ", ".join(marks(text).reasons())
+    return None
     if offsite and m.machine and m.request and (m.credential or m.urgent or m.relocated or m.proxy):
         return "addresses-agent", "names a machine reader and sends it to another origin; " + ", ".join(m.reasons())
     return None
