@@ -23,6 +23,11 @@ generalises), and the held-out ones, each in its own file:
   same format, 1-4 must-keep items each, about a tenth of the goals in another language than
   the page or than English) written by a helper that read neither the retriever nor the defense
   code and never ran either on them; held out (``--set blind-7``).
+* ``blind-8`` — 438 goals on all 49 corpus pages (``benchmarks/data/realpage_goals_blind8.jsonl``,
+  same format, 1-4 must-keep items each; about 55% read / 25% act / 20% navigate, about an eighth
+  in another language than the page, plus English goals on the non-English pages) written by a
+  helper from the full trees and the raw HTML only, without reading the retriever, the defense or
+  any earlier goal file, and without running either on them; held out (``--set blind-8``).
 
 Each page is observed once with pagelens (real Chromium, the page served from 127.0.0.1,
 off-site requests blocked) and the observation cached (pickled); every retriever then focuses
@@ -50,14 +55,16 @@ HELD_OUT_FILES = {"blind-3": HERE / "data" / "realpage_goals_blind3.jsonl",
                   "blind-4": HERE / "data" / "realpage_goals_blind4.jsonl",
                   "blind-5": HERE / "data" / "realpage_goals_blind5.jsonl",
                   "blind-6": HERE / "data" / "realpage_goals_blind6.jsonl",
-                  "blind-7": HERE / "data" / "realpage_goals_blind7.jsonl"}
+                  "blind-7": HERE / "data" / "realpage_goals_blind7.jsonl",
+                  "blind-8": HERE / "data" / "realpage_goals_blind8.jsonl"}
 GOALS = (HERE / "data" / "realpage_goals.jsonl", *HELD_OUT_FILES.values())
-SET_ORDER = ["developer", "blind-1", "blind-2", "blind-3", "blind-4", "blind-5", "blind-6", "blind-7"]
+SET_ORDER = ["developer", "blind-1", "blind-2", "blind-3", "blind-4", "blind-5", "blind-6", "blind-7", "blind-8"]
 #: How each set is labeled in every table.
 SET_LABELS = {"developer": "developer (development)", "blind-1": "blind-1 (development)",
               "blind-2": "blind-2 (development)", "blind-3": "blind-3 (held out)",
               "blind-4": "blind-4 (held out)", "blind-5": "blind-5 (held out)",
-              "blind-6": "blind-6 (held out)", "blind-7": "blind-7 (held out)"}
+              "blind-6": "blind-6 (held out)", "blind-7": "blind-7 (held out)",
+              "blind-8": "blind-8 (held out)"}
 HELD_OUT = frozenset(HELD_OUT_FILES)
 DEFAULT_RETRIEVERS = ("default", "bm25-200", "bm25-400", "embedding-200", "embedding-400", "truncate")
 

@@ -1,8 +1,8 @@
-"""The held-out injection files blind-6 and blind-7: each loads with the blind-4 runner's own
+"""The held-out injection files blind-6, blind-7 and blind-8: each loads with the blind-4 runner's own
 parser, is spread over carriers and languages, and every snippet splices into its corpus page.
 
 The figures come from ``benchmarks/injection_blind4.py --cases benchmarks/data/injections_blind6.jsonl``
-(or ``…blind7.jsonl``); nothing here runs the defense or a retriever.
+(or ``…blind7.jsonl`` / ``…blind8.jsonl``); nothing here runs the defense or a retriever.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ class HeldOut:
 SETS = [
     HeldOut(DATA / "injections_blind6.jsonl", "b6-", min_attacks=60, min_benign=25, min_languages=7),
     HeldOut(DATA / "injections_blind7.jsonl", "b7-", min_attacks=64, min_benign=27, min_languages=10),
+    HeldOut(DATA / "injections_blind8.jsonl", "b8-", min_attacks=66, min_benign=32, min_languages=12),
 ]
 BY_FILE = pytest.mark.parametrize("held", SETS, ids=[s.prefix.rstrip("-") for s in SETS])
 
