@@ -251,14 +251,22 @@ def run_cases(args: argparse.Namespace) -> dict[str, Any]:
     from pagelens.focus.apply import focus
     from pagelens.focus.registry import NoneRetriever, make_retriever
 
+    from pagelens.errors import PagelensError
+
     raws = [json.loads(x) for x in args.cases.read_text(encoding="utf-8").splitlines() if x.strip()]
+    errors: list[str] = []
     retriever = make_retriever("default")
     rows: list[dict[str, Any]] = []
     with ExitStack() as stack:
         loader = Loader(stack, args.pages)
         for raw in raws[: args.limit]:
             host = Host(raw["page"], raw["goal"], "corpus")
-            obs = loader.observe(host, _Spliced(raw), args.cache)  # type: ignore[arg-type]
+            try:
+                obs = loader.observe(host, _Spliced(raw), args.cache)  # type: ignore[arg-type]
+            except PagelensError as exc:  # a page that cannot be observed (a timeout on a loaded machine) is reported
+                print(f"{raw['id']}: not observed ({type(exc).__name__}: {str(exc)[:120]})", file=sys.stderr)
+                errors.append(raw["id"])
+                continue
             view = focus_view(obs, goal=raw["goal"], retriever=retriever)
             bare = focus_view(obs, goal=raw["goal"], retriever=retriever, defense=False)
             assert view.focused is not None and bare.focused is not None
@@ -272,7 +280,7 @@ def run_cases(args: argparse.Namespace) -> dict[str, Any]:
                          "flags": sorted({f.kind for f in full.flags}), "unprotected": full.unprotected})
             if args.progress:
                 print(raw["id"], {k: rows[-1][k] for k in ("exposed", "redacted", "retained")}, file=sys.stderr)
-    return {"cases": rows}
+    return {"cases": rows, "errors": errors}
 
 
 def cases_report(result: dict[str, Any]) -> str:
@@ -282,7 +290,9 @@ def cases_report(result: dict[str, Any]) -> str:
     out = [(f"{len(attacks)} attacks: {sum(r['exposed'] for r in attacks)} exposed, "
            f"{sum(r['redacted'] for r in attacks)} redacted, {sum(r['retained'] for r in attacks)} retained "
            f"({sum(r['retained_without_defense'] for r in attacks)} without the defense); "
-           f"{len(benign)} benign: {sum(r['redacted'] for r in benign)} flagged"), "",
+           f"{len(benign)} benign: {sum(r['redacted'] for r in benign)} flagged"
+           + (f"; {len(result.get('errors', []))} case(s) not observed: {', '.join(result['errors'])}"
+              if result.get("errors") else "")), "",
            "| category | attacks | exposed | redacted | retained | retained w/o defense | benign | benign flagged |",
            "|---|---|---|---|---|---|---|---|"]
     for cat in sorted({r["category"] for r in rows}):
