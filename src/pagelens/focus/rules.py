@@ -22,11 +22,15 @@ drops what an agent needs but the goal never names. This retriever
      and only when a goal word occurs nowhere on the page (else the lexical signals see it);
 
 3. fuses the ranks (reciprocal rank fusion: a unit is lost only when every signal ranks it
-   low) and keeps units best first, each with its partners (a row's header, a field's submit,
+   low; each signal's own best units — :attr:`RulesConfig.signal_quota` — go first, so a unit
+   one signal is sure of is not outvoted by units several signals find lukewarm) and keeps
+   units best first, each with its partners (a row's header, a field's submit,
    a heading's lead, a label's value), until a **token budget** is spent: ``FocusQuery.budget``
    (a share of the full tree) or :attr:`RulesConfig.budget`, clamped to
    [:attr:`~RulesConfig.floor_tokens`, :attr:`~RulesConfig.ceiling_tokens`];
-4. always keeps a cheap skeleton: the root, headings, the site search, pagination, breadcrumbs.
+4. always keeps a cheap skeleton: the root, headings, the site search, pagination, breadcrumbs;
+5. closes small gaps (:mod:`.gaps`): a run of a few short pruned lines between two shown lines
+   is shown instead of its placeholder (the value after a kept label, the count after an icon).
 
 It reads typed :class:`~pagelens.types.Line` fields only, never rendered text; it never sees
 the network; it is deterministic. What depends on the page only (units, language, BM25 tokens,
@@ -47,6 +51,7 @@ from pagelens.focus.base import FocusQuery, Selection
 from pagelens.focus.cognates import LATIN_WORD, MIN_LETTERS
 from pagelens.focus.extremes import asks_extreme, projection
 from pagelens.focus.facts import fact_scores
+from pagelens.focus.gaps import close_gaps
 from pagelens.focus.lexicon import STOPWORDS
 from pagelens.focus.matcher import GoalMatcher
 from pagelens.focus.terms import (
@@ -122,6 +127,13 @@ class RulesConfig:
     semantic_gate: bool = True  # embed only when a goal word occurs nowhere on the page (else lexical finds it)
     semantic_margin: float = 0.03  # ...those within this cosine of the best (0: all of them); chosen
     # on the development sets (BENCHMARKS.md, "Focus at scale"): 24 without a margin displaced lexical units
+    #: a pruned run between shown lines costing at most this is shown instead of its placeholder
+    #: (:mod:`.gaps`; 0: off); 16 and 32 gave the same development-half figures, 32 was taken
+    gap_tokens: int = 32
+    gap_lines: int = 3  # ...and holding at most this many lines
+    #: each signal of weight >= 0.5 puts its best this many units ahead of the fused order, round
+    #: robin (every signal's best, then every signal's second ...; 0: off)
+    signal_quota: int = 2
     cache: bool = True  # reuse the per-page analysis for the same rendering (:mod:`.analysis`)
     debug_units: int = 8
 
@@ -180,6 +192,10 @@ class RulesRetriever:
             for r, k in enumerate(signals["semantic"]):
                 fused[k] = fused.get(k, 0.0) + weights.get("semantic", 0.0) / (cfg.rrf_k + r + 1)
             order = _ranked(fused)
+        if cfg.signal_quota > 0:  # each signal's best units first: lost only when every signal misses
+            strong = [ranked for name, ranked in signals.items() if weights.get(name, 0.0) >= 0.5]
+            firsts = [ranked[r] for r in range(cfg.signal_quota) for ranked in strong if r < len(ranked)]
+            order = list(dict.fromkeys([*firsts, *order]))
         extra: list[int] = []
         if asks_extreme(query.goal):
             values = _compared_values(page, line_terms, line_terms_goal_kinds(query))
@@ -189,6 +205,8 @@ class RulesRetriever:
             # share no word with it ("Member number", "Secret phrase"): each with its label
             extra += self._fields(page, int(budget * cfg.form_share))
         keep, spent, chosen = self._fill(query, pa, order, budget, extra, line_terms)
+        if cfg.gap_tokens > 0:
+            spent += close_gaps(page, keep, cfg.gap_tokens, cfg.gap_lines, pa.spare)
         info: dict[str, Any] = {
             "units": len(units.heads),
             "chosen_units": chosen,
