@@ -185,7 +185,7 @@ def test_build_passes_node_fields_in_declaration_order() -> None:
 
     assert [f.name for f in fields(Node)] == [
         "index", "parent", "depth", "eid", "role", "name", "value", "description", "properties", "frame",
-        "backend_id", "visible", "rendered", "clickable", "ignored", "concealed", "ref", "overlay",
+        "backend_id", "visible", "rendered", "clickable", "ignored", "concealed", "ref", "overlay", "floating",
     ]
 
 

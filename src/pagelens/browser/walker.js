@@ -39,6 +39,9 @@
   const S = [], smap = new Map();
   const str = (s) => { let i = smap.get(s); if (i === undefined) { i = S.length; S.push(s); smap.set(s, i); } return i; };
   const P = [], R = [], N = [], V = [], D = [], F = [], B = [], G = [], Q = [], X = [], DOCS = [], LD = [];
+  // FL: (start, end) node ranges emitted inside an out-of-flow box (fixed/sticky/absolute, at least OVERLAY_W x
+  // OVERLAY_H), innermost first; FLS: the boxes being walked (see walk)
+  const FL = [], FLS = [];
   const CONCEAL = { "": 0, offscreen: 1, tiny: 2, transparent: 3, "same-colour": 4, covered: 5 };
 
   // -- roles ---------------------------------------------------------------------------
@@ -374,7 +377,7 @@
     // stack of [node, parentIndex, ctx] ; ctx = {op, bg, tiny, hidden(visibility), ariaHidden}
     const top = doc.body || doc.documentElement;
     if (!top) return;
-    const walk = (node, pIdx, inh) => {
+    const walkNode = (node, pIdx, inh) => {
       if (node.nodeType === TEXT) {
         const raw = node.data;
         if (!raw || !/\S/.test(raw) && !(inh.pre)) return;
@@ -414,6 +417,7 @@
         overlays.push([el, box, parseInt(cs.zIndex, 10) || 0, P.length, pos === "fixed"]);
       }
       if ((pos === "fixed" || pos === "absolute") && box[2] >= OVERLAY_W && box[3] >= OVERLAY_H) ovCands.push([el, box, cs, bgc, P.length]);
+      if ((pos === "fixed" || pos === "absolute" || pos === "sticky") && box[2] >= OVERLAY_W && box[3] >= OVERLAY_H) FLS.push(el);
       const bg = bgc && bgc[3] > 0.5 ? bgc : inh.bg;
       const hid = textHidden(cs, box, pos);
       const tiny = inh.tiny || ((box[2] <= 2 || box[3] <= 2) && cs.overflowX !== "visible" && cs.overflowX !== "") || hid === "tiny";
@@ -563,6 +567,13 @@
         if (a && a.trim()) emit(childParent, "StaticText", a, null, "", 0, box, 1);
         else if (pseudoImage(el, "::after")) emit(childParent, "image", "", null, "", 0, box, 1);
       }
+    };
+    // every node emitted while an out-of-flow box is walked (its shadow root and same-origin iframe included)
+    // is recorded as one FL range: the walker reports the fact, provenance judges whether it is an overlay
+    const walk = (node, pIdx, inh) => {
+      const s = P.length, k = FLS.length;
+      walkNode(node, pIdx, inh);
+      if (FLS.length > k) { FLS.length = k; if (P.length > s) FL.push(s, P.length); }
     };
     const marker = (li, cs) => {
       const ty = cs.listStyleType;
@@ -746,5 +757,5 @@
   for (const m of [styleCache, pseudoMemo, contentMemo, labelMaps, firstLetterMemo, roleMemo, tableKind]) m.clear();
   ELS.length = 0; BX.length = 0; DI.length = 0;
   smap.clear();
-  return JSON.stringify({ S, P, R, N, V, D, F, B, G, Q, X, DOCS, W, LD, vp, ms: performance.now() - t0 });
+  return JSON.stringify({ S, P, R, N, V, D, F, B, G, Q, X, DOCS, W, LD, FL, vp, ms: performance.now() - t0 });
 }

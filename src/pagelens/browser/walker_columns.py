@@ -12,7 +12,9 @@ Column format of one walk (``i`` is a node's position; nodes are in pre-order):
 * ``X`` pairs (iframe node, element number) of iframes whose document could not be read
   in-page (cross-origin); ``DOCS`` quintuples (root node, token, url, scrollX, scrollY);
 * ``W`` the nodes whose backend id the observer asks for; ``LD`` iframe nodes whose document
-  was still loading when walked (reported in ``frame_errors``).
+  was still loading when walked (reported in ``frame_errors``); ``FL`` (start, end) ranges of the
+  nodes emitted inside an out-of-flow box (``position`` fixed, sticky or absolute, at least
+  150 x 60 px), innermost first: :attr:`~pagelens.types.Node.floating` numbers the outermost ones.
 
 :func:`parse_walk` is the edge that reads the raw JSON string; :func:`build_nodes` merges the
 parsed walks (cross-origin frames spliced under their ``<iframe>`` node) into document order.
@@ -63,6 +65,7 @@ class Walk:
     ms: float
     wanted: list[int]  # nodes whose CDP backend id the observer asked for (see _backend_ids)
     loading: list[int]  # iframe nodes whose document was still loading when walked
+    floats: list[int]  # per node: the number (1-based, this walk) of the outermost out-of-flow box holding it
 
 
 def _props(q: list[Any], strings: list[str]) -> dict[int, tuple[tuple[str, PropValue], ...]]:
@@ -123,7 +126,23 @@ def parse_walk(raw: str) -> Walk:
     return Walk(strings, parent, d["R"], d["N"], value, desc, d["F"], box, flags, props,
                  [(int(x[k]), int(x[k + 1])) for k in range(0, len(x) - 1, 2)], docs,
                  (float(vp[0]), float(vp[1])), float(d.get("ms", 0.0)), list(d.get("W") or ()),
-                 list(d.get("LD") or ()))
+                 list(d.get("LD") or ()), _floats(d.get("FL") or (), n))
+
+
+def _floats(ranges: Any, n: int) -> list[int]:
+    """Per node, the number of the outermost ``FL`` range holding it (0: none). Ranges nest or are disjoint."""
+    out = [0] * n if ranges else []
+    spans = sorted((int(ranges[k]), -int(ranges[k + 1])) for k in range(0, len(ranges) - 1, 2))
+    box, end = 0, -1
+    for lo, neg in spans:
+        hi = min(-neg, n)
+        if lo < end:
+            continue  # inside an outer box already numbered
+        box += 1
+        end = hi
+        for i in range(max(lo, 0), hi):
+            out[i] = box
+    return out
 
 
 def build_nodes(main: Walk, parsed: list[tuple[Any, Walk]], index_of: dict[int, int],
@@ -153,6 +172,8 @@ def build_nodes(main: Walk, parsed: list[tuple[Any, Walk]], index_of: dict[int, 
         w_parent, w_role, w_name, w_value, w_desc, w_ref, w_box, w_flags = (
             w.parent, w.role, w.name, w.value, w.desc, w.ref, w.box, w.flags)
         props = w.props
+        floats = w.floats
+        float_base = 1000 * wi  # box numbers stay distinct across the walks of several frames
         back = (backend or {}) if w is main else {}
         roles = [s[r] for r in w_role]
         has_children = bool(spliced)
@@ -205,7 +226,7 @@ def build_nodes(main: Walk, parsed: list[tuple[Any, Walk]], index_of: dict[int, 
                 idx, par, dep, eid, role, s[w_name[i]], None if v < 0 else s[v], "" if dsc < 0 else s[dsc],
                 pr or (), frame, back.get(i), visible,
                 rendered or is_text or role == "RootWebArea", bool(flags & 2), False, conceal_names[(flags >> 8) & 7],
-                ref_s, bool(flags & 2048),
+                ref_s, bool(flags & 2048), (floats[i] + float_base) if floats and floats[i] else 0,
             ))
             if has_children:
                 child = spliced.get((wi, i))
