@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+
 def _rx(*parts: str) -> re.Pattern[str]:
     """One pattern over lowercased text (no IGNORECASE: Unicode case folding makes every alternative slower)."""
     return re.compile("|".join(parts))
@@ -184,7 +185,4 @@ def steered(text: str, offsite: bool, foreign: bool = True) -> tuple[str, str] |
     if offsite and MACHINE.search(low) is not None and _requests(low) and (
             CREDENTIAL.search(low) or URGENT.search(low) or RELOCATED.search(low) or PROXY.search(low)):
         return "addresses-agent", "names a machine reader and sends it to another origin; " + ", ".join(marks(text).reasons())
-    return None
-    if offsite and m.machine and m.request and (m.credential or m.urgent or m.relocated or m.proxy):
-        return "addresses-agent", "names a machine reader and sends it to another origin; " + ", ".join(m.reasons())
     return None
