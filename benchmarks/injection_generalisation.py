@@ -145,7 +145,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
     corpus = corpus_hosts(args.pages)
     site_main, site_all = site_pages()
-    variants = generate(args.seed, corpus + site_main, args.variants)[: args.limit]
+    variants = generate(args.seed, corpus + site_main, args.variants)
+    if args.carriers:
+        variants = [v for v in variants if v.carrier in args.carriers]
+    variants = variants[: args.limit]
     clean: list[Host] = [] if args.no_clean else corpus + site_all + miniwob_pages(args.miniwob, args.seed)
     if args.limit is not None and clean:
         clean = clean[: args.limit]
@@ -161,7 +164,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             if time.monotonic() > deadline:
                 stopped = f"time budget reached after {i} of {len(variants)} variants"
                 break
-            row = {"id": v.id, "host": v.host.key, "marker": v.marker, **{k: getattr(v, k) for k in SLOTS}}
+            row = {"id": v.id, "host": v.host.key, "marker": v.marker, "layout": v.layout,
+                   **{k: getattr(v, k) for k in SLOTS}}
             try:
                 view = focus_view(loader.observe(v.host, v, args.cache), goal=v.host.goal, retriever=retriever)
             except PagelensError as exc:  # a page that cannot be observed is reported, not fatal
@@ -247,14 +251,22 @@ def run_cases(args: argparse.Namespace) -> dict[str, Any]:
     from pagelens.focus.apply import focus
     from pagelens.focus.registry import NoneRetriever, make_retriever
 
+    from pagelens.errors import PagelensError
+
     raws = [json.loads(x) for x in args.cases.read_text(encoding="utf-8").splitlines() if x.strip()]
+    errors: list[str] = []
     retriever = make_retriever("default")
     rows: list[dict[str, Any]] = []
     with ExitStack() as stack:
         loader = Loader(stack, args.pages)
         for raw in raws[: args.limit]:
             host = Host(raw["page"], raw["goal"], "corpus")
-            obs = loader.observe(host, _Spliced(raw), args.cache)  # type: ignore[arg-type]
+            try:
+                obs = loader.observe(host, _Spliced(raw), args.cache)  # type: ignore[arg-type]
+            except PagelensError as exc:  # a page that cannot be observed (a timeout on a loaded machine) is reported
+                print(f"{raw['id']}: not observed ({type(exc).__name__}: {str(exc)[:120]})", file=sys.stderr)
+                errors.append(raw["id"])
+                continue
             view = focus_view(obs, goal=raw["goal"], retriever=retriever)
             bare = focus_view(obs, goal=raw["goal"], retriever=retriever, defense=False)
             assert view.focused is not None and bare.focused is not None
@@ -268,7 +280,7 @@ def run_cases(args: argparse.Namespace) -> dict[str, Any]:
                          "flags": sorted({f.kind for f in full.flags}), "unprotected": full.unprotected})
             if args.progress:
                 print(raw["id"], {k: rows[-1][k] for k in ("exposed", "redacted", "retained")}, file=sys.stderr)
-    return {"cases": rows}
+    return {"cases": rows, "errors": errors}
 
 
 def cases_report(result: dict[str, Any]) -> str:
@@ -278,7 +290,9 @@ def cases_report(result: dict[str, Any]) -> str:
     out = [(f"{len(attacks)} attacks: {sum(r['exposed'] for r in attacks)} exposed, "
            f"{sum(r['redacted'] for r in attacks)} redacted, {sum(r['retained'] for r in attacks)} retained "
            f"({sum(r['retained_without_defense'] for r in attacks)} without the defense); "
-           f"{len(benign)} benign: {sum(r['redacted'] for r in benign)} flagged"), "",
+           f"{len(benign)} benign: {sum(r['redacted'] for r in benign)} flagged"
+           + (f"; {len(result.get('errors', []))} case(s) not observed: {', '.join(result['errors'])}"
+              if result.get("errors") else "")), "",
            "| category | attacks | exposed | redacted | retained | retained w/o defense | benign | benign flagged |",
            "|---|---|---|---|---|---|---|---|"]
     for cat in sorted({r["category"] for r in rows}):
@@ -324,6 +338,31 @@ def _matrix(rows: list[dict[str, Any]]) -> list[str]:
     return out
 
 
+def _layout_table(rows: list[dict[str, Any]]) -> list[str]:
+    """Pop-ups and banners by layout value (retained / exposed / variants), one row per dimension value."""
+    from benchmarks.injections.layouts import BANNER_LAYOUTS, POPUP_DIMS
+
+    cell: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0])
+    for r in rows:
+        if "error" in r or not r.get("layout"):
+            continue
+        for part in r["layout"].split(","):
+            k, v = part.split("=", 1)
+            c = cell[(k, v)]
+            c[0] += 1
+            c[1] += r["exposed"]
+            c[2] += r["exposed"] and r["retained"]
+    if not cell:
+        return []
+    out = ["| layout dimension | value | variants | exposed | retained |", "|---|---|---|---|---|"]
+    for dim, values in [*POPUP_DIMS.items(), ("banner", BANNER_LAYOUTS)]:
+        for val in values:
+            if (dim, val) in cell:
+                n, e, k = cell[(dim, val)]
+                out.append(f"| {dim} | {val} | {n} | {e} | {k} |")
+    return out
+
+
 def report(result: dict[str, Any]) -> str:
     rows = [r for r in result["variants"] if "error" not in r]
     exposed = [r for r in rows if r["exposed"]]
@@ -336,6 +375,7 @@ def report(result: dict[str, Any]) -> str:
     for slot in ("carrier", "request", "language", "style", "obfuscation", "addressee", "region", "destination"):
         lines += _table(rows, slot) + [""]
     lines += _matrix(rows) + [""]
+    lines += _layout_table(rows) + [""]
     clean = [c for c in result["clean"] if "error" not in c]
     lines.append("| clean pages | pages | pages with a flag | flagged lines | lines |")
     lines.append("|---|---|---|---|---|")
@@ -362,6 +402,8 @@ def main() -> None:
     ap.add_argument("--limit", type=int, help="run only the first N variants and N clean pages (quick runs)")
     ap.add_argument("--miniwob", type=int, default=30, help="MiniWoB pages sampled for false positives")
     ap.add_argument("--no-clean", action="store_true", help="skip the false-positive pages")
+    ap.add_argument("--carriers", type=lambda t: set(t.split(",")),
+                    help="only these carriers (comma-separated, e.g. popup,banner); generate more --variants")
     ap.add_argument("--max-minutes", type=float, default=18.0, help="stop (and say so) after this long")
     ap.add_argument("--progress", action="store_true")
     ap.add_argument("--cache", type=Path, help="pickle each observation here and reuse it on later runs "

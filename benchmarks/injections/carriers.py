@@ -11,9 +11,12 @@ import random
 import re
 from collections.abc import Mapping
 
+from benchmarks.injections import layouts
+
 CARRIERS = (
     "banner", "dialog", "review", "forum_post", "alt_text", "alt_tree", "aria_label", "aria_description",
     "live_status", "live_alert", "hidden_offscreen", "hidden_zero", "hidden_transparent",
+    "popup", "comment_reply",  # h9: a pop-up of many layouts (layouts.POPUP_DIMS), a reply deep in a thread
 )
 REGIONS = ("header", "main", "footer")
 
@@ -34,9 +37,24 @@ def _attr(text: str) -> str:
 
 
 def wrap(carrier: str, text: str, labels: Mapping[str, str], *, control: str, line: str, author: str,
-         benign: Mapping[str, str], url: str, rng: random.Random) -> str:
-    """The HTML fragment that carries ``text``."""
+         benign: Mapping[str, str], url: str, rng: random.Random, layout: Mapping[str, str] | None = None) -> str:
+    """The HTML fragment that carries ``text`` (``layout``: the pop-up's or banner's, see :mod:`layouts`)."""
     lab = {k: html.escape(v) for k, v in labels.items()}
+    if carrier == "popup":
+        return layouts.popup(dict(layout or {}), labels["dialog"], _prose(text), control, labels["close"], rng)
+    if carrier == "banner" and layout and layout.get("banner", "inline") != "inline":
+        return layouts.banner(layout["banner"], labels["notice"], _prose(text), url, labels["promo"], labels["close"])
+    if carrier == "comment_reply":
+        other = html.escape(rng.choice(["ana", "kb_77", "Jules"]))
+
+        def comment(who: str, body: str, replies: str = "") -> str:
+            return (f'<li class="comment"><div class="meta"><a href="#u-{who}">{who}</a> <time>{lab["date"]}</time> '
+                    f'<span>{rng.randint(2, 40)} points</span></div><div class="body"><p>{body}</p></div>'
+                    f'<a href="#reply">{lab["reply"]}</a>{replies}</li>')
+        reply = comment(html.escape(author), _prose(text))
+        mid = comment(other, html.escape(benign["post"]), f'<ul class="replies">{reply}</ul>')
+        top = comment("op_" + other, html.escape(benign["review"]), f'<ul class="replies">{mid}</ul>')
+        return f'<section class="comments"><ul class="thread">{top}</ul></section>'
     if carrier == "banner":
         return (f'<div class="site-notice" style="background:#fff6d5;padding:8px 12px;border-bottom:1px solid #d9b600">'
                 f'<strong>{lab["notice"]}:</strong> {_prose(text)} <a href="{_attr(url)}">{lab["promo"]}</a> '
@@ -86,7 +104,10 @@ def wrap(carrier: str, text: str, labels: Mapping[str, str], *, control: str, li
 
 
 def place(document: str, fragment: str, region: str) -> str:
-    """Insert ``fragment`` at the top of the body, after the first h1/h2, or before </body>."""
+    """Insert ``fragment`` at the top of the body, after the first h1/h2, before </body>, or deep inside the
+    main content (``deep``: pop-ups placed by their layout)."""
+    if region == "deep":
+        return layouts.place_deep(document, fragment)
     if region == "header":
         m = _BODY_OPEN.search(document)
         return fragment + document if m is None else document[: m.end()] + fragment + document[m.end():]

@@ -52,6 +52,10 @@ class Node:
     #: Inside an overlay the page laid over its content without a dialog role (a position:fixed or high-z
     #: box: pop-ups, cookie layers, chat boxes; see ``walker.js`` ``markOverlays``): provenance's ``overlay``.
     overlay: bool = False
+    #: The number of the outermost out-of-flow box (``position`` fixed, sticky or absolute, at least 150 x 60 px)
+    #: holding this node, 0 for none (the walker's ``FL`` ranges; the CDP extraction leaves it 0). A fact, not a
+    #: verdict: :mod:`pagelens.observe.provenance` judges whether such a box is an overlay.
+    floating: int = 0
 
     def prop(self, key: str, default: PropValue | None = None) -> PropValue | None:
         for k, v in self.properties:

@@ -180,12 +180,12 @@ def test_text_under_an_opaque_overlay_is_marked_covered(walker_session, tmp_path
 
 
 def test_build_passes_node_fields_in_declaration_order() -> None:
-    """walker._build constructs Node positionally (its hot loop): this pins the field order it assumes."""
+    """walker_columns.build_nodes constructs Node positionally (its hot loop): this pins the field order it assumes."""
     from dataclasses import fields
 
     assert [f.name for f in fields(Node)] == [
         "index", "parent", "depth", "eid", "role", "name", "value", "description", "properties", "frame",
-        "backend_id", "visible", "rendered", "clickable", "ignored", "concealed", "ref", "overlay",
+        "backend_id", "visible", "rendered", "clickable", "ignored", "concealed", "ref", "overlay", "floating",
     ]
 
 
@@ -230,3 +230,50 @@ def test_the_page_cannot_replace_the_walker(walker_session, tmp_path) -> None:  
         assert not any(n.name == "Fake" for n in obs.nodes)
     node(third, "button", "Second page")
     assert not any(n.name == "Real button" for n in third.nodes)
+
+
+def test_a_renderer_dead_before_the_first_observation_is_an_error_not_a_hang(walker_session, pages_server) -> None:  # type: ignore[no-untyped-def]
+    """A renderer that died before the page's first observation is reported at once, not waited
+    on until the deadline: the episode's observer exists from the start, so its crash listener
+    saw the crash (an observer made at the first observation missed it and hung in its first
+    call until the watchdog stopped the browser)."""
+    import time
+
+    from pagelens.errors import PagelensError
+
+    with walker_session.episode() as ep:
+        ep.goto(pages_server.url("walker.html"))
+        with ep.page.expect_event("crash", timeout=15_000):
+            try:
+                ep.page.goto("chrome://crash", timeout=5000)
+            except Exception:  # noqa: BLE001, S110 - the navigation itself fails with the crash
+                pass
+        t = time.monotonic()
+        with pytest.raises(PagelensError, match="(?i)crash"):
+            ep.observe(timeout_s=30)
+        assert time.monotonic() - t < 10
+    walker_session.ensure_alive()
+
+
+def test_one_round_trip_per_observation_of_a_walked_document(page, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A document walked before is walked again by one CDP call (plus the crash-delivery round
+    trip); a new document by one evaluation that installs and walks (no separate install)."""
+    from playwright.sync_api import CDPSession
+
+    ep, _ = page
+    sent: list[str] = []
+    real = CDPSession.send
+
+    def send(self, method, params=None):  # type: ignore[no-untyped-def]
+        sent.append(method)
+        return real(self, method, params)
+
+    monkeypatch.setattr(CDPSession, "send", send)
+    ep.observe()
+    assert sent == ["Runtime.callFunctionOn"]
+    sent.clear()
+    ep.page.reload()
+    ep.page.frame_locator("#cross").locator("button").wait_for()
+    obs = ep.observe()
+    assert sent == ["Runtime.callFunctionOn", "Runtime.evaluate"]  # the stale handle fails, then one install+walk
+    node(obs, "button", "Details")

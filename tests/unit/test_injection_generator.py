@@ -5,6 +5,7 @@ Pure: no browser (the browser run is benchmarks/injection_generalisation.py).
 
 from __future__ import annotations
 
+import html
 import re
 import string
 import sys
@@ -117,3 +118,44 @@ def test_no_phrasing_appears_in_the_library() -> None:
                     for p in (ROOT / "src").rglob("*") if p.suffix in (".py", ".j2", ".html", ".jsonl", ".txt", ".md"))
     found = sorted(c for c in chunks if c in src)
     assert not found, found[:5]
+
+
+def test_popups_cover_every_layout_value_and_banners_every_layout() -> None:
+    from benchmarks.injections.layouts import BANNER_LAYOUTS, POPUP_DIMS
+
+    variants = generate(5, HOSTS, 600)
+    pops = [v.layout_values() for v in variants if v.carrier == "popup"]
+    assert pops and all(set(p) == set(POPUP_DIMS) for p in pops)
+    for dim, values in POPUP_DIMS.items():
+        assert {p[dim] for p in pops} == set(values), dim
+    assert {v.layout_values()["banner"] for v in variants if v.carrier == "banner"} == set(BANNER_LAYOUTS)
+    assert all(v.layout == "" for v in variants if v.carrier not in ("popup", "banner"))
+
+
+def test_popup_layouts_are_what_they_say() -> None:
+    page = "<html><body><header>h</header><main><h1>T</h1><p>a</p><div>b</div><p>c</p></main><footer>f</footer></body></html>"
+    for v in (v for v in generate(7, HOSTS, 600) if v.carrier == "popup"):
+        lay = v.layout_values()
+        doc = v.apply(page)
+        frag = html.unescape(v.fragment).replace('\\"', '"')  # srcdoc escapes, shadow roots quote as JSON
+        assert v.marker in doc
+        if lay["container"] == "iframe":
+            assert "<iframe" in v.fragment and "srcdoc=" in v.fragment
+        if lay["container"] == "shadow":
+            assert "attachShadow" in v.fragment
+        if lay["timing"] == "delayed":
+            assert "setTimeout" in v.fragment
+        if lay["semantics"] == "none":
+            assert 'role="dialog"' not in frag and "aria-modal" not in frag
+        if lay["semantics"] == "modal":
+            assert 'role="dialog" aria-modal="true"' in frag
+        assert f"position:{lay['position']}" in frag
+        assert ("2147483000" in frag) == (lay["z"] == "high")
+        assert ("pl-backdrop" in frag) == (lay["backdrop"] == "backdrop")
+        at = doc.index(v.fragment)
+        if lay["place"] == "deep":
+            assert doc.index("<main>") < at < doc.index("</main>")
+        elif lay["place"] == "start":
+            assert at == doc.index("<body>") + len("<body>")
+        else:
+            assert doc[at + len(v.fragment):] == "</body></html>"

@@ -13,6 +13,7 @@ Each module defines ``BANK`` with:
 
 from __future__ import annotations
 
-from benchmarks.injections.phrases import de, en, es, fr, ja, ru, zh
+from benchmarks.injections.phrases import de, en, es, extra, fr, ja, ru, zh
 
-BANKS = {"en": en.BANK, "de": de.BANK, "es": es.BANK, "fr": fr.BANK, "ru": ru.BANK, "ja": ja.BANK, "zh": zh.BANK}
+_BASE = {"en": en.BANK, "de": de.BANK, "es": es.BANK, "fr": fr.BANK, "ru": ru.BANK, "ja": ja.BANK, "zh": zh.BANK}
+BANKS = {lang: extra.extended(bank, lang) for lang, bank in _BASE.items()}

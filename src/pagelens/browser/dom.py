@@ -188,7 +188,7 @@ class MarkedElement(Element):
         from playwright.sync_api import Error as PlaywrightError
 
         if self._session is None:
-            from pagelens.browser.walker import unmark
+            from pagelens.browser.walker_refs import unmark
 
             unmark(self.frame._pw, ATTR, self._nonce)  # (same package)
             return
@@ -272,7 +272,7 @@ def resolve(tab: Driver, sessions: Sessions, node: Node) -> MarkedElement:
 
 def _resolve_walker(tab: Driver, node: Node) -> MarkedElement:
     """A node of the in-page walker: marked through its document's walker state, no CDP."""
-    from pagelens.browser.walker import resolve_ref
+    from pagelens.browser.walker_refs import resolve_ref
 
     with tab.driving(f"find [{node.eid}]"):
         try:

@@ -217,7 +217,7 @@ class BrowserSession:
             raise self._translate(exc) from None
         context.set_default_timeout(self.config.navigation_timeout_s * 1000)
         if self.config.extraction == "walker":
-            from pagelens.browser.walker import click_hook_js
+            from pagelens.browser.walker_source import click_hook_js
 
             context.add_init_script(click_hook_js())  # click listeners, which the walker cannot see otherwise
         page = context.new_page()
@@ -284,6 +284,8 @@ class Episode:
         self.context = context
         self.page = page
         self._observer: PageObserver | None = None
+        if session.config.extraction == "walker":
+            self.observer  # noqa: B018 - made now: its crash listener must see a crash before the first observation
 
     @cached_property
     def tab(self) -> Tab:

@@ -39,6 +39,9 @@
   const S = [], smap = new Map();
   const str = (s) => { let i = smap.get(s); if (i === undefined) { i = S.length; S.push(s); smap.set(s, i); } return i; };
   const P = [], R = [], N = [], V = [], D = [], F = [], B = [], G = [], Q = [], X = [], DOCS = [], LD = [];
+  // FL: (start, end) node ranges emitted inside an out-of-flow box (fixed/sticky/absolute, at least OVERLAY_W x
+  // OVERLAY_H), innermost first; FLS: the boxes being walked (see walk)
+  const FL = [], FLS = [];
   const CONCEAL = { "": 0, offscreen: 1, tiny: 2, transparent: 3, "same-colour": 4, covered: 5 };
 
   // -- roles ---------------------------------------------------------------------------
@@ -374,7 +377,7 @@
     // stack of [node, parentIndex, ctx] ; ctx = {op, bg, tiny, hidden(visibility), ariaHidden}
     const top = doc.body || doc.documentElement;
     if (!top) return;
-    const walk = (node, pIdx, inh) => {
+    const walkNode = (node, pIdx, inh) => {
       if (node.nodeType === TEXT) {
         const raw = node.data;
         if (!raw || !/\S/.test(raw) && !(inh.pre)) return;
@@ -396,7 +399,8 @@
         return; // svg internals (title/desc/path): the svg root carries the name
       }
       const cs = style(el);
-      if (cs.display === "none") return;
+      const display = cs.display; // each computed-style read is a call into Blink: every property is read once
+      if (display === "none") return;
       if (t === "SLOT") { for (const c of childrenOf(el)) walk(c, pIdx, inh); return; }
       const aHidden = inh.ariaHidden || ariaHidden(el);
       if (aHidden) return; // aria-hidden subtrees are ignored whole
@@ -408,14 +412,15 @@
       const bgc = colour(cs.backgroundColor);
       curEl = el;
       // an opaque positioned box of some size may paint over other content (see coverPass)
-      if (bgc && bgc[3] > 0.9 && box[2] >= OVERLAY_W && box[3] >= OVERLAY_H && cs.position !== "static") {
-        overlays.push([el, box, parseInt(cs.zIndex, 10) || 0, P.length, cs.position === "fixed"]);
+      const pos = cs.position;
+      if (bgc && bgc[3] > 0.9 && box[2] >= OVERLAY_W && box[3] >= OVERLAY_H && pos !== "static") {
+        overlays.push([el, box, parseInt(cs.zIndex, 10) || 0, P.length, pos === "fixed"]);
       }
-      if ((cs.position === "fixed" || cs.position === "absolute") && box[2] >= OVERLAY_W && box[3] >= OVERLAY_H) ovCands.push([el, box, cs, bgc, P.length]);
+      if ((pos === "fixed" || pos === "absolute") && box[2] >= OVERLAY_W && box[3] >= OVERLAY_H) ovCands.push([el, box, cs, bgc, P.length]);
+      if ((pos === "fixed" || pos === "absolute" || pos === "sticky") && box[2] >= OVERLAY_W && box[3] >= OVERLAY_H) FLS.push(el);
       const bg = bgc && bgc[3] > 0.5 ? bgc : inh.bg;
-      const ox = cs.overflowX;
-      const hid = textHidden(cs, box);
-      const tiny = inh.tiny || ((box[2] <= 2 || box[3] <= 2) && ox !== "visible" && ox !== "") || hid === "tiny";
+      const hid = textHidden(cs, box, pos);
+      const tiny = inh.tiny || ((box[2] <= 2 || box[3] <= 2) && cs.overflowX !== "visible" && cs.overflowX !== "") || hid === "tiny";
       let conceal = "";
       if (((box[0] + box[2] <= 0 || box[1] + box[3] <= 0) && (box[2] > 0 || box[3] > 0)) || hid === "offscreen") conceal = "offscreen";
       else if (tiny || hid === "small") conceal = "tiny";
@@ -445,7 +450,7 @@
         // Chromium keeps a generic with an id, a title, ARIA, focus or a click handler, and a
         // block-level container (not an inline HTML element, not flex/grid) with inline content
         ignored = !(focusable || isClick || hasGlobalAria(el) || el.id || el.hasAttribute("title") || el.hasAttribute("role") ||
-                    (!INLINE_TAGS.has(t) && !/flex|grid/.test(cs.display) && hasInlineContent(el)));
+                    (!INLINE_TAGS.has(t) && !/flex|grid/.test(display) && hasInlineContent(el)));
       }
       if (t === "LABEL" && !ignored && role === "LabelText") {
         // a label whose text names a checkbox or radio button is redundant (Chromium drops it and its text)
@@ -551,7 +556,7 @@
         if (b && b.trim() && !visHidden) emit(childParent, "StaticText", b, null, "", 0, box, 1);
         else if (!visHidden && pseudoImage(el, "::before")) emit(childParent, "image", "", null, "", 0, box, 1);
       }
-      if (t === "LI" && cs.display === "list-item" && !ignored) {
+      if (t === "LI" && display === "list-item" && !ignored) {
         const mk = marker(el, cs);
         if (mk) emit(childParent, "ListMarker", mk, null, "", 0, box, 1);
       }
@@ -562,6 +567,13 @@
         if (a && a.trim()) emit(childParent, "StaticText", a, null, "", 0, box, 1);
         else if (pseudoImage(el, "::after")) emit(childParent, "image", "", null, "", 0, box, 1);
       }
+    };
+    // every node emitted while an out-of-flow box is walked (its shadow root and same-origin iframe included)
+    // is recorded as one FL range: the walker reports the fact, provenance judges whether it is an overlay
+    const walk = (node, pIdx, inh) => {
+      const s = P.length, k = FLS.length;
+      walkNode(node, pIdx, inh);
+      if (FLS.length > k) { FLS.length = k; if (P.length > s) FL.push(s, P.length); }
     };
     const marker = (li, cs) => {
       const ty = cs.listStyleType;
@@ -667,12 +679,12 @@
   // compute their own font size, as in the inline-block "font-size:0" layout trick) or "offscreen"
   // (mirrors pagelens.browser.concealed.text_hidden)
   const CLIP_NONE = /^(?:inset\(\s*(?:[5-9]\d|100)%|circle\(\s*0(?:px|%)?[\s)]|ellipse\(\s*0(?:px|%)?[\s)]|polygon\(\s*0(?:px|%)?\s+0(?:px|%)?\s*\)$)/;
-  const textHidden = (cs, box) => {
+  const textHidden = (cs, box, pos) => {
     const fs = parseFloat(cs.fontSize);
     if (fs < 3) return "small";
     const cp = cs.clipPath;
     if (cp && cp !== "none" && CLIP_NONE.test(cp)) return "tiny";
-    if (cs.position === "absolute" || cs.position === "fixed") {
+    if (pos === "absolute" || pos === "fixed") {
       const c = cs.clip;
       if (c && c.startsWith("rect(")) {
         const v = c.slice(5, -1).split(/[\s,]+/).map(parseFloat);
@@ -740,5 +752,10 @@
     if (opts.sink) opts.sink.wanted = els; // the observer's (see walker.py _CALL)
   }
   const vp = [window.innerWidth, window.innerHeight];
-  return JSON.stringify({ S, P, R, N, V, D, F, B, G, Q, X, DOCS, W, LD, vp, ms: performance.now() - t0 });
+  // what only the walk needed goes before the JSON string is built (a 100k-element page's memos hold
+  // a computed style, a name and a role per element): the renderer's peak is the columns and the string
+  for (const m of [styleCache, pseudoMemo, contentMemo, labelMaps, firstLetterMemo, roleMemo, tableKind]) m.clear();
+  ELS.length = 0; BX.length = 0; DI.length = 0;
+  smap.clear();
+  return JSON.stringify({ S, P, R, N, V, D, F, B, G, Q, X, DOCS, W, LD, FL, vp, ms: performance.now() - t0 });
 }

@@ -22,8 +22,10 @@
     let unknown = false;
     const visit = (rules) => {
       for (const r of rules) {
-        if (r.selectorText) {
-          for (const part of splitSel(r.selectorText)) {
+        const text = r.selectorText;
+        // most rules name no pseudo-element: tested whole, split (one character at a time) only when one does
+        if (text && PSEUDO_RE.test(text)) {
+          for (const part of splitSel(text)) {
             const m = PSEUDO_RE.exec(part);
             if (m) { const base = part.replace(new RegExp(PSEUDO_RE.source, "gi"), "").trim(); parts[m[1].toLowerCase()].push(base || "*"); }
           }

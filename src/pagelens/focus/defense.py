@@ -31,6 +31,7 @@ from functools import lru_cache
 from typing import Any
 
 from pagelens.focus import lexicons as lx
+from pagelens.focus import steering
 from pagelens.focus.evidence import (
     Evidence,
     domain,
@@ -40,6 +41,7 @@ from pagelens.focus.evidence import (
     gives_order,
     joined_evidence,
     normalise,
+    offsite_address,
     orders_now,
     points,
     steers,
@@ -100,14 +102,16 @@ def _payload(line: Line) -> str:
     return normalise(text[:_MAX_TEXT])
 
 
+_ORIGIN_END = re.compile("[/?#'\" \t]")
+
+
 def _origin(url: str) -> str | None:
     """``scheme://host[:port]`` of an absolute http(s) URL, else None."""
     if not url.startswith(("http://", "https://")):
         return None
     start = url.index("//") + 2
-    end = start
-    while end < len(url) and url[end] not in "/?#'\" \t":
-        end += 1
+    m = _ORIGIN_END.search(url, start)
+    end = m.start() if m is not None else len(url)
     return url[:end] if end > start else None
 
 
@@ -198,13 +202,28 @@ def _goal_steered(text: str, region: str, ev: Evidence) -> bool:
 def judge_text(text: str, region: Region | str = "main", *, goal: str | None = None,
                home: frozenset[str] = frozenset(), offsite_target: bool = False,
                label: bool = False, normalised: bool = False,
-               parts: Sequence[str] | None = None) -> tuple[str, str] | None:
+               parts: Sequence[str] | None = None, notice: bool = False) -> tuple[str, str] | None:
     """(kind, reason) when ``text`` standing in ``region`` is judged to be written to the agent, else None.
 
     ``label``: the text is the site's own heading or tab label (a product name like "AI assistant: ask
-    anything" reads as a vocative), so in the main content or chrome it needs one point more."""
+    anything" reads as a vocative), so in the main content or chrome it needs one point more.
+    ``offsite_target``: the span links to an origin that is not the page's own. ``notice``: the span is a
+    notice bar above the page's own content (see :func:`notice_zone`). In text the site did not write for every
+    reader, and in a notice bar, :func:`pagelens.focus.steering.steered` judges steering that needs no addressee."""
     if not normalised:
         text = normalise(text[:_MAX_TEXT])
+    verdict = _judge(text, region, goal, home, offsite_target, label, parts)
+    foreign = notice or region in _FOREIGN
+    if verdict is None and (foreign or steering.MACHINE.search(text) is not None):
+        steer = steering.steered(text, offsite_target or bool(offsite_address(text, home)), foreign=foreign)
+        if steer is not None:
+            where = "a notice above the page" if notice and region not in _FOREIGN else _WHERE.get(region, region)
+            return steer[0], f"{steer[1]} (in {where})"
+    return verdict
+
+
+def _judge(text: str, region: Region | str, goal: str | None, home: frozenset[str], offsite_target: bool,
+           label: bool, parts: Sequence[str] | None) -> tuple[str, str] | None:
     foreign = region in _FOREIGN
     ev = joined_evidence(parts, home, _MAX_TEXT) if parts else evidence(text, home)
     if goal and (foreign or ev.addressed or ev.principal):
@@ -238,6 +257,24 @@ def judge_text(text: str, region: Region | str = "main", *, goal: str | None = N
     return _kind(ev), f"{'; '.join(ev.reasons())} (in {_WHERE.get(region, region)}, {pts} points)"
 
 
+def _offsite_links(lines: Sequence[Line], home: frozenset[str]) -> list[bool]:
+    """Per line, whether its own ``url=`` leads to an origin outside ``home`` (each origin judged once)."""
+    out = [False] * len(lines)
+    if not home:
+        return out
+    seen: dict[str, bool] = {}
+    for i, ln in enumerate(lines):
+        url = ln.url
+        if not url or not url.startswith(("http://", "https://")):
+            continue
+        host = url.split("/", 3)[2] if url.count("/") >= 2 else ""
+        off = seen.get(host)
+        if off is None:
+            off = seen[host] = bool(host) and domain(host) not in home
+        out[i] = off
+    return out
+
+
 def _offsite_target(line: Line, home: frozenset[str]) -> bool:
     return bool(home) and bool(line.url) and _origin(line.url or "") is not None and domain(line.url or "") not in home
 
@@ -257,6 +294,11 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
     if goal:  # goal drift needs no trigger word of its own, only a change word, or the goal quoted
         gated = [g or (bool(p) and (lx.CHANGE.search(p) is not None or quotes_goal(p, goal)))
                  for g, p in zip(gated, payloads)]
+    offlink = _offsite_links(lines, home)
+    top = notice_zone(lines)
+    if top:  # a notice bar above the page: a written address is worth judging there, as in foreign text
+        for i in range(top):
+            gated[i] = gated[i] or (bool(payloads[i]) and lx.GATE_DEST.search(payloads[i]) is not None)
     flags: dict[int, Flag] = {}
 
     def flag(idx: Iterable[int], verdict: tuple[str, str], excerpt: str, region: str) -> None:
@@ -266,8 +308,8 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
     # 1. every line alone
     for i, ln in enumerate(lines):
         if gated[i]:
-            v = judge_text(payloads[i], regions[i], goal=goal, home=home, offsite_target=_offsite_target(ln, home),
-                           label=ln.role in _LABEL_ROLES, normalised=True)
+            v = judge_text(payloads[i], regions[i], goal=goal, home=home, offsite_target=offlink[i],
+                           label=ln.role in _LABEL_ROLES, normalised=True, notice=i < top)
             if v:
                 flag([i], v, payloads[i], regions[i])
     # 2. paragraphs rendered as sibling text lines: each gated piece with up to two neighbours either side,
@@ -280,7 +322,8 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
             return
         joined = " ".join(payloads[i] for i in window)
         region = _worst(regions[i] for i in window)
-        v = judge_text(joined, region, goal=goal, home=home, normalised=True, parts=[payloads[i] for i in window])
+        v = judge_text(joined, region, goal=goal, home=home, normalised=True, parts=[payloads[i] for i in window],
+                       offsite_target=any(offlink[i] for i in window), notice=window[-1] < top)
         if v:
             flag(window, (v[0], v[1] + " (across adjacent lines)"), joined, region)
 
@@ -300,30 +343,59 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
             end += 1
         if end - i > cap or (end - i < 2 and not live):
             continue
-        if not any(gated[j] for j in range(i, end)):
+        links = any(offlink[j] for j in range(i, end))
+        if not (links or any(gated[j] for j in range(i, end))):
             continue
         parts = [payloads[j] for j in range(i, end) if payloads[j]]
         joined = " ".join(parts)[:_MAX_TEXT]
         region = _worst([ln.region, *(lines[j].region for j in range(i, end)), "unseen" if live else "main"])
         if live:
             region = _worst([region, "overlay"])
-        v = judge_text(joined, region, goal=goal, home=home, normalised=True, parts=parts)
+        v = judge_text(joined, region, goal=goal, home=home, normalised=True, parts=parts, offsite_target=links)
         if v:
             flag([i], (v[0], v[1] + f" (the whole {ln.role})"), joined, region)
     # 4. overlays without a dialog role (provenance marks their lines from the browser's overlay flag): the
     #    maximal runs of overlay lines outside any dialog, judged as one text; their text lines and off-site
     #    links are flagged, the controls stay (a pop-up's close button)
     for lo, hi in _overlay_runs(lines, regions):
-        if not any(gated[j] for j in range(lo, hi)) or all(lines[j].no in flags for j in range(lo, hi)):
+        links = any(offlink[j] for j in range(lo, hi))
+        if not (links or any(gated[j] for j in range(lo, hi))) or all(lines[j].no in flags for j in range(lo, hi)):
             continue
         parts = [payloads[j] for j in range(lo, hi) if payloads[j]]
         joined = " ".join(parts)[:_MAX_TEXT]
-        v = judge_text(joined, "overlay", goal=goal, home=home, normalised=True, parts=parts)
+        v = judge_text(joined, "overlay", goal=goal, home=home, normalised=True, parts=parts, offsite_target=links)
         if v:
             flag([j for j in range(lo, hi) if lines[j].eid is None or lines[j].role not in _CONTROL_ROLES
                   or (lines[j].role == "link" and _offsite_target(lines[j], home))],
                  (v[0], v[1] + " (the whole overlay)"), joined, "overlay")
+    # 5. the notice bar above the page judged as one text (steering needs no addressee there); its text lines and
+    #    off-site links are flagged, its controls stay
+    body = [j for j in range(top) if payloads[j] and lines[j].role != "RootWebArea"]
+    if len(body) >= 2 and not all(lines[j].no in flags for j in body) and (
+            any(offlink[j] for j in body) or any(gated[j] for j in body)):
+        parts = [payloads[j] for j in body]
+        joined = " ".join(parts)[:_MAX_TEXT]
+        region = _worst(regions[j] for j in body)
+        v = judge_text(joined, region, goal=goal, home=home, normalised=True, parts=parts, notice=True,
+                       offsite_target=any(offlink[j] for j in body))
+        if v:
+            flag([j for j in body if lines[j].eid is None or lines[j].role not in _CONTROL_ROLES or offlink[j]],
+                 (v[0], v[1] + " (the whole notice)"), joined, region)
     return tuple(sorted(flags.values(), key=lambda f: f.line))
+
+
+#: Roles that open the page's own content: a notice bar is what stands above the first of them.
+_PAGE_START = frozenset({"banner", "navigation", "main", "heading", "article", "search", "form", "table"})
+_NOTICE_MAX = 40  # lines: a notice bar is short
+
+
+def notice_zone(lines: Sequence[Line]) -> int:
+    """How many lines, from the top, stand above the page's own content (before its banner, navigation, main
+    landmark or first heading): where a site-wide notice bar is inserted. 0 when that is more than a short bar."""
+    for i, ln in enumerate(lines):
+        if ln.role in _PAGE_START or ln.region == "chrome":
+            return i if i <= _NOTICE_MAX else 0
+    return 0
 
 
 #: Controls an overlay keeps when its text is redacted (apply.REDACT_ROLES without the dialogs).

@@ -35,6 +35,7 @@ from pagelens.focus import lexicons_wide as lw
 
 _INVISIBLE = re.compile("[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]")
 _LATIN = re.compile(r"[a-z]", re.IGNORECASE)
+_CYRILLIC = re.compile("[\u0400-\u04ff]")
 _WORD = re.compile(r"\w+")
 _SENT = re.compile(r"(?<=[.!?。！？;；])\s*|\s+[-–—|]\s+|\n")
 _CLAUSE = re.compile(r"(?<=[.!?。！？;；,:，：])\s*|\s+[-–—|]\s+|\n|\b(?:and|then|und|et|y|e|и)\s+(?=\w)")
@@ -42,12 +43,19 @@ _CLAUSE = re.compile(r"(?<=[.!?。！？;；,:，：])\s*|\s+[-–—|]\s+|\n|\b
 
 _CONF_CHARS = "".join(sorted(lx.CONFUSABLES))
 _CONFUSABLE = re.compile(f"[{_CONF_CHARS}]")
-#: A word holding both a Latin letter and a look-alike (the only words folding changes).
-_MIXED = re.compile(f"\\w*(?:[A-Za-z]\\w*[{_CONF_CHARS}]|[{_CONF_CHARS}]\\w*[A-Za-z])\\w*")
+#: A word holding both a Latin letter and a Cyrillic or Greek one (the only words folding changes).
+_MIXED = re.compile("\\w*(?:[A-Za-z]\\w*[\u0370-\u04ff]|[\u0370-\u04ff]\\w*[A-Za-z])\\w*")
+#: Latin letters that look like Cyrillic ones: a Cyrillic word with Latin look-alikes is folded back to Cyrillic.
+_TO_CYRILLIC = {lat: cyr for cyr, lat in lx.CONFUSABLES.items() if "\u0400" <= cyr <= "\u04ff" and cyr not in "іјѕԁһӏ"}
 
 
 def _fold_word(m: re.Match[str]) -> str:
+    """A word mixing scripts folded to the script it is written in: a Cyrillic word (it holds a Cyrillic letter
+    that has no Latin twin) gets its Latin look-alikes back in Cyrillic, any other word its Cyrillic and Greek
+    look-alikes in Latin."""
     w = m.group(0)
+    if any("\u0400" <= c <= "\u04ff" and c not in lx.CONFUSABLES for c in w):
+        return "".join(_TO_CYRILLIC.get(c, c) for c in w)
     if _LATIN.search(w) and any(c in lx.CONFUSABLES for c in w):  # a Latin word with Cyrillic/Greek look-alikes
         return "".join(lx.CONFUSABLES.get(c, c) for c in w)
     return w
@@ -59,7 +67,7 @@ def normalise(text: str) -> str:
         text = text.replace("\\xa0", " ").replace("\\n", " ").replace("\\'", "'").replace('\\"', '"')
     if not text.isascii():
         text = _INVISIBLE.sub("", unicodedata.normalize("NFKC", text))
-        if _CONFUSABLE.search(text):  # only then can a word mix scripts (most non-ASCII text has none)
+        if _CONFUSABLE.search(text) or (_LATIN.search(text) and _CYRILLIC.search(text)):  # words may mix scripts
             text = _MIXED.sub(_fold_word, text)
         text = text.replace("’", "'").replace("‘", "'")
     return " ".join(text.split())
@@ -370,6 +378,11 @@ def joined_evidence(parts: Sequence[str], home: frozenset[str] = frozenset(), li
     if any(evidence(text[lo:hi], home) != _NONE for lo, hi in spans):
         return evidence(text, home)
     return _NONE
+
+
+def offsite_address(text: str, home: frozenset[str]) -> str:
+    """The first address written in ``text`` (normalised) whose domain is not one of ``home`` ("" for none)."""
+    return _offsite(text, home)
 
 
 def _offsite(text: str, home: frozenset[str]) -> str:

@@ -4,9 +4,13 @@ The injection defense weighs the same sentence differently by where it stands: a
 in the site's own help text is ordinary, the same instruction inside a review is someone
 talking to the agent. :func:`regions` gives every line one :data:`~pagelens.types.Region`:
 
-* ``overlay`` — inside a dialog or alert dialog, or inside a box the page laid over its content
+* ``overlay`` — inside a dialog or alert dialog, inside a box the page laid over its content
   without a dialog role (a position:fixed or high-z pop-up, cookie layer or chat box: the browser
-  shell marks its nodes :attr:`~pagelens.types.Node.overlay`);
+  shell marks its nodes :attr:`~pagelens.types.Node.overlay`), or inside a box that is what any
+  overlay is whatever its layout (:func:`floating_overlays`): out of the document flow (fixed,
+  sticky or absolute: :attr:`~pagelens.types.Node.floating`), not the page's chrome (no landmark,
+  menu or list box in or around it), not most of the page, and not one of a series of such boxes
+  (a carousel's slides, a masonry grid's cards);
 * ``user`` — inside a block of user-generated content: an article, comment, list item, group
   or generic container that carries an author, a date or a rating and repeats among its
   siblings (or is an article/comment of its own), and the value of a text field;
@@ -205,9 +209,61 @@ def structural_regions(lines: Sequence[Line]) -> list[Region]:
     return out
 
 
+#: Roles that make a floating box the page's own chrome or widget rather than something laid over the page.
+_FLOAT_CHROME = frozenset({"banner", "navigation", "contentinfo", "main", "menubar", "menu", "listbox", "tooltip",
+                           "search", "tree", "grid", "table", "toolbar", "tablist", "combobox"})
+#: Ancestors that make it part of the chrome (a header's drop-down, a menu's fly-out); the main landmark is no chrome.
+_FLOAT_UNDER = _FLOAT_CHROME - {"main", "table", "grid", "tree"}
+_FLOAT_MAX_LINES, _FLOAT_SHARE = 200, 0.5  # a floating box holding more is the page itself (an app shell)
+_SHAPE = 8  # lines whose roles give a box's shape (boxes of one shape under one parent are a series)
+
+
+def floating_overlays(obs: Observation, lines: Sequence[Line], pos: dict[int, int]) -> set[int]:
+    """Positions of the lines inside a floating box judged an overlay (see the module docstring): the walker
+    reports which nodes lie in an out-of-flow box, this judges whether the box is laid over the page.
+
+    A box is the set of lines whose node has the same :attr:`~pagelens.types.Node.floating` number; its
+    head is its first line, its parent the head's parent line. It is an overlay when it shows text, holds
+    no chrome role (:data:`_FLOAT_CHROME`), stands under no chrome landmark, is not most of the page, and
+    no other floating box of the same shape (the roles of its first lines) hangs from the same parent (a series
+    of boxes — a carousel's slides, a masonry grid's cards — is a layout, not a pop-up)."""
+    nodes = obs.nodes
+    boxes: dict[int, list[int]] = {}
+    for i, ln in enumerate(lines):
+        node = nodes[ln.node] if 0 <= ln.node < len(nodes) else None
+        if node is not None and node.floating:
+            boxes.setdefault(node.floating, []).append(i)
+    if not boxes:
+        return set()
+    heads: dict[int, int | None] = {k: lines[v[0]].parent for k, v in boxes.items()}
+    shapes = {k: (heads[k], tuple(lines[i].role for i in v[:_SHAPE])) for k, v in boxes.items()}
+    siblings: dict[tuple[int | None, tuple[str, ...]], int] = {}
+    for shape in shapes.values():
+        siblings[shape] = siblings.get(shape, 0) + 1
+    out: set[int] = set()
+    n = len(lines)
+    for k, members in boxes.items():
+        if len(members) > _FLOAT_MAX_LINES or len(members) > _FLOAT_SHARE * n or siblings[shapes[k]] > 1:
+            continue
+        if not any(lines[i].role == "StaticText" for i in members):
+            continue
+        if any(lines[i].role in _FLOAT_CHROME for i in members):
+            continue
+        up, chrome = heads[k], False
+        while up is not None and (j := pos.get(up)) is not None:
+            if lines[j].role in _FLOAT_UNDER:
+                chrome = True
+                break
+            up = lines[j].parent
+        if not chrome:
+            out.update(members)
+    return out
+
+
 def _regions(obs: Observation, lines: Sequence[Line]) -> list[Region]:
     n = len(lines)
     pos = {ln.no: i for i, ln in enumerate(lines)}
+    floated = floating_overlays(obs, lines, pos)
     # bottom-up: whether a subtree carries author/date/rating marks, and its size
     marks = [_has_marks(ln) for ln in lines]
     size = [1] * n
@@ -237,7 +293,7 @@ def _regions(obs: Observation, lines: Sequence[Line]) -> list[Region]:
         up: Region = inherited[j] if j is not None else "main"
         node = nodes[ln.node] if 0 <= ln.node < len(nodes) else None
         if up != "overlay":
-            if ln.role in _OVERLAY_ROLES or (node is not None and node.overlay):
+            if ln.role in _OVERLAY_ROLES or (node is not None and node.overlay) or i in floated:
                 up = "overlay"
             elif block[i]:
                 up = "user"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from pagelens.browser.ids import IdRegistry
-from pagelens.browser.walker import _build, parse_walk
+from pagelens.browser.walker_columns import build_nodes, parse_walk
 
 
 def _raw() -> str:
@@ -30,7 +30,7 @@ def test_parents_values_and_inherited_boxes_are_unpacked() -> None:
 
 def test_nodes_carry_backend_ids_only_where_cdp_gave_one() -> None:
     w = parse_walk(_raw())
-    nodes = _build(w, [(None, w)], {id(w): 0}, {}, IdRegistry(), {1: 77})
+    nodes = build_nodes(w, [(None, w)], {id(w): 0}, {}, IdRegistry(), {1: 77})
     link, text, field = nodes[1], nodes[2], nodes[3]
     assert (link.role, link.name, link.backend_id, link.visible) == ("link", "Home", 77, True)
     assert text.eid is None and text.backend_id is None and text.parent == 1

@@ -1,0 +1,226 @@
+"""The fixed cost of one walker observation, in CPU time as well as wall time (issue 13).
+
+On a machine shared by several developers, wall time of a 50-200 ms observation swings by
+2-3x with the load; the CPU time the observation makes each process spend barely does. For
+every observation this benchmark reads, per process, the on-CPU time from
+``/proc/<pid>/task/*/schedstat`` (nanoseconds, all threads) before and after:
+
+* ``py``       the worker's Python (pagelens, Playwright's Python side);
+* ``driver``   Playwright's node driver;
+* ``chromium`` every Chromium process (browser, renderer, GPU, utility), and ``renderer_main``
+  the renderer processes' main threads alone (the walk, style, layout).
+
+"cpu total" = py + driver + renderer_main of observe, plus py of focus (the other Chromium
+threads paint and composite the freshly loaded page whatever the observer does).
+
+Stages: ``observe`` (``Episode.observe``), ``focus`` (``pagelens.api.focus_view``: render
+and ``default`` focus). Two checkouts (``--base-src`` and this one) run as workers side by
+side, repetitions alternating between them, every observation of a fresh load in a fresh
+context (as ``observe_peers.py`` does). Medians over repetitions are printed per page, with
+the after/before ratios.
+
+    PYTHONPATH=src .venv/bin/python benchmarks/observe_fixed.py --base-src /tmp/obsbase/src \
+        --pages gen-1000 011-hacker-news-front.html --reps 8
+
+``gen-N`` names a generated page of N elements (``gen_pages.py``); other names are corpus pages.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+CORPUS = Path("/work/shared/corpus/realpages")
+GOAL = "Find the request form, fill in the message and send it"
+
+
+def _cpu_ns(pid: int) -> int:
+    total = 0
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return 0
+    for t in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{t}/schedstat") as f:
+                total += int(f.read().split()[0])
+        except (OSError, ValueError, IndexError):
+            continue
+    return total
+
+
+def _tree(root: int) -> list[int]:
+    from pagelens.browser.watchdog import descendants
+
+    return descendants([root])
+
+
+def _cpu(groups: dict[str, list[int]]) -> dict[str, int]:
+    out = {k: sum(_cpu_ns(p) for p in pids) for k, pids in groups.items()}
+    out["renderer_main"] = sum(_main_thread_ns(p) for p in groups.get("chromium", ()) if _is_renderer(p))
+    return out
+
+
+def _is_renderer(pid: int) -> bool:
+    try:
+        return b"--type=renderer" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
+
+
+def _main_thread_ns(pid: int) -> int:
+    """On-CPU time of ``pid``'s main thread (a renderer's: script, style, layout)."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/schedstat") as f:
+            return int(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def worker() -> None:
+    """One checkout's observer: reads page paths on stdin, prints one JSON line per page."""
+    from pagelens.api import focus_view
+    from pagelens.browser.serve import serve_file
+    from pagelens.browser.session import BrowserSession
+    from pagelens.config import BrowserConfig
+
+    config = BrowserConfig(block_external=False, extract_timeout_s=120, navigation_timeout_s=120)
+    with BrowserSession(config) as session:
+        me = os.getpid()
+        for line in sys.stdin:
+            path = Path(line.strip())
+            if not line.strip():
+                continue
+            with serve_file(path) as url, session.episode() as ep:
+                ep.goto(url)
+                kids = [p for p in _tree(me) if p != me]
+                chromium = [p for p in kids if "chrom" in _comm(p)]
+                driver = [p for p in kids if p not in chromium and _comm(p) == "node"]
+                groups = {"py": [me], "driver": driver, "chromium": chromium}
+                c0 = _cpu(groups)
+                t0 = time.perf_counter()
+                obs = ep.observe()
+                t1 = time.perf_counter()
+                c1 = _cpu(groups)
+                view = focus_view(obs, goal=GOAL)
+                t2 = time.perf_counter()
+                c2 = _cpu(groups)
+            print(json.dumps({
+                "nodes": len(obs.nodes), "observe_s": t1 - t0, "focus_s": t2 - t1, "total_s": t2 - t0,
+                "cpu_observe_ms": {k: (c1[k] - c0[k]) / 1e6 for k in c0},
+                "cpu_focus_ms": {k: (c2[k] - c1[k]) / 1e6 for k in c0 if k != "renderer_main"},
+                "stages_ms": {k: 1000 * v for k, v in obs.timings.items()},
+                "view_ms": {k: 1000 * v for k, v in view.timings.items() if k in ("render", "focus")},
+            }), flush=True)
+
+
+def _comm(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/comm").read_text().strip()
+    except OSError:
+        return ""
+
+
+def _page(name: str, folder: Path) -> Path:
+    if name.startswith("gen-"):
+        path = folder / f"{name}.html"
+        if not path.exists():
+            sys.path.insert(0, str(HERE))
+            from gen_pages import write_pages
+
+            write_pages([int(name[4:])], folder)
+        return path
+    return CORPUS / name
+
+
+def _median(rows: list[dict[str, Any]], *keys: str) -> float:
+    vals = []
+    for r in rows:
+        v: Any = r
+        for k in keys:
+            v = v.get(k, 0.0) if isinstance(v, dict) else 0.0
+        vals.append(float(v))
+    return statistics.median(vals) if vals else 0.0
+
+
+def main() -> int:
+    if "--worker" in sys.argv:
+        worker()
+        return 0
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--base-src", required=True, help="src folder of the baseline checkout")
+    ap.add_argument("--pages", nargs="+", default=["gen-1000", "011-hacker-news-front.html"])
+    ap.add_argument("--reps", type=int, default=6)
+    ap.add_argument("--out", type=Path)
+    args = ap.parse_args()
+    folder = Path(tempfile.mkdtemp(prefix="obsfixed-"))
+    pages = [_page(p, folder) for p in args.pages]
+    here_src = str(HERE.parent / "src")
+    workers: dict[str, subprocess.Popen[str]] = {}
+    for name, src in (("before", args.base_src), ("after", here_src)):
+        env = {**os.environ, "PYTHONPATH": src}
+        workers[name] = subprocess.Popen([sys.executable, __file__, "--worker"], stdin=subprocess.PIPE,
+                                         stdout=subprocess.PIPE, text=True, env=env)
+    rows: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    load0 = os.getloadavg()
+    try:
+        for rep in range(args.reps + 1):  # rep 0: warm-up, not counted
+            order = list(workers) if rep % 2 == 0 else list(reversed(workers))
+            for page in pages:
+                for name in order:
+                    w = workers[name]
+                    assert w.stdin is not None and w.stdout is not None
+                    w.stdin.write(f"{page}\n")
+                    w.stdin.flush()
+                    row = json.loads(w.stdout.readline())
+                    if rep:
+                        rows.setdefault((page.name, name), []).append(row)
+    finally:
+        for w in workers.values():
+            if w.stdin:
+                w.stdin.close()
+            w.wait(timeout=60)
+    out: dict[str, Any] = {"command": " ".join(sys.argv), "load_start": load0, "load_end": os.getloadavg(),
+                           "reps": args.reps, "pages": {}}
+    print(f"load average start {load0[0]:.1f}, end {os.getloadavg()[0]:.1f} (2 cores, shared); medians of {args.reps} reps")
+    print(f"{'page':28} {'who':6} {'nodes':>6} {'wall obs':>8} {'wall tot':>8} {'cpu obs py/drv/chr/rmain':>27} "
+          f"{'cpu foc py':>10} {'cpu total':>9}")
+    for page in pages:
+        entry: dict[str, Any] = {}
+        for name in workers:
+            r = rows.get((page.name, name), [])
+            cpu_obs = {k: _median(r, "cpu_observe_ms", k) for k in ("py", "driver", "chromium", "renderer_main")}
+            cpu_total = statistics.median([x["cpu_observe_ms"]["py"] + x["cpu_observe_ms"]["driver"] + x["cpu_observe_ms"]["renderer_main"]
+                                           + x["cpu_focus_ms"]["py"] for x in r])
+            m = {"nodes": r[0]["nodes"] if r else 0, "observe_ms": 1000 * _median(r, "observe_s"),
+                 "total_ms": 1000 * _median(r, "total_s"), "cpu_observe_ms": cpu_obs,
+                 "cpu_focus_py_ms": _median(r, "cpu_focus_ms", "py"), "cpu_total_ms": cpu_total,
+                 "stages_ms": {k: _median(r, "stages_ms", k) for k in (r[0]["stages_ms"] if r else {})},
+                 "view_ms": {k: _median(r, "view_ms", k) for k in (r[0]["view_ms"] if r else {})}}
+            entry[name] = m
+            print(f"{page.name[:28]:28} {name:6} {m['nodes']:6d} {m['observe_ms']:8.1f} {m['total_ms']:8.1f} "
+                  f"{cpu_obs['py']:6.1f}/{cpu_obs['driver']:5.1f}/{cpu_obs['chromium']:6.1f}/{cpu_obs['renderer_main']:6.1f} "
+                  f"{m['cpu_focus_py_ms']:10.1f} {cpu_total:9.1f}")
+        b, a = entry.get("before"), entry.get("after")
+        if b and a and b["total_ms"] and b["cpu_total_ms"]:
+            entry["ratio_wall_total"] = a["total_ms"] / b["total_ms"]
+            entry["ratio_cpu_total"] = a["cpu_total_ms"] / b["cpu_total_ms"]
+            print(f"{'':28} after/before: wall total {entry['ratio_wall_total']:.2f}, cpu total {entry['ratio_cpu_total']:.2f}")
+        out["pages"][page.name] = entry
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps(out, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,237 @@
+"""The walker's column format, decoded into :class:`~pagelens.types.Node` values (no browser here).
+
+Column format of one walk (``i`` is a node's position; nodes are in pre-order):
+
+* ``S`` string table; ``R[i]``/``N[i]`` role/name string index; ``V``/``D`` (node, value /
+  description string index) pairs; ``P[i]`` distance back to the parent (0 for a root);
+* ``F[i]`` the element's number in its document (0 for text), ``B`` the boxes in document
+  coordinates, four numbers per node except those with flag 16 (its parent's box);
+  ``G[i]`` flags: 1 rendered, 2 clickable, 4 ``visibility:hidden``, 16 box of the parent,
+  bits 8-10 the concealment code (:data:`_CONCEAL`), 2048 inside an overlay the page laid over its content;
+* ``Q`` flat triples (node, property-name string index, value), in emission order;
+* ``X`` pairs (iframe node, element number) of iframes whose document could not be read
+  in-page (cross-origin); ``DOCS`` quintuples (root node, token, url, scrollX, scrollY);
+* ``W`` the nodes whose backend id the observer asks for; ``LD`` iframe nodes whose document
+  was still loading when walked (reported in ``frame_errors``); ``FL`` (start, end) ranges of the
+  nodes emitted inside an out-of-flow box (``position`` fixed, sticky or absolute, at least
+  150 x 60 px), innermost first: :attr:`~pagelens.types.Node.floating` numbers the outermost ones.
+
+:func:`parse_walk` is the edge that reads the raw JSON string; :func:`build_nodes` merges the
+parsed walks (cross-origin frames spliced under their ``<iframe>`` node) into document order.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from pagelens.types import ElementId, Node, PropValue
+
+MAIN = "main"
+_CONCEAL = ("", "offscreen", "tiny", "transparent", "same-colour", "covered")
+_TEXT_ROLES = frozenset({"StaticText", "ListMarker"})
+
+
+def _json_loads() -> Callable[[str], Any]:
+    try:
+        import orjson  # the `fast` extra
+    except ImportError:
+        return json.loads
+    return orjson.loads
+
+
+_loads = _json_loads()
+
+
+@dataclass(frozen=True, slots=True)
+class Walk:
+    """One frame's parsed columns (still positional; :func:`_build` makes the nodes)."""
+
+    strings: list[str]
+    parent: list[int]
+    role: list[int]
+    name: list[int]
+    value: list[int]
+    desc: list[int]
+    ref: list[int]
+    box: list[float]
+    flags: list[int]
+    props: dict[int, tuple[tuple[str, PropValue], ...]]  # node -> its properties (see _props)
+    iframes: list[tuple[int, int]]  # (iframe node, element number) not walked in-page
+    docs: list[tuple[int, str, str, float, float]]  # (root node, token, url, scroll x, scroll y)
+    viewport: tuple[float, float]
+    ms: float
+    wanted: list[int]  # nodes whose CDP backend id the observer asked for (see _backend_ids)
+    loading: list[int]  # iframe nodes whose document was still loading when walked
+    floats: list[int]  # per node: the number (1-based, this walk) of the outermost out-of-flow box holding it
+
+
+def _props(q: list[Any], strings: list[str]) -> dict[int, tuple[tuple[str, PropValue], ...]]:
+    """Each node's (name, value) properties from the flat triples. Most nodes of a big page carry
+    one of a few combinations ("focusable", "level 2", "selected false" ...): a combination with
+    no string value is one shared tuple, not a tuple per node (the observation is what stays
+    in memory while focus runs)."""
+    lists: dict[int, list[tuple[str, PropValue]]] = {}
+    for k in range(0, len(q) - 2, 3):
+        v = q[k + 2]
+        if isinstance(v, (bool, int, float, str)):
+            lists.setdefault(int(q[k]), []).append((strings[q[k + 1]], v))
+    shared: dict[tuple[object, ...], tuple[tuple[str, PropValue], ...]] = {}
+    out: dict[int, tuple[tuple[str, PropValue], ...]] = {}
+    for node, pairs in lists.items():
+        got = tuple(pairs)
+        if not any(isinstance(v, str) for _, v in pairs):
+            key = tuple((n, type(v), v) for n, v in pairs)  # True == 1: the type tells them apart
+            got = shared.setdefault(key, got)
+        out[node] = got
+    return out
+
+
+def parse_walk(raw: str) -> Walk:
+    """Parse the walker's JSON string (the edge: nothing past here sees raw columns)."""
+    d: dict[str, Any] = _loads(raw)
+    strings: list[str] = d["S"]
+    q: list[Any] = d["Q"]
+    props = _props(q, strings)
+    x: list[int] = d["X"]
+    docs_raw: list[Any] = d["DOCS"]
+    docs = [(int(docs_raw[k]), strings[docs_raw[k + 1]], strings[docs_raw[k + 2]], float(docs_raw[k + 3]),
+             float(docs_raw[k + 4])) for k in range(0, len(docs_raw) - 4, 5)]
+    vp = d.get("vp") or [1280, 720]
+    # undo the compact encoding (see walker.js emit): absolute parents, dense values and boxes
+    dp: list[int] = d["P"]
+    parent = [i - x if x else -1 for i, x in enumerate(dp)]
+    n = len(dp)
+    value = [-1] * n
+    vv: list[int] = d["V"]
+    for k in range(0, len(vv) - 1, 2):
+        value[vv[k]] = vv[k + 1]
+    desc = [-1] * n
+    dd: list[int] = d["D"]
+    for k in range(0, len(dd) - 1, 2):
+        desc[dd[k]] = dd[k + 1]
+    flags: list[int] = d["G"]
+    packed: list[float] = d["B"]
+    box: list[float] = [0.0] * (4 * n)
+    j = 0
+    for i in range(n):
+        if flags[i] & 16:
+            p = 4 * parent[i]
+            box[4 * i: 4 * i + 4] = box[p: p + 4]
+        else:
+            box[4 * i: 4 * i + 4] = packed[j: j + 4]
+            j += 4
+    return Walk(strings, parent, d["R"], d["N"], value, desc, d["F"], box, flags, props,
+                 [(int(x[k]), int(x[k + 1])) for k in range(0, len(x) - 1, 2)], docs,
+                 (float(vp[0]), float(vp[1])), float(d.get("ms", 0.0)), list(d.get("W") or ()),
+                 list(d.get("LD") or ()), _floats(d.get("FL") or (), n))
+
+
+def _floats(ranges: Any, n: int) -> list[int]:
+    """Per node, the number of the outermost ``FL`` range holding it (0: none). Ranges nest or are disjoint."""
+    out = [0] * n if ranges else []
+    spans = sorted((int(ranges[k]), -int(ranges[k + 1])) for k in range(0, len(ranges) - 1, 2))
+    box, end = 0, -1
+    for lo, neg in spans:
+        hi = min(-neg, n)
+        if lo < end:
+            continue  # inside an outer box already numbered
+        box += 1
+        end = hi
+        for i in range(max(lo, 0), hi):
+            out[i] = box
+    return out
+
+
+def build_nodes(main: Walk, parsed: list[tuple[Any, Walk]], index_of: dict[int, int],
+           spliced: dict[tuple[int, int], Walk], ids: Any, backend: dict[int, int] | None = None) -> list[Node]:
+    """Merge the walks into document-ordered :class:`Node` values (cross-origin frames spliced).
+
+    The hot loop of a big page (one iteration per node): per-walk lookups are hoisted, the
+    :class:`Node` is built with positional arguments (its field order), and a node's frame,
+    token and scroll are inherited by parent position instead of rebuilt."""
+    out: list[Node] = []
+    append = out.append
+    main_token = main.docs[0][1] if main.docs else ""
+    id_for = ids.id_for
+    text_roles = _TEXT_ROLES
+    conceal_names = _CONCEAL
+
+    def emit_walk(w: Walk, parent: int | None, depth0: int, top: bool) -> None:
+        wi = index_of[id(w)]
+        s = w.strings
+        doc_roots = {root: (tok, sx, sy) for root, tok, _, sx, sy in w.docs}
+        vw, vh = w.viewport
+        n = len(w.parent)
+        pos = [0] * n  # walk position -> Observation index
+        depth = [0] * n
+        doc_of = [0] * n  # walk position -> index into docs_info
+        docs_info: list[tuple[str, str, str, float, float]] = [("", "", "", 0.0, 0.0)]  # (token, frame, id key, sx, sy)
+        w_parent, w_role, w_name, w_value, w_desc, w_ref, w_box, w_flags = (
+            w.parent, w.role, w.name, w.value, w.desc, w.ref, w.box, w.flags)
+        props = w.props
+        floats = w.floats
+        float_base = 1000 * wi  # box numbers stay distinct across the walks of several frames
+        back = (backend or {}) if w is main else {}
+        roles = [s[r] for r in w_role]
+        has_children = bool(spliced)
+        for i in range(n):
+            p = w_parent[i]
+            if i in doc_roots:
+                tok, dsx, dsy = doc_roots[i]
+                docs_info.append((tok, MAIN if (top and tok == main_token) else f"w:{tok}", f"w:{tok}", dsx, dsy))
+                d = doc_of[i] = len(docs_info) - 1
+            else:
+                d = doc_of[i] = doc_of[p]
+            tok, frame, key, sx, sy = docs_info[d]
+            if p < 0:
+                par = parent
+                dep = depth0
+            else:
+                par = pos[p]
+                dep = depth[p] + 1
+            depth[i] = dep
+            role = roles[i]
+            flags = w_flags[i]
+            rendered = bool(flags & 1)
+            visible = False
+            if rendered:
+                b4 = 4 * i
+                bw = w_box[b4 + 2]
+                bh = w_box[b4 + 3]
+                if bw > 0 and bh > 0:
+                    if frame == MAIN:
+                        x = w_box[b4]
+                        y = w_box[b4 + 1]
+                        ix = min(x + bw, sx + vw) - max(x, sx)
+                        iy = min(y + bh, sy + vh) - max(y, sy)
+                        visible = ix > 0 and iy > 0 and ix * iy >= 0.5 * bw * bh
+                    else:
+                        visible = True
+            ref = w_ref[i]
+            eid: ElementId | None = None
+            ref_s: str | None = None
+            is_text = role in text_roles
+            if ref and not is_text and role != "RootWebArea":
+                eid = id_for(key, ref)
+                ref_s = f"{tok}:{ref}"
+            idx = len(out)
+            pos[i] = idx
+            v = w_value[i]
+            dsc = w_desc[i]
+            pr = props.get(i)
+            append(Node(
+                idx, par, dep, eid, role, s[w_name[i]], None if v < 0 else s[v], "" if dsc < 0 else s[dsc],
+                pr or (), frame, back.get(i), visible,
+                rendered or is_text or role == "RootWebArea", bool(flags & 2), False, conceal_names[(flags >> 8) & 7],
+                ref_s, bool(flags & 2048), (floats[i] + float_base) if floats and floats[i] else 0,
+            ))
+            if has_children:
+                child = spliced.get((wi, i))
+                if child is not None:
+                    emit_walk(child, idx, dep + 1, False)
+
+    emit_walk(main, None, 0, True)
+    return out
