@@ -101,10 +101,9 @@ def test_lists_the_tools_with_schemas_from_the_action_specs() -> None:
     assert not _descendant_chromiums()  # listing tools starts no browser (lazy start)
 
 
-@pytest.mark.parametrize("task_id", ["shop-search-qty", "shop-read-price"])
-def test_a_bundled_task_end_to_end_through_tool_calls(sites: Sites, task_id: str) -> None:
-    """An act task and a read task (whose answer the plan driver must have been shown, within
-    the compact goal-focused views, reading more when it was not)."""
+def _play_task(sites: Sites, task_id: str) -> tuple[Any, Episode, str | None]:
+    """One bundled task played by the scripted plan driver through a real stdio client session
+    (the server started with the task's goal); the sites settled a moment after the answer."""
     task = next(t for t in load_tasks(0) if t.id == task_id)
     sites.reset()
 
@@ -118,6 +117,14 @@ def test_a_bundled_task_end_to_end_through_tool_calls(sites: Sites, task_id: str
     ep, answer = _run(go())
     assert not ep.detail, ep.detail
     time.sleep(0.3)
+    return task, ep, answer
+
+
+@pytest.mark.parametrize("task_id", ["shop-search-qty", "shop-read-price"])
+def test_a_bundled_task_end_to_end_through_tool_calls(sites: Sites, task_id: str) -> None:
+    """An act task and a read task (whose answer the plan driver must have been shown, within
+    the compact goal-focused views, reading more when it was not)."""
+    task, ep, answer = _play_task(sites, task_id)
     result = check_task(task, {n: sites.state(n) for n in sites.names}, answer)
     assert result.ok, result.detail
     assert all(c.tokens <= CAP for c in ep.calls)  # no answer above the cap
@@ -129,19 +136,7 @@ def test_a_read_task_opens_the_pruned_run_of_its_section_not_the_whole_tree(site
     region: the plan driver opens it by the tree's nesting (its section shares the question's words)
     and answers from it; a driver blind to the nesting opened other runs, searched, and read the
     whole tree (4,396 tokens in all against 1,520)."""
-    task = next(t for t in load_tasks(0) if t.id == "shop-read-review+comment")
-    sites.reset()
-
-    async def go() -> tuple[Episode, str | None]:
-        async with stdio_client(_params("--goal", task.goal)) as (r, w), ClientSession(r, w) as s:
-            await s.initialize()
-            ep = Episode(task.id, "pagelens")
-            answer = await play(PagelensPlanAgent(s, ep), task, resolve_site_url(sites, task.start))
-            return ep, answer
-
-    ep, answer = _run(go())
-    assert not ep.detail, ep.detail
-    time.sleep(0.3)
+    task, ep, answer = _play_task(sites, "shop-read-review+comment")
     assert check_task(task, {n: sites.state(n) for n in sites.names}, answer).ok
     tools = [c.tool for c in ep.calls]
     assert "observe" not in tools, tools  # never the whole tree (nor another look)
