@@ -22,8 +22,8 @@ drops what an agent needs but the goal never names. This retriever
      and only when a goal word occurs nowhere on the page (else the lexical signals see it);
 
 3. fuses the ranks (reciprocal rank fusion: a unit is lost only when every signal ranks it
-   low; each signal's own best units — :attr:`RulesConfig.signal_quota` — go first, so a unit
-   one signal is sure of is not outvoted by units several signals find lukewarm) and keeps
+   low; optionally, :attr:`RulesConfig.signal_quota`, each signal's own best units go first, so
+   a unit one signal is sure of is not outvoted by units several signals find lukewarm) and keeps
    units best first, each with its partners (a row's header, a field's submit,
    a heading's lead, a label's value), until a **token budget** is spent: ``FocusQuery.budget``
    (a share of the full tree) or :attr:`RulesConfig.budget`, clamped to
@@ -132,8 +132,10 @@ class RulesConfig:
     gap_tokens: int = 32
     gap_lines: int = 3  # ...and holding at most this many lines
     #: each signal of weight >= 0.5 puts its best this many units ahead of the fused order, round
-    #: robin (every signal's best, then every signal's second ...; 0: off)
-    signal_quota: int = 2
+    #: robin (every signal's best, then every signal's second ...; 0: off). Off by default: it put the
+    #: fine print the goal's words match ahead of the form an action goal needs
+    #: (tests/regression/test_rules_shapes.py), for +0.006 on the bundled cases only
+    signal_quota: int = 0
     cache: bool = True  # reuse the per-page analysis for the same rendering (:mod:`.analysis`)
     debug_units: int = 8
 
