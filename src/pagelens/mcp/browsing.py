@@ -116,7 +116,7 @@ class Browsing:
         self.goal = self.config.goal
         self.calls = 0
         self._session: BrowserSession | None = None
-        self._browsers = 0
+        self._episodes_opened = 0
         self._episode: Episode | None = None
         self._executor: Executor | None = None
         self._detector: SignalDetector | None = None
@@ -137,7 +137,7 @@ class Browsing:
     def episodes_opened(self) -> int:
         """How many episodes this client has opened: a browser's processes change only when one
         opens (the first starts the browser, a later one restarts a killed or crashed one)."""
-        return self._browsers
+        return self._episodes_opened
 
     def chromium_pids(self) -> list[int]:
         return self._session.chromium_pids() if self._session is not None else []
@@ -178,7 +178,7 @@ class Browsing:
                 extract_timeout_s=max(c.navigation_timeout_s, 2 * c.action_timeout_s))).start()
         if self._episode is None:
             self._episode = self._session.episode()  # (may start a new browser: one killed or crashed)
-            self._browsers += 1
+            self._episodes_opened += 1
             budget = self.config.budget
             self._executor = Executor(self._episode, Budgets(max_steps=budget, max_reloads=budget, max_read_text=budget,
                                                              max_recover=budget), timeout_s=self.config.action_timeout_s)
