@@ -6,7 +6,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Iterator
+from typing import AsyncIterator, Iterator
 
 import pytest
 
@@ -73,7 +73,7 @@ def _tricky_app() -> object:
     import anyio
     from starlette.applications import Starlette
     from starlette.requests import Request
-    from starlette.responses import Response
+    from starlette.responses import Response, StreamingResponse
     from starlette.routing import Route
 
     def raw(code: int, body: bytes, ctype: str) -> Response:  # the content type exactly as given (no charset added)
@@ -90,7 +90,10 @@ def _tricky_app() -> object:
                         b"</body></html>"), "text/html"),
         "/fetch-page": (200, (b"<html><body><button onclick=\"fetch('/slow-json').then(r => r.json()).then(j => "
                               b"{document.getElementById('out').textContent = 'loaded ' + j.a})\">Load</button>"
-                              b"<button onclick=\"fetch('/hang')\">Hang</button><p id='out'>waiting</p></body></html>"),
+                              b"<button onclick=\"fetch('/hang')\">Hang</button>"
+                              b"<button onclick=\"fetch('/slow-body').then(r => r.json()).then(j => "
+                              b"{document.getElementById('out').textContent = 'body ' + j.a})\">Body</button>"
+                              b"<p id='out'>waiting</p></body></html>"),
                         "text/html"),
         "/slow-link": (200, (b"<html><head><title>Slow link</title></head><body><a href='#' onclick=\"event.preventDefault(); "
                              b"location.href = '/slow-next'; this.remove();\">Delete and leave</a></body></html>"),
@@ -107,6 +110,12 @@ def _tricky_app() -> object:
             await anyio.sleep(2.5)
             return raw(200, b"<html><head><title>Arrived</title></head><body><h1>Deleted</h1></body></html>",
                        "text/html")
+        if path == "/slow-body":  # the headers at once, the body 400 ms later
+            async def late_body() -> AsyncIterator[bytes]:
+                await anyio.sleep(0.4)
+                yield b'{"a": 2}'
+
+            return StreamingResponse(late_body(), 200, media_type="application/json")
         if path == "/slow-json":  # answers after 300 ms
             await anyio.sleep(0.3)
             return raw(200, b'{"a": 1}', "application/json")

@@ -179,6 +179,16 @@ def test_settling_waits_for_the_request_an_action_started_but_not_forever(episod
     assert time.perf_counter() - t0 < 4.0  # (the settle gives up after 0.5 s; the rest is load)
 
 
+def test_settling_waits_for_a_body_that_comes_after_the_headers(episode, tricky_server) -> None:  # type: ignore[no-untyped-def]
+    """The response's headers arrive at once and its body 400 ms later: the request has answered
+    but the page's handler runs only after ``r.json()``, so the read of the body counts as pending."""
+    episode.goto(tricky_server + "/fetch-page")
+    obs = episode.observe()
+    fb = run(Executor(episode), obs, A("click", id=eid(obs, "button", "Body")), "done")
+    assert any("content changed" in c for c in fb.changes), fb.message
+    assert episode.page.inner_text("#out") == "body 2"
+
+
 @pytest.fixture()
 def vanish(episode, pages_server):  # type: ignore[no-untyped-def]
     episode.goto(pages_server.url("actions_vanish.html"))

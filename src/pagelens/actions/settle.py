@@ -34,8 +34,9 @@ if TYPE_CHECKING:
 __all__ = ["BEFORE_JS", "BEFORE_OPTIONS_JS", "BEFORE_PROBE_JS", "NET_JS", "SETTLE_JS", "settled"]
 
 #: Page side, idempotent: requests in flight (by start time, page clock) and whether this
-#: document is being left. A request counts until a task after it answered (the page's
-#: ``.then`` that reads the body and updates the DOM runs first).
+#: document is being left. A request counts until a task after it answered, and so does a read of
+#: a response's body (``json()``, ``text()``…: the body may arrive in a later task than the
+#: headers, and the page's handler that updates the DOM runs after the read, before the count ends).
 NET_JS = """(() => {
   if (window.__pagelensNet) return;
   const net = {open: new Map(), next: 1, leaving: 0};
@@ -48,6 +49,19 @@ NET_JS = """(() => {
       const id = start();
       let p;
       try { p = f.apply(this, args); } catch (e) { net.open.delete(id); throw e; }
+      Promise.resolve(p).then(() => end(id), () => end(id));
+      return p;
+    };
+  }
+  // reading a response's body is part of the request: a page's handler runs after the read
+  const R = window.Response && window.Response.prototype;
+  if (R) for (const m of ['json', 'text', 'arrayBuffer', 'blob', 'formData']) {
+    const read = R[m];
+    if (typeof read !== 'function') continue;
+    R[m] = function (...args) {
+      const id = start();
+      let p;
+      try { p = read.apply(this, args); } catch (e) { net.open.delete(id); throw e; }
       Promise.resolve(p).then(() => end(id), () => end(id));
       return p;
     };
