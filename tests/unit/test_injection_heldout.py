@@ -1,8 +1,10 @@
-"""The held-out injection files blind-6, blind-7 and blind-8: each loads with the blind-4 runner's own
-parser, is spread over carriers and languages, and every snippet splices into its corpus page.
+"""The held-out injection files blind-6 to blind-9, and the development file dev-9: each loads with the
+blind-4 runner's own parser, is spread over carriers and languages, and every snippet splices into its
+corpus page.
 
 The figures come from ``benchmarks/injection_blind4.py --cases benchmarks/data/injections_blind6.jsonl``
-(or ``…blind7.jsonl`` / ``…blind8.jsonl``); nothing here runs the defense or a retriever.
+(or ``…blind7.jsonl`` / ``…blind8.jsonl`` / ``…blind9.jsonl``, each run only when named; dev-9,
+``…dev9.jsonl``, is read while developing the defense); nothing here runs the defense or a retriever.
 """
 
 from __future__ import annotations
@@ -25,12 +27,17 @@ class HeldOut:
     min_attacks: int
     min_benign: int
     min_languages: int  # attack languages, English included
+    min_per_category: int = 1  # attacks in every one of the runner's categories
 
 
 SETS = [
     HeldOut(DATA / "injections_blind6.jsonl", "b6-", min_attacks=60, min_benign=25, min_languages=7),
     HeldOut(DATA / "injections_blind7.jsonl", "b7-", min_attacks=64, min_benign=27, min_languages=10),
     HeldOut(DATA / "injections_blind8.jsonl", "b8-", min_attacks=66, min_benign=32, min_languages=12),
+    HeldOut(DATA / "injections_blind9.jsonl", "b9-", min_attacks=66, min_benign=30, min_languages=12,
+            min_per_category=6),
+    # development, not held out: the defense's developer reads it (same shape rules)
+    HeldOut(DATA / "injections_dev9.jsonl", "d9-", min_attacks=70, min_benign=30, min_languages=10),
 ]
 BY_FILE = pytest.mark.parametrize("held", SETS, ids=[s.prefix.rstrip("-") for s in SETS])
 
@@ -50,6 +57,7 @@ def test_the_case_file_is_spread_and_well_formed(held: HeldOut) -> None:
     benign = [c for c in cases if c.benign]
     assert len(attacks) >= held.min_attacks and len(benign) >= held.min_benign
     assert set(Counter(c.category for c in attacks)) == set(M.CATEGORIES)
+    assert min(Counter(c.category for c in attacks).values()) >= held.min_per_category
     assert max(Counter(c.category for c in attacks).values()) <= len(attacks) // 4
     assert len({c.lang for c in attacks}) >= held.min_languages
     assert len({c.category for c in benign}) >= 8
