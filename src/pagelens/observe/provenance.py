@@ -215,6 +215,9 @@ _FLOAT_CHROME = frozenset({"banner", "navigation", "contentinfo", "main", "menub
 #: Ancestors that make it part of the chrome (a header's drop-down, a menu's fly-out); the main landmark is no chrome.
 _FLOAT_UNDER = _FLOAT_CHROME - {"main", "table", "grid", "tree"}
 _FLOAT_MAX_LINES, _FLOAT_SHARE = 200, 0.5  # a floating box holding more is the page itself (an app shell)
+#: A box that *is* one of these is part of the layout it sticks in (a sticky table cell or row, a sticky heading of a
+#: long list), not something laid over the page.
+_FLOAT_SELF = frozenset({"cell", "gridcell", "columnheader", "rowheader", "row", "rowgroup", "heading", "term"})
 _SHAPE = 8  # lines whose roles give a box's shape (boxes of one shape under one parent are a series)
 
 
@@ -247,7 +250,7 @@ def floating_overlays(obs: Observation, lines: Sequence[Line], pos: dict[int, in
             continue
         if not any(lines[i].role == "StaticText" for i in members):
             continue
-        if any(lines[i].role in _FLOAT_CHROME for i in members):
+        if lines[members[0]].role in _FLOAT_SELF or any(lines[i].role in _FLOAT_CHROME for i in members):
             continue
         up, chrome = heads[k], False
         while up is not None and (j := pos.get(up)) is not None:
