@@ -33,7 +33,7 @@ NOTICES = {
     "iframe_chat_fixed": "Start chat", "fixed_inside_iframe": "Close", "live_polite_inline": None,
     "alert_inline_top": None, "native_dialog_modal": "OK", "popover_top_layer": "Close", "full_page_login": "Log in",
     "nested_overlays": "Close", "transform_centered": "Continue", "marquee_log": None, "alertdialog_fixed": "Stay",
-    "sticky_div_header": "Basket",
+    "sticky_div_header": "Basket", "bad_input_notice": "Accept",
 }
 #: the page's own layout: nothing folded
 LAYOUTS = ("neg_carousel", "neg_back_to_top", "neg_sticky_table", "neg_dropdown_menu")
@@ -63,7 +63,7 @@ def test_a_notice_the_agent_did_not_open_shows_its_controls_not_its_text(episode
     control = NOTICES[name]
     if control is not None:
         assert re.search(rf"\] (?:button|link) '{control}'", text), text
-    back = "\n".join(expand(view.rendering, view.focused, ol.pid).text()
+    back = "\n".join(expand(view.rendering, view.focused, ol.pid, max_tokens=200_000).text()
                      for ol in view.focused.lines if ol.folded and ol.pid)
     assert tokens <= set(re.findall(r"zq\w+", back)), back
 
@@ -79,3 +79,17 @@ def test_a_box_in_the_pages_flow_is_no_overlay(episode, server) -> None:  # type
     defense alone judges it."""
     view = _view(episode, server, "cookie_static_after_footer")
     assert view.focused is not None and not view.focused.folded
+
+
+def test_bad_input_in_a_notice_gives_a_judged_view(episode, server) -> None:  # type: ignore[no-untyped-def]
+    """A dialog with a 125 000-character aria-label, a control with another, right-to-left and mixed-script text
+    with bidi and zero-width characters, a box nested 120 levels deep, a live region inside a pop-up inside the
+    dialog: one judged view, the notice's text folded, its names cut, its controls there."""
+    view = _view(episode, server, "bad_input_notice")
+    assert view.focused is not None and view.focused.unprotected is None and view.focused.error is None
+    text = view.text()
+    tokens = set(re.findall(r"zq\w+", view.rendering.text()))
+    assert {"zqrtlmix", "zqdeepnest", "zqnestedstatus"} <= tokens
+    assert not [t for t in tokens if t in text], text
+    assert re.search(r"\] button 'Accept'", text) and "240 euros" in text
+    assert len(text) < 6000  # the huge names are cut to their first words

@@ -26,7 +26,9 @@ appear right after the agent's action, counts as opened (its text is still judge
 error alert rendered by the server on the page a form submission led to is a new document, so it is folded
 (the invalid fields stay, :func:`pagelens.focus.apply.always_kept`); a notice that is part of the page's flow
 (a static box after the footer) is no overlay and is not folded; a live region holding more than
-:data:`_MAX_LIVE` lines or a landmark is the page's content announced on update (a results list), not a notice.
+:data:`_MAX_LIVE` lines or a landmark is the page's content announced on update (a results list), and a dialog
+holding most of the page (a full-page modal that *is* the page) is the page, not a notice: the text defense alone
+judges them.
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ ACTING = frozenset({"click", "fill", "select_option", "hover", "press", "click_a
 _MAX_LIVE = 40
 _LIVE_NOT = frozenset({"main", "navigation", "banner", "contentinfo", "article", "feed", "table", "grid", "form",
                        "search", "complementary"})
+_PAGE_LINES = 60  # a dialog longer than this holding most of the page's lines is the page itself
 _CONTROL_WORDS = 6  # a control's name is cut to this many words
 _HEAD_WORDS = 5
 _TEXTY = frozenset({"StaticText", "paragraph", "heading", "strong", "emphasis", "text", "LineBreak", "mark"})
@@ -125,8 +128,8 @@ def _end(lines: Sequence[Line], i: int) -> int:
 
 def _kind(lines: Sequence[Line], i: int, end: int) -> str | None:
     ln = lines[i]
-    if ln.role in DIALOG_ROLES:
-        return "dialog"
+    if ln.role in DIALOG_ROLES:  # one holding most of the page is the page (as provenance judges a floating box)
+        return None if end - i > _PAGE_LINES and end - i > 0.5 * len(lines) else "dialog"
     if ln.region == "overlay":
         return "overlay"
     if is_live(ln) and ln.role != "RootWebArea":
@@ -148,7 +151,7 @@ def find(lines: Sequence[Line]) -> tuple[Notice, ...]:
         end = _end(lines, i)
         kind = _kind(lines, i, end)
         if kind is None:
-            i += 1
+            i = end if lines[i].role in DIALOG_ROLES else i + 1  # a dialog that is the page: none inside it either
             continue
         if kind == "overlay":
             parent = lines[i].parent

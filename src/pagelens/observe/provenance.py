@@ -228,8 +228,9 @@ def floating_overlays(obs: Observation, lines: Sequence[Line], pos: dict[int, in
     A box is the set of lines whose node has the same :attr:`~pagelens.types.Node.floating` number; its
     head is its first line, its parent the head's parent line. It is an overlay when it shows text, holds
     no chrome role (:data:`_FLOAT_CHROME`), stands under no chrome landmark, is not most of the page, and
-    no other floating box of the same shape (the roles of its first lines) hangs from the same parent (a series
-    of boxes — a carousel's slides, a masonry grid's cards — is a layout, not a pop-up)."""
+    no other floating box of the same shape (the roles of its first lines) hangs from the same parent, or from a
+    sibling of its parent of the same role (a series of boxes — a carousel's slides, each in its own list item, a
+    masonry grid's cards — is a layout, not a pop-up)."""
     nodes = obs.nodes
     boxes: dict[int, list[int]] = {}
     for i, ln in enumerate(lines):
@@ -239,14 +240,23 @@ def floating_overlays(obs: Observation, lines: Sequence[Line], pos: dict[int, in
     if not boxes:
         return set()
     heads: dict[int, int | None] = {k: lines[v[0]].parent for k, v in boxes.items()}
-    shapes = {k: (heads[k], tuple(lines[i].role for i in v[:_SHAPE])) for k, v in boxes.items()}
-    siblings: dict[tuple[int | None, tuple[str, ...]], int] = {}
-    for shape in shapes.values():
-        siblings[shape] = siblings.get(shape, 0) + 1
+    series: dict[int, list[tuple[object, ...]]] = {}
+    for k, v in boxes.items():
+        shape = tuple(lines[i].role for i in v[:_SHAPE])
+        keys: list[tuple[object, ...]] = [(heads[k], shape)]
+        j = pos.get(heads[k]) if heads[k] is not None else None
+        if j is not None:  # cousins: the same shape under parents of one role that share a parent
+            keys.append((lines[j].parent, lines[j].role, shape))
+        series[k] = keys
+    siblings: dict[tuple[object, ...], int] = {}
+    for keys in series.values():
+        for key in keys:
+            siblings[key] = siblings.get(key, 0) + 1
     out: set[int] = set()
     n = len(lines)
     for k, members in boxes.items():
-        if len(members) > _FLOAT_MAX_LINES or len(members) > _FLOAT_SHARE * n or siblings[shapes[k]] > 1:
+        if len(members) > _FLOAT_MAX_LINES or len(members) > _FLOAT_SHARE * n or any(
+                siblings[key] > 1 for key in series[k]):
             continue
         if not any(lines[i].role == "StaticText" for i in members):
             continue
