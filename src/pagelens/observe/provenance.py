@@ -243,8 +243,9 @@ def floating_overlays(obs: Observation, lines: Sequence[Line], pos: dict[int, in
     series: dict[int, list[tuple[object, ...]]] = {}
     for k, v in boxes.items():
         shape = tuple(lines[i].role for i in v[:_SHAPE])
-        keys: list[tuple[object, ...]] = [(heads[k], shape)]
-        j = pos.get(heads[k]) if heads[k] is not None else None
+        head = heads[k]
+        keys: list[tuple[object, ...]] = [(head, shape)]
+        j = pos.get(head) if head is not None else None
         if j is not None:  # cousins: the same shape under parents of one role that share a parent
             keys.append((lines[j].parent, lines[j].role, shape))
         series[k] = keys
