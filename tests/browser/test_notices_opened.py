@@ -50,3 +50,25 @@ def test_a_confirmation_dialog_the_agent_opened_keeps_its_text(browser_session) 
     # the dialog appeared after the agent's click: shown whole, text and buttons
     assert "zqconfirmprose" in second, second
     assert re.search(r"\] button 'Keep them'", second), second
+
+
+def test_the_mcp_server_shows_the_dialog_its_client_opened() -> None:
+    """The same page through the MCP server's tool calls (in process: the stdio transport is tested elsewhere)."""
+    from pagelens.mcp.browsing import Browsing, McpConfig
+    from pagelens.mcp.tools import parse_call
+
+    browsing = Browsing(McpConfig(goal="Delete my saved chairs list", headless=True))
+    try:
+        with StaticServer(PAGES) as server:
+            call = parse_call("navigate", {"url": server.url("confirm_opened.html")})
+            assert not isinstance(call, str)
+            first = browsing.call(call).text
+            m = re.search(r"\[(\w+)\] button 'Delete my list'", first)
+            assert m and "zqcookieprose" not in first and "zqconfirmprose" not in first, first
+            click = parse_call("click", {"id": m.group(1)})
+            assert not isinstance(click, str)
+            second = browsing.call(click).text
+    finally:
+        browsing.close()
+    assert "zqconfirmprose" in second, second
+    assert "zqcookieprose" not in second, second
