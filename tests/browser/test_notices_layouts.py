@@ -36,7 +36,7 @@ NOTICES = {
     "sticky_div_header": "Basket", "bad_input_notice": "Accept",
 }
 #: the page's own layout: nothing folded
-LAYOUTS = ("neg_carousel", "neg_back_to_top", "neg_sticky_table", "neg_dropdown_menu")
+LAYOUTS = ("neg_carousel", "neg_carousel_items", "neg_back_to_top", "neg_sticky_table", "neg_dropdown_menu")
 
 
 @pytest.fixture(scope="module")

@@ -261,7 +261,10 @@ def floating_overlays(obs: Observation, lines: Sequence[Line], pos: dict[int, in
             continue
         if not any(lines[i].role == "StaticText" for i in members):
             continue
-        if lines[members[0]].role in _FLOAT_SELF or any(lines[i].role in _FLOAT_CHROME for i in members):
+        head_line = lines[members[0]]
+        if head_line.role in _FLOAT_SELF and all(lines[i].depth > head_line.depth for i in members[1:]):
+            continue  # the box is one cell, row or heading (its only root), not a box holding one
+        if any(lines[i].role in _FLOAT_CHROME for i in members):
             continue
         up, chrome = heads[k], False
         while up is not None and (j := pos.get(up)) is not None:
