@@ -148,6 +148,10 @@ def find(lines: Sequence[Line]) -> tuple[Notice, ...]:
     out: list[Notice] = []
     i, n = 0, len(lines)
     while i < n:
+        ln = lines[i]
+        if not (ln.role in DIALOG_ROLES or ln.region == "overlay" or ln.role in LIVE_ROLES or (ln.states and is_live(ln))):
+            i += 1  # (most lines: no subtree walk)
+            continue
         end = _end(lines, i)
         kind = _kind(lines, i, end)
         if kind is None:
