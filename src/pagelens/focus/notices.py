@@ -19,7 +19,9 @@ hover: :data:`ACTING`); a notice the agent had opened that is still there; a liv
 changed after such an action (its answer to the agent). Such notices are kept whole, as dialogs always were. The
 caller carries a :class:`Solicited` from one observation to the next (``FocusResult.solicited``, marked with
 :meth:`Solicited.acted_on` after an acting action, passed back as ``FocusQuery.solicited``). Without one (a first
-observation, a page opened by ``goto``, a benchmark) nothing counts as opened.
+observation, a page opened by ``goto``, a benchmark) nothing counts as opened. The full view that
+:func:`pagelens.focus.apply.focus` falls back to folds the same way (it is the defended view); the reference
+retriever ``full`` skips the focus stage and with it the whole defense.
 
 Failure modes (documented, not hidden): a pop-up a page times to appear on *any* click, or one that happens to
 appear right after the agent's action, counts as opened (its text is still judged by the text defense); an
