@@ -17,7 +17,10 @@ Sets:
     PYTHONPATH=src .venv/bin/python benchmarks/defense_fp.py --provenance runs/realpages --baseline OLD/src --rounds 3
 
 Flagged lines on clean pages are false positives by construction (nobody wrote an attack there);
-``--show-flags`` prints them for reading.
+``--show-flags`` prints them for reading. When this checkout has :mod:`pagelens.focus.notices`, the new
+side is timed as the focus stage runs the defense — the detector, then the notices the agent did not open
+folded — and ``folded_lines`` counts the lines folded (no page was opened by an agent here: every dialog,
+pop-up and live region counts as unopened). The baseline is timed as its focus stage ran it.
 """
 
 from __future__ import annotations
@@ -204,10 +207,35 @@ def _clear_caches(detect: Callable[..., Any]) -> None:
                 o.cache_clear()
 
 
+def with_notices(detect: Callable[..., Any]) -> Callable[..., Any]:
+    """``detect`` followed by the notice fold, as ``focus.apply`` runs the defense; the lines it folded are
+    counted in the returned callable's ``folded`` dict (rendering id -> lines)."""
+    try:
+        from pagelens.focus.notices import fold
+    except ImportError:  # a checkout without it
+        return detect
+    from pagelens.focus.apply import removal_set
+    from pagelens.focus.defense import home_domains
+
+    folded: dict[int, int] = {}
+
+    def run(r: Any, goal: str | None = None) -> Any:
+        flags = detect(r, goal) if goal is not None else detect(r)
+        hidden, _ = removal_set(r, flags)
+        folded[id(r)] = len(fold(r.lines, None, home=lambda: home_domains(r), hidden=hidden).folded)
+        return flags
+
+    run.folded = folded  # type: ignore[attr-defined]
+    run.__module__ = detect.__module__  # its caches are the detector's (see _clear_caches)
+    return run
+
+
 def clean_figures(renderings: dict[str, Any], show: bool, detect: Callable[..., Any] | None = None,
                   times: dict[str, float] | None = None) -> dict[str, Any]:
     if detect is None:
         from pagelens.focus.defense import detect
+
+        detect = with_notices(detect)
 
     _clear_caches(detect)
     flagged_pages = 0
@@ -231,9 +259,12 @@ def clean_figures(renderings: dict[str, Any], show: bool, detect: Callable[..., 
         if show and flags:
             for f in flags:
                 print(f"  FP {key} line {f.line} [{f.kind}] {f.reason}: {f.excerpt[:140]!r}")
+    folded = getattr(detect, "folded", None)
+    extra = {} if folded is None else {"folded_lines": sum(folded.values()),
+                                       "folded_pages": sum(1 for v in folded.values() if v)}
     return {"pages": len(renderings), "lines": lines, "flagged_lines": flagged_lines, "flagged_pages": flagged_pages,
             "flagged_by_region": by_region, "p50_ms": round(_pct(ms, 0.5), 2), "p95_ms": round(_pct(ms, 0.95), 2),
-            "max_ms": round(max(ms, default=0.0), 2)}
+            "max_ms": round(max(ms, default=0.0), 2), **extra}
 
 
 def goal_figures(renderings: dict[str, Any], show: bool, detect: Callable[..., Any] | None = None) -> dict[str, Any]:
@@ -381,8 +412,9 @@ def main() -> None:
             if which == "corpus":
                 result[f"{which}:baseline"]["with_goals"] = goal_figures(got, False, base)
             if which != "injected" and args.rounds > 1:
-                from pagelens.focus.defense import detect as new
+                from pagelens.focus.defense import detect as plain
 
+                new = with_notices(plain)
                 best: dict[str, dict[str, float]] = {"new": {}, "baseline": {}}
                 for k in range(args.rounds):
                     order = [("new", new), ("baseline", base)]

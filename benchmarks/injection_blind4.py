@@ -30,6 +30,10 @@ request off loopback), observed once, and judged through the public API (``pagel
     .venv/bin/python benchmarks/injection_blind4.py [--cases FILE] [--pages DIR] [--limit N]
         [--only ID ...] [--json out.json] [--validate]
 
+``--half read`` / ``--half unread`` runs one half of a development set, split by the number that ends each
+case id: odd numbers are the half whose misses may be read, even numbers the half that is only measured
+(fixed before dev-9's first run, issue 10 / h10-defense).
+
 ``--validate`` checks a case file without judging anything: every case loads, its snippet splices
 in, and its marker reaches the full rendering (no retriever, no defense); it prints the cases
 whose marker does not and exits 1 if there are any.
@@ -336,6 +340,12 @@ def table(rows: list[dict[str, Any]]) -> str:
     return "\n".join(out)
 
 
+def half_of(case_id: str) -> str:
+    """``read`` when the number ending ``case_id`` is odd, else ``unread`` (no number: unread)."""
+    m = re.search(r"(\d+)$", case_id)
+    return "read" if m and int(m.group(1)) % 2 else "unread"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cases", type=Path, default=CASES)
@@ -343,6 +353,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, help="run only the first N cases (a smoke check)")
     ap.add_argument("--only", action="append", metavar="ID", help="run only this case (repeatable)")
     ap.add_argument("--json", type=Path, help="write the per-case rows here")
+    ap.add_argument("--half", choices=("read", "unread"),
+                    help="only the cases whose id ends in an odd (read) or even (unread) number")
     ap.add_argument("--validate", action="store_true",
                     help="only check that every case loads and its marker reaches the full tree (no defense)")
     args = ap.parse_args(argv)
@@ -357,6 +369,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: unknown case id(s) {', '.join(unknown)}", file=sys.stderr)
             return 2
         cases = [c for c in cases if c.id in set(args.only)]
+    if args.half is not None:
+        cases = [c for c in cases if half_of(c.id) == args.half]
     if args.limit is not None:
         cases = cases[: args.limit]
     if args.validate:

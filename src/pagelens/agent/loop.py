@@ -48,6 +48,7 @@ from pagelens.agent.trace import (
     diagnose,
 )
 from pagelens.errors import ActionError, BrowserCrashed, LLMError, PageError
+from pagelens.focus.notices import ACTING
 from pagelens.focus.view import PageView, focus_view
 from pagelens.signals.detector import PAGE_ACTIONS, Signal, SignalDetector
 
@@ -56,6 +57,7 @@ if TYPE_CHECKING:
     from pagelens.browser.session import BrowserSession, Episode
     from pagelens.focus.base import Retriever
     from pagelens.focus.delta import ViewTracker
+    from pagelens.focus.notices import Solicited
     from pagelens.task import Task
     from pagelens.vision.crosscheck import CrossCheck
     from pagelens.vision.hybrid import HybridView
@@ -175,6 +177,9 @@ class _Run:
         self.sent_text: str | None = None  # the current observation as sent, when it is a whole view
         self.base_text = ""  # the previous view, when the current one was sent as a delta
         self.keys: frozenset[str] = frozenset()
+        #: what the last view told about its notices, marked when the policy acted on the page since: the
+        #: dialogs, pop-ups and live regions its own actions opened are shown whole (pagelens.focus.notices)
+        self.solicited: Solicited | None = None
         self.step = 0
         self.vision: ScreenshotConfig | None = None
         self.guard = True  # origin allowlist on (run_task sets it)
@@ -274,6 +279,8 @@ class _Run:
                 t1 = time.perf_counter()
                 fb = executor.execute(action, self.view.observation, view=self.view)
                 execute_s = time.perf_counter() - t1
+                if action.name in ACTING and self.solicited is not None and fb.status not in ("invalid", "budget"):
+                    self.solicited = self.solicited.acted_on()  # (an action refused before it ran touched nothing)
                 if fb.status == "control":
                     fb = self._control(fb)
                 if action.name == "stop" and fb.status == "control":
@@ -326,7 +333,8 @@ class _Run:
         obs = episode.observe()
         history = tuple(e.action for e in self.plan.scoped_history()[-5:])
         view = focus_view(obs, goal=self.task.goal, retriever=self.retriever, history=history,
-                          budget=self.focus_budget)
+                          budget=self.focus_budget, solicited=self.solicited)
+        self.solicited = view.focused.solicited if view.focused is not None else None
         sent: int | None = None
         if self.tracker is not None:
             update = self.tracker.update(view, label=f"after step {self.step}")

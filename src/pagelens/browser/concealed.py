@@ -164,8 +164,8 @@ _OV_SHARE, _OV_SMALL = 0.5, 60
 
 def overlay_nodes(doc: dict[str, Any], strings: list[str], viewport: tuple[float, float, float, float]) -> set[int]:
     """Backend node ids inside an overlay the page laid over its content (mirrors ``walker.js`` ``markOverlays``):
-    a ``position:fixed`` box, or an absolutely positioned opaque one with a z-index, at least
-    :data:`_OVERLAY_MIN_W` x :data:`_OVERLAY_MIN_H`, mostly inside ``viewport`` (x, y, w, h in document
+    a ``position:fixed`` box at least :data:`_BAR_MIN_W` x :data:`_BAR_MIN_H`, or an absolutely positioned opaque
+    one with a z-index, at least :data:`_OVERLAY_MIN_W` x :data:`_OVERLAY_MIN_H`, mostly inside ``viewport`` (x, y, w, h in document
     coordinates), holding no landmark or menu and not most of the document."""
     nodes = doc["nodes"]
     backend: list[int] = nodes["backendNodeId"]
@@ -187,7 +187,7 @@ def overlay_nodes(doc: dict[str, Any], strings: list[str], viewport: tuple[float
         if pos not in ("fixed", "absolute"):
             continue
         x, y, w, h = (float(v) for v in bounds[:4])
-        if w < _OVERLAY_MIN_W or h < _OVERLAY_MIN_H:
+        if (w < _BAR_MIN_W or h < _BAR_MIN_H) if pos == "fixed" else (w < _OVERLAY_MIN_W or h < _OVERLAY_MIN_H):
             continue
         if pos == "absolute":
             bg = _colour(text(styles[3]))
@@ -233,6 +233,8 @@ def overlay_nodes(doc: dict[str, Any], strings: list[str], viewport: tuple[float
 #: An overlay is an opaque box at least this large (CSS px): small opaque boxes (buttons, badges)
 #: cover nothing that matters; at most this many of the latest-painted overlays are considered.
 _OVERLAY_MIN_W, _OVERLAY_MIN_H, _MAX_OVERLAYS = 150.0, 60.0, 16
+#: A box fixed to the viewport counts from this size (a thin cookie bar, a toast: ``walker.js`` BAR_W x BAR_H).
+_BAR_MIN_W, _BAR_MIN_H = 120.0, 24.0
 
 
 def _covered(backend: list[int], parents: list[int], layout: dict[str, Any],

@@ -39,8 +39,8 @@
   const S = [], smap = new Map();
   const str = (s) => { let i = smap.get(s); if (i === undefined) { i = S.length; S.push(s); smap.set(s, i); } return i; };
   const P = [], R = [], N = [], V = [], D = [], F = [], B = [], G = [], Q = [], X = [], DOCS = [], LD = [];
-  // FL: (start, end) node ranges emitted inside an out-of-flow box (fixed/sticky/absolute, at least OVERLAY_W x
-  // OVERLAY_H), innermost first; FLS: the boxes being walked (see walk)
+  // FL: (start, end) node ranges emitted inside an out-of-flow box (absolute, at least OVERLAY_W x OVERLAY_H;
+  // fixed or sticky, at least BAR_W x BAR_H), innermost first; FLS: the boxes being walked (see walk)
   const FL = [], FLS = [];
   const CONCEAL = { "": 0, offscreen: 1, tiny: 2, transparent: 3, "same-colour": 4, covered: 5 };
 
@@ -416,8 +416,11 @@
       if (bgc && bgc[3] > 0.9 && box[2] >= OVERLAY_W && box[3] >= OVERLAY_H && pos !== "static") {
         overlays.push([el, box, parseInt(cs.zIndex, 10) || 0, P.length, pos === "fixed"]);
       }
-      if ((pos === "fixed" || pos === "absolute") && box[2] >= OVERLAY_W && box[3] >= OVERLAY_H) ovCands.push([el, box, cs, bgc, P.length]);
-      if ((pos === "fixed" || pos === "absolute" || pos === "sticky") && box[2] >= OVERLAY_W && box[3] >= OVERLAY_H) FLS.push(el);
+      // a box fixed or stuck to the viewport may be a thin bar (a cookie bar, a toast, a notice strip): a lower bar
+      const sized = pos === "fixed" || pos === "sticky" ? box[2] >= BAR_W && box[3] >= BAR_H
+        : box[2] >= OVERLAY_W && box[3] >= OVERLAY_H;
+      if ((pos === "fixed" || pos === "absolute") && sized) ovCands.push([el, box, cs, bgc, P.length]);
+      if ((pos === "fixed" || pos === "absolute" || pos === "sticky") && sized) FLS.push(el);
       const bg = bgc && bgc[3] > 0.5 ? bgc : inh.bg;
       const hid = textHidden(cs, box, pos);
       const tiny = inh.tiny || ((box[2] <= 2 || box[3] <= 2) && cs.overflowX !== "visible" && cs.overflowX !== "") || hid === "tiny";
@@ -632,7 +635,7 @@
   // -- covered: an opaque positioned box painted over a node's whole box (mirrors the CDP
   // path's paint-order rule, pagelens.browser.concealed): in view, a hit test at the node's
   // centre decides; out of view, the later / higher-z overlay is taken to be on top
-  const OVERLAY_W = 150, OVERLAY_H = 60, MAX_OVERLAYS = 16, MAX_HITS = 3000;
+  const OVERLAY_W = 150, OVERLAY_H = 60, BAR_W = 120, BAR_H = 24, MAX_OVERLAYS = 16, MAX_HITS = 3000;
   const coverPass = (doc, win, from, overlays, sx, sy) => {
     const ovs = overlays.sort((a, b) => (b[2] - a[2]) || (b[3] - a[3])).slice(0, MAX_OVERLAYS);
     const vw = win.innerWidth, vh = win.innerHeight;

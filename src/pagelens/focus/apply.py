@@ -2,7 +2,9 @@
 
 * kept lines keep their ids, text and indentation; ids are never renumbered;
 * ancestors of kept lines are kept, so the result still reads as a tree;
-* the focused element, open dialogs / alerts and error messages are always kept;
+* the focused element, dialogs / alerts the agent opened and error messages are always kept; a dialog,
+  pop-up or live region the agent did not open is shown as its head line and its controls, its text
+  folded behind one placeholder (:mod:`pagelens.focus.notices`, with ``defense=True``);
 * every maximal run of dropped lines becomes one placeholder line at its indentation, with an
   id unique within the observation (``[p3] ... 42 lines pruned ...``); ``FocusResult.placeholders``
   maps each id to the line numbers it stands for, so :mod:`pagelens.focus.recover` can bring
@@ -17,13 +19,16 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pagelens import tokens
 from pagelens.focus.base import FocusQuery, Retriever, Selection
 from pagelens.types import Line, Rendering
+
+if TYPE_CHECKING:
+    from pagelens.focus.notices import Fold, Folding
 
 #: Roles whose whole subtree stays visible: what the page is asking the user right now.
 ALWAYS_SUBTREE_ROLES = frozenset({"dialog", "alertdialog", "alert"})
@@ -37,6 +42,9 @@ class OutputLine:
     no: int | None  # line number in the full rendering; None for a placeholder
     pruned: int = 0  # for placeholders: how many lines it stands for
     pid: str | None = None  # for placeholders: its id (``p3``); None when nothing in it can be shown
+    #: for the placeholder of a folded notice (:mod:`pagelens.focus.notices`): the line numbers it stands for,
+    #: wherever they lie (``pruned`` is 0: the lines do not tile the rendering around it)
+    folded: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +64,11 @@ class FocusResult:
     placeholders: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
     hidden: frozenset[int] = frozenset()  # flagged lines removed from every view (and from recovery)
     redacted: frozenset[int] = frozenset()  # flagged controls shown with their text redacted
+    #: lines of notices the agent did not open, folded behind their placeholder (recoverable)
+    folded: frozenset[int] = frozenset()
+    #: what the next observation of this page is told about its notices (:class:`pagelens.focus.notices.Solicited`;
+    #: mark it with ``acted_on()`` after an action on an element and pass it as ``FocusQuery.solicited``)
+    solicited: Any = None
 
     def text(self) -> str:
         return "\n".join("\t" * ln.depth + ln.text for ln in self.lines)
@@ -65,14 +78,16 @@ class FocusResult:
         return 0.0 if self.full_tokens == 0 else 1.0 - self.focused_tokens / self.full_tokens
 
 
-def always_kept(rendering: Rendering) -> set[int]:
-    """Line numbers every focused view shows: focus, dialogs/alerts (whole subtree), errors."""
+def always_kept(rendering: Rendering, folded_roots: frozenset[int] | set[int] = frozenset()) -> set[int]:
+    """Line numbers every focused view shows: focus, dialogs/alerts (whole subtree), errors.
+
+    ``folded_roots``: dialogs and alerts the agent did not open (their head and controls are kept instead)."""
     keep: set[int] = set()
     lines = rendering.lines
     i = 0
     while i < len(lines):
         ln = lines[i]
-        if ln.role in ALWAYS_SUBTREE_ROLES:
+        if ln.role in ALWAYS_SUBTREE_ROLES and ln.no not in folded_roots:
             end = subtree_end(lines, i)
             keep.update(x.no for x in lines[i:end])
             i = end
@@ -176,6 +191,7 @@ def build_lines(
     hidden: set[int] | frozenset[int] = frozenset(),
     short: set[int] | frozenset[int] = frozenset(),
     regions: Mapping[int, str] | None = None,
+    folds: Sequence[Fold] = (),
 ) -> tuple[OutputLine, ...]:
     """The shown lines, each maximal run of dropped lines as one placeholder.
 
@@ -184,15 +200,26 @@ def build_lines(
     always replaced. Placeholders are numbered ``p1, p2, ...`` in document order; a run of
     hidden lines only gets no id (there is nothing in it that may be shown). With ``regions`` (line ->
     region of its flag) the hidden lines of a run become one visible redaction marker line, and
-    redacted controls name it too.
+    redacted controls name it too. ``folds``: the notices the agent did not open; each one's folded
+    lines are left out of the runs and stand behind one placeholder where the first of them was, and
+    their shown lines (head, controls) may carry a cut text.
     """
     out: list[OutputLine] = []
     run: list[Line] = []
     count = 0
+    fold_of: dict[int, Fold] = {}
+    texts: dict[int, str] = {}
+    for f in folds:
+        texts.update(f.texts)
+        shown_here = set(f.shown)
+        fold_of.update((n, f) for n in f.folded if n not in shown_here)
+    emitted: set[int] = set()
 
     def shown(ln: Line) -> OutputLine:
         if ln.no in redact:
             return OutputLine(ln.depth, redacted_text(ln, None if regions is None else regions.get(ln.no)), ln.no)
+        if ln.no in texts:
+            return OutputLine(ln.depth, texts[ln.no], ln.no)
         if ln.no in short:
             from pagelens.focus.linefmt import short_text
 
@@ -227,7 +254,16 @@ def build_lines(
         run.clear()
 
     for ln in rendering.lines:
-        if ln.no in keep:
+        notice = fold_of.get(ln.no) if fold_of else None
+        if notice is not None:
+            flush()
+            if id(notice) not in emitted:
+                emitted.add(id(notice))
+                nos = tuple(n for n in notice.folded if n not in hidden)
+                pid = f"p{count + 1}" if nos else None
+                count += pid is not None
+                out.append(OutputLine(ln.depth, notice.placeholder(pid), None, 0, pid, nos))
+        elif ln.no in keep:
             flush()
             out.append(shown(ln))
         else:
@@ -249,12 +285,21 @@ def placeholder_map(rendering: Rendering, lines: tuple[OutputLine, ...],
                     hidden: set[int] | frozenset[int] = frozenset()) -> dict[str, tuple[int, ...]]:
     """Placeholder id -> the (not hidden) line numbers it stands for.
 
-    A placeholder stands for the rendering's lines between the shown lines around it.
+    A placeholder stands for the rendering's lines between the shown lines around it, not counting the
+    lines of folded notices (their placeholder names them: ``OutputLine.folded``).
     """
     out: dict[str, tuple[int, ...]] = {}
     i = 0
     all_lines = rendering.lines
+    folded = {n for ol in lines for n in ol.folded}
+    if folded:
+        folded -= {ol.no for ol in lines if ol.no is not None}  # a cut control is shown and folded whole
+        all_lines = tuple(ln for ln in all_lines if ln.no not in folded)
     for ol in lines:
+        if ol.folded:
+            if ol.pid is not None:
+                out[ol.pid] = ol.folded
+            continue
         if ol.no is None:
             run = all_lines[i : i + ol.pruned]
             i += ol.pruned
@@ -296,6 +341,7 @@ def focus(
     redact: set[int] = set()
     unprotected: str | None = None
     regions: dict[int, str] | None = None
+    folding: Folding | None = None
     if defense:
         try:
             from pagelens.focus.defense import detect
@@ -303,32 +349,37 @@ def focus(
             flags = detect(rendering, goal=query.goal)
             flagged, redact = removal_set(rendering, flags)
             regions = _flag_regions(rendering, flags, flagged | redact)
+            folding = _folding(rendering, query, flagged)
         except Exception as exc:  # noqa: BLE001 - a failing defense keeps the view and says so
-            flags, flagged, redact, regions = (), set(), set(), None
+            flags, flagged, redact, regions, folding = (), set(), set(), None, None
             unprotected = f"{type(exc).__name__}: {str(exc)[:120]}"
         if unprotected is None and rendering.provenance_error is not None:
             unprotected = PROVENANCE_PREFIX + rendering.provenance_error
+    folds = folding.folds if folding is not None else ()
+    folded = set(folding.folded) if folding is not None else set()
     visible = rendering
-    if flagged or redact:
+    if flagged or redact or folded:
         visible = Rendering(
             lines=tuple(
                 (ln if ln.no not in redact else replace(ln, text=redacted_text(ln, (regions or {}).get(ln.no)), name=""))
                 for ln in rendering.lines
-                if ln.no not in flagged
+                if ln.no not in flagged and ln.no not in folded
             ),
             refined=rendering.refined,
         )
     all_nos = {ln.no for ln in visible.lines}
+    folded_lines = frozenset(folded)
+    state = folding.state if folding is not None else None
 
     def full_view(reason: str | None, info: Mapping[str, Any]) -> FocusResult:
-        lines = _warned(build_lines(rendering, all_nos, compact=False, redact=redact, hidden=flagged, regions=regions),
-                        unprotected)
+        lines = _warned(build_lines(rendering, all_nos, compact=False, redact=redact, hidden=flagged, regions=regions,
+                                    folds=folds), unprotected)
         return FocusResult(
             retriever=getattr(retriever, "name", type(retriever).__name__),
             lines=lines,
             kept=frozenset(all_nos),
             full_tokens=full_tokens,
-            focused_tokens=full_tokens if not (flagged or redact) else tokens.count(_text_of(lines)),
+            focused_tokens=full_tokens if not (flagged or redact or folds) else tokens.count(_text_of(lines)),
             error=reason,
             flags=flags,
             unprotected=unprotected,
@@ -337,6 +388,8 @@ def focus(
             placeholders=placeholder_map(rendering, lines, flagged),
             hidden=frozenset(flagged),
             redacted=frozenset(redact),
+            folded=folded_lines,
+            solicited=state,
         )
 
     if not visible.lines:
@@ -353,14 +406,16 @@ def focus(
         return full_view(reason, selection.info)
     if len(keep) == len(all_nos):
         return full_view(None, selection.info)
-    keep |= always_kept(visible)
+    keep |= always_kept(visible, {f.root for f in folds} if folds else frozenset())
+    if folding is not None:  # a notice the agent did not open: its head and controls; one it opened: whole
+        keep |= {n for f in folds for n in f.shown} | (folding.whole & all_nos)
     chosen = set(keep)
     keep = with_ancestors(visible, keep) - flagged
     # ancestors kept only to hold the tree together are shown short (a layout cell named
     # with the whole page's text must not cost thousands of tokens)
     short = keep - chosen if compact else set()
     lines = _warned(build_lines(rendering, keep, compact=compact, redact=redact, hidden=flagged, short=short,
-                                regions=regions), unprotected)
+                                regions=regions, folds=folds), unprotected)
     keep = {ln.no for ln in lines if ln.no is not None}  # with the runs too cheap to hide
     focused_tokens = tokens.count(_text_of(lines))
     if focused_tokens >= full_tokens:
@@ -379,7 +434,17 @@ def focus(
         placeholders=placeholder_map(rendering, lines, flagged),
         hidden=frozenset(flagged),
         redacted=frozenset(redact),
+        folded=folded_lines,
+        solicited=state,
     )
+
+
+def _folding(rendering: Rendering, query: FocusQuery, removed: set[int]) -> Folding:
+    """The notices of ``rendering`` the agent did not open, folded (:func:`pagelens.focus.notices.fold`)."""
+    from pagelens.focus.defense import home_domains
+    from pagelens.focus.notices import fold
+
+    return fold(rendering.lines, query.solicited, home=lambda: home_domains(rendering), hidden=removed)
 
 
 def _flag_regions(rendering: Rendering, flags: tuple[Any, ...], lines: set[int]) -> dict[int, str]:

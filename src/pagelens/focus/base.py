@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from pagelens.types import Rendering
+
+if TYPE_CHECKING:
+    from pagelens.focus.notices import Solicited
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,6 +25,11 @@ class FocusQuery:
     #: Share of the full tree's tokens the focused view may spend (0 < budget <= 1); None means
     #: the retriever's own default operating point. Retrievers that cannot honour it ignore it.
     budget: float | None = None
+    #: What the previous observation of this page told about its notices (dialogs, pop-ups, live regions) and
+    #: whether the agent acted on an element since (:mod:`pagelens.focus.notices`): the notices the agent opened
+    #: are shown whole, the others as their controls with their text folded. None: the agent opened none.
+    #: Retrievers ignore it (the focus stage applies it).
+    solicited: Solicited | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,6 +22,7 @@ from pagelens.types import Observation, Rendering
 if TYPE_CHECKING:
     from pagelens.config import RenderConfig
     from pagelens.focus.base import Retriever
+    from pagelens.focus.notices import Solicited
 
 __all__ = ["PageView", "focus_view", "render_observation"]
 
@@ -61,11 +62,14 @@ def focus_view(
     render_config: RenderConfig | None = None,
     timings: Mapping[str, float] | None = None,
     budget: float | None = None,
+    solicited: Solicited | None = None,
 ) -> PageView:
     """Render ``obs`` and focus it on ``goal`` (``default`` retriever when a goal is given).
 
     ``budget``: the share of the full tree's tokens the focused view may spend (0 < budget <= 1,
     :attr:`~pagelens.focus.base.FocusQuery.budget`); retrievers that cannot honour it ignore it.
+    ``solicited``: the previous view's ``focused.solicited``, marked ``acted_on()`` when the agent acted on an
+    element since (:mod:`pagelens.focus.notices`): the dialogs, pop-ups and live regions it opened are shown whole.
     """
     if budget is not None and not 0 < budget <= 1:
         from pagelens.errors import ConfigError
@@ -88,7 +92,7 @@ def focus_view(
         # no cyclic GC meanwhile: the analysis makes several containers per line and no cycles,
         # and each generation-2 pass rescans the whole tree (a fifth of focus on 50k+ pages)
         with gc_paused():
-            result = focus(rendering, FocusQuery(goal=goal or "", history=history, budget=budget), retriever,
+            result = focus(rendering, FocusQuery(goal=goal or "", history=history, budget=budget, solicited=solicited), retriever,
                            defense=defense, full_tokens=full_tokens)
         all_timings["focus"] = time.perf_counter() - t
     return PageView(obs, rendering, full_tokens, result, all_timings)

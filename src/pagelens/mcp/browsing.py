@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from pagelens.actions.executor import VIEW
 from pagelens.actions.spec import Action
 from pagelens.errors import BrowserCrashed, BrowserError, PageError, PagelensError, PageTimeout
+from pagelens.focus.notices import ACTING
 from pagelens.mcp.brief import action_head, relative_url, signal_note
 from pagelens.mcp.respond import Answer, compose, part_answer
 from pagelens.mcp.terse import terse_block
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
     from pagelens.browser.session import BrowserSession, Episode
     from pagelens.focus.base import Retriever
     from pagelens.focus.delta import ViewTracker
+    from pagelens.focus.notices import Solicited
     from pagelens.focus.view import PageView
     from pagelens.signals.detector import SignalDetector
 
@@ -119,6 +121,8 @@ class Browsing:
         self._episodes_opened = 0
         self._episode: Episode | None = None
         self._executor: Executor | None = None
+        #: what the last view told about its notices, marked when the client acted on the page since
+        self._solicited: Solicited | None = None
         self._detector: SignalDetector | None = None
         self._tracker: ViewTracker | None = None
         self._view: PageView | None = None  # the last view this client saw (carried ids)
@@ -249,10 +253,11 @@ class Browsing:
             view = focus_view(obs, render_config=rc)
         elif goal or (retriever and retriever not in ("none", "full")):
             view = focus_view(obs, goal=goal, retriever=self._retriever(retriever or self.config.retriever),
-                              render_config=rc)
+                              render_config=rc, solicited=self._solicited)
         else:  # no goal: the refined tree (tables as rows, folded option lists)
             view = focus_view(obs, refined=True, render_config=rc)
         self._detector.arm(obs)
+        self._solicited = view.focused.solicited if view.focused is not None else None
         update = self._tracker.update(view, allow_delta=allow_delta, label=f"(call {self.calls})",
                                       goal=goal)
         self._view = update.view
@@ -317,6 +322,8 @@ class Browsing:
         fb = self._executor.execute(action, self._view.observation)
         if fb.status in ("invalid", "budget"):
             return self._error(fb.message)
+        if action.name in ACTING and self._solicited is not None:  # what appears now, the client opened
+            self._solicited = self._solicited.acted_on()
         signals = self._detector.check(fb)
         self._known_edit(action, fb)
         # a look only when the page may differ from the client's last view: a failure alone on a

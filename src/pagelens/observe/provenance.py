@@ -215,6 +215,9 @@ _FLOAT_CHROME = frozenset({"banner", "navigation", "contentinfo", "main", "menub
 #: Ancestors that make it part of the chrome (a header's drop-down, a menu's fly-out); the main landmark is no chrome.
 _FLOAT_UNDER = _FLOAT_CHROME - {"main", "table", "grid", "tree"}
 _FLOAT_MAX_LINES, _FLOAT_SHARE = 200, 0.5  # a floating box holding more is the page itself (an app shell)
+#: A box that *is* one of these is part of the layout it sticks in (a sticky table cell or row, a sticky heading of a
+#: long list), not something laid over the page.
+_FLOAT_SELF = frozenset({"cell", "gridcell", "columnheader", "rowheader", "row", "rowgroup", "heading", "term"})
 _SHAPE = 8  # lines whose roles give a box's shape (boxes of one shape under one parent are a series)
 
 
@@ -225,8 +228,9 @@ def floating_overlays(obs: Observation, lines: Sequence[Line], pos: dict[int, in
     A box is the set of lines whose node has the same :attr:`~pagelens.types.Node.floating` number; its
     head is its first line, its parent the head's parent line. It is an overlay when it shows text, holds
     no chrome role (:data:`_FLOAT_CHROME`), stands under no chrome landmark, is not most of the page, and
-    no other floating box of the same shape (the roles of its first lines) hangs from the same parent (a series
-    of boxes — a carousel's slides, a masonry grid's cards — is a layout, not a pop-up)."""
+    no other floating box of the same shape (the roles of its first lines) hangs from the same parent, or from a
+    sibling of its parent of the same role (a series of boxes — a carousel's slides, each in its own list item, a
+    masonry grid's cards — is a layout, not a pop-up)."""
     nodes = obs.nodes
     boxes: dict[int, list[int]] = {}
     for i, ln in enumerate(lines):
@@ -236,17 +240,30 @@ def floating_overlays(obs: Observation, lines: Sequence[Line], pos: dict[int, in
     if not boxes:
         return set()
     heads: dict[int, int | None] = {k: lines[v[0]].parent for k, v in boxes.items()}
-    shapes = {k: (heads[k], tuple(lines[i].role for i in v[:_SHAPE])) for k, v in boxes.items()}
-    siblings: dict[tuple[int | None, tuple[str, ...]], int] = {}
-    for shape in shapes.values():
-        siblings[shape] = siblings.get(shape, 0) + 1
+    series: dict[int, list[tuple[object, ...]]] = {}
+    for k, v in boxes.items():
+        shape = tuple(lines[i].role for i in v[:_SHAPE])
+        head = heads[k]
+        keys: list[tuple[object, ...]] = [(head, shape)]
+        j = pos.get(head) if head is not None else None
+        if j is not None:  # cousins: the same shape under parents of one role that share a parent
+            keys.append((lines[j].parent, lines[j].role, shape))
+        series[k] = keys
+    siblings: dict[tuple[object, ...], int] = {}
+    for keys in series.values():
+        for key in keys:
+            siblings[key] = siblings.get(key, 0) + 1
     out: set[int] = set()
     n = len(lines)
     for k, members in boxes.items():
-        if len(members) > _FLOAT_MAX_LINES or len(members) > _FLOAT_SHARE * n or siblings[shapes[k]] > 1:
+        if len(members) > _FLOAT_MAX_LINES or len(members) > _FLOAT_SHARE * n or any(
+                siblings[key] > 1 for key in series[k]):
             continue
         if not any(lines[i].role == "StaticText" for i in members):
             continue
+        head_line = lines[members[0]]
+        if head_line.role in _FLOAT_SELF and all(lines[i].depth > head_line.depth for i in members[1:]):
+            continue  # the box is one cell, row or heading (its only root), not a box holding one
         if any(lines[i].role in _FLOAT_CHROME for i in members):
             continue
         up, chrome = heads[k], False

@@ -210,7 +210,9 @@ def _rename_pids(view: PageView, rename: Mapping[str, str]) -> PageView:
     focused = view.focused
     if focused is None or all(k == v for k, v in rename.items()):
         return view
-    lines = tuple(replace(ol, pid=rename[ol.pid], text=placeholder_text(ol.pruned, rename[ol.pid]))
+    lines = tuple(replace(ol, pid=rename[ol.pid],
+                          text=(ol.text.replace(f"[{ol.pid}]", f"[{rename[ol.pid]}]", 1) if ol.folded
+                                else placeholder_text(ol.pruned, rename[ol.pid])))
                   if ol.pid is not None and ol.pid in rename else ol for ol in focused.lines)
     placeholders = {rename.get(p, p): run for p, run in focused.placeholders.items()}
     return replace(view, focused=replace(focused, lines=lines, placeholders=placeholders))

@@ -120,7 +120,7 @@ def _pruned(lines: Sequence[OutputLine], drop: Collection[int]) -> tuple[OutputL
 
     runs: list[OutputLine | list[int]] = []  # a line kept as it is, or [depth, lines pruned]
     for ol in lines:
-        if (ol.no is not None and ol.no in drop) or (ol.no is None and ol.pid is not None):
+        if (ol.no is not None and ol.no in drop) or (ol.no is None and ol.pid is not None and not ol.folded):
             n = 1 if ol.no is not None else ol.pruned
             last = runs[-1] if runs else None
             if isinstance(last, list):
@@ -136,6 +136,9 @@ def _pruned(lines: Sequence[OutputLine], drop: Collection[int]) -> tuple[OutputL
             placeholders += 1
             pid = f"p{placeholders}"
             out.append(OutputLine(item[0], placeholder_text(item[1], pid), None, item[1], pid))
+        elif item.folded and item.pid is not None:  # a folded notice's placeholder keeps its lines, renumbered
+            placeholders += 1
+            out.append(replace(item, pid=f"p{placeholders}", text=item.text.replace(f"[{item.pid}]", f"[p{placeholders}]", 1)))
         else:
             placeholders += item.pid is not None
             out.append(item)

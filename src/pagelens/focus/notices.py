@@ -1,0 +1,265 @@
+"""Notices the agent did not open are shown as controls, not prose (the structural half of the defense).
+
+Text evidence (whom a span addresses, its mood, where it steers: :mod:`pagelens.focus.evidence`) is judged on
+phrasings, and no list of phrasings covers every page. What holds on any page is *where the text stands and who
+asked for it*: a dialog, a pop-up or cookie layer the page laid over its content (provenance's ``overlay`` region,
+whatever its markup: :mod:`pagelens.observe.provenance`), or a live region (role ``status``, ``alert``, ``log``,
+``marquee``, ``timer``, or ``aria-live`` polite / assertive) that the agent did not open speaks to whoever reads the
+page, unasked. Whatever it says, the focused view shows it as:
+
+* one **head** line, its role and the first words of its name (``[12] dialog 'Your privacy…'``);
+* its **controls** — buttons, fields, options, and links that stay on the page's own site (an off-site link is
+  part of what the notice says) — each name judged by the injection defense like any line and cut to a few words;
+* **one placeholder** for all its other text (``[p3] ... 9 lines of text in a pop-up the agent did not open,
+  folded ...``): ``expand("p3")`` and ``search_page`` bring it back, through the defense (flagged lines stay hidden).
+
+**Opened by the agent** (:func:`opened`): a notice that was not in the previous observation of the same document
+(one element id in common) and is there after the agent acted on an element since (click, fill, select, press,
+hover: :data:`ACTING`); a notice the agent had opened that is still there; a live region present before whose text
+changed after such an action (its answer to the agent). Such notices are kept whole, as dialogs always were. The
+caller carries a :class:`Solicited` from one observation to the next (``FocusResult.solicited``, marked with
+:meth:`Solicited.acted_on` after an acting action, passed back as ``FocusQuery.solicited``). Without one (a first
+observation, a page opened by ``goto``, a benchmark) nothing counts as opened. The full view that
+:func:`pagelens.focus.apply.focus` falls back to folds the same way (it is the defended view); the reference
+retriever ``full`` skips the focus stage and with it the whole defense.
+
+Failure modes (documented, not hidden): a pop-up a page times to appear on *any* click, or one that happens to
+appear right after the agent's action, counts as opened (its text is still judged by the text defense); an
+error alert rendered by the server on the page a form submission led to is a new document, so it is folded
+(the invalid fields stay, :func:`pagelens.focus.apply.always_kept`); a notice that is part of the page's flow
+(a static box after the footer) is no overlay and is not folded; a live region holding more than
+:data:`_MAX_LIVE` lines or a landmark is the page's content announced on update (a results list), and a dialog
+holding most of the page (a full-page modal that *is* the page) is the page, not a notice: the text defense alone
+judges them.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+from pagelens.focus.linefmt import short_name
+from pagelens.types import Line
+
+__all__ = ["ACTING", "Fold", "Folding", "Notice", "Solicited", "find", "fold", "opened"]
+
+DIALOG_ROLES = frozenset({"dialog", "alertdialog"})
+LIVE_ROLES = frozenset({"status", "alert", "log", "marquee", "timer"})
+#: What a notice keeps: the elements the agent may act on (a link only when it stays on the page's site).
+CONTROL_ROLES = frozenset({"button", "link", "menuitem", "menuitemcheckbox", "menuitemradio", "checkbox", "radio",
+                           "switch", "tab", "combobox", "textbox", "searchbox", "spinbutton", "slider", "option",
+                           "listbox", "ListBoxOption", "MenuListOption"})
+#: Actions on an element of the page: a notice that appears after one was opened by the agent.
+ACTING = frozenset({"click", "fill", "select_option", "hover", "press", "click_at", "hover_at", "type_at"})
+#: A live region holding more lines, or a landmark, is the page's content announced on update, not a notice.
+_MAX_LIVE = 40
+_LIVE_NOT = frozenset({"main", "navigation", "banner", "contentinfo", "article", "feed", "table", "grid", "form",
+                       "search", "complementary"})
+_PAGE_LINES = 60  # a dialog longer than this holding most of the page's lines is the page itself
+_CONTROL_WORDS = 6  # a control's name is cut to this many words
+_HEAD_WORDS = 5
+_TEXTY = frozenset({"StaticText", "paragraph", "heading", "strong", "emphasis", "text", "LineBreak", "mark"})
+_KIND_WORDS = {"dialog": "a dialog", "overlay": "a pop-up", "live": "a live region"}
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    start: int  # position of its first line in ``rendering.lines``
+    end: int  # one past its last line
+    kind: str  # "dialog", "overlay" (a pop-up without a dialog role) or "live"
+    key: str  # its identity across observations of one document (an element id when it has one)
+    text: int  # a hash of its text (a live region's change)
+
+
+@dataclass(frozen=True, slots=True)
+class Solicited:
+    """What one observation tells the next about its notices (see the module docstring)."""
+
+    acted: bool = False  # the agent acted on an element of the page since this observation
+    seen: frozenset[str] = frozenset()  # the element ids of this observation (the same document has one in common)
+    present: tuple[tuple[str, int], ...] = ()  # (key, text hash) of its notices
+    opened: frozenset[str] = frozenset()  # the keys of those the agent had opened
+
+    def acted_on(self) -> Solicited:
+        """The same state, after the agent acted on an element of the page."""
+        return self if self.acted else replace(self, acted=True)
+
+
+@dataclass(frozen=True, slots=True)
+class Fold:
+    """How one notice the agent did not open is shown."""
+
+    notice: Notice
+    root: int  # the line number of its first line
+    shown: tuple[int, ...]  # line numbers always shown: the head and the controls
+    folded: tuple[int, ...]  # line numbers of its text, behind one placeholder (and the cut controls, whole)
+    texts: Mapping[int, str] = field(default_factory=dict)  # line number -> the text shown instead (cut names)
+
+    def placeholder(self, pid: str | None) -> str:
+        n = len(self.folded)
+        where = _KIND_WORDS.get(self.notice.kind, "a notice")
+        return (f"[{pid}] " if pid else "") + (f"... {n} line{'s' if n != 1 else ''} of text in {where} the agent "
+                                                "did not open, folded ...")
+
+
+@dataclass(frozen=True, slots=True)
+class Folding:
+    folds: tuple[Fold, ...] = ()
+    whole: frozenset[int] = frozenset()  # line numbers of the notices the agent opened (always shown whole)
+    state: Solicited = field(default_factory=Solicited)  # what the next observation is told
+
+    @property
+    def folded(self) -> frozenset[int]:
+        """Lines not shown in place (their placeholder stands for them)."""
+        return frozenset(n for f in self.folds for n in f.folded if n not in f.shown)
+
+
+def is_live(line: Line) -> bool:
+    """A live region: an announcing role, or ``aria-live`` polite / assertive."""
+    return line.role in LIVE_ROLES or any(st.startswith("live='") and not st.startswith("live='off")
+                                          for st in line.states)
+
+
+def _end(lines: Sequence[Line], i: int) -> int:
+    depth, j = lines[i].depth, i + 1
+    while j < len(lines) and lines[j].depth > depth:
+        j += 1
+    return j
+
+
+def _kind(lines: Sequence[Line], i: int, end: int) -> str | None:
+    ln = lines[i]
+    if ln.role in DIALOG_ROLES:  # one holding most of the page is the page (as provenance judges a floating box)
+        return None if end - i > _PAGE_LINES and end - i > 0.5 * len(lines) else "dialog"
+    if ln.region == "overlay":
+        return "overlay"
+    if is_live(ln) and ln.role != "RootWebArea":
+        if end - i > _MAX_LIVE or end - i > 0.25 * len(lines):
+            return None
+        if any(x.role in _LIVE_NOT for x in lines[i + 1 : end]):
+            return None
+        return "live"
+    return None
+
+
+def find(lines: Sequence[Line]) -> tuple[Notice, ...]:
+    """The outermost notices of a rendering (nested ones belong to the outer one), in document order.
+
+    Adjacent overlay lines under one parent are one pop-up (a box the tree does not show as a line of its own)."""
+    out: list[Notice] = []
+    i, n = 0, len(lines)
+    while i < n:
+        ln = lines[i]
+        if not (ln.role in DIALOG_ROLES or ln.region == "overlay" or ln.role in LIVE_ROLES or (ln.states and is_live(ln))):
+            i += 1  # (most lines: no subtree walk)
+            continue
+        end = _end(lines, i)
+        kind = _kind(lines, i, end)
+        if kind is None:
+            i = end if lines[i].role in DIALOG_ROLES else i + 1  # a dialog that is the page: none inside it either
+            continue
+        if kind == "overlay":
+            parent = lines[i].parent
+            while end < n and lines[end].region == "overlay" and lines[end].parent == parent \
+                    and lines[end].role not in DIALOG_ROLES:
+                end = _end(lines, end)
+        unit = lines[i:end]
+        first = next((x.eid for x in unit if x.eid is not None), None)
+        key = first if first is not None else f"{kind}:{lines[i].role}:{lines[i].depth}:{lines[i].name[:40]}"
+        text = zlib.crc32("\n".join(x.text for x in unit).encode("utf-8", "surrogatepass"))
+        out.append(Notice(i, end, kind, key, text))
+        i = end
+    return tuple(out)
+
+
+def opened(notices: Sequence[Notice], lines: Sequence[Line], before: Solicited | None) -> frozenset[str]:
+    """The keys of the notices the agent opened (see the module docstring)."""
+    if before is None or not notices or not before.seen:
+        return frozenset()
+    if not any(ln.eid is not None and ln.eid in before.seen for ln in lines):
+        return frozenset()  # another document: whatever it shows, the agent did not open it
+    present = dict(before.present)
+    out: set[str] = set()
+    for nt in notices:
+        new = nt.key not in present or (nt.kind == "live" and present[nt.key] != nt.text)
+        if nt.key in before.opened or (before.acted and new):
+            out.add(nt.key)
+    return frozenset(out)
+
+
+def _control(line: Line, home: Callable[[], frozenset[str]]) -> bool:
+    if line.eid is None or line.role not in CONTROL_ROLES:
+        return False
+    if line.role != "link" or not line.url or not line.url.startswith(("http://", "https://")):
+        return True
+    from pagelens.focus.evidence import domain
+
+    return domain(line.url) in home()
+
+
+def _cut(line: Line, words: int) -> str | None:
+    """The line's text with its name cut to ``words`` words, None when it is short already."""
+    name = line.name
+    short = short_name(name, words)
+    if short == name:
+        return None
+    at = line.text.find(name)
+    if at < 0:
+        return f"[{line.eid}] {line.role} '{short}'" if line.eid is not None else f"{line.role} '{short}'"
+    return line.text[:at] + short + line.text[at + len(name):]
+
+
+def fold(lines: Sequence[Line], before: Solicited | None, *, home: Callable[[], frozenset[str]],
+         hidden: frozenset[int] | set[int] = frozenset()) -> Folding:
+    """How the notices of ``lines`` are shown, and what the next observation is told.
+
+    ``home``: gives the page's own domains (asked only when a notice holds an absolute link: one that leads
+    elsewhere is part of the notice's text); ``hidden``: lines the injection defense removed (never shown, never
+    folded)."""
+    notices = find(lines)
+    known: list[frozenset[str]] = []
+
+    def home_once() -> frozenset[str]:
+        if not known:
+            known.append(home())
+        return known[0]
+
+    mine = opened(notices, lines, before)
+    state = Solicited(seen=frozenset(ln.eid for ln in lines if ln.eid is not None),
+                      present=tuple((nt.key, nt.text) for nt in notices), opened=mine)
+    folds: list[Fold] = []
+    whole: set[int] = set()
+    for nt in notices:
+        unit = lines[nt.start : nt.end]
+        if nt.key in mine:
+            whole.update(ln.no for ln in unit)
+            continue
+        shown: list[int] = []
+        folded: list[int] = []
+        texts: dict[int, str] = {}
+        root = unit[0]
+        if len(unit) > 1 and root.role not in _TEXTY and root.no not in hidden:
+            shown.append(root.no)  # the head
+            cut = _cut(root, _HEAD_WORDS)
+            if cut is not None:
+                texts[root.no] = cut
+                folded.append(root.no)
+            start = 1
+        else:
+            start = 0
+        for ln in unit[start:]:
+            if ln.no in hidden:
+                continue
+            if _control(ln, home_once):
+                shown.append(ln.no)
+                cut = _cut(ln, _CONTROL_WORDS)
+                if cut is not None:
+                    texts[ln.no] = cut
+                    folded.append(ln.no)  # expand shows its whole name
+            elif ln.name or ln.value or ln.label or ln.role in _TEXTY:
+                folded.append(ln.no)
+        if not folded:
+            continue  # nothing to fold: the notice is its controls
+        folds.append(Fold(nt, root.no, tuple(shown), tuple(folded), texts))
+    return Folding(tuple(folds), frozenset(whole), state)
