@@ -109,8 +109,10 @@ def observations(pages: Path, cache: Path, names: set[str]) -> dict[str, Any]:
     return out
 
 
-def evaluate(goals: list[dict], observed: dict[str, Any], retrievers: list[str], *,
-             budget: float | None = None, refined: bool = False) -> list[dict]:
+def evaluate(goals: list[dict], observed: dict[str, Any], retrievers: list[Any], *,
+             budget: float | None = None, refined: bool = False, parsed: dict[str, Any] | None = None) -> list[dict]:
+    """One row per retriever and goal. ``retrievers``: names, or ``(label, retriever)`` pairs;
+    ``parsed``: the renderings of ``observed`` when already made."""
     from pagelens.api import render_observation
     from pagelens.bench.cases import MustKeep, item_kept
     from pagelens.focus.apply import focus
@@ -118,9 +120,10 @@ def evaluate(goals: list[dict], observed: dict[str, Any], retrievers: list[str],
     from pagelens.focus.registry import make_retriever
 
     rows = []
-    parsed = {n: render_observation(o, refined=refined) for n, o in observed.items()}
-    for name in retrievers:
-        ret = make_retriever(name)
+    if parsed is None:
+        parsed = {n: render_observation(o, refined=refined) for n, o in observed.items()}
+    for entry in retrievers:
+        name, ret = (entry, make_retriever(entry)) if isinstance(entry, str) else entry
         for g in goals:
             r = parsed[g["page"]]
             t = time.perf_counter()
@@ -129,7 +132,8 @@ def evaluate(goals: list[dict], observed: dict[str, Any], retrievers: list[str],
             kept = [ln for ln in r.lines if ln.no in res.kept]
             shown = [ln.text for ln in res.lines if ln.no is not None]
             ok = [item_kept(MustKeep(role=m["role"], name=m["name"]), kept, shown) for m in g["must_keep"]]
-            rows.append({"retriever": name, "set": g["set"], "page": g["page"], "goal": g["goal"], "kept": sum(ok),
+            rows.append({"retriever": name, "set": g["set"], "page": g["page"], "goal": g["goal"], "kind": g.get("kind"),
+                         "id": g.get("id"), "kept": sum(ok),
                          "items": len(ok), "pruning": res.pruning, "ms": ms, "error": res.error})
     return rows
 

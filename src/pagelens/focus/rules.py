@@ -137,6 +137,12 @@ class RulesConfig:
     #: (tests/regression/test_rules_shapes.py), for +0.006 on the bundled cases only
     signal_quota: int = 0
     cache: bool = True  # reuse the per-page analysis for the same rendering (:mod:`.analysis`)
+    #: how the signals' rankings become one order: ``"rrf"`` (reciprocal rank fusion with
+    #: :attr:`weights`) or ``"learned"`` (:mod:`.learned`: a model fitted on labeled goals over many
+    #: pages; RRF when the model file is missing or corrupt, or when the semantic signal ran)
+    fusion: str = "rrf"
+    fusion_model: str | None = None  # the model file (None: the one shipped, :data:`.learned.MODEL_FILE`)
+    fusion_all_units: bool = False  # the model orders every unit, not only those some signal ranks
     debug_units: int = 8
 
 
@@ -153,8 +159,16 @@ def _goal_numbers(goal: str) -> set[str]:
     return out
 
 
-def _ranked(scores: dict[int, float]) -> list[int]:
-    return [k for k, s in sorted(scores.items(), key=lambda kv: (-kv[1], kv[0])) if s > 0]
+class Ranked(list[int]):
+    """Units best first, with the scores they were ranked by (read by :mod:`.learned`)."""
+
+    scores: dict[int, float]
+
+
+def _ranked(scores: dict[int, float]) -> Ranked:
+    out = Ranked(k for k, s in sorted(scores.items(), key=lambda kv: (-kv[1], kv[0])) if s > 0)
+    out.scores = scores
+    return out
 
 
 class RulesRetriever:
@@ -179,14 +193,14 @@ class RulesRetriever:
         share = query.budget if query.budget is not None and 0 < query.budget <= 1 else cfg.budget
         budget = int(min(max(share * total, cfg.floor_tokens), cfg.ceiling_tokens, total))
         units = pa.units
-        signals, line_terms, unseen = self._signals(query, pa)
-        fused: dict[int, float] = {}
         weights = dict(cfg.weights)
-        for name, ranked in signals.items():
-            w = weights.get(name, 0.0)
-            for r, k in enumerate(ranked):
-                fused[k] = fused.get(k, 0.0) + w / (cfg.rrf_k + r + 1)
-        order = _ranked(fused)
+        signals, line_terms, unseen, fused = self.fused(query, pa)
+        order: list[int] = _ranked(fused)
+        fusion = "rrf"
+        fallback = ""
+        if cfg.fusion == "learned" and not (cfg.semantic and (unseen or not cfg.semantic_gate)):
+            order, fallback = self._learned(query, pa, signals, fused, unseen, order)
+            fusion = "rrf" if fallback else "learned"
         if cfg.semantic and (unseen or not cfg.semantic_gate):
             # the embedding signal reads only the candidates the cheap signals and the page's
             # structure propose (embedding every unit costs seconds on CPU): re-fused
@@ -215,11 +229,40 @@ class RulesRetriever:
             "budget_tokens": budget,
             "spent_tokens": spent,
             "signals": {n: len(r) for n, r in signals.items()},
+            "fusion": fusion,
             "unseen_terms": sorted(unseen),
-            "top_units": [[lines[units.heads[k]].no, round(fused[k], 4),
+            "top_units": [[lines[units.heads[k]].no, round(fused.get(k, 0.0), 4),
                            [n for n, r in signals.items() if k in r[:50]]] for k in order[: cfg.debug_units]],
         }
+        if fallback:
+            info["fusion_fallback"] = fallback
         return Selection(keep=frozenset(lines[i].no for i in keep), info=info)
+
+    def fused(self, query: FocusQuery, pa: PageAnalysis
+              ) -> tuple[dict[str, list[int]], dict[int, frozenset[str]], set[str], dict[int, float]]:
+        """The signals' rankings, each line's goal terms, the goal words no unit carries, and
+        every ranked unit's reciprocal-rank-fusion score (:attr:`RulesConfig.weights`)."""
+        signals, line_terms, unseen = self._signals(query, pa)
+        fused: dict[int, float] = {}
+        weights = dict(self.config.weights)
+        for name, ranked in signals.items():
+            w = weights.get(name, 0.0)
+            for r, k in enumerate(ranked):
+                fused[k] = fused.get(k, 0.0) + w / (self.config.rrf_k + r + 1)
+        return signals, line_terms, unseen, fused
+
+    def _learned(self, query: FocusQuery, pa: PageAnalysis, signals: dict[str, list[int]], fused: dict[int, float],
+                 unseen: set[str], order: list[int]) -> tuple[list[int], str]:
+        """The units in the order of the fitted fusion model (:mod:`.learned`), or ``order`` and
+        the reason the model could not be used."""
+        from pagelens.focus import learned
+
+        model, reason = learned.load_model(self.config.fusion_model)
+        if model is None:
+            return order, reason
+        x = learned.features(pa, signals, {n: getattr(r, "scores", {}) for n, r in signals.items()}, fused,
+                             goal_shape(query, unseen))
+        return learned.learned_order(model, x, None if self.config.fusion_all_units else order), ""
 
     # -- signals -------------------------------------------------------------------------------
     def _signals(self, query: FocusQuery,
@@ -509,6 +552,16 @@ def _compared_values(page: Page, line_terms: dict[int, frozenset[str]], asked: s
         if money:
             values = money | frozenset(j for j in values if line_terms[j] & (asked - money_kinds))
     return values
+
+
+def goal_shape(query: FocusQuery, unseen: set[str]) -> Any:
+    """What :mod:`.learned` reads of the goal: its shape, never its words."""
+    from pagelens.focus.learned import GoalShape
+
+    goal = query.goal
+    own = {t for t in query_terms(query)[0] if t[0] not in "§+\""}
+    return GoalShape(question=is_question(goal), words=len(WORD.findall(goal)), terms=len(own), unseen=len(unseen),
+                     ascii=goal.isascii(), extreme=asks_extreme(goal))
 
 
 def line_terms_goal_kinds(query: FocusQuery) -> set[str]:
