@@ -277,7 +277,7 @@ def load_model(path: str | Path | None = None) -> tuple[Model | None, str]:
     try:
         spec = json.loads(Path(key).read_text(encoding="utf-8"))
         if not isinstance(spec, dict):
-            raise ValueError("not a JSON object")
+            raise TypeError("not a JSON object")
         result: tuple[Model | None, str] = (Model(spec), "")
     except (OSError, ValueError, KeyError, TypeError, IndexError) as e:
         result = (None, f"fusion model {Path(key).name} not usable ({type(e).__name__}: {str(e)[:120]}); RRF used")
