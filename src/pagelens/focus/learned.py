@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 import math
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -130,7 +130,7 @@ class GoalShape:
     extreme: bool
 
 
-def features(pa: PageAnalysis, ranked: dict[str, Sequence[int]], scores: dict[str, dict[int, float]],
+def features(pa: PageAnalysis, ranked: Mapping[str, Sequence[int]], scores: Mapping[str, Mapping[int, float]],
              fused: dict[int, float], goal: GoalShape) -> np.ndarray:
     """The feature matrix of every unit for one goal (``len(units) x len(FEATURES)``)."""
     n = len(pa.units.heads)
@@ -294,12 +294,11 @@ def forget_models() -> None:
 
 def learned_order(model: Model, x: np.ndarray, candidates: Sequence[int] | None = None) -> list[int]:
     """Units best first by the model's score (ties: document order); ``candidates``: only these."""
-    s = model.score(x)
     if candidates is None:
-        idx = np.arange(len(s))
+        idx = np.arange(len(x))
     else:
         idx = np.fromiter(candidates, dtype=np.int64, count=len(candidates))
     if not len(idx):
         return []
-    sub = s[idx]
+    sub = model.score(x[idx])
     return [int(k) for k in idx[np.lexsort((idx, -sub))]]

@@ -21,8 +21,11 @@ drops what an agent needs but the goal never names. This retriever
      (:mod:`.semantic`) over a prefiltered set of candidate units, re-fused after the others,
      and only when a goal word occurs nowhere on the page (else the lexical signals see it);
 
-3. fuses the ranks (reciprocal rank fusion: a unit is lost only when every signal ranks it
-   low; optionally, :attr:`RulesConfig.signal_quota`, each signal's own best units go first, so
+3. fuses the ranks — by default with a small model fitted on labeled goals over many pages
+   (:mod:`.learned`: each signal's rank and score, the unit's shape and surroundings, the goal's
+   shape; never a word) that orders the units some signal ranks; ``default:rrf`` (or when the
+   model file cannot be used) by reciprocal rank fusion, where a unit is lost only when every
+   signal ranks it low; optionally, :attr:`RulesConfig.signal_quota`, each signal's own best units go first, so
    a unit one signal is sure of is not outvoted by units several signals find lukewarm) and keeps
    units best first, each with its partners (a row's header, a field's submit,
    a heading's lead, a label's value), until a **token budget** is spent: ``FocusQuery.budget``
@@ -137,10 +140,11 @@ class RulesConfig:
     #: (tests/regression/test_rules_shapes.py), for +0.006 on the bundled cases only
     signal_quota: int = 0
     cache: bool = True  # reuse the per-page analysis for the same rendering (:mod:`.analysis`)
-    #: how the signals' rankings become one order: ``"rrf"`` (reciprocal rank fusion with
-    #: :attr:`weights`) or ``"learned"`` (:mod:`.learned`: a model fitted on labeled goals over many
-    #: pages; RRF when the model file is missing or corrupt, or when the semantic signal ran)
-    fusion: str = "rrf"
+    #: how the signals' rankings become one order: ``"learned"`` (:mod:`.learned`: a model fitted on
+    #: labeled goals over the corpus pages orders the units RRF ranks; chosen out of fold by page,
+    #: BENCHMARKS.md "Focus: a learned fusion validated by page"; RRF when the model file is missing
+    #: or corrupt, or when the semantic signal ran) or ``"rrf"`` (reciprocal rank fusion with :attr:`weights`)
+    fusion: str = "learned"
     fusion_model: str | None = None  # the model file (None: the one shipped, :data:`.learned.MODEL_FILE`)
     fusion_all_units: bool = False  # the model orders every unit, not only those some signal ranks
     debug_units: int = 8

@@ -1,6 +1,6 @@
 """The learned fusion of ``default`` (:mod:`pagelens.focus.learned`): the shipped model loads, its
 scores are deterministic, a missing or corrupt model file falls back to RRF with a recorded reason,
-bad input still gives a view, and the training script's folds are disjoint by page."""
+bad input still gives a view (the training script's folds: ``tests/unit/test_focus_learn_folds.py``)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from heldout_sets import benchmark_module
 
 from pagelens.focus import learned
 from pagelens.focus.apply import focus
@@ -78,7 +77,7 @@ def test_scoring_is_deterministic(tmp_path: Path) -> None:
     learned.forget_models()
     again = _learned(path).select(goal, r)
     assert first.keep == again.keep and first.info["top_units"] == again.info["top_units"]
-    model, _ = learned.load_model()
+    model, _ = learned.load_model(path)
     assert model is not None
     x = np.random.default_rng(1).normal(size=(500, len(learned.FEATURES)))
     assert np.array_equal(model.score(x), model.score(x.copy()))
@@ -145,18 +144,3 @@ def test_a_100000_line_tree_is_focused() -> None:
     res = focus(r, FocusQuery("Add kettle model 24999 to the cart"), _learned(fusion_all_units=True), defense=False)
     assert res.error is None and res.pruning > 0.9
     assert "Kettle model 24999 with a steel body" in res.text()
-
-
-def test_the_training_folds_are_disjoint_by_page() -> None:
-    fl = benchmark_module("focus_learn.py", "focus_learn_for_test")
-    goals = fl.load_goals()
-    assert not any("blind9" in p.name for p in fl.FILES)
-    pages = [g["page"] for g in goals]
-    fold = fl.folds(pages)
-    assert set(fold.values()) == set(range(fl.N_FOLDS))
-    assert fold == fl.folds(list(reversed(pages)))  # fixed: independent of the goals' order
-    for f in range(fl.N_FOLDS):
-        test = {g["page"] for g in goals if fold[g["page"]] == f}
-        train = {g["page"] for g in goals if fold[g["page"]] != f}
-        assert test and train and not test & train
-    assert sum(len({p for p in pages if fold[p] == f}) for f in range(fl.N_FOLDS)) == len(set(pages))
