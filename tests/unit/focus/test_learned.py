@@ -10,27 +10,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from focus_pages import typed_rendering as _rendering
 
 from pagelens.focus import learned
 from pagelens.focus.apply import focus
 from pagelens.focus.base import FocusQuery
 from pagelens.focus.registry import make_retriever
 from pagelens.focus.rules import RulesConfig, RulesRetriever
-from pagelens.types import ElementId, Line, Rendering
-
-
-def _rendering(specs: list[tuple[int, str, str]]) -> Rendering:
-    lines: list[Line] = []
-    stack: list[tuple[int, int]] = []
-    for no, (depth, role, name) in enumerate(specs):
-        while stack and stack[-1][0] >= depth:
-            stack.pop()
-        eid = ElementId(str(no)) if role not in ("StaticText", "generic") else None
-        head = f"[{eid}] {role} '{name}'" if eid else f"{role} '{name}'"
-        lines.append(Line(no=no, depth=depth, text=head, node=no, role=role, eid=eid,
-                          parent=stack[-1][1] if stack else None, name=name))
-        stack.append((depth, no))
-    return Rendering(lines=tuple(lines))
+from pagelens.types import Rendering
 
 
 def _shop(n_items: int) -> Rendering:
