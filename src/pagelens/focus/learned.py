@@ -235,6 +235,12 @@ class Model:
                 raise ValueError("tree arrays out of range")
             if self.roots.max(initial=0) >= n or self.depth < 0:
                 raise ValueError("tree roots out of range")
+            me = np.arange(n, dtype=np.int32)
+            self.walk_feature = np.where(self.leaf, 0, self.feature).astype(np.int32)
+            self.walk_threshold = np.where(self.leaf, np.inf, self.threshold)
+            self.walk_left = np.where(self.leaf, me, self.left).astype(np.int32)
+            self.walk_right = np.where(self.leaf, me, self.right).astype(np.int32)
+            self.walk_missing_left = self.missing_left & ~self.leaf
         elif self.kind == "linear":
             self.mean = np.asarray(spec["mean"], dtype=np.float64)
             self.scale = np.asarray(spec["scale"], dtype=np.float64)
@@ -250,16 +256,18 @@ class Model:
             return np.zeros(0)
         if self.kind == "linear":
             return ((x - self.mean) / self.scale) @ self.coef + self.intercept
-        rows = np.arange(len(x))
-        node = np.broadcast_to(self.roots[:, None], (len(self.roots), len(x))).copy()
+        # each row walks all trees together (rows x trees), one gather of its own features a level;
+        # a leaf is its own child on both sides (threshold +inf), so rows that reached one stay there
+        nan = bool(np.isnan(x).any())
+        rows = np.arange(len(x))[:, None]
+        node = np.broadcast_to(self.roots[None, :], (len(x), len(self.roots)))
         for _ in range(self.depth):
-            inner = ~self.leaf[node]
-            if not inner.any():
-                break
-            val = x[rows[None, :], self.feature[node]]
-            go_left = np.where(np.isnan(val), self.missing_left[node], val <= self.threshold[node])
-            node = np.where(inner, np.where(go_left, self.left[node], self.right[node]), node)
-        return self.value[node].sum(axis=0) + self.base
+            val = x[rows, self.walk_feature[node]]
+            go_left = val <= self.walk_threshold[node]
+            if nan:
+                go_left |= np.isnan(val) & self.walk_missing_left[node]
+            node = np.where(go_left, self.walk_left[node], self.walk_right[node])
+        return self.value[node].sum(axis=1) + self.base
 
 
 _MODELS: dict[str, tuple[Model | None, str]] = {}
