@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -43,6 +44,7 @@ SIGNALS = ("terms", "bm25", "facts", "kind", "controls", "forms", "prior")
 ROLE_CLASSES = ("heading", "row", "listitem", "link", "button", "control", "text", "paragraph", "other")
 _ROW_ROLES = frozenset({"row", "cell", "gridcell", "columnheader", "rowheader"})
 _TEXT_ROLES = frozenset({"StaticText", "text"})
+_DIGIT = re.compile(r"\d")
 
 PAGE_FEATURES = ("log_tokens", "log_lines", "depth", "position", "has_control", "has_action", "has_entry",
                  "heading", "in_row", "has_digit", "deep", "in_main", "log_chars",
@@ -99,7 +101,7 @@ def page_features(pa: PageAnalysis) -> np.ndarray:
             math.log1p(page.subtree_tokens(u)), math.log1p(len(members)), lines[u].depth / max_depth, u / n_lines,
             float(bool(roles & CONTROL_ROLES)), float(bool(roles & ACTION_ROLES)), float(bool(roles & TEXT_ENTRY_ROLES)),
             float(bool(roles & HEADING_ROLES)), float(row_of(page, u) is not None),
-            float(any(ch.isdigit() for ch in text)), float(pa.deep[u]), float(in_main[u]), math.log1p(len(text)),
+            float(_DIGIT.search(text) is not None), float(pa.deep[u]), float(in_main[u]), math.log1p(len(text)),
             *(float(cls == c) for c in ROLE_CLASSES),
         ])
     out = np.asarray(rows, dtype=np.float64).reshape(len(units.heads), len(PAGE_FEATURES))
