@@ -47,7 +47,7 @@ import math
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pagelens.focus.analysis import PageAnalysis, analysis_of
 from pagelens.focus.base import FocusQuery, Selection
@@ -85,6 +85,9 @@ from pagelens.focus.units import (
 )
 from pagelens.focus.wordforms import abbreviations_in, compound_heads_in, loanwords_in
 from pagelens.types import Line, Rendering
+
+if TYPE_CHECKING:
+    from pagelens.focus.learned import GoalShape
 
 #: Goal concepts that mean "fill in a form" (UI concepts of :mod:`.lexicon`, not phrases).
 FORM_INTENT = frozenset({"§login", "§register", "§password", "§email", "§username", "§payment", "§address",
@@ -558,7 +561,7 @@ def _compared_values(page: Page, line_terms: dict[int, frozenset[str]], asked: s
     return values
 
 
-def goal_shape(query: FocusQuery, unseen: set[str]) -> Any:
+def goal_shape(query: FocusQuery, unseen: set[str]) -> GoalShape:
     """What :mod:`.learned` reads of the goal: its shape, never its words."""
     from pagelens.focus.learned import GoalShape
 
