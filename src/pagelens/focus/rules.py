@@ -208,6 +208,8 @@ class RulesRetriever:
         if cfg.fusion == "learned" and not (cfg.semantic and (unseen or not cfg.semantic_gate)):
             order, fallback = self._learned(query, pa, signals, fused, unseen, order)
             fusion = "rrf" if fallback else "learned"
+        elif cfg.fusion not in ("learned", "rrf"):
+            fallback = f"unknown fusion {cfg.fusion[:40]!r}; RRF used"
         if cfg.semantic and (unseen or not cfg.semantic_gate):
             # the embedding signal reads only the candidates the cheap signals and the page's
             # structure propose (embedding every unit costs seconds on CPU): re-fused

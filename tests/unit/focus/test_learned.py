@@ -52,7 +52,9 @@ def test_the_shipped_model_loads_and_is_used() -> None:
 
 def test_rrf_stays_available_by_name() -> None:
     sel = make_retriever("default:rrf").select(FocusQuery("Add kettle model 7 to the cart"), _shop(300))
-    assert sel.info["fusion"] == "rrf"
+    assert sel.info["fusion"] == "rrf" and "fusion_fallback" not in sel.info
+    odd = RulesRetriever(replace(RulesConfig(), fusion="magic")).select(FocusQuery("Add kettle model 7"), _shop(300))
+    assert odd.info["fusion"] == "rrf" and "unknown fusion" in odd.info["fusion_fallback"]
 
 
 def test_scoring_is_deterministic(tmp_path: Path) -> None:
