@@ -12,7 +12,7 @@ goal); goals are generic ("Find the price", "Sign in", ...). Per page and goal:
 * ``no cache`` — ``RulesConfig(cache=False)``, with the per-text caches warm (what the old
   code did on every call, minus its slower unit pass).
 
-    .venv/bin/python benchmarks/focus_latency.py [--cache runs/realpages] [--json out.json]
+    .venv/bin/python benchmarks/focus_latency.py [--cache runs/realpages] [--retriever default:learned] [--json out.json]
 """
 
 from __future__ import annotations
@@ -56,16 +56,18 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cache", type=Path, default=HERE.parent / "runs" / "realpages")
     ap.add_argument("--json", type=Path)
+    ap.add_argument("--retriever", default="default", help="the default variant timed (e.g. default:rrf, default:learned)")
     args = ap.parse_args()
     from pagelens.api import render_observation
     from pagelens.focus.analysis import clear_caches
     from pagelens.focus.apply import focus
     from pagelens.focus.base import FocusQuery
     from pagelens.focus.registry import make_retriever
-    from pagelens.focus.rules import RulesConfig, RulesRetriever
+    from pagelens.focus.rules import RulesRetriever
 
-    default = RulesRetriever()
-    uncached = RulesRetriever(RulesConfig(cache=False))
+    default = make_retriever(args.retriever)
+    assert isinstance(default, RulesRetriever), "a variant of default"
+    uncached = RulesRetriever(replace(default.config, cache=False))
     bm25 = make_retriever("bm25-400")
     cols = ("cold", "new goal", "next step", "no cache", "bm25-400", "focus() new goal", "focus() bm25-400")
     ms: dict[str, list[float]] = {c: [] for c in cols}

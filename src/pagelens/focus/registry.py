@@ -90,8 +90,11 @@ def make_retriever(
     if head == "default":
         from pagelens.focus.rules import RulesConfig, RulesRetriever
 
-        if suffix not in ("", "e5"):
-            raise ConfigError(f"unknown default variant {suffix!r}; choose 'default' or 'default:e5'")
+        if suffix not in ("", "e5", "rrf", "learned"):
+            raise ConfigError(f"unknown default variant {suffix!r}; choose 'default', 'default:e5', "
+                              "'default:rrf' (reciprocal rank fusion) or 'default:learned' (the fitted fusion)")
+        if suffix in ("rrf", "learned"):
+            return RulesRetriever(RulesConfig(fusion=suffix))
         return RulesRetriever(RulesConfig(semantic=suffix == "e5"))
     if head == "truncate":
         from pagelens.focus.truncate import TruncateRetriever

@@ -21,8 +21,11 @@ drops what an agent needs but the goal never names. This retriever
      (:mod:`.semantic`) over a prefiltered set of candidate units, re-fused after the others,
      and only when a goal word occurs nowhere on the page (else the lexical signals see it);
 
-3. fuses the ranks (reciprocal rank fusion: a unit is lost only when every signal ranks it
-   low; optionally, :attr:`RulesConfig.signal_quota`, each signal's own best units go first, so
+3. fuses the ranks — by default with a small model fitted on labeled goals over many pages
+   (:mod:`.learned`: each signal's rank and score, the unit's shape and surroundings, the goal's
+   shape; never a word) that orders the units some signal ranks; ``default:rrf`` (or when the
+   model file cannot be used) by reciprocal rank fusion, where a unit is lost only when every
+   signal ranks it low; optionally, :attr:`RulesConfig.signal_quota`, each signal's own best units go first, so
    a unit one signal is sure of is not outvoted by units several signals find lukewarm) and keeps
    units best first, each with its partners (a row's header, a field's submit,
    a heading's lead, a label's value), until a **token budget** is spent: ``FocusQuery.budget``
@@ -44,7 +47,7 @@ import math
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pagelens.focus.analysis import PageAnalysis, analysis_of
 from pagelens.focus.base import FocusQuery, Selection
@@ -82,6 +85,9 @@ from pagelens.focus.units import (
 )
 from pagelens.focus.wordforms import abbreviations_in, compound_heads_in, loanwords_in
 from pagelens.types import Line, Rendering
+
+if TYPE_CHECKING:
+    from pagelens.focus.learned import GoalShape
 
 #: Goal concepts that mean "fill in a form" (UI concepts of :mod:`.lexicon`, not phrases).
 FORM_INTENT = frozenset({"§login", "§register", "§password", "§email", "§username", "§payment", "§address",
@@ -137,6 +143,13 @@ class RulesConfig:
     #: (tests/regression/test_rules_shapes.py), for +0.006 on the bundled cases only
     signal_quota: int = 0
     cache: bool = True  # reuse the per-page analysis for the same rendering (:mod:`.analysis`)
+    #: how the signals' rankings become one order: ``"learned"`` (:mod:`.learned`: a model fitted on
+    #: labeled goals over the corpus pages orders the units RRF ranks; chosen out of fold by page,
+    #: BENCHMARKS.md "Focus: a learned fusion validated by page"; RRF when the model file is missing
+    #: or corrupt, or when the semantic signal ran) or ``"rrf"`` (reciprocal rank fusion with :attr:`weights`)
+    fusion: str = "learned"
+    fusion_model: str | None = None  # the model file (None: the one shipped, :data:`.learned.MODEL_FILE`)
+    fusion_all_units: bool = False  # the model orders every unit, not only those some signal ranks
     debug_units: int = 8
 
 
@@ -153,8 +166,16 @@ def _goal_numbers(goal: str) -> set[str]:
     return out
 
 
-def _ranked(scores: dict[int, float]) -> list[int]:
-    return [k for k, s in sorted(scores.items(), key=lambda kv: (-kv[1], kv[0])) if s > 0]
+class Ranked(list[int]):
+    """Units best first, with the scores they were ranked by (read by :mod:`.learned`)."""
+
+    scores: dict[int, float]
+
+
+def _ranked(scores: dict[int, float]) -> Ranked:
+    out = Ranked(k for k, s in sorted(scores.items(), key=lambda kv: (-kv[1], kv[0])) if s > 0)
+    out.scores = scores
+    return out
 
 
 class RulesRetriever:
@@ -179,14 +200,16 @@ class RulesRetriever:
         share = query.budget if query.budget is not None and 0 < query.budget <= 1 else cfg.budget
         budget = int(min(max(share * total, cfg.floor_tokens), cfg.ceiling_tokens, total))
         units = pa.units
-        signals, line_terms, unseen = self._signals(query, pa)
-        fused: dict[int, float] = {}
         weights = dict(cfg.weights)
-        for name, ranked in signals.items():
-            w = weights.get(name, 0.0)
-            for r, k in enumerate(ranked):
-                fused[k] = fused.get(k, 0.0) + w / (cfg.rrf_k + r + 1)
-        order = _ranked(fused)
+        signals, line_terms, unseen, fused = self.fused(query, pa)
+        order: list[int] = _ranked(fused)
+        fusion = "rrf"
+        fallback = ""
+        if cfg.fusion == "learned" and not (cfg.semantic and (unseen or not cfg.semantic_gate)):
+            order, fallback = self._learned(query, pa, signals, fused, unseen, order)
+            fusion = "rrf" if fallback else "learned"
+        elif cfg.fusion not in ("learned", "rrf"):
+            fallback = f"unknown fusion {cfg.fusion[:40]!r}; RRF used"
         if cfg.semantic and (unseen or not cfg.semantic_gate):
             # the embedding signal reads only the candidates the cheap signals and the page's
             # structure propose (embedding every unit costs seconds on CPU): re-fused
@@ -215,11 +238,40 @@ class RulesRetriever:
             "budget_tokens": budget,
             "spent_tokens": spent,
             "signals": {n: len(r) for n, r in signals.items()},
+            "fusion": fusion,
             "unseen_terms": sorted(unseen),
-            "top_units": [[lines[units.heads[k]].no, round(fused[k], 4),
+            "top_units": [[lines[units.heads[k]].no, round(fused.get(k, 0.0), 4),
                            [n for n, r in signals.items() if k in r[:50]]] for k in order[: cfg.debug_units]],
         }
+        if fallback:
+            info["fusion_fallback"] = fallback
         return Selection(keep=frozenset(lines[i].no for i in keep), info=info)
+
+    def fused(self, query: FocusQuery, pa: PageAnalysis
+              ) -> tuple[dict[str, list[int]], dict[int, frozenset[str]], set[str], dict[int, float]]:
+        """The signals' rankings, each line's goal terms, the goal words no unit carries, and
+        every ranked unit's reciprocal-rank-fusion score (:attr:`RulesConfig.weights`)."""
+        signals, line_terms, unseen = self._signals(query, pa)
+        fused: dict[int, float] = {}
+        weights = dict(self.config.weights)
+        for name, ranked in signals.items():
+            w = weights.get(name, 0.0)
+            for r, k in enumerate(ranked):
+                fused[k] = fused.get(k, 0.0) + w / (self.config.rrf_k + r + 1)
+        return signals, line_terms, unseen, fused
+
+    def _learned(self, query: FocusQuery, pa: PageAnalysis, signals: dict[str, list[int]], fused: dict[int, float],
+                 unseen: set[str], order: list[int]) -> tuple[list[int], str]:
+        """The units in the order of the fitted fusion model (:mod:`.learned`), or ``order`` and
+        the reason the model could not be used."""
+        from pagelens.focus import learned
+
+        model, reason = learned.load_model(self.config.fusion_model)
+        if model is None:
+            return order, reason
+        x = learned.features(pa, signals, {n: getattr(r, "scores", {}) for n, r in signals.items()}, fused,
+                             goal_shape(query, unseen))
+        return learned.learned_order(model, x, None if self.config.fusion_all_units else order), ""
 
     # -- signals -------------------------------------------------------------------------------
     def _signals(self, query: FocusQuery,
@@ -509,6 +561,16 @@ def _compared_values(page: Page, line_terms: dict[int, frozenset[str]], asked: s
         if money:
             values = money | frozenset(j for j in values if line_terms[j] & (asked - money_kinds))
     return values
+
+
+def goal_shape(query: FocusQuery, unseen: set[str]) -> GoalShape:
+    """What :mod:`.learned` reads of the goal: its shape, never its words."""
+    from pagelens.focus.learned import GoalShape
+
+    goal = query.goal
+    own = {t for t in query_terms(query)[0] if t[0] not in "§+\""}
+    return GoalShape(question=is_question(goal), words=len(WORD.findall(goal)), terms=len(own), unseen=len(unseen),
+                     ascii=goal.isascii(), extreme=asks_extreme(goal))
 
 
 def line_terms_goal_kinds(query: FocusQuery) -> set[str]:

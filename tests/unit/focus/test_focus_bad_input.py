@@ -5,26 +5,12 @@ characters, huge names)."""
 from __future__ import annotations
 
 import pytest
+from focus_pages import typed_rendering as _rendering
 
 from pagelens.focus.apply import FocusResult, focus
 from pagelens.focus.base import FocusQuery
 from pagelens.focus.rules import RulesRetriever
-from pagelens.types import ElementId, Line, Rendering
-
-
-def _rendering(specs: list[tuple[int, str, str]]) -> Rendering:
-    """(depth, role, name) -> typed lines, parents from depth."""
-    lines: list[Line] = []
-    stack: list[tuple[int, int]] = []
-    for no, (depth, role, name) in enumerate(specs):
-        while stack and stack[-1][0] >= depth:
-            stack.pop()
-        parent = stack[-1][1] if stack else None
-        eid = ElementId(str(no)) if role not in ("StaticText", "generic") else None
-        head = f"[{eid}] {role} '{name}'" if eid else f"{role} '{name}'"
-        lines.append(Line(no=no, depth=depth, text=head, node=no, role=role, eid=eid, parent=parent, name=name))
-        stack.append((depth, no))
-    return Rendering(lines=tuple(lines))
+from pagelens.types import Rendering
 
 
 def _shop(n_items: int, name: str = "Item") -> list[tuple[int, str, str]]:

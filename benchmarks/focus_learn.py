@@ -1,0 +1,234 @@
+"""Learning ``default``'s fusion (:mod:`pagelens.focus.learned`) from labeled goals, validated by page.
+
+Data: every labeled goal set on the 49 corpus pages that is development data — ``developer``,
+``blind-1``, ``blind-2`` (``realpage_goals.jsonl``), ``dev-6`` (``realpage_goals_dev6.jsonl``),
+``dev-8`` (``realpage_goals_dev8.jsonl``) and ``blind-3`` … ``blind-8`` (each run on several code
+versions already; training data from this script's first run, 2026-12-06). The newest held-out
+set (``realpage_goals_blind9.jsonl``) is never read here: :data:`FILES` is the whole list.
+
+Per goal, every unit of the page gets the features of :func:`pagelens.focus.learned.features`
+(the signals of ``default`` as it runs, no words) and a label: the unit's subtree holds a line
+that the benchmark's matcher (:func:`pagelens.bench.cases.item_kept`: same role, name contains
+the item's name; any line's text for non-interactive roles) would count as a must-keep item.
+
+Validation: **5 folds by page** (:func:`folds`: the 49 pages sorted by name, page ``i`` in fold
+``i % 5``); a model is fitted on the goals of 4/5 of the pages and scores the goals of the other
+pages, through the whole ``focus()`` call (defense on), as ``benchmarks/realpage_goals.py`` does:
+every goal is scored once, out of fold, beside ``default`` (RRF) and ``bm25-400`` on the same
+goals (:mod:`focus_learn_oof`). ``ship`` fits the same configuration on every page and writes
+the model file that ``default`` loads.
+
+    .venv/bin/python benchmarks/focus_learn.py data [--cache runs/realpages] [--out runs/learn]
+    .venv/bin/python benchmarks/focus_learn.py ship --config gbdt [--out runs/learn]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")  # a shared 2-core machine: sklearn's threads only contend
+HERE = Path(__file__).resolve().parent
+DATA = HERE / "data"
+#: Every goal file this script reads (never a newer held-out file).
+FILES = (DATA / "realpage_goals.jsonl", DATA / "realpage_goals_dev6.jsonl", DATA / "realpage_goals_dev8.jsonl",
+         *(DATA / f"realpage_goals_blind{i}.jsonl" for i in range(3, 9)))
+N_FOLDS = 5
+#: Negatives kept per goal for fitting: up to this many among the units some signal ranks...
+NEG_RANKED = 400
+NEG_OTHER = 50  # ...and up to this many of the others (seeded); each goal weighs 1 (half positives)
+#: The configurations, fixed before any out-of-fold figure was seen (BENCHMARKS.md lists each run).
+CONFIGS: dict[str, dict[str, Any]] = {
+    "gbdt": {"family": "trees", "max_iter": 200, "learning_rate": 0.05, "max_leaf_nodes": 15, "max_depth": 5,
+             "min_samples_leaf": 50, "l2_regularization": 1.0},
+    "logreg": {"family": "linear", "C": 1.0},
+}
+
+
+def load_goals() -> list[dict]:
+    out = []
+    for path in FILES:
+        assert "blind9" not in path.name
+        out += [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    for i, g in enumerate(out):
+        g["id"] = i
+        g.setdefault("kind", "(none)")
+    return out
+
+
+def folds(pages: list[str]) -> dict[str, int]:
+    """``page -> fold``: the pages sorted by name, page ``i`` in fold ``i % N_FOLDS``."""
+    return {p: i % N_FOLDS for i, p in enumerate(sorted(set(pages)))}
+
+
+def renderings(cache: Path, pages: set[str]) -> dict[str, Any]:
+    sys.path.insert(0, str(HERE))
+    from realpage_goals import observations
+
+    from pagelens.api import render_observation
+
+    observed = observations(HERE.parent.parent / "shared" / "corpus" / "realpages", cache, pages)
+    return {n: render_observation(o) for n, o in observed.items()}
+
+
+def matching_lines(lines: Any, item: dict) -> list[int]:
+    """Positions of the lines the benchmark's matcher counts as ``item`` when kept."""
+    from pagelens.bench.cases import INTERACTIVE_ROLES, norm
+
+    want = norm(item["name"])
+    loose = item["role"] not in INTERACTIVE_ROLES
+    return [j for j, ln in enumerate(lines) if (ln.role == item["role"] and want in norm(ln.name))
+            or (loose and want in norm(ln.text))]
+
+
+def goal_rows(ret: Any, rendering: Any, goal: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """``(features, labels, ranked-by-RRF flags)`` of every unit for one goal, or None when
+    ``default`` keeps the page whole (too small to rank)."""
+    from pagelens.focus import learned
+    from pagelens.focus.analysis import analysis_of, unit_heads
+    from pagelens.focus.base import FocusQuery
+    from pagelens.focus.rules import goal_shape
+
+    cfg = ret.config
+    pa = analysis_of(rendering, cfg.limits, cfg.unit_text_chars)
+    if pa.page.total <= cfg.small_page_tokens or not pa.units.heads:
+        return None
+    query = FocusQuery(goal["goal"])
+    signals, _lt, unseen, fused = ret.fused(query, pa)
+    x = learned.features(pa, signals, {n: getattr(r, "scores", {}) for n, r in signals.items()}, fused,
+                         goal_shape(query, unseen))
+    up = unit_heads(pa.page, cfg.limits)
+    index = {u: k for k, u in enumerate(pa.units.heads)}
+    y = np.zeros(len(pa.units.heads))
+    for item in goal["must_keep"]:
+        for j in matching_lines(pa.page.lines, item):
+            k = index.get(up[j])
+            if k is not None:
+                y[k] = 1.0
+    ranked = np.zeros(len(pa.units.heads), dtype=bool)
+    ranked[list(fused)] = True
+    return x, y, ranked
+
+
+def build(cache: Path, out: Path) -> None:
+    from pagelens.focus.rules import RulesRetriever
+
+    goals = load_goals()
+    rend = renderings(cache, {g["page"] for g in goals})
+    ret = RulesRetriever()
+    xs, ys, rk, gid = [], [], [], []
+    for g in sorted(goals, key=lambda g: (g["page"], g["id"])):
+        got = goal_rows(ret, rend[g["page"]], g)
+        if got is None:
+            continue
+        x, y, ranked = got
+        xs.append(x)
+        ys.append(y)
+        rk.append(ranked)
+        gid.append(np.full(len(y), g["id"]))
+    out.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(out / "data.npz", x=np.concatenate(xs), y=np.concatenate(ys), ranked=np.concatenate(rk),
+                        goal=np.concatenate(gid))
+    (out / "goals.json").write_text(json.dumps([{k: g[k] for k in ("id", "set", "page", "kind")} for g in goals]))
+    y = np.concatenate(ys)
+    r = np.concatenate(rk)
+    print(f"{len(xs)} goals ranked, {len(y)} unit rows, {int(y.sum())} positive units, "
+          f"{int((y[~r]).sum())} of them ranked by no signal", file=sys.stderr)
+
+
+def sample(y: np.ndarray, ranked: np.ndarray, goal: np.ndarray, keep_goals: set[int],
+           seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Row indices to fit on and their weights: each goal with a positive unit weighs 1, half on
+    its positives, half on its sampled negatives (:data:`NEG_RANKED`, :data:`NEG_OTHER`)."""
+    rng = np.random.default_rng(seed)
+    rows, weights = [], []
+    starts = np.flatnonzero(np.r_[True, goal[1:] != goal[:-1]])
+    ends = np.r_[starts[1:], len(goal)]
+    for s, e in zip(starts, ends, strict=True):
+        if int(goal[s]) not in keep_goals:
+            continue
+        idx = np.arange(s, e)
+        pos = idx[y[idx] > 0]
+        if not len(pos):
+            continue
+        neg_r = idx[(y[idx] == 0) & ranked[idx]]
+        neg_o = idx[(y[idx] == 0) & ~ranked[idx]]
+        neg = np.r_[rng.permutation(neg_r)[:NEG_RANKED], rng.permutation(neg_o)[:NEG_OTHER]]
+        rows += [pos, neg]
+        weights += [np.full(len(pos), 0.5 / len(pos)), np.full(len(neg), 0.5 / max(1, len(neg)))]
+    return np.concatenate(rows), np.concatenate(weights)
+
+
+def fit(config: str, x: np.ndarray, y: np.ndarray, w: np.ndarray) -> dict[str, Any]:
+    """Fit ``config`` and export it as the JSON spec :class:`pagelens.focus.learned.Model` reads."""
+    from pagelens.focus.learned import FEATURES
+
+    c = dict(CONFIGS[config])
+    family = c.pop("family")
+    if family == "linear":
+        from sklearn.linear_model import LogisticRegression
+
+        mean = x.mean(axis=0)
+        scale = x.std(axis=0)
+        scale[scale == 0] = 1.0
+        lr = LogisticRegression(C=c["C"], max_iter=5000).fit((x - mean) / scale, y, sample_weight=w * len(w))
+        return {"kind": "linear", "name": config, "features": list(FEATURES), "mean": mean.tolist(),
+                "scale": scale.tolist(), "coef": lr.coef_[0].tolist(), "intercept": float(lr.intercept_[0])}
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    clf = HistGradientBoostingClassifier(early_stopping=False, random_state=0, **c).fit(x, y, sample_weight=w * len(w))
+    feature, threshold, left, right, value, leaf, missing, roots = [], [], [], [], [], [], [], []
+    depth = 0
+    for (pred,) in clf._predictors:  # one tree per iteration (binary)
+        nodes = pred.nodes
+        off = len(feature)
+        roots.append(off)
+        depth = max(depth, int(nodes["depth"].max()))
+        feature += nodes["feature_idx"].astype(int).tolist()
+        threshold += nodes["num_threshold"].astype(float).tolist()
+        left += (nodes["left"].astype(int) + off).tolist()
+        right += (nodes["right"].astype(int) + off).tolist()
+        value += nodes["value"].astype(float).tolist()
+        leaf += nodes["is_leaf"].astype(bool).tolist()
+        missing += nodes["missing_go_to_left"].astype(bool).tolist()
+    spec = {"kind": "trees", "name": config, "features": list(FEATURES), "base": float(clf._baseline_prediction.ravel()[0]),
+            "trees": {"feature": feature, "threshold": threshold, "left": left, "right": right, "value": value,
+                      "leaf": leaf, "missing_left": missing, "roots": roots, "depth": depth}}
+    from pagelens.focus.learned import Model
+
+    probe = x[:: max(1, len(x) // 2000)]
+    assert np.allclose(Model(spec).score(probe), clf.decision_function(probe), atol=1e-6), "export differs"
+    return spec
+
+
+def fit_on(config: str, data: Path, goals: set[int]) -> dict[str, Any]:
+    d = np.load(data / "data.npz")
+    rows, w = sample(d["y"], d["ranked"], d["goal"], goals)
+    return fit(config, d["x"][rows], d["y"][rows], w)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("step", choices=("data", "ship"))
+    ap.add_argument("--cache", type=Path, default=HERE.parent / "runs" / "realpages")
+    ap.add_argument("--out", type=Path, default=HERE.parent / "runs" / "learn")
+    ap.add_argument("--config", choices=sorted(CONFIGS), default="gbdt")
+    ap.add_argument("--model", type=Path, default=HERE.parent / "src" / "pagelens" / "focus" / "fusion_model.json")
+    args = ap.parse_args()
+    if args.step == "data":
+        build(args.cache, args.out)
+        return
+    spec = fit_on(args.config, args.out, {g["id"] for g in load_goals()})
+    spec["fitted_on"] = "every goal of " + ", ".join(p.name for p in FILES) + " (49 corpus pages)"
+    args.model.write_text(json.dumps(spec, separators=(",", ":")))
+    print(f"wrote {args.model} ({args.model.stat().st_size} bytes)", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,124 @@
+"""Out-of-fold figures of the learned fusion against ``default`` (RRF) and ``bm25-400``, same goals.
+
+For each configuration (:data:`focus_learn.CONFIGS`; ``--variant`` names how its model is used,
+:data:`VARIANTS`) and each of the 5 folds by page (:func:`focus_learn.folds`), a model is fitted on the goals of the other folds' pages
+(``runs/learn/data.npz`` from ``focus_learn.py data``) and written to ``runs/learn/oof/``; the
+fold's goals are then focused through ``focus()`` (defense on) with that model, at each budget
+(``--budget``, a share of the full tree's tokens; below 25% on every ``--curve-every``-th goal id
+only, to save time), and scored with the benchmark's matcher.
+``default`` (RRF) runs on every goal at the same budgets and ``bm25-400`` once. Every row is
+written to ``--json``; the tables print aggregates only (item recall, case recall, mean pruning)
+per set, per goal kind and overall.
+
+    .venv/bin/python benchmarks/focus_learn_oof.py --variant gbdt --variant gbdt-all [--fold 0 ...]
+        [--budget 0.05 --budget 0.25 ...] [--baselines] [--json runs/learn/oof_a.json]
+    .venv/bin/python benchmarks/focus_learn_oof.py --report runs/learn/oof_a.json runs/learn/oof_b.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import focus_learn as fl  # noqa: E402
+from realpage_goals import evaluate  # noqa: E402
+
+
+def summary(rows: list[dict]) -> tuple[int, float, float, float]:
+    items = sum(r["items"] for r in rows)
+    return (len(rows), sum(r["kept"] for r in rows) / max(1, items),
+            sum(r["kept"] == r["items"] for r in rows) / max(1, len(rows)),
+            statistics.mean(r["pruning"] for r in rows) if rows else 0.0)
+
+
+def tables(rows: list[dict]) -> str:
+    labels = list(dict.fromkeys(r["retriever"] for r in rows))
+    out = ["| group | retriever | goals | item recall | case recall | pruning |", "|---|---|---|---|---|---|"]
+    groups: list[tuple[str, str, str]] = [("all", "", "")]
+    groups += [(f"set {s}", "set", s) for s in dict.fromkeys(r["set"] for r in rows)]
+    groups += [(f"kind {k}", "kind", k) for k in sorted({str(r["kind"]) for r in rows})]
+    for title, key, val in groups:
+        for lab in labels:
+            rs = [r for r in rows if r["retriever"] == lab and (not key or str(r[key]) == val)]
+            if rs:
+                n, rec, case, prun = summary(rs)
+                out.append(f"| {title} | {lab} | {n} | {rec:.3f} | {case:.3f} | {prun:.1%} |")
+    return "\n".join(out)
+
+
+#: How each evaluated variant uses a fold's model: (configuration, RulesConfig.fusion_all_units).
+VARIANTS = {"gbdt": ("gbdt", False), "gbdt-all": ("gbdt", True), "logreg": ("logreg", False)}
+FULL_BUDGET = 0.25  # the operating point scored on every goal; smaller budgets on the curve sample only
+
+
+def curve_sample(goals: list[dict], every: int) -> list[dict]:
+    """The goals the budget curve is scored on: every ``every``-th goal id (fixed, by id)."""
+    return [g for g in goals if g["id"] % every == 0]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--cache", type=Path, default=HERE.parent / "runs" / "realpages")
+    ap.add_argument("--out", type=Path, default=HERE.parent / "runs" / "learn")
+    ap.add_argument("--variant", action="append", dest="variants", choices=sorted(VARIANTS))
+    ap.add_argument("--fold", action="append", dest="folds", type=int, help="only these folds (default: all)")
+    ap.add_argument("--budget", action="append", dest="budgets", type=float)
+    ap.add_argument("--curve-every", type=int, default=4, help="budgets below 25%%: every n-th goal id only")
+    ap.add_argument("--baselines", action="store_true", help="also default (RRF) at each budget and bm25-400")
+    ap.add_argument("--json", type=Path)
+    ap.add_argument("--report", type=Path, nargs="*", help="print the tables of these row files and stop")
+    args = ap.parse_args()
+    if args.report:
+        print(tables([r for f in args.report for r in json.loads(f.read_text())]))
+        return
+    from pagelens.focus.rules import RulesConfig, RulesRetriever
+
+    goals = fl.load_goals()
+    fold = fl.folds([g["page"] for g in goals])
+    folds = args.folds if args.folds is not None else list(range(fl.N_FOLDS))
+    rend = fl.renderings(args.cache, {g["page"] for g in goals})
+    goals.sort(key=lambda g: (g["page"], g["id"]))
+    budgets = args.budgets or [FULL_BUDGET]
+
+    def on(gs: list[dict], b: float) -> list[dict]:
+        return gs if b >= FULL_BUDGET else curve_sample(gs, args.curve_every)
+
+    rows: list[dict] = []
+    mine = [g for g in goals if fold[g["page"]] in folds]
+    if args.baselines:
+        for b in budgets:
+            rows += evaluate(on(mine, b), {}, [(f"default@{b:g}", RulesRetriever())], budget=b, parsed=rend)
+        rows += evaluate(mine, {}, ["bm25-400"], parsed=rend)
+        print("baselines done", file=sys.stderr)
+    configs = sorted({VARIANTS[v][0] for v in args.variants or []})
+    for f in folds:
+        train = {g["id"] for g in goals if fold[g["page"]] != f}
+        test = [g for g in goals if fold[g["page"]] == f]
+        assert not {g["page"] for g in test} & {g["page"] for g in goals if g["id"] in train}
+        for config in configs:
+            path = args.out / "oof" / f"{config}_fold{f}.json"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(fl.fit_on(config, args.out, train)))
+            for v in args.variants or []:
+                if VARIANTS[v][0] != config:
+                    continue
+                cfg = replace(RulesConfig(), fusion="learned", fusion_model=str(path), fusion_all_units=VARIANTS[v][1])
+                for b in budgets:
+                    got = evaluate(on(test, b), {}, [(f"{v}@{b:g}", RulesRetriever(cfg))], budget=b, parsed=rend)
+                    rows += [{**r, "fold": f} for r in got]
+            print(f"{config} fold {f} done", file=sys.stderr)
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(rows))
+    print(tables(rows))
+
+
+if __name__ == "__main__":
+    main()

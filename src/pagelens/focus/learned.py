@@ -1,0 +1,314 @@
+"""A learned fusion of ``default``'s signals: general features per unit, a small model, no words.
+
+Reciprocal rank fusion (:mod:`.rules`) adds every signal's ranks with weights chosen by hand.
+This module replaces that sum by a model fitted on labeled goals over many pages
+(``benchmarks/focus_learn.py``): for every unit of the page it reads
+
+* each signal's reciprocal rank, presence and score over the page's best score (``terms``,
+  ``bm25``, ``facts``, ``kind``, ``controls``, ``forms``, ``prior``), the RRF score and rank;
+* the unit's shape: its tokens, lines, depth, place in the page, the role of its head, whether
+  it holds a control, a link or a field, a heading, a table row, a number, a long listing's
+  later item, the main landmark;
+* its surroundings: the fused scores of the units just before and after it and of the units
+  under the same parent, its distance to the best lexical hit;
+* the goal's shape: a question or an action, its length, how many of its words the page has,
+  the page's language and size, a comparison ("the cheapest"), a form to fill.
+
+No feature is a word, a phrase or anything page-specific. The model is a gradient-boosted tree
+ensemble (or a logistic regression) exported to JSON (:data:`MODEL_FILE`) and evaluated here
+with numpy only: every tree walks all units at once, one gather per level. A missing or corrupt
+model file is not an error: :func:`load_model` returns the reason and ``default`` keeps RRF.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from pagelens.focus.analysis import PageAnalysis
+from pagelens.focus.units import ACTION_ROLES, CONTROL_ROLES, HEADING_ROLES, TEXT_ENTRY_ROLES, row_of
+
+#: The model shipped with the package (fitted on every labeled goal of the corpus pages).
+MODEL_FILE = Path(__file__).with_name("fusion_model.json")
+#: The signals read, in feature order (a signal a goal does not use is absent: all zeros).
+SIGNALS = ("terms", "bm25", "facts", "kind", "controls", "forms", "prior")
+#: Head role classes, one indicator each (any other role: ``other``).
+ROLE_CLASSES = ("heading", "row", "listitem", "link", "button", "control", "text", "paragraph", "other")
+_ROW_ROLES = frozenset({"row", "cell", "gridcell", "columnheader", "rowheader"})
+_TEXT_ROLES = frozenset({"StaticText", "text"})
+_DIGIT = re.compile(r"\d")
+
+PAGE_FEATURES = ("log_tokens", "log_lines", "depth", "position", "has_control", "has_action", "has_entry",
+                 "heading", "in_row", "has_digit", "deep", "in_main", "log_chars",
+                 *(f"role_{c}" for c in ROLE_CLASSES))
+SIGNAL_FEATURES = tuple(f"{s}_{f}" for s in SIGNALS for f in ("rr", "on", "norm"))
+CONTEXT_FEATURES = ("rrf_norm", "rrf_rr", "rrf_on", "n_signals", "near1_rrf", "near3_rrf", "near1_lex",
+                    "sibling_rrf", "dist_best_lines", "dist_best_units")
+GOAL_FEATURES = ("question", "goal_words", "goal_terms", "unseen_share", "page_not_en", "goal_ascii",
+                 "page_log_tokens", "page_log_units", "extreme", "forms_on", "kind_on")
+FEATURES = (*SIGNAL_FEATURES, *CONTEXT_FEATURES, *PAGE_FEATURES, *GOAL_FEATURES)
+
+
+def _role_class(role: str) -> str:
+    if role in HEADING_ROLES:
+        return "heading"
+    if role in _ROW_ROLES:
+        return "row"
+    if role == "listitem":
+        return "listitem"
+    if role == "link":
+        return "link"
+    if role == "button":
+        return "button"
+    if role in CONTROL_ROLES:
+        return "control"
+    if role in _TEXT_ROLES:
+        return "text"
+    if role == "paragraph":
+        return "paragraph"
+    return "other"
+
+
+def page_features(pa: PageAnalysis) -> np.ndarray:
+    """The goal-free features of every unit (``len(units) x len(PAGE_FEATURES)``), once per page."""
+    got = pa.indexes.get("learned_page")
+    if isinstance(got, np.ndarray):
+        return got
+    page, units = pa.page, pa.units
+    lines = page.lines
+    n_lines = max(1, len(lines))
+    max_depth = max(1, max((ln.depth for ln in lines), default=1))
+    in_main = [False] * len(lines)
+    for i, ln in enumerate(lines):
+        p = page.parents[i]
+        in_main[i] = ln.role == "main" or (p >= 0 and in_main[p])
+    rows = []
+    for k, u in enumerate(units.heads):
+        members = units.members[k]
+        roles = {lines[j].role for j in members}
+        head = lines[u].role
+        cls = _role_class(head)
+        text = pa.norm_texts[k]
+        rows.append([
+            math.log1p(page.subtree_tokens(u)), math.log1p(len(members)), lines[u].depth / max_depth, u / n_lines,
+            float(bool(roles & CONTROL_ROLES)), float(bool(roles & ACTION_ROLES)), float(bool(roles & TEXT_ENTRY_ROLES)),
+            float(bool(roles & HEADING_ROLES)), float(row_of(page, u) is not None),
+            float(_DIGIT.search(text) is not None), float(pa.deep[u]), float(in_main[u]), math.log1p(len(text)),
+            *(float(cls == c) for c in ROLE_CLASSES),
+        ])
+    out = np.asarray(rows, dtype=np.float64).reshape(len(units.heads), len(PAGE_FEATURES))
+    pa.indexes["learned_page"] = out
+    return out
+
+
+def _siblings(pa: PageAnalysis) -> np.ndarray:
+    """Per unit, the index of its group of units sharing the head's parent (once per page)."""
+    got = pa.indexes.get("learned_siblings")
+    if isinstance(got, np.ndarray):
+        return got
+    groups: dict[int, int] = {}
+    out = np.asarray([groups.setdefault(pa.page.parents[u], len(groups)) for u in pa.units.heads], dtype=np.int64)
+    pa.indexes["learned_siblings"] = out
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class GoalShape:
+    """What the features read of the goal (its words themselves are never features)."""
+
+    question: bool
+    words: int
+    terms: int
+    unseen: int
+    ascii: bool
+    extreme: bool
+
+
+def features(pa: PageAnalysis, ranked: Mapping[str, Sequence[int]], scores: Mapping[str, Mapping[int, float]],
+             fused: dict[int, float], goal: GoalShape) -> np.ndarray:
+    """The feature matrix of every unit for one goal (``len(units) x len(FEATURES)``)."""
+    n = len(pa.units.heads)
+    x = np.zeros((n, len(FEATURES)), dtype=np.float64)
+    col = 0
+    lex = np.zeros(n)
+    present = np.zeros(n)
+    for s in SIGNALS:
+        order = ranked.get(s) or ()
+        if order:
+            idx = np.fromiter(order, dtype=np.int64, count=len(order))
+            x[idx, col] = 1.0 / (1.0 + np.arange(len(order)))
+            x[idx, col + 1] = 1.0
+            present[idx] += 1.0
+            sc = scores.get(s)
+            if sc:
+                vals = np.fromiter((sc.get(int(k), 0.0) for k in idx), dtype=np.float64, count=len(idx))
+                top = float(vals.max()) if len(vals) else 0.0
+                x[idx, col + 2] = vals / top if top > 0 else 0.0
+            else:  # scores unknown (a ranking only): the reciprocal rank stands for them
+                x[idx, col + 2] = x[idx, col]
+            if s in ("terms", "bm25"):
+                lex = np.maximum(lex, x[:, col + 2])
+        col += 3
+    rrf = np.zeros(n)
+    if fused:
+        keys = np.fromiter(fused.keys(), dtype=np.int64, count=len(fused))
+        rrf[keys] = np.fromiter(fused.values(), dtype=np.float64, count=len(fused))
+    top = float(rrf.max()) if n else 0.0
+    rrf_norm = rrf / top if top > 0 else rrf
+    rank = np.empty(n)
+    rank[np.lexsort((np.arange(n), -rrf))] = np.arange(n)
+    x[:, col] = rrf_norm
+    x[:, col + 1] = np.where(rrf > 0, 1.0 / (1.0 + rank), 0.0)
+    x[:, col + 2] = (rrf > 0).astype(np.float64)
+    x[:, col + 3] = present
+    x[:, col + 4] = _near(rrf_norm, 1)
+    x[:, col + 5] = _near(rrf_norm, 3)
+    x[:, col + 6] = _near(lex, 1)
+    groups = _siblings(pa)
+    best_in_group = np.zeros(int(groups.max()) + 1 if n else 0)
+    np.maximum.at(best_in_group, groups, rrf_norm)
+    x[:, col + 7] = best_in_group[groups] if n else 0.0
+    heads = np.asarray(pa.units.heads, dtype=np.float64)
+    if n and lex.max() > 0:
+        best = int(np.argmax(lex))
+        x[:, col + 8] = np.abs(heads - heads[best]) / max(1, len(pa.page.lines))
+        x[:, col + 9] = np.log1p(np.abs(np.arange(n) - best))
+    else:
+        x[:, col + 8] = 1.0
+        x[:, col + 9] = math.log1p(n)
+    col += len(CONTEXT_FEATURES)
+    x[:, col : col + len(PAGE_FEATURES)] = page_features(pa)
+    col += len(PAGE_FEATURES)
+    x[:, col:] = np.asarray([
+        float(goal.question), math.log1p(goal.words), math.log1p(goal.terms), goal.unseen / max(1, goal.terms),
+        float(pa.lang != "en"), float(goal.ascii), math.log1p(pa.page.total), math.log1p(n), float(goal.extreme),
+        float(bool(ranked.get("forms"))), float(bool(ranked.get("kind"))),
+    ])
+    return x
+
+
+def _near(v: np.ndarray, width: int) -> np.ndarray:
+    """Per position, the largest value among the ``width`` positions on either side (not itself)."""
+    n = len(v)
+    out = np.zeros(n)
+    for d in range(1, width + 1):
+        if d >= n:
+            break
+        np.maximum(out[d:], v[:-d], out=out[d:])
+        np.maximum(out[:-d], v[d:], out=out[:-d])
+    return out
+
+
+class Model:
+    """A fitted scorer: ``score(x)`` is larger for units more likely to hold what the goal needs."""
+
+    def __init__(self, spec: dict[str, Any]) -> None:
+        names = spec.get("features")
+        if names != list(FEATURES):
+            raise ValueError("the model was fitted on other features")
+        self.kind = spec["kind"]
+        self.name = str(spec.get("name", self.kind))
+        if self.kind == "trees":
+            t = spec["trees"]
+            self.feature = np.asarray(t["feature"], dtype=np.int64)
+            self.threshold = np.asarray(t["threshold"], dtype=np.float64)
+            self.left = np.asarray(t["left"], dtype=np.int64)
+            self.right = np.asarray(t["right"], dtype=np.int64)
+            self.value = np.asarray(t["value"], dtype=np.float64)
+            self.leaf = np.asarray(t["leaf"], dtype=bool)
+            self.missing_left = np.asarray(t["missing_left"], dtype=bool)
+            self.roots = np.asarray(t["roots"], dtype=np.int64)
+            self.depth = int(t["depth"])
+            self.base = float(spec.get("base", 0.0))
+            n = len(self.feature)
+            if not (len(self.threshold) == len(self.left) == len(self.right) == len(self.value) == len(self.leaf) == n):
+                raise ValueError("tree arrays of different lengths")
+            inner = ~self.leaf
+            if n == 0 or (inner.any() and (self.left[inner].max() >= n or self.right[inner].max() >= n
+                                            or self.feature[inner].max() >= len(FEATURES))):
+                raise ValueError("tree arrays out of range")
+            if self.roots.max(initial=0) >= n or self.depth < 0:
+                raise ValueError("tree roots out of range")
+            me = np.arange(n, dtype=np.int32)
+            self.walk_feature = np.where(self.leaf, 0, self.feature).astype(np.int32)
+            self.walk_threshold = np.where(self.leaf, np.inf, self.threshold)
+            self.walk_left = np.where(self.leaf, me, self.left).astype(np.int32)
+            self.walk_right = np.where(self.leaf, me, self.right).astype(np.int32)
+            self.walk_missing_left = self.missing_left & ~self.leaf
+        elif self.kind == "linear":
+            self.mean = np.asarray(spec["mean"], dtype=np.float64)
+            self.scale = np.asarray(spec["scale"], dtype=np.float64)
+            self.coef = np.asarray(spec["coef"], dtype=np.float64)
+            self.intercept = float(spec["intercept"])
+            if not (self.mean.shape == self.scale.shape == self.coef.shape == (len(FEATURES),)):
+                raise ValueError("linear model of the wrong shape")
+        else:
+            raise ValueError(f"unknown model kind {self.kind!r}")
+
+    def score(self, x: np.ndarray) -> np.ndarray:
+        if len(x) == 0:
+            return np.zeros(0)
+        if self.kind == "linear":
+            return ((x - self.mean) / self.scale) @ self.coef + self.intercept
+        # each row walks all trees together (rows x trees), one gather of its own features a level;
+        # a leaf is its own child on both sides (threshold +inf), so rows that reached one stay there
+        nan = bool(np.isnan(x).any())
+        rows = np.arange(len(x))[:, None]
+        node = np.broadcast_to(self.roots[None, :], (len(x), len(self.roots)))
+        for _ in range(self.depth):
+            val = x[rows, self.walk_feature[node]]
+            go_left = val <= self.walk_threshold[node]
+            if nan:
+                go_left |= np.isnan(val) & self.walk_missing_left[node]
+            node = np.where(go_left, self.walk_left[node], self.walk_right[node])
+        return self.value[node].sum(axis=1) + self.base
+
+
+_MODELS: dict[str, tuple[Model | None, str]] = {}
+_lock = threading.Lock()
+
+
+def load_model(path: str | Path | None = None) -> tuple[Model | None, str]:
+    """The model in ``path`` (:data:`MODEL_FILE` by default) and ``""``, or ``None`` and why it
+    could not be used (missing, unreadable, corrupt, fitted on other features); read once per path."""
+    key = str(path or MODEL_FILE)
+    with _lock:
+        got = _MODELS.get(key)
+    if got is not None:
+        return got
+    try:
+        spec = json.loads(Path(key).read_text(encoding="utf-8"))
+        if not isinstance(spec, dict):
+            raise TypeError("not a JSON object")
+        result: tuple[Model | None, str] = (Model(spec), "")
+    except (OSError, ValueError, KeyError, TypeError, IndexError) as e:
+        result = (None, f"fusion model {Path(key).name} not usable ({type(e).__name__}: {str(e)[:120]}); RRF used")
+    with _lock:
+        _MODELS[key] = result
+    return result
+
+
+def forget_models() -> None:
+    """Drop the models read so far (tests and training runs that rewrite a model file)."""
+    with _lock:
+        _MODELS.clear()
+
+
+def learned_order(model: Model, x: np.ndarray, candidates: Sequence[int] | None = None) -> list[int]:
+    """Units best first by the model's score (ties: document order); ``candidates``: only these."""
+    if candidates is None:
+        idx = np.arange(len(x))
+    else:
+        idx = np.fromiter(candidates, dtype=np.int64, count=len(candidates))
+    if not len(idx):
+        return []
+    sub = model.score(x[idx])
+    return [int(k) for k in idx[np.lexsort((idx, -sub))]]

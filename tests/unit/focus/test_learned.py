@@ -1,0 +1,135 @@
+"""The learned fusion of ``default`` (:mod:`pagelens.focus.learned`): the shipped model loads, its
+scores are deterministic, a missing or corrupt model file falls back to RRF with a recorded reason,
+bad input still gives a view (the training script's folds: ``tests/unit/test_focus_learn_folds.py``)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+from focus_pages import typed_rendering as _rendering
+
+from pagelens.focus import learned
+from pagelens.focus.apply import focus
+from pagelens.focus.base import FocusQuery
+from pagelens.focus.registry import make_retriever
+from pagelens.focus.rules import RulesConfig, RulesRetriever
+from pagelens.types import Rendering
+
+
+def _shop(n_items: int) -> Rendering:
+    specs = [(0, "RootWebArea", "Shop"), (1, "main", "")]
+    for i in range(n_items):
+        specs += [(2, "article", ""), (3, "link", f"Kettle model {i} with a steel body"), (3, "StaticText", f"${i}.99"),
+                  (3, "button", "Add to cart")]
+    specs += [(1, "form", "Newsletter"), (2, "textbox", "Email address"), (2, "button", "Subscribe")]
+    return _rendering(specs)
+
+
+def _learned(path: Path | str | None = None, **kw: object) -> RulesRetriever:
+    return RulesRetriever(replace(RulesConfig(), fusion="learned", fusion_model=None if path is None else str(path), **kw))
+
+
+def _linear(path: Path, seed: int = 0) -> Path:
+    rng = np.random.default_rng(seed)
+    n = len(learned.FEATURES)
+    path.write_text(json.dumps({"kind": "linear", "features": list(learned.FEATURES), "mean": [0.0] * n,
+                                "scale": [1.0] * n, "coef": rng.normal(size=n).tolist(), "intercept": 0.0}))
+    learned.forget_models()
+    return path
+
+
+def test_the_shipped_model_loads_and_is_used() -> None:
+    model, reason = learned.load_model()
+    assert model is not None, reason
+    assert reason == ""
+    sel = _learned().select(FocusQuery("Add kettle model 7 to the cart"), _shop(300))
+    assert sel.info["fusion"] == "learned" and "fusion_fallback" not in sel.info
+
+
+def test_rrf_stays_available_by_name() -> None:
+    sel = make_retriever("default:rrf").select(FocusQuery("Add kettle model 7 to the cart"), _shop(300))
+    assert sel.info["fusion"] == "rrf" and "fusion_fallback" not in sel.info
+    odd = RulesRetriever(replace(RulesConfig(), fusion="magic")).select(FocusQuery("Add kettle model 7"), _shop(300))
+    assert odd.info["fusion"] == "rrf" and "unknown fusion" in odd.info["fusion_fallback"]
+
+
+def test_scoring_is_deterministic(tmp_path: Path) -> None:
+    path = _linear(tmp_path / "m.json")
+    r = _shop(300)
+    goal = FocusQuery("What does kettle model 12 cost?")
+    first = _learned(path).select(goal, r)
+    assert first.info["fusion"] == "learned"
+    learned.forget_models()
+    again = _learned(path).select(goal, r)
+    assert first.keep == again.keep and first.info["top_units"] == again.info["top_units"]
+    model, _ = learned.load_model(path)
+    assert model is not None
+    x = np.random.default_rng(1).normal(size=(500, len(learned.FEATURES)))
+    assert np.array_equal(model.score(x), model.score(x.copy()))
+
+
+def test_a_tree_model_scores_like_its_trees(tmp_path: Path) -> None:
+    # one stump on feature 0 (terms_rr) and one leaf: x0 <= 0.5 -> -1 else 2; plus 0.25 everywhere
+    spec = {"kind": "trees", "features": list(learned.FEATURES), "base": 0.5,
+            "trees": {"feature": [0, 0, 0, 0], "threshold": [0.5, 0, 0, 0], "left": [1, 0, 0, 0],
+                      "right": [2, 0, 0, 0], "value": [0, -1.0, 2.0, 0.25], "leaf": [False, True, True, True],
+                      "missing_left": [True, True, True, True], "roots": [0, 3], "depth": 1}}
+    model = learned.Model(spec)
+    x = np.zeros((3, len(learned.FEATURES)))
+    x[:, 0] = [0.2, 0.9, np.nan]
+    assert model.score(x).tolist() == [-0.25, 2.75, -0.25]
+
+
+@pytest.mark.parametrize("content", [
+    None,  # missing
+    "",  # empty
+    "{not json",  # corrupt
+    "[1, 2, 3]",  # not an object
+    json.dumps({"kind": "linear", "features": ["a", "b"], "mean": [0], "scale": [1], "coef": [1], "intercept": 0}),
+    json.dumps({"kind": "trees", "features": list(learned.FEATURES), "trees": {"feature": [0], "threshold": [0.0],
+                "left": [7], "right": [9], "value": [0.0], "leaf": [False], "missing_left": [True], "roots": [0],
+                "depth": 1}}),  # children out of range
+    json.dumps({"kind": "forest", "features": list(learned.FEATURES)}),
+])
+def test_a_missing_or_corrupt_model_falls_back_to_rrf(tmp_path: Path, content: str | None) -> None:
+    path = tmp_path / "model.json"
+    if content is not None:
+        path.write_text(content)
+    learned.forget_models()
+    r = _shop(300)
+    goal = FocusQuery("Add kettle model 7 to the cart")
+    res = focus(r, goal, _learned(path), defense=False)
+    assert res.error is None
+    sel = _learned(path).select(goal, r)
+    assert sel.info["fusion"] == "rrf" and "RRF used" in sel.info["fusion_fallback"]
+    assert sel.keep == make_retriever("default:rrf").select(goal, r).keep
+    assert "Kettle model 7 with a steel body" in res.text()
+
+
+@pytest.mark.parametrize("goal", ["", "   ", "赤いやかんをカートに入れる", "Добавить чайник в корзину",
+                                  "x" * 100_000, "Add\x00 the\x07 kettle\u202e to the cart"])
+@pytest.mark.parametrize("all_units", [False, True])
+def test_odd_goals_give_a_view(goal: str, all_units: bool) -> None:
+    r = _shop(300)
+    res = focus(r, FocusQuery(goal), _learned(fusion_all_units=all_units), defense=False)
+    assert res.lines and res.error is None
+
+
+def test_an_empty_or_textless_page_gives_a_view() -> None:
+    assert _learned().select(FocusQuery("Buy the kettle"), Rendering(lines=())).keep == frozenset()
+    r = _rendering([(0, "RootWebArea", ""), *[(1, "generic", "") for _ in range(400)],
+                    *[(1, "image", "") for _ in range(400)]])
+    res = focus(r, FocusQuery("Buy the red kettle"), _learned(), defense=False)
+    assert res.lines
+
+
+@pytest.mark.slow
+def test_a_100000_line_tree_is_focused() -> None:
+    r = _shop(25_000)
+    res = focus(r, FocusQuery("Add kettle model 24999 to the cart"), _learned(fusion_all_units=True), defense=False)
+    assert res.error is None and res.pruning > 0.9
+    assert "Kettle model 24999 with a steel body" in res.text()
