@@ -84,8 +84,16 @@
   // SVG-AAM: basic shapes are graphics-symbol, a <g> a group (as Chromium maps them)
   const SVG_ROLE = { path: "graphics-symbol", rect: "graphics-symbol", circle: "graphics-symbol", ellipse: "graphics-symbol",
     line: "graphics-symbol", polygon: "graphics-symbol", polyline: "graphics-symbol", g: "group", image: "image", a: "link" };
-  const tag = (el) => (el.localName || "").toUpperCase();
-  const attr = (el, a) => { const v = el.getAttribute(a); return v === null ? null : v; };
+  // an element's upper-case local name (each distinct name upper-cased once per walk)
+  const TAGS = new Map();
+  const tag = (el) => {
+    const l = el.localName;
+    if (!l) return "";
+    let t = TAGS.get(l);
+    if (t === undefined) { t = l.toUpperCase(); TAGS.set(l, t); }
+    return t;
+  };
+  const attr = (el, a) => el.getAttribute(a);
   const explicitRole = (el) => {
     const r = attr(el, "role");
     if (!r) return null;
@@ -102,10 +110,12 @@
     }
     return false;
   };
+  // (attribute names, not el.attributes: that makes an Attr object per attribute, kept by the page)
   const hasGlobalAria = (el) => {
-    for (const a of el.attributes) {
-      const n = a.name;
-      if (n.startsWith("aria-") && n !== "aria-hidden" && n !== "aria-level" && a.value !== "") return true;
+    const names = el.getAttributeNames();
+    for (let k = 0; k < names.length; k++) {
+      const n = names[k];
+      if (n.startsWith("aria-") && n !== "aria-hidden" && n !== "aria-level" && el.getAttribute(n) !== "") return true;
     }
     return false;
   };
@@ -560,7 +570,8 @@
         const mk = marker(el, cs);
         if (mk) emit(childParent, "ListMarker", mk, null, "", 0, box, 1);
       }
-      for (const c of childrenOf(el)) walk(c, childParent, childInh);
+      // (siblings by nextSibling: iterating a live NodeList is a call into Blink per step; a slot returned above)
+      for (let c = el.shadowRoot ? el.shadowRoot.firstChild : el.firstChild; c; c = c.nextSibling) walk(c, childParent, childInh);
       curEl = el;
       if (!visHidden) {
         const a = pseudoText(el, "::after");
