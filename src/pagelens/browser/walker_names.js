@@ -102,22 +102,21 @@
     return cs.display !== "none";
   };
   const ariaHidden = (el) => attr(el, "aria-hidden") === "true";
-  const hiddenForName = (el) => {
-    // hidden from everyone (display:none / visibility:hidden / aria-hidden on it or an ancestor)
-    for (let e = el; e && e.nodeType === ELEM; e = e.parentElement || (e.getRootNode && e.getRootNode().host)) {
-      if (ariaHidden(e)) return true;
-      const cs = style(e);
-      if (cs.display === "none") return true;
-    }
-    const cs = style(el);
-    return cs.visibility !== "visible";
-  };
-  // hidden for good (display:none or aria-hidden): visibility:hidden content may have visible children
+  // hidden from everyone (display:none / visibility:hidden / aria-hidden on it or an ancestor)
+  const hiddenForName = (el) => hardHidden(el) || (el.nodeType === ELEM && style(el).visibility !== "visible");
+  // hidden for good (display:none or aria-hidden on it or an ancestor, across shadow hosts):
+  // visibility:hidden content may have visible children. Memoised per element for the walk (a
+  // name computed from content asks it of every descendant: a loop to the root each time was
+  // quadratic in the depth)
+  const hiddenMemo = new Map();
   const hardHidden = (el) => {
-    for (let e = el; e && e.nodeType === ELEM; e = e.parentElement || (e.getRootNode && e.getRootNode().host)) {
-      if (ariaHidden(e) || style(e).display === "none") return true;
+    if (!el || el.nodeType !== ELEM) return false;
+    let h = hiddenMemo.get(el);
+    if (h === undefined) {
+      h = ariaHidden(el) || style(el).display === "none" || hardHidden(el.parentElement || (el.getRootNode && el.getRootNode().host));
+      hiddenMemo.set(el, h);
     }
-    return false;
+    return h;
   };
   const childrenOf = (el) => {
     if (el.shadowRoot) return el.shadowRoot.childNodes;
