@@ -84,8 +84,16 @@
   // SVG-AAM: basic shapes are graphics-symbol, a <g> a group (as Chromium maps them)
   const SVG_ROLE = { path: "graphics-symbol", rect: "graphics-symbol", circle: "graphics-symbol", ellipse: "graphics-symbol",
     line: "graphics-symbol", polygon: "graphics-symbol", polyline: "graphics-symbol", g: "group", image: "image", a: "link" };
-  const tag = (el) => (el.localName || "").toUpperCase();
-  const attr = (el, a) => { const v = el.getAttribute(a); return v === null ? null : v; };
+  // an element's upper-case local name (each distinct name upper-cased once per walk)
+  const TAGS = new Map();
+  const tag = (el) => {
+    const l = el.localName;
+    if (!l) return "";
+    let t = TAGS.get(l);
+    if (t === undefined) { t = l.toUpperCase(); TAGS.set(l, t); }
+    return t;
+  };
+  const attr = (el, a) => el.getAttribute(a);
   const explicitRole = (el) => {
     const r = attr(el, "role");
     if (!r) return null;
@@ -102,10 +110,12 @@
     }
     return false;
   };
+  // (attribute names, not el.attributes: that makes an Attr object per attribute, kept by the page)
   const hasGlobalAria = (el) => {
-    for (const a of el.attributes) {
-      const n = a.name;
-      if (n.startsWith("aria-") && n !== "aria-hidden" && n !== "aria-level" && a.value !== "") return true;
+    const names = el.getAttributeNames();
+    for (let k = 0; k < names.length; k++) {
+      const n = names[k];
+      if (n.startsWith("aria-") && n !== "aria-hidden" && n !== "aria-level" && el.getAttribute(n) !== "") return true;
     }
     return false;
   };
@@ -218,61 +228,69 @@
     if (t === "INPUT") return (attr(el, "type") || "").toLowerCase() !== "hidden";
     return el.isContentEditable && !(el.parentElement && el.parentElement.isContentEditable);
   };
+  const noAttr = () => null;
+  const anyAria = (el) => {
+    const names = el.getAttributeNames();
+    for (let k = 0; k < names.length; k++) { const n = names[k]; if (n.startsWith("aria-") || n === "accesskey") return true; }
+    return false;
+  };
   const TRI = (v) => (v === "true" ? "true" : v === "mixed" ? "mixed" : "false");
   const states = (el, t, role, i, activeEl) => {
     const add = (k, v) => { Q.push(i, str(k), v); };
+    // most elements carry no aria-* attribute (nor accesskey): their many reads below are skipped
+    const A = anyAria(el) ? attr : noAttr;
     const focusable = isFocusable(el, t);
     if (focusable) add("focusable", true);
     if (el === activeEl) add("focused", true);
     const ty = t === "INPUT" ? (attr(el, "type") || "text").toLowerCase() : "";
-    const disabled = el.disabled === true || attr(el, "aria-disabled") === "true" ||
+    const disabled = el.disabled === true || A(el, "aria-disabled") === "true" ||
       ("disabled" in el && t !== "LEGEND" && el.closest("fieldset[disabled]") !== null && el.matches(":disabled"));
     if (disabled) add("disabled", true);
     if (role === "checkbox" || role === "radio" || role === "switch" || role === "menuitemcheckbox" || role === "menuitemradio") {
       if (t === "INPUT") add("checked", el.indeterminate && ty === "checkbox" ? "mixed" : el.checked ? "true" : "false");
-      else add("checked", TRI(attr(el, "aria-checked")));
+      else add("checked", TRI(A(el, "aria-checked")));
     }
     if (role === "option" || role === "tab" || role === "treeitem" || role === "row" || role === "gridcell") {
       if (t === "OPTION") add("selected", el.selected);
-      else if (el.hasAttribute("aria-selected")) add("selected", attr(el, "aria-selected") === "true");
+      else if (A(el, "aria-selected") !== null) add("selected", A(el, "aria-selected") === "true");
       else if (role === "tab") add("selected", false);
     }
-    const ex = attr(el, "aria-expanded");
+    const ex = A(el, "aria-expanded");
     if (ex === "true" || ex === "false") add("expanded", ex === "true");
     else if (t === "SELECT" && role === "combobox") add("expanded", false);
     else if (t === "SUMMARY" && el.parentElement && el.parentElement.localName === "details") add("expanded", el.parentElement.open);
-    const pr = attr(el, "aria-pressed");
+    const pr = A(el, "aria-pressed");
     if (pr && role === "button") add("pressed", TRI(pr));
-    const hp = attr(el, "aria-haspopup");
+    const hp = A(el, "aria-haspopup");
     if (hp && hp !== "false") add("hasPopup", hp === "true" ? "menu" : hp);
     else if (t === "SELECT" && role === "combobox") add("hasPopup", "menu");
-    if (el.required === true || attr(el, "aria-required") === "true") add("required", true);
-    const inv = attr(el, "aria-invalid");
+    if (el.required === true || A(el, "aria-required") === "true") add("required", true);
+    const inv = A(el, "aria-invalid");
     if (inv && inv !== "false") add("invalid", inv === "grammar" || inv === "spelling" ? inv : "true");
     else if ((t === "INPUT" || t === "TEXTAREA" || t === "SELECT") && el.willValidate && !el.validity.valid &&
              el.matches(":user-invalid")) add("invalid", "true");
     if (role === "heading") {
-      const lv = parseInt(attr(el, "aria-level") || "", 10);
+      const lv = parseInt(A(el, "aria-level") || "", 10);
       add("level", lv > 0 ? lv : /^H[1-6]$/.test(t) ? parseInt(t[1], 10) : 2);
     }
     if (t === "A" && el.hasAttribute("href") || (t === "AREA" && el.hasAttribute("href"))) add("url", el.href);
     if (t === "IMG" && role === "image") add("url", el.currentSrc || el.src);
-    if (el.hasAttribute("aria-modal") && attr(el, "aria-modal") === "true") add("modal", true);
+    if (A(el, "aria-modal") === "true") add("modal", true);
     else if (t === "DIALOG" && el.open && el.matches(":modal")) add("modal", true);
-    const live = attr(el, "aria-live") || (role === "alert" ? "assertive" : role === "status" || role === "log" ? "polite" : null);
-    if (live && live !== "off") { add("live", live); add("atomic", attr(el, "aria-atomic") === "true" || role === "alert" || role === "status"); add("relevant", attr(el, "aria-relevant") || "additions text"); }
-    if (attr(el, "aria-busy") === "true") add("busy", true);
-    const ks = attr(el, "aria-keyshortcuts") || attr(el, "accesskey");
+    const live = A(el, "aria-live") || (role === "alert" ? "assertive" : role === "status" || role === "log" ? "polite" : null);
+    if (live && live !== "off") { add("live", live); add("atomic", A(el, "aria-atomic") === "true" || role === "alert" || role === "status"); add("relevant", A(el, "aria-relevant") || "additions text"); }
+    if (A(el, "aria-busy") === "true") add("busy", true);
+    const ks = A(el, "aria-keyshortcuts") || A(el, "accesskey");
     if (ks) add("keyshortcuts", ks);
     if (role === "progressbar" || role === "slider" || role === "spinbutton" || role === "meter" || role === "scrollbar") {
-      const mn = attr(el, "aria-valuemin") ?? attr(el, "min"), mx = attr(el, "aria-valuemax") ?? attr(el, "max");
+      const mn = A(el, "aria-valuemin") ?? attr(el, "min"), mx = A(el, "aria-valuemax") ?? attr(el, "max");
       if (mn !== null && mn !== "") add("valuemin", parseFloat(mn));
       if (mx !== null && mx !== "") add("valuemax", parseFloat(mx));
-      const vt = attr(el, "aria-valuetext"); if (vt) add("valuetext", vt);
+      const vt = A(el, "aria-valuetext"); if (vt) add("valuetext", vt);
     }
-    const ac = attr(el, "aria-autocomplete"); if (ac && ac !== "none") add("autocomplete", ac);
-    if (el.multiple === true && t === "SELECT" || attr(el, "aria-multiselectable") === "true") add("multiselectable", true);
-    const ori = attr(el, "aria-orientation"); if (ori) add("orientation", ori);
+    const ac = A(el, "aria-autocomplete"); if (ac && ac !== "none") add("autocomplete", ac);
+    if (el.multiple === true && t === "SELECT" || A(el, "aria-multiselectable") === "true") add("multiselectable", true);
+    const ori = A(el, "aria-orientation"); if (ori) add("orientation", ori);
     return focusable;
   };
   const valueOf = (el, t, role) => {
@@ -563,7 +581,8 @@
         const mk = marker(el, cs);
         if (mk) emit(childParent, "ListMarker", mk, null, "", 0, box, 1);
       }
-      for (const c of childrenOf(el)) walk(c, childParent, childInh);
+      // (siblings by nextSibling: iterating a live NodeList is a call into Blink per step; a slot returned above)
+      for (let c = el.shadowRoot ? el.shadowRoot.firstChild : el.firstChild; c; c = c.nextSibling) walk(c, childParent, childInh);
       curEl = el;
       if (!visHidden) {
         const a = pseudoText(el, "::after");
@@ -757,7 +776,7 @@
   const vp = [window.innerWidth, window.innerHeight];
   // what only the walk needed goes before the JSON string is built (a 100k-element page's memos hold
   // a computed style, a name and a role per element): the renderer's peak is the columns and the string
-  for (const m of [styleCache, pseudoMemo, contentMemo, labelMaps, firstLetterMemo, roleMemo, tableKind]) m.clear();
+  for (const m of [styleCache, pseudoMemo, contentMemo, labelMaps, firstLetterMemo, roleMemo, tableKind, hiddenMemo]) m.clear();
   ELS.length = 0; BX.length = 0; DI.length = 0;
   smap.clear();
   return JSON.stringify({ S, P, R, N, V, D, F, B, G, Q, X, DOCS, W, LD, FL, vp, ms: performance.now() - t0 });

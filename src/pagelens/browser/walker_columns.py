@@ -23,6 +23,7 @@ parsed walks (cross-origin frames spliced under their ``<iframe>`` node) into do
 from __future__ import annotations
 
 import json
+from array import array
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -47,17 +48,20 @@ _loads = _json_loads()
 
 @dataclass(frozen=True, slots=True)
 class Walk:
-    """One frame's parsed columns (still positional; :func:`_build` makes the nodes)."""
+    """One frame's parsed columns (still positional; :func:`_build` makes the nodes). The numeric
+    columns are typed arrays, not lists: a list holds an int object (28 bytes + its pointer) per
+    number above 256, ~40 MB for the seven columns and boxes of a 155k-node page, alive while
+    its nodes are built — the moment a big observation's memory peaks."""
 
     strings: list[str]
-    parent: list[int]
-    role: list[int]
-    name: list[int]
-    value: list[int]
-    desc: list[int]
-    ref: list[int]
-    box: list[float]
-    flags: list[int]
+    parent: array[int]
+    role: array[int]
+    name: array[int]
+    value: array[int]
+    desc: array[int]
+    ref: array[int]
+    box: array[float]
+    flags: array[int]
     props: dict[int, tuple[tuple[str, PropValue], ...]]  # node -> its properties (see _props)
     iframes: list[tuple[int, int]]  # (iframe node, element number) not walked in-page
     docs: list[tuple[int, str, str, float, float]]  # (root node, token, url, scroll x, scroll y)
@@ -93,28 +97,28 @@ def parse_walk(raw: str) -> Walk:
     """Parse the walker's JSON string (the edge: nothing past here sees raw columns)."""
     d: dict[str, Any] = _loads(raw)
     strings: list[str] = d["S"]
-    q: list[Any] = d["Q"]
-    props = _props(q, strings)
+    props = _props(d.pop("Q"), strings)  # (each column leaves the parsed dict once converted: freed as we go)
     x: list[int] = d["X"]
     docs_raw: list[Any] = d["DOCS"]
     docs = [(int(docs_raw[k]), strings[docs_raw[k + 1]], strings[docs_raw[k + 2]], float(docs_raw[k + 3]),
              float(docs_raw[k + 4])) for k in range(0, len(docs_raw) - 4, 5)]
     vp = d.get("vp") or [1280, 720]
     # undo the compact encoding (see walker.js emit): absolute parents, dense values and boxes
-    dp: list[int] = d["P"]
-    parent = [i - x if x else -1 for i, x in enumerate(dp)]
+    dp: list[int] = d.pop("P")
+    parent = array("q", [i - x if x else -1 for i, x in enumerate(dp)])
     n = len(dp)
-    value = [-1] * n
-    vv: list[int] = d["V"]
+    del dp
+    value = array("q", [-1]) * n
+    vv: list[int] = d.pop("V")
     for k in range(0, len(vv) - 1, 2):
         value[vv[k]] = vv[k + 1]
-    desc = [-1] * n
-    dd: list[int] = d["D"]
+    desc = array("q", [-1]) * n
+    dd: list[int] = d.pop("D")
     for k in range(0, len(dd) - 1, 2):
         desc[dd[k]] = dd[k + 1]
-    flags: list[int] = d["G"]
-    packed: list[float] = d["B"]
-    box: list[float] = [0.0] * (4 * n)
+    flags = array("q", d.pop("G"))
+    packed = array("d", d.pop("B"))
+    box = array("d", [0.0]) * (4 * n)
     j = 0
     for i in range(n):
         if flags[i] & 16:
@@ -123,7 +127,9 @@ def parse_walk(raw: str) -> Walk:
         else:
             box[4 * i: 4 * i + 4] = packed[j: j + 4]
             j += 4
-    return Walk(strings, parent, d["R"], d["N"], value, desc, d["F"], box, flags, props,
+    del packed, vv, dd
+    role, name, ref = array("q", d.pop("R")), array("q", d.pop("N")), array("q", d.pop("F"))
+    return Walk(strings, parent, role, name, value, desc, ref, box, flags, props,
                  [(int(x[k]), int(x[k + 1])) for k in range(0, len(x) - 1, 2)], docs,
                  (float(vp[0]), float(vp[1])), float(d.get("ms", 0.0)), list(d.get("W") or ()),
                  list(d.get("LD") or ()), _floats(d.get("FL") or (), n))

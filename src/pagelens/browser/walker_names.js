@@ -12,9 +12,14 @@
   // sheets are read once and their pseudo-element selectors, stripped of the pseudo part, are
   // matched against an element before its pseudo style is computed (computing it for every
   // element was the walker's largest cost). Unreadable sheets or shadow trees: always compute.
+  // A ::before / ::after exists only with a `content` (not inherited, "normal" unless a rule on
+  // the pseudo-element sets it), so only rules that declare `content` (or `all`) count: the
+  // common `*, *::before, *::after { box-sizing: ... }` no longer sends every element through a
+  // pseudo-style computation.
   const pseudoGate = new Map();
   const splitSel = (sel) => { const out = []; let depth = 0, cur = ""; for (const ch of sel) { if (ch === "(" || ch === "[") depth++; else if (ch === ")" || ch === "]") depth--; if (ch === "," && depth === 0) { out.push(cur); cur = ""; } else cur += ch; } out.push(cur); return out; };
   const PSEUDO_RE = /::?(before|after|first-letter)(?![\w-])/i;
+  const setsContent = (r) => { const d = r.style; return !d || d.getPropertyValue("content") !== "" || d.getPropertyValue("all") !== ""; };
   const gateOf = (root) => {
     let g = pseudoGate.get(root);
     if (g) return g;
@@ -27,7 +32,11 @@
         if (text && PSEUDO_RE.test(text)) {
           for (const part of splitSel(text)) {
             const m = PSEUDO_RE.exec(part);
-            if (m) { const base = part.replace(new RegExp(PSEUDO_RE.source, "gi"), "").trim(); parts[m[1].toLowerCase()].push(base || "*"); }
+            if (!m) continue;
+            const kind = m[1].toLowerCase();
+            if (kind !== "first-letter" && !setsContent(r)) continue;
+            const base = part.replace(new RegExp(PSEUDO_RE.source, "gi"), "").trim();
+            parts[kind].push(base || "*");
           }
         }
         if (r.cssRules) visit(r.cssRules);
@@ -77,7 +86,8 @@
   const INLINE_TAGS = new Set(["SPAN", "B", "I", "U", "SMALL", "BIG", "FONT", "KBD", "SAMP", "VAR", "CITE", "BDI", "BDO",
     "DATA", "TT", "NOBR", "Q", "RUBY", "A", "S", "LABEL"]);
   const hasInlineContent = (el) => {
-    for (const c of childrenOf(el)) {
+    const sl = slotted(el);
+    for (let c = firstKid(el, sl), k = 0; c; c = sl ? sl[++k] : c.nextSibling) {
       if (c.nodeType === TEXT) { if (/\S/.test(c.data)) return true; }
       else if (c.nodeType === ELEM && !SKIP.has(tag(c))) {
         const d = style(c).display;
@@ -92,28 +102,35 @@
     return cs.display !== "none";
   };
   const ariaHidden = (el) => attr(el, "aria-hidden") === "true";
-  const hiddenForName = (el) => {
-    // hidden from everyone (display:none / visibility:hidden / aria-hidden on it or an ancestor)
-    for (let e = el; e && e.nodeType === ELEM; e = e.parentElement || (e.getRootNode && e.getRootNode().host)) {
-      if (ariaHidden(e)) return true;
-      const cs = style(e);
-      if (cs.display === "none") return true;
-    }
-    const cs = style(el);
-    return cs.visibility !== "visible";
-  };
-  // hidden for good (display:none or aria-hidden): visibility:hidden content may have visible children
+  // hidden from everyone (display:none / visibility:hidden / aria-hidden on it or an ancestor)
+  const hiddenForName = (el) => hardHidden(el) || (el.nodeType === ELEM && style(el).visibility !== "visible");
+  // hidden for good (display:none or aria-hidden on it or an ancestor, across shadow hosts):
+  // visibility:hidden content may have visible children. Memoised per element for the walk (a
+  // name computed from content asks it of every descendant: a loop to the root each time was
+  // quadratic in the depth)
+  const hiddenMemo = new Map();
   const hardHidden = (el) => {
-    for (let e = el; e && e.nodeType === ELEM; e = e.parentElement || (e.getRootNode && e.getRootNode().host)) {
-      if (ariaHidden(e) || style(e).display === "none") return true;
+    if (!el || el.nodeType !== ELEM) return false;
+    let h = hiddenMemo.get(el);
+    if (h === undefined) {
+      h = ariaHidden(el) || style(el).display === "none" || hardHidden(el.parentElement || (el.getRootNode && el.getRootNode().host));
+      hiddenMemo.set(el, h);
     }
-    return false;
+    return h;
   };
   const childrenOf = (el) => {
     if (el.shadowRoot) return el.shadowRoot.childNodes;
     if (tag(el) === "SLOT") { const a = el.assignedNodes({ flatten: false }); return a.length ? a : el.childNodes; }
     return el.childNodes;
   };
+  // the same children without a live NodeList (iterating one is a call into Blink per step): a slot's
+  // assigned nodes as an array (else null), and the first child to follow by nextSibling
+  const slotted = (el) => {
+    if (el.shadowRoot || tag(el) !== "SLOT") return null;
+    const a = el.assignedNodes({ flatten: false });
+    return a.length ? a : null;
+  };
+  const firstKid = (el, sl) => (sl ? sl[0] : el.shadowRoot ? el.shadowRoot.firstChild : el.firstChild);
   const idref = (el, ids) => {
     const root = el.getRootNode();
     const out = [];
@@ -300,7 +317,8 @@
     const isElem = el.nodeType === ELEM;
     if (isElem) { const b = pseudoText(el, "::before"); if (b) add(b, pseudoInline(el, "::before"), "content"); }
     let firstText = isElem;
-    for (const c of childrenOf(el)) {
+    const sl = isElem ? slotted(el) : null;
+    for (let c = firstKid(el, sl), k = 0; c; c = sl ? sl[++k] : c.nextSibling) {
       if (c.nodeType === TEXT) {
         const p = c.parentElement;
         const ps = p ? style(p) : null;

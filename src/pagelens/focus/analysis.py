@@ -215,6 +215,11 @@ def _is_pagination(ln: Line, single: dict[str, set[str]]) -> bool:
 # -- per-text caches (shared by every page and step) ------------------------------------------
 _TOKENS: OrderedDict[tuple[str, str], list[str]] = OrderedDict()
 _TOKENS_MAX = 200_000
+#: ... and by the characters of the texts held (a token list is about as big as its text): a
+#: 100,000-element page's units are ~21k texts of 1.2 M characters; pages of long texts no longer
+#: fill 200k entries of them
+_TOKENS_CHARS_MAX = 3_000_000
+_tokens_chars = 0
 _tok_lock = threading.Lock()
 
 
@@ -223,17 +228,21 @@ def unit_tokens(texts: Sequence[str], lang: str) -> list[list[str]]:
     distinct text tokenised once per process (an LRU keyed by language and text)."""
     from pagelens.focus.lexical import tokenize
 
+    global _tokens_chars
     with _tok_lock:
         missing = [t for t in dict.fromkeys(texts) if (lang, t) not in _TOKENS]
-    if missing:
-        got = tokenize(missing, lang)
-        with _tok_lock:
-            for t, toks in zip(missing, got, strict=True):
-                _TOKENS[(lang, t)] = toks
-            while len(_TOKENS) > _TOKENS_MAX:
-                _TOKENS.popitem(last=False)
+    got = tokenize(missing, lang) if missing else []
     with _tok_lock:
+        # read before storing: the bound below may evict some of this call's own texts
         cached = [_TOKENS.get((lang, t)) for t in texts]
+        for t, toks in zip(missing, got, strict=True):
+            if (lang, t) not in _TOKENS:
+                _TOKENS[(lang, t)] = toks
+                _tokens_chars += len(t)
+        while len(_TOKENS) > 1 and (len(_TOKENS) > _TOKENS_MAX or _tokens_chars > _TOKENS_CHARS_MAX):
+            _tokens_chars -= len(_TOKENS.popitem(last=False)[0][1])
+    fresh = dict(zip(missing, got, strict=True))
+    cached = [toks if toks is not None else fresh.get(t) for t, toks in zip(texts, cached, strict=True)]
     # a text evicted by a concurrent caller meanwhile: tokenised again
     return [toks if toks is not None else tokenize([t], lang)[0] for t, toks in zip(texts, cached, strict=True)]
 
@@ -346,8 +355,10 @@ def clear_caches() -> None:
         _last.clear()
         _COUNTS.clear()
         _STATS.update(hits=0, misses=0)
+    global _tokens_chars
     with _tok_lock:
         _TOKENS.clear()
+        _tokens_chars = 0
 
 
 def cache_stats() -> dict[str, int]:

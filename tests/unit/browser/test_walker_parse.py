@@ -21,10 +21,10 @@ def _raw() -> str:
 
 def test_parents_values_and_inherited_boxes_are_unpacked() -> None:
     w = parse_walk(_raw())
-    assert w.parent == [-1, 0, 1, 0]
-    assert w.value == [-1, -1, -1, 8] and w.desc == [-1, -1, -1, -1]
-    assert w.box[4:8] == [10, 20, 30, 40] and w.box[8:12] == [10, 20, 30, 40]  # the text has its link's box
-    assert w.box[12:16] == [10, 100, 200, 20]
+    assert list(w.parent) == [-1, 0, 1, 0]
+    assert list(w.value) == [-1, -1, -1, 8] and list(w.desc) == [-1, -1, -1, -1]
+    assert list(w.box[4:8]) == [10, 20, 30, 40] and list(w.box[8:12]) == [10, 20, 30, 40]  # the text has its link's box
+    assert list(w.box[12:16]) == [10, 100, 200, 20]
     assert w.wanted == [1]
 
 

@@ -69,6 +69,20 @@ def test_tokens_are_cached_per_text_across_pages() -> None:
     assert len(analysis._TOKENS) == 3 and got[0] == analysis.unit_tokens(["Checkout now"], "en")[0]
 
 
+def test_the_token_cache_is_bounded_by_the_characters_it_holds(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    clear_caches()
+    monkeypatch.setattr(analysis, "_TOKENS_CHARS_MAX", 100)
+    long = [f"{k} " + "word " * 8 for k in range(10)]  # ~42 characters each
+    got = analysis.unit_tokens(long, "en")
+    assert len(analysis._TOKENS) == 2 and analysis._tokens_chars <= 100  # the oldest went first
+    assert got == [analysis.unit_tokens([t], "en")[0] for t in long]  # evicted or not, the same tokens
+    monkeypatch.setattr(analysis, "_TOKENS_CHARS_MAX", 10)
+    analysis.unit_tokens(["a text longer than the whole bound"], "en")
+    assert len(analysis._TOKENS) == 1  # the newest is kept even above the bound
+    clear_caches()
+    assert analysis._tokens_chars == 0
+
+
 def test_the_page_cache_is_bounded_by_the_lines_it_holds(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     clear_caches()
     monkeypatch.setattr(analysis, "_PAGES_LINES_MAX", 250)
