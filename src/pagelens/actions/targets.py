@@ -9,11 +9,12 @@ using it: :data:`PROBE_JS` (visible? disabled? editable? what is under its centr
 from __future__ import annotations
 
 from pagelens.actions.fingerprint import FOCUS_KEY_JS
+from pagelens.browser.dom import MARKED_FN
 from pagelens.browser.dom import MarkedElement as Target
 from pagelens.browser.point import DESCRIBE_JS
 from pagelens.errors import ElementGone
 
-__all__ = ["DESCRIBE_JS", "OPTIONS_JS", "PROBE_JS", "ElementGone", "Target"]
+__all__ = ["DESCRIBE_JS", "MARKED_FN", "OPTIONS_JS", "PROBE_JS", "ElementGone", "Target"]
 
 #: Run on the target element: a ``<select>``'s options as ``[label, value, disabled]``; null for
 #: any other element.

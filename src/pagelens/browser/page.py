@@ -77,13 +77,15 @@ class Tab(Driver):
             return (Frame(self, pw.main_frame), *(Frame(self, f) for f in pw.frames[1:]))
 
     # -- scripts -----------------------------------------------------------------------------
-    def evaluate(self, js: str, arg: Any = None) -> Any:
-        """Run ``js`` (a function expression) in the main frame; its JSON result."""
-        return self.main_frame.evaluate(js, arg)
+    def evaluate(self, js: str, arg: Any = None, *, timeout_ms: float | None = None) -> Any:
+        """Run ``js`` (a function expression) in the main frame; its JSON result. ``timeout_ms``:
+        given up after that long even when the page's main thread is stuck
+        (:class:`~pagelens.errors.PageTimeout`; one round trip, :func:`~pagelens.browser.driving.bounded`)."""
+        return self.main_frame.evaluate(js, arg, timeout_ms=timeout_ms)
 
     def poll(self, js: str, arg: Any = None, *, timeout_ms: float, polling: Polling = 50) -> Any:
-        """The first truthy result of ``js`` in the main frame; unlike :meth:`evaluate`, bounded by
-        ``timeout_ms`` even when the page's main thread is stuck."""
+        """The first truthy result of ``js`` in the main frame (polled), bounded by ``timeout_ms``
+        even when the page's main thread is stuck; one read: :meth:`evaluate` with ``timeout_ms``."""
         return self.main_frame.poll(js, arg, timeout_ms=timeout_ms, polling=polling)
 
     def wait_for(self, js: str, arg: Any = None, *, timeout_ms: float, polling: Polling = "raf") -> None:
@@ -192,12 +194,13 @@ class Tab(Driver):
                                        scale="css", timeout=timeout_ms)
 
     # -- elements ----------------------------------------------------------------------------
-    def element(self, node: Node) -> MarkedElement:
-        """The element of an observation node, tagged in its renderer; raises :class:`ElementGone`.
+    def element(self, node: Node, *, timeout_ms: float | None = None) -> MarkedElement:
+        """The element of an observation node, tagged in its renderer; raises :class:`ElementGone`
+        (:class:`~pagelens.errors.PageTimeout` when the page does not answer within ``timeout_ms``).
         Call :meth:`~pagelens.browser.dom.MarkedElement.release` when done."""
         if self._sessions is None:
             raise ActionError("this tab has no observer: elements by observation id need episode.tab")
-        return resolve(self, self._sessions(), node)
+        return resolve(self, self._sessions(), node, timeout_ms=timeout_ms)
 
     def by_role(self, role: str, name: str, *, nth: int = 0, exact: bool = True) -> Element:
         """The ``nth`` element with this ARIA role and accessible name (as the accessibility tree names it)."""

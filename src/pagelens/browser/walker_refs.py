@@ -3,7 +3,9 @@
 The walker numbers elements per document in a ``WeakMap`` kept on a non-enumerable window
 property (:data:`KEY`; the page's DOM is not marked); a node's ``ref`` is ``token:number``.
 :func:`resolve_ref` finds that element again and marks it with a fresh nonce attribute so a
-Playwright locator can reach it; :func:`unmark` removes the mark.
+Playwright locator can reach it; :func:`unmark` removes the mark. Both are page calls bounded in
+time (:func:`~pagelens.browser.driving.bounded`): a page whose main thread is stuck costs their
+bound, not a hung call.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import secrets
 from typing import TYPE_CHECKING
 
+from pagelens.browser.driving import bounded, bounded_supported
 from pagelens.browser.walker_columns import MAIN
 from pagelens.types import Node
 
@@ -30,11 +33,18 @@ _MARK = """([key, token, n, attr, nonce]) => {
 _UNMARK = "([attr, nonce]) => { for (const e of document.querySelectorAll(`[${attr}=\"${nonce}\"]`)) e.removeAttribute(attr); }"
 
 
-def resolve_ref(page: Page, node: Node, attr: str) -> tuple[Frame, str, str]:
+def _evaluate(frame: Frame, js: str, arg: object, timeout_ms: float | None) -> object:
+    if timeout_ms is None or not bounded_supported(frame):
+        return frame.evaluate(js, arg)
+    return bounded(frame, lambda impl: impl.evaluate(js, arg), timeout_ms, "find the element")
+
+
+def resolve_ref(page: Page, node: Node, attr: str, *, timeout_ms: float | None = None) -> tuple[Frame, str, str]:
     """Mark the element of a walker node with a fresh nonce in ``attr``; return (frame, tag, nonce).
 
     Raises :class:`LookupError` when no frame holds it any more (the caller maps that to its
-    own error)."""
+    own error); :class:`~pagelens.errors.PageTimeout` when a frame did not answer within
+    ``timeout_ms`` (None: no bound)."""
     from playwright.sync_api import Error as PlaywrightError
 
     if node.ref is None:
@@ -44,7 +54,7 @@ def resolve_ref(page: Page, node: Node, attr: str) -> tuple[Frame, str, str]:
     frames = [page.main_frame, *page.frames[1:]] if node.frame == MAIN else [*page.frames[1:], page.main_frame]
     for frame in frames:
         try:
-            tag = frame.evaluate(_MARK, [KEY, token, int(num), attr, nonce])
+            tag = _evaluate(frame, _MARK, [KEY, token, int(num), attr, nonce], timeout_ms)
         except PlaywrightError:
             continue
         if isinstance(tag, str):
@@ -52,11 +62,14 @@ def resolve_ref(page: Page, node: Node, attr: str) -> tuple[Frame, str, str]:
     raise LookupError("no longer on the page")
 
 
-def unmark(frame: Frame, attr: str, nonce: str) -> None:
-    """Remove the nonce attribute again (best effort)."""
+def unmark(frame: Frame, attr: str, nonce: str, *, timeout_ms: float | None = None) -> None:
+    """Remove the nonce attribute again (best effort: a page that does not answer within
+    ``timeout_ms`` keeps it)."""
     from playwright.sync_api import Error as PlaywrightError
 
+    from pagelens.errors import PageTimeout
+
     try:
-        frame.evaluate(_UNMARK, [attr, nonce])
-    except PlaywrightError:
+        _evaluate(frame, _UNMARK, [attr, nonce], timeout_ms)
+    except (PlaywrightError, PageTimeout):
         pass

@@ -182,7 +182,7 @@ class Browsing:
             budget = self.config.budget
             self._executor = Executor(self._episode, Budgets(max_steps=budget, max_reloads=budget, max_read_text=budget,
                                                              max_recover=budget), timeout_s=self.config.action_timeout_s)
-            self._detector = SignalDetector(self._episode)
+            self._detector = SignalDetector(self._episode, timeout_ms=self.config.action_timeout_s * 1000)
             self._executor.after_js = self._detector.read_js  # the detector's read in the settle call
             if self._tracker is None:
                 self._tracker = ViewTracker(mark=False, compact=True, echo=False, sticky=True, terse=True,
@@ -317,6 +317,8 @@ class Browsing:
         fb = self._executor.execute(action, self._view.observation)
         if fb.status in ("invalid", "budget"):
             return self._error(fb.message)
+        if fb.detail.get("unresponsive"):  # a script that never yields: the page cannot be read any more
+            raise PageTimeout(f"{fb.message} The page's main thread no longer answers")
         signals = self._detector.check(fb)
         self._known_edit(action, fb)
         # a look only when the page may differ from the client's last view: a failure alone on a
