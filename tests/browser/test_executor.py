@@ -7,6 +7,7 @@ import pytest
 from pagelens.actions.executor import Budgets, Executor, Feedback
 from pagelens.actions.spec import Action
 from pagelens.types import Observation
+from tests.browser._threaded import within
 
 pytestmark = pytest.mark.browser
 
@@ -256,8 +257,6 @@ def test_an_effect_a_short_timer_of_the_click_shows_is_in_the_feedback(timers) -
 def _on_a_freezing_page(pages_server, role: str, name: str, **args: object) -> Feedback:  # type: ignore[no-untyped-def]
     """One action on actions_timers.html, with a 1 s budget, in a browser of its own on a thread of
     its own: a hung call fails the test after a minute instead of hanging the suite."""
-    import concurrent.futures
-
     from pagelens.browser.session import BrowserSession
 
     def go() -> Feedback:
@@ -270,11 +269,7 @@ def _on_a_freezing_page(pages_server, role: str, name: str, **args: object) -> F
             session.kill("the test's page froze")  # (closing a frozen page's context would wait)
             return fb
 
-    pool = concurrent.futures.ThreadPoolExecutor(1)
-    try:
-        return pool.submit(go).result(timeout=60)
-    finally:
-        pool.shutdown(wait=False)
+    return within(60, go)
 
 
 @pytest.mark.parametrize("name", ["Freeze now", "Freeze soon"])
