@@ -24,7 +24,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from mcp_profile import CpuMeter  # noqa: E402 - the benchmark folder's own helper
+from mcp_profile import CpuMeter  # the benchmark folder's own helper
 
 
 def _eid(browsing: Any, role: str, name: str) -> str:
@@ -50,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     def call(tool: str, arguments: dict[str, Any], *, record: bool = True) -> str:
         parsed = parse_call(tool, arguments)
         assert not isinstance(parsed, str), parsed
-        c0 = meter.read()
+        c0 = meter.read(thread_last=True)
         t = time.perf_counter()
         reply = browsing.call(parsed)
         wall = time.perf_counter() - t

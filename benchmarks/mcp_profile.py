@@ -142,14 +142,19 @@ class CpuMeter:
         proc = getattr(getattr(conn, "_transport", None), "_proc", None)
         return getattr(proc, "pid", None)
 
-    def read(self) -> tuple[float, float, float]:
+    def read(self, *, thread_last: bool = False) -> tuple[float, float, float]:
+        """(this thread, driver, Chromium) CPU seconds. The process list is read from /proc first;
+        ``thread_last``: this thread's clock after the other reads (a call's start: the reads
+        themselves are then outside the measured span), else before them (its end)."""
         from pagelens.browser.watchdog import descendants
 
         driver = self._driver()
         if driver is None:
             return time.thread_time(), 0.0, 0.0
         below = descendants([driver])[1:]
-        return (time.thread_time(), _ticks(driver) / self.hz, sum(_ticks(p) for p in below) / self.hz)
+        mine = 0.0 if thread_last else time.thread_time()
+        others = _ticks(driver) / self.hz, sum(_ticks(p) for p in below) / self.hz
+        return (time.thread_time() if thread_last else mine, *others)
 
 
 class _Session:
@@ -168,7 +173,7 @@ class _Session:
         _RT.clear()
         if self.profiler is not None:
             self.profiler.enable()
-        c0 = self.cpu.read() if self.cpu is not None else None
+        c0 = self.cpu.read(thread_last=True) if self.cpu is not None else None
         t = time.perf_counter()
         reply = self.browsing.call(call)
         secs = time.perf_counter() - t

@@ -226,18 +226,17 @@ class Executor:
         target: Target | None = None
         before: Fingerprint | None = None
         try:
-            if node is not None:
-                target = tab.element(node, timeout_ms=self.timeout_ms)
-            frame = target.frame if target else None
             probe: Mapping[str, Any] | None = None
-            if target is not None and run.name in PROBED and target.frame.is_main:
-                # the fingerprint and the element probe in one call (a child frame's element cannot
-                # read the main document: fingerprinted separately)
-                both = target.evaluate(BEFORE_PROBE_JS, HASH_LIMIT, timeout_ms=self.timeout_ms)
-                before, probe = from_page(both["fp"]), both["probe"]
-            elif target is not None and run.name == "select_option" and target.frame.is_main:
-                # the fingerprint and the options the choice is checked against, in one call
-                both = target.evaluate(BEFORE_OPTIONS_JS, HASH_LIMIT, timeout_ms=self.timeout_ms)
+            # the element probe (click, fill, hover) or a drop-down's options (select_option) with the
+            # fingerprint before the action: one page call with the element's tagging (an element of
+            # the main document; a child frame's element cannot read the main document)
+            first = BEFORE_PROBE_JS if run.name in PROBED else BEFORE_OPTIONS_JS if run.name == "select_option" else ""
+            both = None
+            if node is not None:
+                target, both = tab.element_with(node, first, HASH_LIMIT, timeout_ms=self.timeout_ms) if first \
+                    else (tab.element(node, timeout_ms=self.timeout_ms), None)
+            frame = target.frame if target else None
+            if isinstance(both, dict):
                 before, probe = from_page(both["fp"]), both["probe"]
             else:
                 before = take(tab, frame, timeout_s=self.timeout_ms / 1000, js=BEFORE_JS)

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     #: The observer's CDP sessions, one per renderer process ("main" and out-of-process frames).
     Sessions = dict[str, CDPSession]
 
-__all__ = ["ATTR", "MARKED_FN", "Element", "MarkedElement", "content_box", "resolve", "session_for"]
+__all__ = ["ATTR", "MARKED_FN", "Element", "MarkedElement", "content_box", "resolve", "resolve_and_run", "session_for"]
 
 ATTR = "data-pagelens-target"
 _counter = itertools.count(1)
@@ -255,14 +255,22 @@ def resolve(tab: Driver, sessions: Sessions, node: Node, *, timeout_ms: float | 
     """Tag ``node``'s element and return it; raise :class:`~pagelens.errors.ElementGone`
     (:class:`~pagelens.errors.PageTimeout` when a walker node's page does not answer within
     ``timeout_ms``)."""
+    return resolve_and_run(tab, sessions, node, timeout_ms=timeout_ms)[0]
+
+
+def resolve_and_run(tab: Driver, sessions: Sessions, node: Node, js: str = "", arg: Any = None, *,
+                    timeout_ms: float | None = None) -> tuple[MarkedElement, Any]:
+    """:func:`resolve`, and ``js(element, arg)``'s result when the element is in the main
+    document (None otherwise): for a walker node in the same page call as the marking."""
     from playwright.sync_api import Error as PlaywrightError
 
     if node.ref is not None:
-        return _resolve_walker(tab, node, timeout_ms)
+        return _resolve_walker(tab, node, timeout_ms, js, arg)
     if node.backend_id is None:
         raise ElementGone("has no DOM node")
     session = session_for(sessions, node)
     nonce = f"{next(_counter)}-{secrets.token_hex(4)}"
+    found: MarkedElement | None = None
     with tab.driving(f"find [{node.eid}]"):
         try:
             obj = session.send("DOM.resolveNode", {"backendNodeId": node.backend_id})["object"]
@@ -282,28 +290,37 @@ def resolve(tab: Driver, sessions: Sessions, node: Node, *, timeout_ms: float | 
         for frame in frames:
             try:
                 if frame.locator(selector).count() > 0:
-                    return MarkedElement(tab, frame.locator(selector).first, node, Frame(tab, frame), tag,
-                                         object_id, session, nonce)
+                    found = MarkedElement(tab, frame.locator(selector).first, node, Frame(tab, frame), tag,
+                                          object_id, session, nonce)
+                    break
             except PlaywrightError:
                 continue
-        try:
-            session.send("Runtime.releaseObject", {"objectId": object_id})
-        except PlaywrightError:
-            pass
-    raise ElementGone("no longer on the page (its frame is gone or closed to scripts)")
+        if found is None:
+            try:
+                session.send("Runtime.releaseObject", {"objectId": object_id})
+            except PlaywrightError:
+                pass
+    if found is None:
+        raise ElementGone("no longer on the page (its frame is gone or closed to scripts)")
+    ran = found.evaluate(js, arg, timeout_ms=timeout_ms) if js and found.frame.is_main else None
+    return found, ran
 
 
-def _resolve_walker(tab: Driver, node: Node, timeout_ms: float | None) -> MarkedElement:
-    """A node of the in-page walker: marked through its document's walker state, no CDP."""
+def _resolve_walker(tab: Driver, node: Node, timeout_ms: float | None, js: str = "",
+                    arg: Any = None) -> tuple[MarkedElement, Any]:
+    """A node of the in-page walker: marked through its document's walker state, no CDP (and
+    ``js`` run on it in the same call, in the main document)."""
     from pagelens.browser.walker_refs import resolve_ref
 
     with tab.driving(f"find [{node.eid}]"):
         try:
-            frame, tag, nonce = resolve_ref(tab._pw, node, ATTR, timeout_ms=timeout_ms)  # (same package)
+            frame, tag, nonce, ran = resolve_ref(tab._pw, node, ATTR, timeout_ms=timeout_ms, run=js,
+                                                 arg=arg)  # (same package)
         except LookupError as exc:
             raise ElementGone(str(exc)) from None
-        return MarkedElement(tab, frame.locator(f'[{ATTR}="{nonce}"]').first, node, Frame(tab, frame), tag, "",
-                             None, nonce)
+        element = MarkedElement(tab, frame.locator(f'[{ATTR}="{nonce}"]').first, node, Frame(tab, frame), tag, "",
+                                None, nonce)
+    return element, (ran[0] if ran else None)
 
 
 def content_box(sessions: Sessions, node: Node) -> tuple[float, float, float, float] | None:

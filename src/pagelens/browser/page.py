@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
 
-from pagelens.browser.dom import Element, MarkedElement, resolve
+from pagelens.browser.dom import Element, MarkedElement, resolve, resolve_and_run
 from pagelens.browser.driving import BrowserState, Driver, Frame, Polling
 from pagelens.browser.point import PointHit, element_at
 from pagelens.errors import ActionError
@@ -201,6 +201,15 @@ class Tab(Driver):
         if self._sessions is None:
             raise ActionError("this tab has no observer: elements by observation id need episode.tab")
         return resolve(self, self._sessions(), node, timeout_ms=timeout_ms)
+
+    def element_with(self, node: Node, js: str, arg: Any = None, *,
+                     timeout_ms: float | None = None) -> tuple[MarkedElement, Any]:
+        """:meth:`element`, and ``js(element, arg)``'s result (a function of the element) when the
+        element is in the main document (None otherwise): for a node of the in-page walker, in the
+        same page call as the tagging."""
+        if self._sessions is None:
+            raise ActionError("this tab has no observer: elements by observation id need episode.tab")
+        return resolve_and_run(self, self._sessions(), node, js, arg, timeout_ms=timeout_ms)
 
     def by_role(self, role: str, name: str, *, nth: int = 0, exact: bool = True) -> Element:
         """The ``nth`` element with this ARIA role and accessible name (as the accessibility tree names it)."""

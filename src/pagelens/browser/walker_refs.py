@@ -39,8 +39,24 @@ def _evaluate(frame: Frame, js: str, arg: object, timeout_ms: float | None) -> o
     return bounded(frame, lambda impl: impl.evaluate(js, arg), timeout_ms, "find the element")
 
 
-def resolve_ref(page: Page, node: Node, attr: str, *, timeout_ms: float | None = None) -> tuple[Frame, str, str]:
-    """Mark the element of a walker node with a fresh nonce in ``attr``; return (frame, tag, nonce).
+#: ``_MARK`` that also runs a function on the element in the same call, only in the top document (a
+#: script that reads the main page beside the element): ``[tag]`` elsewhere, ``[tag, result]`` there.
+_MARK_RUN = """([key, token, n, attr, nonce, arg]) => {
+  const s = window[key];
+  if (!s || s.token !== token) return null;
+  const e = s.find(n);
+  if (!e) return null;
+  e.setAttribute(attr, nonce);
+  if (window.top !== window || e.ownerDocument !== document) return [e.localName];
+  return [e.localName, (/*RUN*/)(e, arg)];
+}"""
+
+
+def resolve_ref(page: Page, node: Node, attr: str, *, timeout_ms: float | None = None, run: str = "",
+                arg: object = None) -> tuple[Frame, str, str, list[object] | None]:
+    """Mark the element of a walker node with a fresh nonce in ``attr``; return (frame, tag, nonce,
+    ran). ``run`` (a function of the element and ``arg``): run in the same page call when the
+    element is in the top document; ``ran`` is ``[result]`` then, else None.
 
     Raises :class:`LookupError` when no frame holds it any more (the caller maps that to its
     own error); :class:`~pagelens.errors.PageTimeout` when a frame did not answer within
@@ -51,14 +67,17 @@ def resolve_ref(page: Page, node: Node, attr: str, *, timeout_ms: float | None =
         raise LookupError("not a walker node")
     token, _, num = node.ref.partition(":")
     nonce = secrets.token_hex(6)
+    script = _MARK_RUN.replace("/*RUN*/", run) if run else _MARK
     frames = [page.main_frame, *page.frames[1:]] if node.frame == MAIN else [*page.frames[1:], page.main_frame]
     for frame in frames:
         try:
-            tag = _evaluate(frame, _MARK, [KEY, token, int(num), attr, nonce], timeout_ms)
+            res = _evaluate(frame, script, [KEY, token, int(num), attr, nonce, arg], timeout_ms)
         except PlaywrightError:
             continue
-        if isinstance(tag, str):
-            return frame, tag, nonce
+        if run and isinstance(res, list) and res and isinstance(res[0], str):
+            return frame, res[0], nonce, res[1:] or None
+        if isinstance(res, str):
+            return frame, res, nonce, None
     raise LookupError("no longer on the page")
 
 

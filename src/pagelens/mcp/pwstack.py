@@ -49,7 +49,7 @@ def light_extract_stack(f: types.FrameType | None = None, limit: int | None = No
     """``traceback.extract_stack()`` without touching the disk: the same frames (oldest first),
     each line read from the source only when asked (an error message formats it)."""
     frame: types.FrameType | None = sys._getframe(1) if f is None else f
-    out = []
+    out: list[traceback.FrameSummary] = []
     while frame is not None and (limit is None or len(out) < limit):
         code = frame.f_code
         out.append(traceback.FrameSummary(code.co_filename, frame.f_lineno, code.co_name, lookup_line=False))
