@@ -95,13 +95,20 @@ def _blocked(ctx: Ctx, probe: dict[str, Any], verb: str) -> Outcome | None:
 
 def _press_at(ctx: Ctx, probe: Mapping[str, Any], *, click: bool) -> None:
     """Click (or hover) the element the probe has just checked (visible, enabled, receiving the
-    pointer at its centre, scrolled into view): Playwright's locator without its own actionability
-    wait (two stable animation frames, a hit-target check: several round trips) and without its
-    wait for a navigation (the settling waits for it, :mod:`pagelens.actions.settle`). Still the
-    real mouse at the element's centre, and still bounded by the action's timeout (a page that
-    hangs on the click is a timeout, not a hung call). An element the probe found receiving the
-    pointer elsewhere than at its centre (a link wrapped over two lines): Playwright's own checks."""
+    pointer at the point it names, scrolled into view): the real mouse at that point, in one
+    driver call (an element of the top document: the point is in the top viewport's pixels), no
+    wait for a navigation (the settling waits for it, :mod:`pagelens.actions.settle`), bounded by
+    the action's timeout (a page that hangs on the click is a timeout, not a hung call). An element
+    in a child frame: Playwright's locator (its own position and checks; without its actionability
+    wait when the probe found the element receiving the pointer at its centre)."""
     t = _target(ctx)
+    if probe.get("top"):
+        x, y = float(probe["x"]), float(probe["y"])
+        if click:
+            ctx.tab.click_at(x, y, timeout_ms=ctx.timeout_ms)
+        else:
+            ctx.tab.move_to(x, y, timeout_ms=ctx.timeout_ms)
+        return
     checked = bool(probe.get("centre", False))
     if click:
         t.click(timeout_ms=ctx.timeout_ms, checked=checked)

@@ -22,7 +22,8 @@ OPTIONS_JS = (
     "(el) => el.tagName === 'SELECT' ? Array.from(el.options).map(o => [o.label.trim(), o.value, o.disabled]) : null"
 )
 
-#: Run on the target element: visibility, disabled/editable state, and what is under its centre.
+#: Run on the target element: visibility, disabled/editable state, and what is under its centre
+#: (``x``, ``y``: the point checked, in CSS pixels of its frame's viewport; ``top``: that frame is the top one).
 PROBE_JS = "(el) => {" + DESCRIBE_JS + FOCUS_KEY_JS + """
   let r = el.getBoundingClientRect();
   const cx = r.left + r.width / 2, cy = r.top + r.height / 2;
@@ -54,7 +55,7 @@ PROBE_JS = "(el) => {" + DESCRIBE_JS + FOCUS_KEY_JS + """
   const type = (el.getAttribute('type') || '').toLowerCase();
   const notText = ['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'file', 'range', 'color'];
   const editable = el.isContentEditable || tag === 'textarea' || (tag === 'input' && !notText.includes(type));
-  return {visible, x, y, centre, inside, tag, editable,
+  return {visible, x, y, centre, inside, tag, editable, top: window.top === window,
           disabled: !!el.disabled || el.getAttribute('aria-disabled') === 'true',
           readonly: !!el.readOnly,
           self: describe(el), hit: describe(hit), hit_clickable: clickable(hit), focus_key: focusKey(el),

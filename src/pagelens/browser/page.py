@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
 
 from pagelens.browser.dom import Element, MarkedElement, resolve, resolve_and_run
-from pagelens.browser.driving import BrowserState, Driver, Frame, Polling
+from pagelens.browser.driving import BrowserState, Driver, Frame, Polling, bounded, bounded_supported
 from pagelens.browser.point import PointHit, element_at
 from pagelens.errors import ActionError
 
@@ -156,13 +156,26 @@ class Tab(Driver):
             self._pw.context.clear_cookies()
 
     # -- mouse and keyboard (CSS pixels of the top viewport) ----------------------------------
-    def click_at(self, x: float, y: float) -> None:
-        with self.driving(f"click at ({x:.0f}, {y:.0f})"):
-            self._pw.mouse.click(x, y)
+    def click_at(self, x: float, y: float, *, timeout_ms: float | None = None) -> None:
+        """Click the real mouse at (x, y); ``timeout_ms``: given up after that long even when the
+        page's main thread does not take the events (:class:`~pagelens.errors.PageTimeout`)."""
+        what = f"click at ({x:.0f}, {y:.0f})"
+        with self.driving(what):
+            mouse = self._pw.mouse
+            if timeout_ms is not None and bounded_supported(mouse):
+                bounded(mouse, lambda impl: impl.click(x, y), timeout_ms, what)
+            else:
+                mouse.click(x, y)
 
-    def move_to(self, x: float, y: float) -> None:
-        with self.driving(f"move the mouse to ({x:.0f}, {y:.0f})"):
-            self._pw.mouse.move(x, y)
+    def move_to(self, x: float, y: float, *, timeout_ms: float | None = None) -> None:
+        """Move the real mouse to (x, y) (``timeout_ms``: as for :meth:`click_at`)."""
+        what = f"move the mouse to ({x:.0f}, {y:.0f})"
+        with self.driving(what):
+            mouse = self._pw.mouse
+            if timeout_ms is not None and bounded_supported(mouse):
+                bounded(mouse, lambda impl: impl.move(x, y), timeout_ms, what)
+            else:
+                mouse.move(x, y)
 
     def wheel(self, dx: float, dy: float) -> None:
         with self.driving("turn the mouse wheel"):
