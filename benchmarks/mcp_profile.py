@@ -260,6 +260,9 @@ async def run(args: argparse.Namespace) -> int:
             total = [sum(x) for x in zip(*parts, strict=True)]
             print(f"| {tool} | {len(rows)} | " + " | ".join(f"{1000 * statistics.mean(p):.1f}" for p in parts)
                   + f" | {1000 * statistics.mean(total):.1f} | {1000 * statistics.median(total):.1f} |")
+    every = sorted(secs for rows in s.rows.values() for secs, _ in rows)
+    if every:
+        print(f"all calls: {len(every)}, p50 {statistics.median(every):.3f} s, p90 {every[int(0.9 * (len(every) - 1))]:.3f} s")
     print(f"({len(tasks)} tasks, {failures} failed)")
     return 1 if failures else 0
 

@@ -294,3 +294,15 @@ def test_a_fill_reads_the_value_back_once_the_page_settled(main) -> None:  # typ
     fb = run(Executor(ep), obs, A("fill", id=eid(obs, "textbox", "Name"), text="Ada"), "done")
     assert fb.detail["value"] == "Ada" and "now contains" in fb.message, fb.message
     assert ep.page.evaluate("() => document.querySelectorAll('[data-pagelens-target]').length") == 0
+
+
+def test_a_disabled_drop_down_is_refused_at_once_with_the_reason(episode, pages_server) -> None:  # type: ignore[no-untyped-def]
+    """The drop-down's state is read with its options and the fingerprint (one call): a disabled
+    one is a failure that says so (it was a wait for it to become enabled, then "timed out")."""
+    episode.goto(pages_server.url("actions_select.html"))
+    obs = episode.observe()
+    ex = Executor(episode, timeout_s=2.0)
+    fb = run(ex, obs, A("select_option", id=eid(obs, "combobox", "Plan"), option="Pro"), "failed")
+    assert "is disabled; nothing was changed" in fb.message, fb.message
+    fb = run(ex, obs, A("select_option", id=eid(obs, "combobox", "Size"), option="M"), "done")
+    assert 'now shows "M"' in fb.message and episode.page.inner_text("#out") == "size M"

@@ -205,7 +205,14 @@ def select_option(ctx: Ctx) -> Outcome:
         why = "is disabled" if match is not None else "does not exist"
         return Outcome("failed", f'option "{wanted}" {why} in [{t.node.eid}]. Available options: {shown}.',
                        MappingProxyType({"options": tuple(labels)}))
-    t.select_option(match[1], by="value", timeout_ms=ctx.timeout_ms)
+    checked = ctx.probe is not None and "visible" in ctx.probe  # (read with the options: USABLE_JS)
+    if checked:
+        assert ctx.probe is not None
+        if not ctx.probe["visible"]:
+            return Outcome("failed", f"[{t.node.eid}] is not visible (hidden or zero size); nothing was changed.")
+        if ctx.probe["disabled"]:
+            return Outcome("failed", f"[{t.node.eid}] is disabled; nothing was changed.")
+    t.select_option(match[1], by="value", timeout_ms=ctx.timeout_ms, checked=checked)
     return Outcome("done", f'[{t.node.eid}] now shows "{match[0]}".', MappingProxyType({"selected": match[0]}))
 
 

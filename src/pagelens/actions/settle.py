@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pagelens.actions.fingerprint import FINGERPRINT_FN, HASH_LIMIT, Fingerprint, from_page, take
-from pagelens.actions.targets import MARKED_FN, OPTIONS_JS, PROBE_JS
+from pagelens.actions.targets import MARKED_FN, OPTIONS_JS, PROBE_JS, USABLE_JS
 from pagelens.errors import ActionError, PageError, PageTimeout
 
 if TYPE_CHECKING:
@@ -119,10 +119,11 @@ BEFORE_JS = "(limit) => {" + NET_JS + FINGERPRINT_FN + " return __pagelensFinger
 BEFORE_PROBE_JS = ("(el, limit) => {" + NET_JS + FINGERPRINT_FN + " const fp = __pagelensFingerprint(limit); "
                    "return {fp, probe: (" + PROBE_JS + ")(el)}; }")
 
-#: Run on a ``<select>`` (main frame): the fingerprint before the action and the element's options
-#: (:data:`~pagelens.actions.ops.OPTIONS_JS`) in one call.
+#: Run on a ``<select>`` (main frame): the fingerprint before the action, the element's options
+#: (:data:`~pagelens.actions.targets.OPTIONS_JS`) and whether it can be used (:data:`~pagelens.actions.targets.USABLE_JS`)
+#: in one call.
 BEFORE_OPTIONS_JS = ("(el, limit) => {" + NET_JS + FINGERPRINT_FN + " const fp = __pagelensFingerprint(limit); "
-                     "return {fp, probe: {options: (" + OPTIONS_JS + ")(el)}}; }")
+                     "return {fp, probe: Object.assign({options: (" + OPTIONS_JS + ")(el)}, (" + USABLE_JS + ")(el))}; }")
 
 #: ``([limit, since, maxMs, mark]) => fingerprint | {leaving: ms}``: ``leaving`` while a navigation is
 #: under way (the caller waits for it to end, event-driven, and asks again in the new document).

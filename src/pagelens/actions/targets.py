@@ -14,13 +14,20 @@ from pagelens.browser.dom import MarkedElement as Target
 from pagelens.browser.point import DESCRIBE_JS
 from pagelens.errors import ElementGone
 
-__all__ = ["DESCRIBE_JS", "MARKED_FN", "OPTIONS_JS", "PROBE_JS", "ElementGone", "Target"]
+__all__ = ["DESCRIBE_JS", "MARKED_FN", "OPTIONS_JS", "PROBE_JS", "USABLE_JS", "ElementGone", "Target"]
 
 #: Run on the target element: a ``<select>``'s options as ``[label, value, disabled]``; null for
 #: any other element.
 OPTIONS_JS = (
     "(el) => el.tagName === 'SELECT' ? Array.from(el.options).map(o => [o.label.trim(), o.value, o.disabled]) : null"
 )
+
+#: Run on the target element: visible (a box, not hidden) and disabled, as :data:`PROBE_JS` says them.
+USABLE_JS = """(el) => {
+  const r = el.getBoundingClientRect(), st = getComputedStyle(el);
+  return {visible: r.width > 0 && r.height > 0 && st.visibility !== 'hidden' && st.display !== 'none',
+          disabled: !!el.disabled || el.getAttribute('aria-disabled') === 'true'};
+}"""
 
 #: Run on the target element: visibility, disabled/editable state, and what is under its centre
 #: (``x``, ``y``: the point checked, in CSS pixels of its frame's viewport; ``top``: that frame is the top one).

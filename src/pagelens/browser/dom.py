@@ -128,15 +128,19 @@ class Element:
         self._act(f"press {key} on", "typed into", lambda: self._loc.press(key, timeout=timeout_ms))
 
     def select_option(self, option: str, *, by: Literal["value", "label", "either"] = "either",
-                      timeout_ms: float | None = None) -> None:
-        """Choose the ``<option>`` whose value (``by="value"``), label, or either is ``option``."""
+                      timeout_ms: float | None = None, checked: bool = False) -> None:
+        """Choose the ``<option>`` whose value (``by="value"``), label, or either is ``option``.
+        ``checked``: the caller has just checked that it is visible and enabled: no actionability wait."""
         loc = self._loc
         if by == "value":
-            self._act("select an option of", "changed", lambda: loc.select_option(value=option, timeout=timeout_ms))
+            self._act("select an option of", "changed",
+                      lambda: loc.select_option(value=option, timeout=timeout_ms, force=checked))
         elif by == "label":
-            self._act("select an option of", "changed", lambda: loc.select_option(label=option, timeout=timeout_ms))
+            self._act("select an option of", "changed",
+                      lambda: loc.select_option(label=option, timeout=timeout_ms, force=checked))
         else:
-            self._act("select an option of", "changed", lambda: loc.select_option(option, timeout=timeout_ms))
+            self._act("select an option of", "changed", lambda: loc.select_option(option, timeout=timeout_ms,
+                                                                                    force=checked))
 
     def _act(self, verb: str, done: str, call: Callable[[], _T]) -> _T:
         try:
