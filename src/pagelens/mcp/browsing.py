@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from pagelens.browser.session import BrowserSession, Episode
     from pagelens.focus.base import Retriever
     from pagelens.focus.delta import ViewTracker
+    from pagelens.focus.recover import SearchCorpus
     from pagelens.focus.view import PageView
     from pagelens.signals.detector import SignalDetector
 
@@ -123,6 +124,7 @@ class Browsing:
         self._tracker: ViewTracker | None = None
         self._view: PageView | None = None  # the last view this client saw (carried ids)
         self._parts: tuple[str, ...] = ()
+        self._corpus: SearchCorpus | None = None  # the last view's lines as search_page matches them
         self._retrievers: dict[str, Retriever | str] = {}
         from pagelens.config import RenderConfig
 
@@ -154,7 +156,7 @@ class Browsing:
             episode, self._episode = self._episode, None
             episode.close()
         self._executor = self._detector = None
-        self._view, self._parts = None, ()
+        self._view, self._parts, self._corpus = None, (), None
         if self._tracker is not None:
             self._tracker.forget()
 
@@ -346,7 +348,7 @@ class Browsing:
         words only (phrase, words, BM25) unless ``--semantic-search``: loading the embedding model
         on a miss takes seconds, and an MCP call must stay quick. The answer carries the lines
         only, without the context lines the client's view has (:mod:`pagelens.mcp.terse`)."""
-        from pagelens.focus.recover import DEFAULT_MAX_TOKENS, expand, search_page
+        from pagelens.focus.recover import DEFAULT_MAX_TOKENS, SearchCorpus, expand, search_page
 
         view = self._view
         assert view is not None and self._tracker is not None
@@ -357,8 +359,11 @@ class Browsing:
         else:
             # best first, within half the view cap: an agent searching for a name needs the best few
             budget = max(200, self.config.view_cap // 2) if self.config.view_cap else self.config.cap
+            if self._corpus is None or not self._corpus.of(view.rendering, view.focused):
+                self._corpus = SearchCorpus(view.rendering, view.focused)  # (the view's lines, prepared once)
             rec = search_page(view.rendering, str(action.args["text"]), focused=view.focused,
-                              semantic=None if self.config.semantic_search else False, max_tokens=min(budget, limit))
+                              semantic=None if self.config.semantic_search else False, max_tokens=min(budget, limit),
+                              corpus=self._corpus)
         if not rec.ok:
             return self._error(f"{action.render()}: {rec.error}")
         block = terse_block(rec, view.rendering, self._tracker.known_by_id)
