@@ -159,23 +159,19 @@ class Tab(Driver):
     def click_at(self, x: float, y: float, *, timeout_ms: float | None = None) -> None:
         """Click the real mouse at (x, y); ``timeout_ms``: given up after that long even when the
         page's main thread does not take the events (:class:`~pagelens.errors.PageTimeout`)."""
-        what = f"click at ({x:.0f}, {y:.0f})"
-        with self.driving(what):
-            mouse = self._pw.mouse
-            if timeout_ms is not None and bounded_supported(mouse):
-                bounded(mouse, lambda impl: impl.click(x, y), timeout_ms, what)
-            else:
-                mouse.click(x, y)
+        self._mouse("click", x, y, f"click at ({x:.0f}, {y:.0f})", timeout_ms)
 
     def move_to(self, x: float, y: float, *, timeout_ms: float | None = None) -> None:
         """Move the real mouse to (x, y) (``timeout_ms``: as for :meth:`click_at`)."""
-        what = f"move the mouse to ({x:.0f}, {y:.0f})"
+        self._mouse("move", x, y, f"move the mouse to ({x:.0f}, {y:.0f})", timeout_ms)
+
+    def _mouse(self, verb: Literal["click", "move"], x: float, y: float, what: str, timeout_ms: float | None) -> None:
         with self.driving(what):
             mouse = self._pw.mouse
             if timeout_ms is not None and bounded_supported(mouse):
-                bounded(mouse, lambda impl: impl.move(x, y), timeout_ms, what)
+                bounded(mouse, lambda impl: getattr(impl, verb)(x, y), timeout_ms, what)
             else:
-                mouse.move(x, y)
+                getattr(mouse, verb)(x, y)
 
     def wheel(self, dx: float, dy: float) -> None:
         with self.driving("turn the mouse wheel"):
