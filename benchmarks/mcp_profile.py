@@ -10,11 +10,14 @@ stages: the liveness probe, the walker or the AX tree, ``backend_ids``, build), 
 (signals; ``check`` reads nothing when the executor brought the page state).
 
 ``--dump`` prints every call and its answer, ``--trace`` every call's Playwright round trips
-(protocol method and milliseconds), ``--cprofile FILE`` profiles the calls on the browser's thread.
+(protocol method and milliseconds), ``--cprofile FILE`` profiles the calls on the browser's thread,
+``--cpu`` adds each tool's CPU time per call by process (less sensitive to the machine's load than
+wall time): this thread (the server's Python, Playwright's client included), the Playwright driver
+(node), and Chromium (every process below the driver), read from ``/proc`` around each call.
 Not counted here: the MCP transport and the server's per-call work outside ``Browsing.call``.
 
     PYTHONPATH=src .venv/bin/python benchmarks/mcp_profile.py [--tasks a,b] [--limit 10] [--view-cap N]
-        [--dump] [--trace] [--cprofile FILE]
+        [--dump] [--trace] [--cprofile FILE] [--cpu]
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import argparse
 import asyncio
 import collections
 import functools
+import os
 import statistics
 import sys
 import threading
@@ -114,6 +118,45 @@ def install() -> None:
     ex.HANDLERS = MappingProxyType(handlers)  # type: ignore[misc]
 
 
+def _ticks(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return int(fields[11]) + int(fields[12])  # utime + stime
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+class CpuMeter:
+    """CPU seconds of this thread, the Playwright driver and the browser's processes."""
+
+    def __init__(self) -> None:
+        self.hz = os.sysconf("SC_CLK_TCK")
+
+    @staticmethod
+    def _driver() -> int | None:
+        """The pid of this thread's Playwright driver (None before it started)."""
+        from pagelens.browser.session import _driver
+
+        conn = getattr(getattr(_driver.pw, "_impl_obj", None), "_connection", None)
+        proc = getattr(getattr(conn, "_transport", None), "_proc", None)
+        return getattr(proc, "pid", None)
+
+    def read(self, *, thread_last: bool = False) -> tuple[float, float, float]:
+        """(this thread, driver, Chromium) CPU seconds. The process list is read from /proc first;
+        ``thread_last``: this thread's clock after the other reads (a call's start: the reads
+        themselves are then outside the measured span), else before them (its end)."""
+        from pagelens.browser.watchdog import descendants
+
+        driver = self._driver()
+        if driver is None:
+            return time.thread_time(), 0.0, 0.0
+        below = descendants([driver])[1:]
+        mine = 0.0 if thread_last else time.thread_time()
+        others = _ticks(driver) / self.hz, sum(_ticks(p) for p in below) / self.hz
+        return (time.thread_time() if thread_last else mine, *others)
+
+
 class _Session:
     """The plan driver's ToolSession on a Browsing, on the one thread that owns its browser."""
 
@@ -123,17 +166,23 @@ class _Session:
         self.dump = False  # print every call and its answer (stderr)
         self.trace = False  # print every call's Playwright round trips (stderr)
         self.profiler: Any = None  # a cProfile.Profile run around every call (on the browser's thread)
+        self.cpu: CpuMeter | None = None  # CPU seconds by process around every call
 
     def _timed(self, tool: str, call: Any) -> Any:
         _T.clear()
         _RT.clear()
         if self.profiler is not None:
             self.profiler.enable()
+        c0 = self.cpu.read(thread_last=True) if self.cpu is not None else None
         t = time.perf_counter()
         reply = self.browsing.call(call)
         secs = time.perf_counter() - t
         if self.profiler is not None:
             self.profiler.disable()
+        if self.cpu is not None and c0 is not None:
+            c1 = self.cpu.read()
+            for label, a, b in zip(("cpu.python", "cpu.driver", "cpu.chromium"), c0, c1, strict=True):
+                _T[label] = b - a
         self.rows[tool].append((secs, dict(_T)))
         if self.trace:
             trips = " | ".join(f"{m} {1000 * d:.0f}" for m, d in _RT)
@@ -166,10 +215,13 @@ async def run(args: argparse.Namespace) -> int:
     browsing = await asyncio.get_running_loop().run_in_executor(pool, Browsing, config)
     s = _Session(browsing, pool)
     s.dump, s.trace = args.dump, args.trace
+    if args.cpu:
+        s.cpu = CpuMeter()
     if args.cprofile:
         import cProfile
 
-        s.profiler = cProfile.Profile()
+        # --cpu: the profile counts this thread's CPU time (what the server's Python costs), not waits
+        s.profiler = cProfile.Profile(time.thread_time) if args.cpu else cProfile.Profile()
     failures = 0
     try:
         with start_sites(0) as sites:
@@ -197,10 +249,20 @@ async def run(args: argparse.Namespace) -> int:
     for tool, rows in sorted(s.rows.items()):
         stages: collections.Counter[str] = collections.Counter()
         for _, d in rows:
-            stages.update(d)
+            stages.update({k: v for k, v in d.items() if not k.startswith("cpu.")})
         secs = [r[0] for r in rows]
         top = ", ".join(f"{k} {v / len(rows):.3f}" for k, v in stages.most_common(16))
         print(f"| {tool} | {len(rows)} | {statistics.median(secs):.3f} | {statistics.mean(secs):.3f} | {top} |")
+    if s.cpu is not None:
+        print("\n| tool | calls | CPU ms / call: python | driver | chromium | all (mean) | all (p50) |\n|---|---|---|---|---|---|---|")
+        for tool, rows in sorted(s.rows.items()):
+            parts = [[d.get(k, 0.0) for _, d in rows] for k in ("cpu.python", "cpu.driver", "cpu.chromium")]
+            total = [sum(x) for x in zip(*parts, strict=True)]
+            print(f"| {tool} | {len(rows)} | " + " | ".join(f"{1000 * statistics.mean(p):.1f}" for p in parts)
+                  + f" | {1000 * statistics.mean(total):.1f} | {1000 * statistics.median(total):.1f} |")
+    every = sorted(secs for rows in s.rows.values() for secs, _ in rows)
+    if every:
+        print(f"all calls: {len(every)}, p50 {statistics.median(every):.3f} s, p90 {every[int(0.9 * (len(every) - 1))]:.3f} s")
     print(f"({len(tasks)} tasks, {failures} failed)")
     return 1 if failures else 0
 
@@ -213,6 +275,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dump", action="store_true", help="print every call and its answer (stderr)")
     parser.add_argument("--trace", action="store_true", help="print every call's Playwright round trips (stderr)")
     parser.add_argument("--cprofile", metavar="FILE", help="cProfile the tool calls (not the set-up) into FILE")
+    parser.add_argument("--cpu", action="store_true", help="CPU time per call by process (this thread, driver, "
+                        "Chromium); with --cprofile, profile this thread's CPU time instead of wall time")
     args = parser.parse_args(argv)
     install()
     if args.trace:

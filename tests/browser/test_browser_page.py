@@ -16,6 +16,7 @@ from pagelens.errors import (
     PageTimeout,
 )
 from pagelens.types import Node, Observation
+from tests.browser._threaded import within
 
 pytestmark = pytest.mark.browser
 
@@ -109,6 +110,35 @@ def test_a_time_budget_is_page_timeout(main) -> None:  # type: ignore[no-untyped
     ep, _obs = main
     with pytest.raises(PageTimeout, match="wait for the page: Timeout 200ms exceeded"):
         ep.tab.wait_for("() => false", timeout_ms=200)
+
+
+def test_a_bounded_page_script_is_one_call_and_gives_up_on_a_frozen_page(pages_server) -> None:  # type: ignore[no-untyped-def]
+    """``evaluate(timeout_ms=...)``: the result of one protocol call (falsy results too), and on a
+    page whose main thread loops for ever a PageTimeout after the bound, call after call (the page
+    is asked again; nothing waits on the abandoned call). Run on its own thread and browser: a hung
+    call fails the test instead of hanging the suite."""
+    from pagelens.browser.driving import bounded_supported
+
+    def go() -> list[object]:
+        out: list[object] = []
+        with BrowserSession() as session:
+            ep = session.episode()
+            ep.goto(pages_server.url("actions_main.html"))
+            assert bounded_supported(ep.page.main_frame)  # (the one-call path, not the wait_for_function fallback)
+            out += [ep.tab.evaluate(js, timeout_ms=2000) for js in ("() => null", "() => 0", "() => false", "() => [1]")]
+            ep.tab.evaluate("() => { setTimeout(() => { while (true) {} }, 0); }")
+            for _ in range(2):
+                try:
+                    ep.tab.evaluate("() => 1", timeout_ms=300)
+                    out.append("answered")
+                except PageTimeout as exc:
+                    out.append(str(exc))
+            session.kill("the test's page froze")
+        return out
+
+    out = within(60, go)
+    assert out[:4] == [None, 0, False, [1]]
+    assert all("did not answer within 0.3 s" in str(o) and "main thread" in str(o) for o in out[4:]), out
 
 
 def test_a_dead_browser_is_browser_crashed(pages_server) -> None:  # type: ignore[no-untyped-def]

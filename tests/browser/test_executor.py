@@ -7,6 +7,7 @@ import pytest
 from pagelens.actions.executor import Budgets, Executor, Feedback
 from pagelens.actions.spec import Action
 from pagelens.types import Observation
+from tests.browser._threaded import within
 
 pytestmark = pytest.mark.browser
 
@@ -231,3 +232,77 @@ def test_a_click_whose_navigation_outlasts_the_action_timeout_is_done_not_gone(e
     fb = run(Executor(episode, timeout_s=2.0), obs, A("click", id=eid(obs, "link", "Delete and leave")), "done")
     assert "URL changed" in fb.message and fb.after is not None and fb.after.url.endswith("/slow-next"), fb.message
     assert episode.page.title() == "Arrived"
+
+
+@pytest.fixture()
+def timers(episode, pages_server):  # type: ignore[no-untyped-def]
+    episode.goto(pages_server.url("actions_timers.html"))
+    return episode, episode.observe()
+
+
+def test_an_effect_a_short_timer_of_the_click_shows_is_in_the_feedback(timers) -> None:  # type: ignore[no-untyped-def]
+    """The handler shows its result 80 ms after the click: a timer of the action is work in flight
+    (the settling used to end on the first quiet frame, before it ran: "no visible change")."""
+    ep, obs = timers
+    ex = Executor(ep)
+    fb = run(ex, obs, A("click", id=eid(obs, "button", "Show soon")), "done")
+    assert any("content changed" in c for c in fb.changes), fb.message
+    assert ep.page.inner_text("#out") == "shown after a short timer"
+    # a timer cleared at once is no work in flight; a page's own short polling loop is bounded (max_ms)
+    run(ex, obs, A("click", id=eid(obs, "button", "Change of mind")), "no_change")
+    assert ep.page.inner_text("#out") == "shown after a short timer"
+    run(ex, obs, A("click", id=eid(obs, "button", "Keep polling")), "no_change")
+
+
+def _on_a_freezing_page(pages_server, role: str, name: str, **args: object) -> Feedback:  # type: ignore[no-untyped-def]
+    """One action on actions_timers.html, with a 1 s budget, in a browser of its own on a thread of
+    its own: a hung call fails the test after a minute instead of hanging the suite."""
+    from pagelens.browser.session import BrowserSession
+
+    def go() -> Feedback:
+        with BrowserSession() as session:
+            ep = session.episode()
+            ep.goto(pages_server.url("actions_timers.html"))
+            obs = ep.observe()
+            fb = Executor(ep, timeout_s=1.0).execute(A(args.pop("action", "click"), id=eid(obs, role, name), **args),
+                                                     obs)
+            session.kill("the test's page froze")  # (closing a frozen page's context would wait)
+            return fb
+
+    return within(60, go)
+
+
+@pytest.mark.parametrize("name", ["Freeze now", "Freeze soon"])
+def test_a_page_that_freezes_on_the_click_is_a_clear_time_out_not_a_hung_call(pages_server, name: str) -> None:  # type: ignore[no-untyped-def]
+    """The click's handler loops for ever (at once, or from a timer 50 ms later): every page call
+    is bounded from outside the page, so the action ends in its time budget with a failure that
+    says the page no longer answers (``unresponsive``), instead of waiting on the page for good."""
+    fb = _on_a_freezing_page(pages_server, "button", name)
+    assert fb.status == "failed" and "timed out after 1 s" in fb.message, fb.message
+    assert "main thread" in fb.message and fb.detail.get("unresponsive") is True, fb.message
+
+
+def test_a_fill_whose_input_handler_freezes_the_page_is_a_clear_time_out(pages_server) -> None:  # type: ignore[no-untyped-def]
+    fb = _on_a_freezing_page(pages_server, "textbox", "Field", action="fill", text="freeze")
+    assert fb.status == "failed" and "timed out after 1 s" in fb.message and fb.detail.get("unresponsive"), fb.message
+
+
+def test_a_fill_reads_the_value_back_once_the_page_settled(main) -> None:  # type: ignore[no-untyped-def]
+    """The read-back of a fill comes with the settling (one page call): the field's value as the
+    page left it, the element's marker removed from the page."""
+    ep, obs = main
+    fb = run(Executor(ep), obs, A("fill", id=eid(obs, "textbox", "Name"), text="Ada"), "done")
+    assert fb.detail["value"] == "Ada" and "now contains" in fb.message, fb.message
+    assert ep.page.evaluate("() => document.querySelectorAll('[data-pagelens-target]').length") == 0
+
+
+def test_a_disabled_drop_down_is_refused_at_once_with_the_reason(episode, pages_server) -> None:  # type: ignore[no-untyped-def]
+    """The drop-down's state is read with its options and the fingerprint (one call): a disabled
+    one is a failure that says so (it was a wait for it to become enabled, then "timed out")."""
+    episode.goto(pages_server.url("actions_select.html"))
+    obs = episode.observe()
+    ex = Executor(episode, timeout_s=2.0)
+    fb = run(ex, obs, A("select_option", id=eid(obs, "combobox", "Plan"), option="Pro"), "failed")
+    assert "is disabled; nothing was changed" in fb.message, fb.message
+    fb = run(ex, obs, A("select_option", id=eid(obs, "combobox", "Size"), option="M"), "done")
+    assert 'now shows "M"' in fb.message and episode.page.inner_text("#out") == "size M"

@@ -226,21 +226,20 @@ class Executor:
         target: Target | None = None
         before: Fingerprint | None = None
         try:
-            if node is not None:
-                target = tab.element(node)
-            frame = target.frame if target else None
             probe: Mapping[str, Any] | None = None
-            if target is not None and run.name in PROBED and target.frame.is_main:
-                # the fingerprint and the element probe in one call (a child frame's element cannot
-                # read the main document: fingerprinted separately)
-                both = target.evaluate(BEFORE_PROBE_JS, HASH_LIMIT, timeout_ms=self.timeout_ms)
-                before, probe = from_page(both["fp"]), both["probe"]
-            elif target is not None and run.name == "select_option" and target.frame.is_main:
-                # the fingerprint and the options the choice is checked against, in one call
-                both = target.evaluate(BEFORE_OPTIONS_JS, HASH_LIMIT, timeout_ms=self.timeout_ms)
+            # the element probe (click, fill, hover) or a drop-down's options (select_option) with the
+            # fingerprint before the action: one page call with the element's tagging (an element of
+            # the main document; a child frame's element cannot read the main document)
+            first = BEFORE_PROBE_JS if run.name in PROBED else BEFORE_OPTIONS_JS if run.name == "select_option" else ""
+            both = None
+            if node is not None:
+                target, both = tab.element_with(node, first, HASH_LIMIT, timeout_ms=self.timeout_ms) if first \
+                    else (tab.element(node, timeout_ms=self.timeout_ms), None)
+            frame = target.frame if target else None
+            if isinstance(both, dict):
                 before, probe = from_page(both["fp"]), both["probe"]
             else:
-                before = take(tab, frame, js=BEFORE_JS)
+                before = take(tab, frame, timeout_s=self.timeout_ms / 1000, js=BEFORE_JS)
             if self._repeat_blocked(key, before):
                 return self._plain(action, "budget", f"{key} was already tried {self.budgets.max_repeats} times in a "
                                    "row on this unchanged page, so it was not run again. Do something different "
@@ -254,8 +253,17 @@ class Executor:
                 # the element or its document went away while the action ran: the action's own effect
                 # (a click that re-renders its button or navigates) or something else? The fingerprints say.
                 outcome = self._vanished(node, exc)
-            after, page_state = settled(tab, frame, since_ms=before.clock_ms, timeout_ms=self.timeout_ms,
-                                        after_js=self.after_js)
+            # the settling, the fingerprint after it, the detector's read, the element's read-back the
+            # handler asked for and the element's unmarking: one page call (an element of the main document)
+            mark = target.marker if target is not None and target.frame.is_main else None
+            done = settled(tab, frame, since_ms=before.clock_ms, timeout_ms=self.timeout_ms, after_js=self.after_js,
+                           mark=mark, element_js=outcome.read_after)
+            if done.unmarked and target is not None:
+                target.unmarked()
+            after, page_state = done.fingerprint, done.page_state
+            if outcome.finish is not None:
+                read = done.element if mark is not None else self._read_after(target, outcome.read_after)
+                outcome = outcome.finish(read)
             if outcome.detail.get("vanished") and diff(before, after):  # the page changed: the action worked
                 outcome = Outcome("done", f"([{node.eid if node else '?'}] itself was removed or replaced meanwhile.)")
             if self.pixels is not None:
@@ -264,13 +272,40 @@ class Executor:
             return self._failed(action, key, before, f"element [{node.eid if node else '?'}] {exc}; "
                                                      "observe the page again.")
         except PageTimeout as exc:
-            return self._failed(action, key, before, f"timed out after {self.timeout_ms / 1000:.0f} s ({exc}).")
+            answers = self._answers()
+            if not answers and target is not None:
+                target.unmarked()  # (a page that does not answer keeps the marker: no call to wait on)
+            why = f"timed out after {self.timeout_ms / 1000:.0f} s ({exc})."
+            if not answers and "main thread" not in why:
+                why += " The page no longer answers: its main thread is busy (a script that never yields?)."
+            return self._failed(action, key, before, why, unresponsive=not answers)
         except (PageError, ActionError) as exc:  # the browser refused, the page moved on or cannot be read
             return self._failed(action, key, before, str(exc))
         finally:
             if target is not None:
                 target.release()
         return self._finish(action, key, outcome, before, after, page_state)
+
+    def _read_after(self, target: Target | None, js: str) -> Any:
+        """``js`` on the element acted on (one outside the main document), as the settling's call
+        reads it: ``{"value": ...}``, None when it is gone."""
+        if target is None or not js:
+            return None
+        try:
+            return {"value": target.evaluate(js, timeout_ms=self.timeout_ms)}
+        except ElementGone:
+            return None
+
+    def _answers(self) -> bool:
+        """Whether the page's main thread still answers (after a time-out: a page stuck in a script
+        is a different failure from an action that timed out on a live page)."""
+        try:
+            self.episode.tab.evaluate("() => 1", timeout_ms=min(1000.0, self.timeout_ms))
+        except PageTimeout:
+            return False
+        except (PageError, ActionError):
+            return True  # it answered something (e.g. the document is being replaced)
+        return True
 
     @staticmethod
     def _vanished(node: Node | None, exc: ActionError) -> Outcome:
@@ -303,12 +338,15 @@ class Executor:
         return Feedback(action, status in ("done", "no_change"), status, text, changes, before, after,
                         before.clock_ms, after.clock_ms, outcome.detail, page_state)
 
-    def _failed(self, action: Action, key: str, before: Fingerprint | None, why: str) -> Feedback:
+    def _failed(self, action: Action, key: str, before: Fingerprint | None, why: str, *,
+                unresponsive: bool = False) -> Feedback:
         if before is not None:
             count = self._repeat[1] + 1 if self._repeat and self._repeat[0] == key else 1
             self._repeat = (key, count, before)
         now = before.clock_ms if before else time.time() * 1000
-        return Feedback(action, False, "failed", f"{key}: failed: {why}", (), before, None, now, now)
+        # detail["unresponsive"]: the page's main thread no longer answers (a script that never yields)
+        detail = MappingProxyType({"unresponsive": True}) if unresponsive else _EMPTY
+        return Feedback(action, False, "failed", f"{key}: failed: {why}", (), before, None, now, now, detail)
 
     def _plain(self, action: Action, status: Status, message: str, *, before: Fingerprint | None = None,
                detail: Mapping[str, Any] | None = None) -> Feedback:

@@ -1,6 +1,6 @@
 """DOM fingerprints: did an action change anything, at zero LLM cost?
 
-A :class:`Fingerprint` is a handful of numbers read with one ``evaluate`` of a small,
+A :class:`Fingerprint` is a handful of numbers read with one ``evaluate`` (time-bounded) of a small,
 bounded script (URL, title, element count, visible text length and hash, scroll offsets,
 focused element, a digest of the form fields' state). Unlike a pixel diff it is not fooled by ticking clocks or carousels.
 Two refinements from WebFovea: an action landing in a child frame also fingerprints that
@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from pagelens.errors import ActionError, PageError
+from pagelens.errors import ActionError, PageError, PageTimeout
 
 if TYPE_CHECKING:
     from pagelens.browser.page import Frame, Tab
@@ -90,19 +90,28 @@ def take(tab: Tab, frame: Frame | None = None, *, timeout_s: float = 5.0, js: st
 
     ``js``: a script returning the same object as the fingerprint script (one that also does
     something else in the page first, e.g. :mod:`pagelens.actions.settle`); default: the fingerprint.
-    Raises :class:`~pagelens.errors.PageError` when the main document cannot be read even
-    after waiting for a navigation in progress; an unreadable child frame is left out.
+    One page call, given up after ``timeout_s`` even when the page's main thread is stuck
+    (:class:`~pagelens.errors.PageTimeout`). Raises :class:`~pagelens.errors.PageError` when the
+    main document cannot be read even after waiting for a navigation in progress; an unreadable
+    child frame is left out.
     """
-    # poll returns at the first (truthy) evaluation, but unlike evaluate it gives up after
-    # timeout_ms when the page's main thread is stuck
     ms = timeout_s * 1000
     try:
-        raw = tab.poll(js or _JS, HASH_LIMIT, timeout_ms=ms)
+        try:
+            raw = tab.evaluate(js or _JS, HASH_LIMIT, timeout_ms=ms)
+        except PageTimeout:
+            # Chromium holds a page call sent while a main-frame navigation is under way until the new
+            # document commits (a slow server): once more; a stuck main thread times out again
+            raw = tab.evaluate(js or _JS, HASH_LIMIT, timeout_ms=ms)
+    except PageTimeout:
+        raise
     except (PageError, ActionError):
         # a navigation destroyed the context mid-evaluate: wait for the new document once
         try:
             tab.wait_for_load("domcontentloaded", timeout_ms=ms)
-            raw = tab.poll(js or _JS, HASH_LIMIT, timeout_ms=ms)
+            raw = tab.evaluate(js or _JS, HASH_LIMIT, timeout_ms=ms)
+        except PageTimeout:
+            raise
         except (PageError, ActionError) as exc:
             raise PageError(f"could not read the page: {exc}") from None
     return from_page(raw, frame, timeout_s=timeout_s)
@@ -115,7 +124,7 @@ def from_page(raw: dict[str, Any], frame: Frame | None = None, *, timeout_s: flo
     frame_fp: tuple[Any, ...] | None = None
     if frame is not None and not frame.is_main and not frame.detached:
         try:
-            fr = frame.poll(_JS, HASH_LIMIT, timeout_ms=timeout_s * 1000)
+            fr = frame.evaluate(_JS, HASH_LIMIT, timeout_ms=timeout_s * 1000)
             frame_url = str(fr["url"])
             frame_fp = (frame_url, int(fr["nodes"]), int(fr["len"]), str(fr["hash"]), float(fr["sx"]),
                         float(fr["sy"]), str(fr["focus"]))

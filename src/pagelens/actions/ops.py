@@ -55,6 +55,11 @@ class Outcome:
     hover: bool = False  # compare the text hash too
     #: the target's focus key: focus moving onto the element acted on is not an effect by itself
     own_focus: str | None = None
+    #: a function of the element acted on, run once the action settled (by the executor, in the
+    #: settling's own page call where it can); :attr:`finish` turns its result (``{"value": ...}``,
+    #: or None when the element is gone) into the outcome
+    read_after: str = ""
+    finish: Callable[[Any], Outcome] | None = None
 
 
 def _probe(ctx: Ctx) -> dict[str, Any]:
@@ -90,13 +95,20 @@ def _blocked(ctx: Ctx, probe: dict[str, Any], verb: str) -> Outcome | None:
 
 def _press_at(ctx: Ctx, probe: Mapping[str, Any], *, click: bool) -> None:
     """Click (or hover) the element the probe has just checked (visible, enabled, receiving the
-    pointer at its centre, scrolled into view): Playwright's locator without its own actionability
-    wait (two stable animation frames, a hit-target check: several round trips) and without its
-    wait for a navigation (the settling waits for it, :mod:`pagelens.actions.settle`). Still the
-    real mouse at the element's centre, and still bounded by the action's timeout (a page that
-    hangs on the click is a timeout, not a hung call). An element the probe found receiving the
-    pointer elsewhere than at its centre (a link wrapped over two lines): Playwright's own checks."""
+    pointer at the point it names, scrolled into view): the real mouse at that point, in one
+    driver call (an element of the top document: the point is in the top viewport's pixels), no
+    wait for a navigation (the settling waits for it, :mod:`pagelens.actions.settle`), bounded by
+    the action's timeout (a page that hangs on the click is a timeout, not a hung call). An element
+    in a child frame: Playwright's locator (its own position and checks; without its actionability
+    wait when the probe found the element receiving the pointer at its centre)."""
     t = _target(ctx)
+    if probe.get("top"):
+        x, y = float(probe["x"]), float(probe["y"])
+        if click:
+            ctx.tab.click_at(x, y, timeout_ms=ctx.timeout_ms)
+        else:
+            ctx.tab.move_to(x, y, timeout_ms=ctx.timeout_ms)
+        return
     checked = bool(probe.get("centre", False))
     if click:
         t.click(timeout_ms=ctx.timeout_ms, checked=checked)
@@ -131,6 +143,21 @@ def hover(ctx: Ctx) -> Outcome:
 _READ_VALUE = "(el) => el.isContentEditable ? el.innerText : (el.value ?? '')"
 
 
+def _filled(eid: str, text: str, value: str, enter: bool, focus_key: str | None) -> Outcome:
+    """A fill's outcome from the value read back from the field."""
+    shown = render_value(value)
+    if value == text:
+        msg = f"[{eid}] now contains {shown}."
+    else:
+        msg = (f"[{eid}] now contains {shown} ({len(value)} characters), not the {len(text)} characters "
+               "given: the field changed or limited the input.")
+    if enter:
+        msg += " Pressed Enter."
+    # the value itself is invisible to the fingerprint: a correct read-back is the result
+    return Outcome("done", msg, MappingProxyType({"value": value, "requested": text, "enter": enter}),
+                   own_focus=focus_key)
+
+
 def fill(ctx: Ctx) -> Outcome:
     t = _target(ctx)
     text = str(ctx.action.args["text"])
@@ -145,20 +172,19 @@ def fill(ctx: Ctx) -> Outcome:
     blocked = _blocked(ctx, {**probe, "inside": True}, "typed")
     if blocked:
         return blocked
-    t.fill(text, timeout_ms=ctx.timeout_ms)
-    value = str(t.evaluate(_READ_VALUE, timeout_ms=ctx.timeout_ms))
-    shown = render_value(value)
-    if value == text:
-        msg = f"[{t.node.eid}] now contains {shown}."
-    else:
-        msg = (f"[{t.node.eid}] now contains {shown} ({len(value)} characters), not the {len(text)} characters "
-               "given: the field changed or limited the input.")
-    if enter:
-        t.press("Enter", timeout_ms=ctx.timeout_ms)
-        msg += " Pressed Enter."
-    # the value itself is invisible to the fingerprint: a correct read-back is the result
-    return Outcome("done", msg, MappingProxyType({"value": value, "requested": text, "enter": enter}),
-                   own_focus=probe["focus_key"])
+    eid, focus_key = str(t.node.eid), probe["focus_key"]
+    t.fill(text, timeout_ms=ctx.timeout_ms, checked=True)  # (the probe has just checked it: visible, enabled, editable)
+    if not enter:  # read back once the page settled (its input handlers ran), in the settling's call
+        def finish(read: Any) -> Outcome:
+            if not isinstance(read, dict):
+                return Outcome("failed", f"element [{eid}] was removed from the page before its value could be read "
+                                         "back; observe the page again.", MappingProxyType({"vanished": True}))
+            return _filled(eid, text, str(read["value"]), False, focus_key)
+
+        return Outcome(read_after=_READ_VALUE, finish=finish)
+    value = str(t.evaluate(_READ_VALUE, timeout_ms=ctx.timeout_ms))  # (before Enter sends the form away)
+    t.press("Enter", timeout_ms=ctx.timeout_ms)
+    return _filled(eid, text, value, True, focus_key)
 
 
 def select_option(ctx: Ctx) -> Outcome:
@@ -179,7 +205,14 @@ def select_option(ctx: Ctx) -> Outcome:
         why = "is disabled" if match is not None else "does not exist"
         return Outcome("failed", f'option "{wanted}" {why} in [{t.node.eid}]. Available options: {shown}.',
                        MappingProxyType({"options": tuple(labels)}))
-    t.select_option(match[1], by="value", timeout_ms=ctx.timeout_ms)
+    checked = ctx.probe is not None and "visible" in ctx.probe  # (read with the options: USABLE_JS)
+    if checked:
+        assert ctx.probe is not None
+        if not ctx.probe["visible"]:
+            return Outcome("failed", f"[{t.node.eid}] is not visible (hidden or zero size); nothing was changed.")
+        if ctx.probe["disabled"]:
+            return Outcome("failed", f"[{t.node.eid}] is disabled; nothing was changed.")
+    t.select_option(match[1], by="value", timeout_ms=ctx.timeout_ms, checked=checked)
     return Outcome("done", f'[{t.node.eid}] now shows "{match[0]}".', MappingProxyType({"selected": match[0]}))
 
 

@@ -8,41 +8,72 @@ take effect synchronously, in the event handlers the action ran). One bounded pa
 * no navigation is under way (``beforeunload`` seen in this document: the script answers
   ``leaving`` at once, the caller waits for the page's next ``DOMContentLoaded`` event and runs
   it again in the new document), and the document is parsed (its own event, awaited in the page);
-* no ``fetch`` / ``XMLHttpRequest`` started since the action began is in flight (the page-side
-  counter of :data:`NET_JS`, installed in every document before the page's scripts);
+* no ``fetch`` / ``XMLHttpRequest`` started since the action began is in flight, and no timer of
+  at most :data:`SOON_MS` set since then (a handler's "navigate in 40 ms", "show the result on
+  the next tick") has yet to run (the page-side counter of :data:`NET_JS`, installed in every
+  document before the page's scripts);
 * no DOM mutation (child lists, text, attributes other than ``style``: a per-frame animation
   is not an effect) for one animation frame, measured by a ``MutationObserver``;
 
 or, at the latest, after ``max_ms`` (a page that never stops changing: the signal detector
 then reports what happened later as the page's own change). It then returns the page's
 fingerprint (:mod:`pagelens.actions.fingerprint`), so settling and reading the state after
-the action are one round trip.
+the action are one round trip; the same call can read the page for the signal detector, read
+the element acted on (a field's value) and remove the element's marker. The call is bounded
+from outside the page (:meth:`~pagelens.browser.page.Tab.evaluate` with ``timeout_ms``): a main
+thread that never answers is a :class:`~pagelens.errors.PageTimeout`, not a hung call.
 """
 
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pagelens.actions.fingerprint import FINGERPRINT_FN, HASH_LIMIT, Fingerprint, from_page, take
-from pagelens.actions.targets import OPTIONS_JS, PROBE_JS
+from pagelens.actions.targets import MARKED_FN, OPTIONS_JS, PROBE_JS, USABLE_JS
 from pagelens.errors import ActionError, PageError, PageTimeout
 
 if TYPE_CHECKING:
     from pagelens.browser.page import Frame, Tab
 
-__all__ = ["BEFORE_JS", "BEFORE_OPTIONS_JS", "BEFORE_PROBE_JS", "NET_JS", "SETTLE_JS", "settled"]
+__all__ = ["BEFORE_JS", "BEFORE_OPTIONS_JS", "BEFORE_PROBE_JS", "NET_JS", "SETTLE_JS", "Settled", "settled"]
 
-#: Page side, idempotent: requests in flight (by start time, page clock) and whether this
-#: document is being left. A request counts until a task after it answered, and so does a read of
-#: a response's body (``json()``, ``text()``…: the body may arrive in a later task than the
-#: headers, and the page's handler that updates the DOM runs after the read, before the count ends).
+#: A timer set with at most this delay counts as work in flight until it ran (or was cleared).
+SOON_MS = 100
+
+#: Page side, idempotent: work in flight (by start time, page clock) and whether this document is
+#: being left. A request counts until a task after it answered, and so does a read of a response's
+#: body (``json()``, ``text()``…: the body may arrive in a later task than the headers, and the
+#: page's handler that updates the DOM runs after the read, before the count ends); a ``setTimeout``
+#: of at most :data:`SOON_MS` counts until its callback returned (a chain of them, or a page's short
+#: polling loop, keeps the page unsettled: the settling's ``max_ms`` bounds that).
 NET_JS = """(() => {
   if (window.__pagelensNet) return;
-  const net = {open: new Map(), next: 1, leaving: 0};
+  const later = window.setTimeout, cancel = window.clearTimeout;
+  const net = {open: new Map(), next: 1, leaving: 0, later};  // (later: the settling's own timers are not the page's)
   Object.defineProperty(window, '__pagelensNet', {value: net, enumerable: false});
   const start = () => { const id = net.next++; net.open.set(id, Date.now()); return id; };
-  const end = (id) => setTimeout(() => net.open.delete(id), 0);
+  const end = (id) => later(() => net.open.delete(id), 0);
+  const timers = new Map();  // the page's timer handle -> our id
+  if (typeof later === 'function') {
+    window.setTimeout = function (fn, ms, ...args) {
+      const delay = ms === undefined ? 0 : Number(ms);
+      if (typeof fn !== 'function' || !(delay <= """ + str(SOON_MS) + """)) return later.call(window, fn, ms, ...args);
+      const id = start();
+      const h = later.call(window, function (...a) {
+        timers.delete(h); net.open.delete(id);
+        return fn.apply(this, a);
+      }, ms, ...args);
+      timers.set(h, id);
+      return h;
+    };
+    window.clearTimeout = function (h) {
+      const id = timers.get(h);
+      if (id !== undefined) { timers.delete(h); net.open.delete(id); }
+      return cancel.call(window, h);
+    };
+  }
   const f = window.fetch;
   if (typeof f === 'function') {
     window.fetch = function (...args) {
@@ -88,15 +119,17 @@ BEFORE_JS = "(limit) => {" + NET_JS + FINGERPRINT_FN + " return __pagelensFinger
 BEFORE_PROBE_JS = ("(el, limit) => {" + NET_JS + FINGERPRINT_FN + " const fp = __pagelensFingerprint(limit); "
                    "return {fp, probe: (" + PROBE_JS + ")(el)}; }")
 
-#: Run on a ``<select>`` (main frame): the fingerprint before the action and the element's options
-#: (:data:`~pagelens.actions.ops.OPTIONS_JS`) in one call.
+#: Run on a ``<select>`` (main frame): the fingerprint before the action, the element's options
+#: (:data:`~pagelens.actions.targets.OPTIONS_JS`) and whether it can be used (:data:`~pagelens.actions.targets.USABLE_JS`)
+#: in one call.
 BEFORE_OPTIONS_JS = ("(el, limit) => {" + NET_JS + FINGERPRINT_FN + " const fp = __pagelensFingerprint(limit); "
-                     "return {fp, probe: {options: (" + OPTIONS_JS + ")(el)}}; }")
+                     "return {fp, probe: Object.assign({options: (" + OPTIONS_JS + ")(el)}, (" + USABLE_JS + ")(el))}; }")
 
-#: ``([limit, since, maxMs]) => fingerprint | {leaving: ms}``: ``leaving`` while a navigation is
+#: ``([limit, since, maxMs, mark]) => fingerprint | {leaving: ms}``: ``leaving`` while a navigation is
 #: under way (the caller waits for it to end, event-driven, and asks again in the new document).
-SETTLE_JS = "async ([limit, since, maxMs]) => {" + NET_JS + FINGERPRINT_FN + """
-  const net = window.__pagelensNet;
+#: ``mark`` (``[attr, nonce]`` or null): the element acted on, read (``element``) and unmarked after the fingerprint.
+SETTLE_JS = "async ([limit, since, maxMs, mark]) => {" + NET_JS + FINGERPRINT_FN + MARKED_FN + """
+  const net = window.__pagelensNet, later = net.later || setTimeout;
   // a navigation started less than 3 s ago and not ended yet (a 204 or a download never commits)
   const leaving = () => {
     const age = net.leaving ? Date.now() - net.leaving : 3000;
@@ -105,7 +138,7 @@ SETTLE_JS = "async ([limit, since, maxMs]) => {" + NET_JS + FINGERPRINT_FN + """
   if (leaving()) return {leaving: leaving()};
   const t0 = performance.now();
   if (document.readyState === 'loading')  // a new document: until it is parsed (the event, not a poll)
-    await new Promise((r) => { document.addEventListener('DOMContentLoaded', r, {once: true}); setTimeout(r, maxMs); });
+    await new Promise((r) => { document.addEventListener('DOMContentLoaded', r, {once: true}); later(r, maxMs); });
   let last = t0, changed = false;
   const mo = new MutationObserver((records) => {
     for (const r of records) {
@@ -114,7 +147,7 @@ SETTLE_JS = "async ([limit, since, maxMs]) => {" + NET_JS + FINGERPRINT_FN + """
     }
   });
   mo.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
-  const frame = () => new Promise((r) => { requestAnimationFrame(() => r()); setTimeout(r, 50); });
+  const frame = () => new Promise((r) => { requestAnimationFrame(() => r()); later(r, 50); });
   const pending = () => { let n = 0; for (const t of net.open.values()) if (t >= since) n++; return n; };
   try {
     let quietSince = t0;  // the last moment a request of the action was still in flight
@@ -131,29 +164,61 @@ SETTLE_JS = "async ([limit, since, maxMs]) => {" + NET_JS + FINGERPRINT_FN + """
   const fp = __pagelensFingerprint(limit);
   let extra = null;
   try { extra = (/*AFTER*/ null); } catch (e) { extra = null; }
-  return Object.assign(fp, {extra});
+  let element = null;
+  const el = mark ? __pagelensMarked(mark[0], mark[1]) : null;
+  if (el) {
+    try { element = {value: (/*ELEMENT*/ null)}; } catch (e) { element = null; }
+    el.removeAttribute(mark[0]);
+  }
+  return Object.assign(fp, {extra, element, unmarked: !!mark});
 }"""
 
 
+@dataclass(frozen=True, slots=True)
+class Settled:
+    """The page once an action settled: its fingerprint and what the same call read."""
+
+    fingerprint: Fingerprint
+    #: ``after_js``'s result (None: not run, or it failed)
+    page_state: Any = None
+    #: ``element_js``'s result on the marked element, as ``{"value": ...}`` (None: not asked, or the
+    #: element is gone)
+    element: Any = None
+    #: the marker was removed (or its document is gone): the element needs no release call
+    unmarked: bool = False
+
+
 def settled(tab: Tab, frame: Frame | None, *, since_ms: float, timeout_ms: float, max_ms: float = 500.0,
-            after_js: str = "") -> tuple[Fingerprint, Any]:
+            after_js: str = "", mark: tuple[str, str] | None = None, element_js: str = "") -> Settled:
     """The page's fingerprint once the action that started at ``since_ms`` (page clock) has
-    settled (see the module docstring), bounded by ``timeout_ms`` even on a stuck page; and the
-    result of ``after_js`` (a function expression run in the page right after the fingerprint,
-    e.g. the signal detector's read; None when it failed or was not run).
+    settled (see the module docstring), bounded by ``timeout_ms`` even on a stuck page (then
+    :class:`~pagelens.errors.PageTimeout`); the result of ``after_js`` (a function expression run
+    in the page right after the fingerprint, e.g. the signal detector's read); with ``mark``
+    (the marker of an element of the main document), ``element_js`` (a function of that element)
+    and the marker's removal, in the same call.
 
     A navigation the action started (``beforeunload`` seen in the page) is waited for until its
     next document is parsed (:meth:`~pagelens.browser.driving.Driver.wait_navigation_end`: the
     page's event, no polling), at most the 3 s the page script allows it, then settled there."""
     script = SETTLE_JS.replace("/*AFTER*/ null", f"({after_js})()") if after_js else SETTLE_JS
+    if element_js:
+        script = script.replace("/*ELEMENT*/ null", f"({element_js})(el)")
     deadline = time.monotonic() + timeout_ms / 1000
+    held = False
     for _ in range(4):
         left = max(1.0, (deadline - time.monotonic()) * 1000)
         ended = tab.navigations_ended()  # (before the script: a document parsed after it saw "leaving" counts)
         try:
-            raw = tab.poll(script, [HASH_LIMIT, since_ms, max_ms], timeout_ms=left)
+            raw = tab.evaluate(script, [HASH_LIMIT, since_ms, max_ms, list(mark) if mark else None], timeout_ms=left)
         except PageTimeout:
-            break  # a stuck main thread: the plain fingerprint below says so
+            # Chromium holds a page call sent while a main-frame navigation is under way until the new
+            # document commits (a slow server): once more, with the whole bound; a stuck page again times out
+            if held:
+                raise PageTimeout(f"the page did not answer within {timeout_ms / 1000:g} s after the action, "
+                                  "twice (its main thread is busy: a script that never yields?)") from None
+            held = True
+            deadline = time.monotonic() + timeout_ms / 1000
+            continue
         except (PageError, ActionError):  # the context was replaced by a navigation: wait for the new document
             tab.wait_for_load("domcontentloaded", timeout_ms=left)
             continue
@@ -161,5 +226,6 @@ def settled(tab: Tab, frame: Frame | None, *, since_ms: float, timeout_ms: float
             tab.wait_navigation_end(ended, timeout_ms=float(raw["leaving"]))
             deadline = max(deadline, time.monotonic() + max_ms / 1000)  # the new document gets its settle
             continue
-        return from_page(raw, frame, timeout_s=timeout_ms / 1000), raw.get("extra")
-    return take(tab, frame, timeout_s=timeout_ms / 1000), None
+        return Settled(from_page(raw, frame, timeout_s=timeout_ms / 1000), raw.get("extra"), raw.get("element"),
+                       bool(raw.get("unmarked")))
+    return Settled(take(tab, frame, timeout_s=timeout_ms / 1000))

@@ -9,11 +9,12 @@ using it: :data:`PROBE_JS` (visible? disabled? editable? what is under its centr
 from __future__ import annotations
 
 from pagelens.actions.fingerprint import FOCUS_KEY_JS
+from pagelens.browser.dom import MARKED_FN
 from pagelens.browser.dom import MarkedElement as Target
 from pagelens.browser.point import DESCRIBE_JS
 from pagelens.errors import ElementGone
 
-__all__ = ["DESCRIBE_JS", "OPTIONS_JS", "PROBE_JS", "ElementGone", "Target"]
+__all__ = ["DESCRIBE_JS", "MARKED_FN", "OPTIONS_JS", "PROBE_JS", "USABLE_JS", "ElementGone", "Target"]
 
 #: Run on the target element: a ``<select>``'s options as ``[label, value, disabled]``; null for
 #: any other element.
@@ -21,7 +22,15 @@ OPTIONS_JS = (
     "(el) => el.tagName === 'SELECT' ? Array.from(el.options).map(o => [o.label.trim(), o.value, o.disabled]) : null"
 )
 
-#: Run on the target element: visibility, disabled/editable state, and what is under its centre.
+#: Run on the target element: visible (a box, not hidden) and disabled, as :data:`PROBE_JS` says them.
+USABLE_JS = """(el) => {
+  const r = el.getBoundingClientRect(), st = getComputedStyle(el);
+  return {visible: r.width > 0 && r.height > 0 && st.visibility !== 'hidden' && st.display !== 'none',
+          disabled: !!el.disabled || el.getAttribute('aria-disabled') === 'true'};
+}"""
+
+#: Run on the target element: visibility, disabled/editable state, and what is under its centre
+#: (``x``, ``y``: the point checked, in CSS pixels of its frame's viewport; ``top``: that frame is the top one).
 PROBE_JS = "(el) => {" + DESCRIBE_JS + FOCUS_KEY_JS + """
   let r = el.getBoundingClientRect();
   const cx = r.left + r.width / 2, cy = r.top + r.height / 2;
@@ -53,7 +62,7 @@ PROBE_JS = "(el) => {" + DESCRIBE_JS + FOCUS_KEY_JS + """
   const type = (el.getAttribute('type') || '').toLowerCase();
   const notText = ['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'file', 'range', 'color'];
   const editable = el.isContentEditable || tag === 'textarea' || (tag === 'input' && !notText.includes(type));
-  return {visible, x, y, centre, inside, tag, editable,
+  return {visible, x, y, centre, inside, tag, editable, top: window.top === window,
           disabled: !!el.disabled || el.getAttribute('aria-disabled') === 'true',
           readonly: !!el.readOnly,
           self: describe(el), hit: describe(hit), hit_clickable: clickable(hit), focus_key: focusKey(el),

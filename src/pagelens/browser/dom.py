@@ -18,7 +18,7 @@ import secrets
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from pagelens.browser.driving import Driver, Frame
+from pagelens.browser.driving import Driver, Frame, bounded, bounded_supported
 from pagelens.errors import ActionError, ElementGone, PagelensError, PageTimeout
 
 if TYPE_CHECKING:
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     #: The observer's CDP sessions, one per renderer process ("main" and out-of-process frames).
     Sessions = dict[str, CDPSession]
 
-__all__ = ["ATTR", "Element", "MarkedElement", "content_box", "resolve", "session_for"]
+__all__ = ["ATTR", "MARKED_FN", "Element", "MarkedElement", "content_box", "resolve", "resolve_and_run", "session_for"]
 
 ATTR = "data-pagelens-target"
 _counter = itertools.count(1)
@@ -63,6 +63,9 @@ MARKED_FN = """function __pagelensMarked(attr, nonce) {
   return null;
 }"""
 _GONE_KEY = "__pagelensGone"
+#: Milliseconds a look for an element that an action could not use may take (a page that does not
+#: answer in that time is not known to have lost it).
+_LOOK_MS = 1000.0
 
 
 class Element:
@@ -116,22 +119,28 @@ class Element:
     def check(self, *, timeout_ms: float | None = None) -> None:
         self._act("check", "checked", lambda: self._loc.check(timeout=timeout_ms))
 
-    def fill(self, text: str, *, timeout_ms: float | None = None) -> None:
-        self._act("fill", "filled", lambda: self._loc.fill(text, timeout=timeout_ms))
+    def fill(self, text: str, *, timeout_ms: float | None = None, checked: bool = False) -> None:
+        """Replace the field's text (as a user edit: input and change fire). ``checked``: the caller
+        has just checked that it is visible, enabled and editable: no actionability wait."""
+        self._act("fill", "filled", lambda: self._loc.fill(text, timeout=timeout_ms, force=checked))
 
     def press(self, key: str, *, timeout_ms: float | None = None) -> None:
         self._act(f"press {key} on", "typed into", lambda: self._loc.press(key, timeout=timeout_ms))
 
     def select_option(self, option: str, *, by: Literal["value", "label", "either"] = "either",
-                      timeout_ms: float | None = None) -> None:
-        """Choose the ``<option>`` whose value (``by="value"``), label, or either is ``option``."""
+                      timeout_ms: float | None = None, checked: bool = False) -> None:
+        """Choose the ``<option>`` whose value (``by="value"``), label, or either is ``option``.
+        ``checked``: the caller has just checked that it is visible and enabled: no actionability wait."""
         loc = self._loc
         if by == "value":
-            self._act("select an option of", "changed", lambda: loc.select_option(value=option, timeout=timeout_ms))
+            self._act("select an option of", "changed",
+                      lambda: loc.select_option(value=option, timeout=timeout_ms, force=checked))
         elif by == "label":
-            self._act("select an option of", "changed", lambda: loc.select_option(label=option, timeout=timeout_ms))
+            self._act("select an option of", "changed",
+                      lambda: loc.select_option(label=option, timeout=timeout_ms, force=checked))
         else:
-            self._act("select an option of", "changed", lambda: loc.select_option(option, timeout=timeout_ms))
+            self._act("select an option of", "changed", lambda: loc.select_option(option, timeout=timeout_ms,
+                                                                                    force=checked))
 
     def _act(self, verb: str, done: str, call: Callable[[], _T]) -> _T:
         try:
@@ -145,9 +154,14 @@ class Element:
             raise
 
     def _missing(self) -> bool:
+        """Whether the element has left the page (False when that cannot be known: the page does
+        not answer within a second, e.g. its main thread is stuck)."""
+        loc = self._loc
         try:
             with self._tab.driving(f"look for {self.what}"):
-                return self._loc.count() == 0
+                if bounded_supported(loc):
+                    return bounded(loc, lambda impl: impl.count(), _LOOK_MS, f"look for {self.what}") == 0
+                return loc.count() == 0
         except PagelensError:
             return False
 
@@ -164,6 +178,7 @@ class MarkedElement(Element):
         self._object_id = object_id
         self._session = session  # None: a walker node (extraction="walker"), no CDP object
         self._nonce = nonce
+        self._unmarked = False  # the marker is gone (removed by a caller's page script, or with its document)
 
     @property
     def marker(self) -> tuple[str, str]:
@@ -174,28 +189,38 @@ class MarkedElement(Element):
         """Run ``js`` (a function of the element, and ``arg``) in one round trip: the element is
         found by its marker in its frame (Playwright's locator would first wait for it with a
         selector query of its own, one round trip more, and poll). Raises
-        :class:`~pagelens.errors.ElementGone` when the marker is no longer in the document."""
+        :class:`~pagelens.errors.ElementGone` when the marker is no longer in the document;
+        with ``timeout_ms``, :class:`~pagelens.errors.PageTimeout` when the page does not answer
+        within it (its main thread stuck)."""
         script = ("([attr, nonce, arg]) => {" + MARKED_FN + " const el = __pagelensMarked(attr, nonce); "
                   f"if (!el) return {{{_GONE_KEY}: true}}; return ({js})(el, arg); }}")
-        with self._tab.driving(f"inspect {self.what}"):
-            res = self.frame._pw.evaluate(script, [ATTR, self._nonce, arg])  # (same package)
+        res = self.frame.evaluate(script, [ATTR, self._nonce, arg], timeout_ms=timeout_ms, what=f"inspect {self.what}")
         if isinstance(res, dict) and res.get(_GONE_KEY):
             raise ElementGone("was removed from the page before it could be inspected")
         return res
 
-    def release(self) -> None:
-        """Remove the marker attribute and free the remote object (best effort)."""
+    def unmarked(self) -> None:
+        """Say that the marker is already gone (a page script of the caller's removed it):
+        :meth:`release` then only frees what is left on the browser's side."""
+        self._unmarked = True
+
+    def release(self, *, timeout_ms: float = 1000.0) -> None:
+        """Remove the marker attribute and free the remote object (best effort; a page that does
+        not answer within ``timeout_ms`` keeps the marker)."""
         from playwright.sync_api import Error as PlaywrightError
 
         if self._session is None:
-            from pagelens.browser.walker_refs import unmark
+            if not self._unmarked:
+                from pagelens.browser.walker_refs import unmark
 
-            unmark(self.frame._pw, ATTR, self._nonce)  # (same package)
+                unmark(self.frame._pw, ATTR, self._nonce, timeout_ms=timeout_ms)  # (same package)
+            self._unmarked = True
             return
         try:
-            self._session.send("Runtime.callFunctionOn", {
-                "objectId": self._object_id, "functionDeclaration": _UNMARK, "arguments": [{"value": ATTR}],
-            })
+            if not self._unmarked:
+                self._session.send("Runtime.callFunctionOn", {
+                    "objectId": self._object_id, "functionDeclaration": _UNMARK, "arguments": [{"value": ATTR}],
+                })
             self._session.send("Runtime.releaseObject", {"objectId": self._object_id})
         except PlaywrightError:
             pass
@@ -230,16 +255,26 @@ def session_for(sessions: Sessions, node: Node) -> CDPSession:
     return sessions.get("main") or next(iter(sessions.values()))
 
 
-def resolve(tab: Driver, sessions: Sessions, node: Node) -> MarkedElement:
-    """Tag ``node``'s element and return it; raise :class:`~pagelens.errors.ElementGone`."""
+def resolve(tab: Driver, sessions: Sessions, node: Node, *, timeout_ms: float | None = None) -> MarkedElement:
+    """Tag ``node``'s element and return it; raise :class:`~pagelens.errors.ElementGone`
+    (:class:`~pagelens.errors.PageTimeout` when a walker node's page does not answer within
+    ``timeout_ms``)."""
+    return resolve_and_run(tab, sessions, node, timeout_ms=timeout_ms)[0]
+
+
+def resolve_and_run(tab: Driver, sessions: Sessions, node: Node, js: str = "", arg: Any = None, *,
+                    timeout_ms: float | None = None) -> tuple[MarkedElement, Any]:
+    """:func:`resolve`, and ``js(element, arg)``'s result when the element is in the main
+    document (None otherwise): for a walker node in the same page call as the marking."""
     from playwright.sync_api import Error as PlaywrightError
 
     if node.ref is not None:
-        return _resolve_walker(tab, node)
+        return _resolve_walker(tab, node, timeout_ms, js, arg)
     if node.backend_id is None:
         raise ElementGone("has no DOM node")
     session = session_for(sessions, node)
     nonce = f"{next(_counter)}-{secrets.token_hex(4)}"
+    found: MarkedElement | None = None
     with tab.driving(f"find [{node.eid}]"):
         try:
             obj = session.send("DOM.resolveNode", {"backendNodeId": node.backend_id})["object"]
@@ -259,28 +294,37 @@ def resolve(tab: Driver, sessions: Sessions, node: Node) -> MarkedElement:
         for frame in frames:
             try:
                 if frame.locator(selector).count() > 0:
-                    return MarkedElement(tab, frame.locator(selector).first, node, Frame(tab, frame), tag,
-                                         object_id, session, nonce)
+                    found = MarkedElement(tab, frame.locator(selector).first, node, Frame(tab, frame), tag,
+                                          object_id, session, nonce)
+                    break
             except PlaywrightError:
                 continue
-        try:
-            session.send("Runtime.releaseObject", {"objectId": object_id})
-        except PlaywrightError:
-            pass
-    raise ElementGone("no longer on the page (its frame is gone or closed to scripts)")
+        if found is None:
+            try:
+                session.send("Runtime.releaseObject", {"objectId": object_id})
+            except PlaywrightError:
+                pass
+    if found is None:
+        raise ElementGone("no longer on the page (its frame is gone or closed to scripts)")
+    ran = found.evaluate(js, arg, timeout_ms=timeout_ms) if js and found.frame.is_main else None
+    return found, ran
 
 
-def _resolve_walker(tab: Driver, node: Node) -> MarkedElement:
-    """A node of the in-page walker: marked through its document's walker state, no CDP."""
+def _resolve_walker(tab: Driver, node: Node, timeout_ms: float | None, js: str = "",
+                    arg: Any = None) -> tuple[MarkedElement, Any]:
+    """A node of the in-page walker: marked through its document's walker state, no CDP (and
+    ``js`` run on it in the same call, in the main document)."""
     from pagelens.browser.walker_refs import resolve_ref
 
     with tab.driving(f"find [{node.eid}]"):
         try:
-            frame, tag, nonce = resolve_ref(tab._pw, node, ATTR)  # (same package)
+            frame, tag, nonce, ran = resolve_ref(tab._pw, node, ATTR, timeout_ms=timeout_ms, run=js,
+                                                 arg=arg)  # (same package)
         except LookupError as exc:
             raise ElementGone(str(exc)) from None
-        return MarkedElement(tab, frame.locator(f'[{ATTR}="{nonce}"]').first, node, Frame(tab, frame), tag, "",
-                             None, nonce)
+        element = MarkedElement(tab, frame.locator(f'[{ATTR}="{nonce}"]').first, node, Frame(tab, frame), tag, "",
+                                None, nonce)
+    return element, (ran[0] if ran else None)
 
 
 def content_box(sessions: Sessions, node: Node) -> tuple[float, float, float, float] | None:

@@ -14,13 +14,21 @@ Every call the browser package makes on a page for the layers above runs inside
 :class:`Frame` (one frame of a page) lives here too, so that elements
 (:mod:`pagelens.browser.dom`) and hit tests (:mod:`pagelens.browser.point`) can name frames
 without importing the tab (:mod:`pagelens.browser.page`) that builds on them.
+
+A page script with a time bound (:meth:`Frame.evaluate` with ``timeout_ms``) is one protocol
+call, cut off from outside the page: :func:`bounded` runs Playwright's own call on its event
+loop under :func:`asyncio.wait_for`, so a page whose main thread never answers (a script that
+loops forever) costs the caller ``timeout_ms`` and a :class:`~pagelens.errors.PageTimeout`, not
+a hung call; the abandoned request is cancelled on the client side (Playwright drops its late
+answer). Where Playwright's layout is not the known one, the same bound comes from
+``wait_for_function`` (three round trips instead of one).
 """
 
 from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
@@ -38,7 +46,7 @@ if TYPE_CHECKING:
     from playwright.sync_api import Frame as PwFrame
     from playwright.sync_api import Page as PwPage
 
-__all__ = ["Driver", "Frame", "Polling", "first_line", "translate"]
+__all__ = ["Driver", "Frame", "Polling", "bounded", "bounded_supported", "first_line", "translate"]
 
 Polling = float | Literal["raf"]
 
@@ -110,6 +118,34 @@ def translate(exc: Exception, what: str, *, session: BrowserState | None = None,
     if any(g in low for g in _GONE):
         return ElementGone("was removed from the page while the browser worked on it")
     return ActionError(line)
+
+
+def bounded_supported(pw_obj: Any) -> bool:
+    """True when :func:`bounded` can run ``pw_obj``'s calls in one round trip (Playwright's sync
+    objects keep their async implementation and their loop: true of 1.44 to 1.5x)."""
+    return callable(getattr(pw_obj, "_sync", None)) and getattr(pw_obj, "_impl_obj", None) is not None
+
+
+def bounded(pw_obj: Any, call: Callable[[Any], Awaitable[Any]], timeout_ms: float, what: str) -> Any:
+    """``call(pw_obj's async implementation)`` on Playwright's loop, given up after ``timeout_ms``
+    (:class:`~pagelens.errors.PageTimeout`) whatever the page does. The call runs as its own task
+    (with the caller's stack for Playwright's protocol metadata), cancelled at the deadline, which
+    cancels its protocol callback: the page's late answer, if any, is dropped."""
+    import asyncio
+
+    async def run() -> Any:
+        inner = asyncio.ensure_future(call(pw_obj._impl_obj))
+        outer = asyncio.current_task()
+        for attr in ("__pw_stack__", "__pw_stack_trace__"):  # (Playwright's call metadata)
+            if hasattr(outer, attr):
+                setattr(inner, attr, getattr(outer, attr))
+        return await asyncio.wait_for(inner, max(timeout_ms, 1.0) / 1000)
+
+    try:
+        return pw_obj._sync(run())
+    except TimeoutError:
+        raise PageTimeout(f"{what}: the page did not answer within {timeout_ms / 1000:g} s "
+                          "(its main thread is busy: a script that never yields?)") from None
 
 
 class Driver:
@@ -201,9 +237,19 @@ class Frame:
     def detached(self) -> bool:
         return self._pw.is_detached()
 
-    def evaluate(self, js: str, arg: Any = None) -> Any:
-        with self._tab.driving("run a page script"):
-            return self._pw.evaluate(js, arg)
+    def evaluate(self, js: str, arg: Any = None, *, timeout_ms: float | None = None,
+                 what: str = "run a page script") -> Any:
+        """Run ``js`` (a function expression) in this frame; its JSON result. ``timeout_ms``:
+        bounded even when the page's main thread is stuck (one round trip, see :func:`bounded`);
+        None: as long as the page takes. ``what`` names the call in error messages."""
+        with self._tab.driving(what):
+            if timeout_ms is None:
+                return self._pw.evaluate(js, arg)
+            if bounded_supported(self._pw):
+                return bounded(self._pw, lambda impl: impl.evaluate(js, arg), timeout_ms, what)
+        # another Playwright: a poll's bound (its first result, falsy ones included)
+        wrapped = f"async (a) => ({{v: await ({js})(a)}})"
+        return self.poll(wrapped, arg, timeout_ms=timeout_ms)["v"]
 
     def poll(self, js: str, arg: Any = None, *, timeout_ms: float, polling: Polling = 50) -> Any:
         """The first truthy result of ``js`` in this frame, bounded by ``timeout_ms``."""

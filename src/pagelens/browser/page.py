@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
 
-from pagelens.browser.dom import Element, MarkedElement, resolve
-from pagelens.browser.driving import BrowserState, Driver, Frame, Polling
+from pagelens.browser.dom import Element, MarkedElement, resolve, resolve_and_run
+from pagelens.browser.driving import BrowserState, Driver, Frame, Polling, bounded, bounded_supported
 from pagelens.browser.point import PointHit, element_at
 from pagelens.errors import ActionError
 
@@ -77,13 +77,15 @@ class Tab(Driver):
             return (Frame(self, pw.main_frame), *(Frame(self, f) for f in pw.frames[1:]))
 
     # -- scripts -----------------------------------------------------------------------------
-    def evaluate(self, js: str, arg: Any = None) -> Any:
-        """Run ``js`` (a function expression) in the main frame; its JSON result."""
-        return self.main_frame.evaluate(js, arg)
+    def evaluate(self, js: str, arg: Any = None, *, timeout_ms: float | None = None) -> Any:
+        """Run ``js`` (a function expression) in the main frame; its JSON result. ``timeout_ms``:
+        given up after that long even when the page's main thread is stuck
+        (:class:`~pagelens.errors.PageTimeout`; one round trip, :func:`~pagelens.browser.driving.bounded`)."""
+        return self.main_frame.evaluate(js, arg, timeout_ms=timeout_ms)
 
     def poll(self, js: str, arg: Any = None, *, timeout_ms: float, polling: Polling = 50) -> Any:
-        """The first truthy result of ``js`` in the main frame; unlike :meth:`evaluate`, bounded by
-        ``timeout_ms`` even when the page's main thread is stuck."""
+        """The first truthy result of ``js`` in the main frame (polled), bounded by ``timeout_ms``
+        even when the page's main thread is stuck; one read: :meth:`evaluate` with ``timeout_ms``."""
         return self.main_frame.poll(js, arg, timeout_ms=timeout_ms, polling=polling)
 
     def wait_for(self, js: str, arg: Any = None, *, timeout_ms: float, polling: Polling = "raf") -> None:
@@ -154,13 +156,22 @@ class Tab(Driver):
             self._pw.context.clear_cookies()
 
     # -- mouse and keyboard (CSS pixels of the top viewport) ----------------------------------
-    def click_at(self, x: float, y: float) -> None:
-        with self.driving(f"click at ({x:.0f}, {y:.0f})"):
-            self._pw.mouse.click(x, y)
+    def click_at(self, x: float, y: float, *, timeout_ms: float | None = None) -> None:
+        """Click the real mouse at (x, y); ``timeout_ms``: given up after that long even when the
+        page's main thread does not take the events (:class:`~pagelens.errors.PageTimeout`)."""
+        self._mouse("click", x, y, f"click at ({x:.0f}, {y:.0f})", timeout_ms)
 
-    def move_to(self, x: float, y: float) -> None:
-        with self.driving(f"move the mouse to ({x:.0f}, {y:.0f})"):
-            self._pw.mouse.move(x, y)
+    def move_to(self, x: float, y: float, *, timeout_ms: float | None = None) -> None:
+        """Move the real mouse to (x, y) (``timeout_ms``: as for :meth:`click_at`)."""
+        self._mouse("move", x, y, f"move the mouse to ({x:.0f}, {y:.0f})", timeout_ms)
+
+    def _mouse(self, verb: Literal["click", "move"], x: float, y: float, what: str, timeout_ms: float | None) -> None:
+        with self.driving(what):
+            mouse = self._pw.mouse
+            if timeout_ms is not None and bounded_supported(mouse):
+                bounded(mouse, lambda impl: getattr(impl, verb)(x, y), timeout_ms, what)
+            else:
+                getattr(mouse, verb)(x, y)
 
     def wheel(self, dx: float, dy: float) -> None:
         with self.driving("turn the mouse wheel"):
@@ -192,12 +203,22 @@ class Tab(Driver):
                                        scale="css", timeout=timeout_ms)
 
     # -- elements ----------------------------------------------------------------------------
-    def element(self, node: Node) -> MarkedElement:
-        """The element of an observation node, tagged in its renderer; raises :class:`ElementGone`.
+    def element(self, node: Node, *, timeout_ms: float | None = None) -> MarkedElement:
+        """The element of an observation node, tagged in its renderer; raises :class:`ElementGone`
+        (:class:`~pagelens.errors.PageTimeout` when the page does not answer within ``timeout_ms``).
         Call :meth:`~pagelens.browser.dom.MarkedElement.release` when done."""
         if self._sessions is None:
             raise ActionError("this tab has no observer: elements by observation id need episode.tab")
-        return resolve(self, self._sessions(), node)
+        return resolve(self, self._sessions(), node, timeout_ms=timeout_ms)
+
+    def element_with(self, node: Node, js: str, arg: Any = None, *,
+                     timeout_ms: float | None = None) -> tuple[MarkedElement, Any]:
+        """:meth:`element`, and ``js(element, arg)``'s result (a function of the element) when the
+        element is in the main document (None otherwise): for a node of the in-page walker, in the
+        same page call as the tagging."""
+        if self._sessions is None:
+            raise ActionError("this tab has no observer: elements by observation id need episode.tab")
+        return resolve_and_run(self, self._sessions(), node, js, arg, timeout_ms=timeout_ms)
 
     def by_role(self, role: str, name: str, *, nth: int = 0, exact: bool = True) -> Element:
         """The ``nth`` element with this ARIA role and accessible name (as the accessibility tree names it)."""

@@ -25,7 +25,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pagelens import tokens
 from pagelens.focus.apply import FocusResult, compact_text, redacted_text
@@ -40,6 +40,7 @@ __all__ = [
     "DEFAULT_MAX_TOKENS",
     "RecoveredLine",
     "Recovery",
+    "SearchCorpus",
     "expand",
     "fold",
     "normalise_pid",
@@ -112,6 +113,8 @@ def _quote(text: str) -> str:
 # -- text matching ---------------------------------------------------------------------------
 def fold(text: str) -> str:
     """Case- and accent-insensitive form: NFKD without combining marks, casefolded, spaces collapsed."""
+    if text.isascii():  # (NFKD leaves ASCII as it is, and it has no combining marks)
+        return " ".join(text.casefold().split())
     decomposed = unicodedata.normalize("NFKD", text)
     stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
     return " ".join(stripped.casefold().split())
@@ -267,6 +270,45 @@ def _withheld(focused: FocusResult | None, pid: str, shown: int) -> int:
 
 
 # -- search ----------------------------------------------------------------------------------
+class SearchCorpus:
+    """The lines of one view as :func:`search_page` matches them, prepared once for several
+    searches of the same view: the searchable and folded texts, the names, and the BM25 index
+    (built at the first search that needs it)."""
+
+    __slots__ = ("_built", "_index", "focused", "folded", "lines", "names", "redacted", "rendering", "texts")
+
+    def __init__(self, rendering: Rendering, focused: FocusResult | None = None) -> None:
+        self.rendering, self.focused = rendering, focused
+        self.redacted = focused.redacted if focused is not None else frozenset()
+        hidden = focused.hidden if focused is not None else frozenset()
+        self.lines = [ln for ln in rendering.lines if ln.no not in hidden]
+        self.texts = [_searchable(ln, self.redacted) for ln in self.lines]
+        self.names = ["" if ln.no in self.redacted else fold(ln.name) for ln in self.lines]
+        self.folded = [fold(t) for t in self.texts]
+        self._built = False
+        self._index: tuple[Any, set[str]] | None = None  # (None once built: no line has a term)
+
+    def of(self, rendering: Rendering, focused: FocusResult | None) -> bool:
+        """Whether this corpus is that view's."""
+        return self.rendering is rendering and self.focused is focused
+
+    def bm25(self, q: str) -> list[float]:
+        """BM25 of ``q`` (folded) against every line: single lines are the documents."""
+        if not self._built:
+            self._index, self._built = _bm25_index(self.folded), True
+        if self._index is None:
+            return [0.0] * len(self.folded)
+        index, vocab = self._index
+        import bm25s
+
+        qtok = list(bm25s.tokenize([q], stopwords="en", stemmer=stemmer("en"), return_ids=False,
+                                   show_progress=False)[0])
+        known = [t for t in qtok if t in vocab]
+        if not known:
+            return [0.0] * len(self.folded)
+        return [float(x) for x in index.get_scores(known)]
+
+
 @dataclass(frozen=True, slots=True)
 class _Hit:
     no: int
@@ -280,7 +322,7 @@ _METHODS = ("name", "phrase", "words", "bm25", "semantic")
 
 def search_page(rendering: Rendering, query: str, *, focused: FocusResult | None = None,
                 max_tokens: int = DEFAULT_MAX_TOKENS, max_hits: int = DEFAULT_MAX_HITS,
-                semantic: Embedder | bool | None = None) -> Recovery:
+                semantic: Embedder | bool | None = None, corpus: SearchCorpus | None = None) -> Recovery:
     """Lines of ``rendering`` that match ``query``, best first, shown in document order with
     their ancestors, up to ``max_hits`` lines and ``max_tokens`` tokens.
 
@@ -291,18 +333,20 @@ def search_page(rendering: Rendering, query: str, *, focused: FocusResult | None
     installed; ``True`` always adds them (raises :class:`~pagelens.errors.MissingDependency`
     when the extra is missing); ``False`` never; an :class:`Embedder` is used as given.
     ``focused`` (the view the agent was shown) keeps flagged lines out and redactions in.
+    ``corpus``: that view's lines prepared by an earlier search (:class:`SearchCorpus`; one of
+    another view is not used).
     """
     request = str(query)
     q = fold(request)
     if not q or not _words(q):
         return Recovery("search", request, error="search_page needs some words to look for, e.g. "
                                                  'search_page("Add to cart").')
-    redacted = focused.redacted if focused is not None else frozenset()
+    if corpus is None or not corpus.of(rendering, focused):
+        corpus = SearchCorpus(rendering, focused)
+    redacted = corpus.redacted
     hidden = focused.hidden if focused is not None else frozenset()
-    lines = [ln for ln in rendering.lines if ln.no not in hidden]
-    texts = [_searchable(ln, redacted) for ln in lines]
-    names = ["" if ln.no in redacted else fold(ln.name) for ln in lines]
-    hits = _lexical(q, lines, texts, names)
+    lines, texts = corpus.lines, corpus.texts
+    hits = _lexical(q, corpus)
     if semantic is not False and (semantic is not None or not hits):
         from pagelens.focus.recover_semantic import semantic_hits
 
@@ -341,12 +385,12 @@ def search_page(rendering: Rendering, query: str, *, focused: FocusResult | None
     return _finish("search", request, b, len(hits), capped, note + ".", methods)
 
 
-def _lexical(q: str, lines: Sequence[Line], texts: Sequence[str], names: Sequence[str]) -> list[_Hit]:
+def _lexical(q: str, corpus: SearchCorpus) -> list[_Hit]:
     qwords = _words(q)
-    folded = [fold(t) for t in texts]
-    scores = _bm25(q, folded)
+    scores = corpus.bm25(q)
+    names = corpus.names
     hits: list[_Hit] = []
-    for i, (ln, f) in enumerate(zip(lines, folded)):
+    for i, (ln, f) in enumerate(zip(corpus.lines, corpus.folded)):
         at = f.find(q)
         if at >= 0:
             hits.append(_Hit(ln.no, 0 if names[i] == q else 1, scores[i], at))
@@ -363,24 +407,20 @@ def _lexical(q: str, lines: Sequence[Line], texts: Sequence[str], names: Sequenc
     return hits
 
 
-def _bm25(q: str, folded: Sequence[str]) -> list[float]:
-    """BM25 of ``q`` against every (folded) line: single lines are the documents."""
+def _bm25_index(folded: Sequence[str]) -> tuple[Any, set[str]] | None:
+    """The BM25 index of the (folded) lines and their vocabulary; None when no line has a term."""
     if not folded:
-        return []
+        return None
     import bm25s
 
-    stem = stemmer("en")
-    corpus = bm25s.tokenize(list(folded), stopwords="en", stemmer=stem, return_ids=False, show_progress=False)
-    docs = [list(t) for t in corpus]
-    qtok = list(bm25s.tokenize([q], stopwords="en", stemmer=stem, return_ids=False, show_progress=False)[0])
-    vocab: set[str] = set().union(*map(set, docs)) if docs else set()
-    known = [t for t in qtok if t in vocab]
-    if not known or not any(docs):
-        return [0.0] * len(folded)
+    tokenized = bm25s.tokenize(list(folded), stopwords="en", stemmer=stemmer("en"), return_ids=False,
+                               show_progress=False)
+    docs = [list(t) for t in tokenized]
+    if not any(docs):
+        return None
     index = bm25s.BM25()
     index.index(docs, show_progress=False)
-    return [float(s) for s in index.get_scores(known)]
-
+    return index, set().union(*map(set, docs))
 
 
 def _drop_echoes(hits: list[_Hit], rendering: Rendering) -> list[_Hit]:

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from pagelens.focus.base import Retriever
     from pagelens.focus.delta import ViewTracker
     from pagelens.focus.notices import Solicited
+    from pagelens.focus.recover import SearchCorpus
     from pagelens.focus.view import PageView
     from pagelens.signals.detector import SignalDetector
 
@@ -127,6 +128,7 @@ class Browsing:
         self._tracker: ViewTracker | None = None
         self._view: PageView | None = None  # the last view this client saw (carried ids)
         self._parts: tuple[str, ...] = ()
+        self._corpus: SearchCorpus | None = None  # the last view's lines as search_page matches them
         self._retrievers: dict[str, Retriever | str] = {}
         from pagelens.config import RenderConfig
 
@@ -158,7 +160,7 @@ class Browsing:
             episode, self._episode = self._episode, None
             episode.close()
         self._executor = self._detector = None
-        self._view, self._parts = None, ()
+        self._view, self._parts, self._corpus = None, (), None
         if self._tracker is not None:
             self._tracker.forget()
 
@@ -186,7 +188,7 @@ class Browsing:
             budget = self.config.budget
             self._executor = Executor(self._episode, Budgets(max_steps=budget, max_reloads=budget, max_read_text=budget,
                                                              max_recover=budget), timeout_s=self.config.action_timeout_s)
-            self._detector = SignalDetector(self._episode)
+            self._detector = SignalDetector(self._episode, timeout_ms=self.config.action_timeout_s * 1000)
             self._executor.after_js = self._detector.read_js  # the detector's read in the settle call
             if self._tracker is None:
                 self._tracker = ViewTracker(mark=False, compact=True, echo=False, sticky=True, terse=True,
@@ -322,6 +324,8 @@ class Browsing:
         fb = self._executor.execute(action, self._view.observation)
         if fb.status in ("invalid", "budget"):
             return self._error(fb.message)
+        if fb.detail.get("unresponsive"):  # a script that never yields: the page cannot be read any more
+            raise PageTimeout(f"{fb.message} The page's main thread no longer answers")
         if action.name in ACTING and self._solicited is not None:  # what appears now, the client opened
             self._solicited = self._solicited.acted_on()
         signals = self._detector.check(fb)
@@ -351,7 +355,7 @@ class Browsing:
         words only (phrase, words, BM25) unless ``--semantic-search``: loading the embedding model
         on a miss takes seconds, and an MCP call must stay quick. The answer carries the lines
         only, without the context lines the client's view has (:mod:`pagelens.mcp.terse`)."""
-        from pagelens.focus.recover import DEFAULT_MAX_TOKENS, expand, search_page
+        from pagelens.focus.recover import DEFAULT_MAX_TOKENS, SearchCorpus, expand, search_page
 
         view = self._view
         assert view is not None and self._tracker is not None
@@ -362,8 +366,11 @@ class Browsing:
         else:
             # best first, within half the view cap: an agent searching for a name needs the best few
             budget = max(200, self.config.view_cap // 2) if self.config.view_cap else self.config.cap
+            if self._corpus is None or not self._corpus.of(view.rendering, view.focused):
+                self._corpus = SearchCorpus(view.rendering, view.focused)  # (the view's lines, prepared once)
             rec = search_page(view.rendering, str(action.args["text"]), focused=view.focused,
-                              semantic=None if self.config.semantic_search else False, max_tokens=min(budget, limit))
+                              semantic=None if self.config.semantic_search else False, max_tokens=min(budget, limit),
+                              corpus=self._corpus)
         if not rec.ok:
             return self._error(f"{action.render()}: {rec.error}")
         block = terse_block(rec, view.rendering, self._tracker.known_by_id)

@@ -33,7 +33,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urldefrag
 
-from pagelens.errors import ActionError, PageClosed, PageError
+from pagelens.errors import ActionError, PageClosed, PageError, PageTimeout
 
 if TYPE_CHECKING:
     from pagelens.actions.executor import Feedback
@@ -90,9 +90,11 @@ class _Widget:
 class SignalDetector:
     """Watches one episode's page; :meth:`arm` after each observation, :meth:`check` after each action."""
 
-    def __init__(self, episode: Episode, *, settle_ms: float = 300.0, max_windows: int = 16) -> None:
+    def __init__(self, episode: Episode, *, settle_ms: float = 300.0, max_windows: int = 16,
+                 timeout_ms: float = 5000.0) -> None:
         self._episode = episode
         self.settle_ms = settle_ms
+        self.timeout_ms = timeout_ms  # a read of a page whose main thread does not answer gives up after this
         self._installed = False
         self._url = ""
         self._doc = ""
@@ -109,14 +111,17 @@ class SignalDetector:
         """Drain the page buffer and list widgets; None if the page cannot be asked now.
 
         A dead browser (:class:`~pagelens.errors.BrowserCrashed`) or a closed tab
-        (:class:`~pagelens.errors.PageClosed`) is raised: there is nothing to re-observe."""
+        (:class:`~pagelens.errors.PageClosed`) is raised: there is nothing to re-observe. A page
+        that does not answer within :attr:`timeout_ms` (its main thread stuck) is None at once."""
         tab = self._episode.tab
         for attempt in range(3):
             try:
-                state = tab.evaluate(_probe_js())
+                state = tab.evaluate(_probe_js(), timeout_ms=self.timeout_ms)
                 return state if isinstance(state, dict) else None
             except PageClosed:
                 raise
+            except PageTimeout:
+                return None
             except (PageError, ActionError):
                 if attempt < 2:  # most likely a navigation replaced the execution context
                     try:

@@ -263,3 +263,29 @@ def test_view_actions_parse(reply: str, args: dict[str, object]) -> None:
     result = parse(reply)
     assert result.ok, result.error
     assert dict(result.actions[0].args) == args
+
+
+def test_a_prepared_corpus_answers_as_a_fresh_search_and_only_for_its_own_view(
+        catalog: tuple[Rendering, FocusResult]) -> None:
+    from pagelens.focus.recover import SearchCorpus
+
+    rendering, focused = catalog
+    corpus = SearchCorpus(rendering, focused)
+    for query in ("add to cart", "Lamp", "nothing like this zzz", "price"):
+        fresh = search_page(rendering, query, focused=focused, semantic=False)
+        again = search_page(rendering, query, focused=focused, semantic=False, corpus=corpus)
+        assert again.text() == fresh.text() and again.note == fresh.note, query
+    assert corpus.of(rendering, focused) and not corpus.of(rendering, None)
+    other = rendering_from_text("[1] button 'Add to cart'")
+    assert "Add to cart" in search_page(other, "add to cart", semantic=False, corpus=corpus).text()  # (not reused)
+
+
+def test_the_ascii_fold_is_the_unicode_fold() -> None:
+    import unicodedata
+
+    def slow(text: str) -> str:
+        decomposed = unicodedata.normalize("NFKD", text)
+        return " ".join("".join(c for c in decomposed if not unicodedata.combining(c)).casefold().split())
+
+    for text in ("Add to  CART", "\tPrice: $12.99\n", "", "ÉCOLE  Straße", "ﬁne Ａ"):
+        assert fold(text) == slow(text), text

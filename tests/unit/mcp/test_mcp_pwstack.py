@@ -30,3 +30,19 @@ def test_install_swaps_only_the_stack_of_playwrights_inspect() -> None:
     seen = _sync_base.inspect
     assert seen is not inspect and seen.stack is light_stack
     assert seen.FrameInfo is inspect.FrameInfo and seen.isfunction is inspect.isfunction
+
+
+def test_the_light_extract_stack_keeps_the_frames_and_reads_lines_only_when_formatted() -> None:
+    import traceback
+
+    from pagelens.mcp.pwstack import light_extract_stack
+
+    def capture() -> tuple[traceback.StackSummary, traceback.StackSummary]:
+        return light_extract_stack(), traceback.extract_stack()  # (the same line: the same frames)
+
+    light, full = capture()
+    assert [(f.filename, f.lineno, f.name) for f in light] == [(f.filename, f.lineno, f.name) for f in full]
+    assert light[-1]._line is None  # type: ignore[attr-defined]  # not read yet
+    assert traceback.format_list(light)[-10:] == traceback.format_list(full)[-10:]  # an error message's lines
+    assert install() and _sync_base.traceback.extract_stack is light_extract_stack
+    assert _connection.traceback.format_list is traceback.format_list

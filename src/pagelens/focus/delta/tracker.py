@@ -163,8 +163,16 @@ class ViewTracker:
         """Record ``view`` as shown; ``label`` names it in later deltas (e.g. "step 3"). ``goal``:
         what the view was focused on (a sticky tracker keeps lines that name it)."""
         _, last_map = self._last()
+        carried_from: dict[int, tuple[Observation, dict[str, str]]] = {}  # carry_ids by base (one alignment each)
+
+        def carried_ids(base: _Seen | None) -> tuple[Observation, dict[str, str]]:
+            key = id(base)
+            if key not in carried_from:
+                carried_from[key] = carry_ids(base.obs if base else None, last_map, view.observation)
+            return carried_from[key]
+
         if self.sticky and allow_delta and self._history and view.focused is not None:
-            view = self._restrained(view, goal)
+            view = self._restrained(view, goal, carried_ids(self._history[-1]))  # (the same observation)
         bases: list[_Seen | None] = [self._history[-1] if self._history else None]
         if allow_delta and self._history:
             here = _page_key(view.observation.url)
@@ -173,7 +181,7 @@ class ViewTracker:
         view_tokens = 0
         seen = frozenset(self._seen)
         for base in bases:
-            obs, mapping = carry_ids(base.obs if base else None, last_map, view.observation)
+            obs, mapping = carried_ids(base)
             carried = view if obs is view.observation else re_render(view, obs)
             carried, pids, next_pid = carry_pids(carried, dict(self._pids), self._next_pid)
             if base is not None:
@@ -213,9 +221,11 @@ class ViewTracker:
         return Update(best.view, best.text, best.kind, best.tokens, view_tokens, best.delta, best.base_text)
 
 
-    def _restrained(self, view: PageView, goal: str | None) -> PageView:
+    def _restrained(self, view: PageView, goal: str | None, carried_ids: tuple[Observation, dict[str, str]]) -> PageView:
+        """``view`` kept to what the client was shown (:func:`sticky_view`); ``carried_ids``: its
+        observation with ids carried from the last view (:func:`carry_ids`)."""
         last = self._history[-1]
-        obs, _ = carry_ids(last.obs, last.mapping, view.observation)
+        obs, _ = carried_ids
         carried = view if obs is view.observation else re_render(view, obs)
         shown = frozenset(same_text(ln.text) for ln in last.shown)
         return sticky_view(view, carried, had=last.had, shown=shown, terms=goal_terms(goal))
