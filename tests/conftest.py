@@ -110,14 +110,14 @@ def _tricky_app() -> object:
             await anyio.sleep(2.5)
             return raw(200, b"<html><head><title>Arrived</title></head><body><h1>Deleted</h1></body></html>",
                        "text/html")
-        if path == "/slow-body":  # the headers at once, the body 400 ms later
+        if path == "/slow-body":  # the headers at once, the body 200 ms later
             async def late_body() -> AsyncIterator[bytes]:
-                await anyio.sleep(0.4)
+                await anyio.sleep(0.2)
                 yield b'{"a": 2}'
 
             return StreamingResponse(late_body(), 200, media_type="application/json")
-        if path == "/slow-json":  # answers after 300 ms
-            await anyio.sleep(0.3)
+        if path == "/slow-json":  # answers after 150 ms
+            await anyio.sleep(0.15)
             return raw(200, b'{"a": 1}', "application/json")
         code, body, ctype = fixed.get(path, (404, b"nope", "text/plain"))
         return raw(code, body, ctype)

@@ -164,7 +164,7 @@ def test_ticking_a_checkbox_is_a_change_not_a_no_op(main) -> None:  # type: igno
 
 
 def test_settling_waits_for_the_request_an_action_started_but_not_forever(episode, tricky_server) -> None:  # type: ignore[no-untyped-def]
-    """No fixed timer: the click's 300 ms request and the DOM update after it are in the feedback;
+    """No fixed timer: the click's 150 ms request and the DOM update after it are in the feedback;
     a request that never answers holds the feedback back half a second at most."""
     import time
 
@@ -181,7 +181,7 @@ def test_settling_waits_for_the_request_an_action_started_but_not_forever(episod
 
 
 def test_settling_waits_for_a_body_that_comes_after_the_headers(episode, tricky_server) -> None:  # type: ignore[no-untyped-def]
-    """The response's headers arrive at once and its body 400 ms later: the request has answered
+    """The response's headers arrive at once and its body 200 ms later: the request has answered
     but the page's handler runs only after ``r.json()``, so the read of the body counts as pending."""
     episode.goto(tricky_server + "/fetch-page")
     obs = episode.observe()
