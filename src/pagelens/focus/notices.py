@@ -16,7 +16,9 @@ page, unasked. Whatever it says, the focused view shows it as:
 **Opened by the agent** (:func:`opened`): a notice that was not in the previous observation of the same document
 (one element id in common) and is there after the agent acted on an element since (click, fill, select, press,
 hover: :data:`ACTING`); a notice the agent had opened that is still there; a live region present before whose text
-changed after such an action (its answer to the agent). Such notices are kept whole, as dialogs always were. The
+changed after such an action (its answer to the agent); on a new document the agent's action led to (a form it
+submitted, a link it clicked), a live region in the page's flow (not a pop-up: the server's answer to the
+submission, "1 problem with your submission"). Such notices are kept whole, as dialogs always were. The
 caller carries a :class:`Solicited` from one observation to the next (``FocusResult.solicited``, marked with
 :meth:`Solicited.acted_on` after an acting action, passed back as ``FocusQuery.solicited``). Without one (a first
 observation, a page opened by ``goto``, a benchmark) nothing counts as opened. The full view that
@@ -24,9 +26,10 @@ observation, a page opened by ``goto``, a benchmark) nothing counts as opened. T
 retriever ``full`` skips the focus stage and with it the whole defense.
 
 Failure modes (documented, not hidden): a pop-up a page times to appear on *any* click, or one that happens to
-appear right after the agent's action, counts as opened (its text is still judged by the text defense); an
-error alert rendered by the server on the page a form submission led to is a new document, so it is folded
-(the invalid fields stay, :func:`pagelens.focus.apply.always_kept`); a notice that is part of the page's flow
+appear right after the agent's action, counts as opened (its text is still judged by the text defense), and so
+does an in-flow live region on any page the agent reached by acting (clicking a link included); an error alert
+the server renders into a floating box on the page a form submission led to is folded (the invalid fields stay,
+:func:`pagelens.focus.apply.always_kept`); a notice that is part of the page's flow
 (a static box after the footer) is no overlay and is not folded; a live region holding more than
 :data:`_MAX_LIVE` lines or a landmark is the page's content announced on update (a results list), and a dialog
 holding most of the page (a full-page modal that *is* the page) is the page, not a notice: the text defense alone
@@ -178,7 +181,11 @@ def opened(notices: Sequence[Notice], lines: Sequence[Line], before: Solicited |
     if before is None or not notices or not before.seen:
         return frozenset()
     if not any(ln.eid is not None and ln.eid in before.seen for ln in lines):
-        return frozenset()  # another document: whatever it shows, the agent did not open it
+        if not before.acted:
+            return frozenset()  # another document the agent did not act its way to: it opened nothing there
+        # the document the agent's own action led to (a form it submitted): a live region in the page's flow is
+        # the answer to that action (the server's "1 problem with your submission"); a dialog or a pop-up is not
+        return frozenset(nt.key for nt in notices if nt.kind == "live" and lines[nt.start].region != "overlay")
     present = dict(before.present)
     out: set[str] = set()
     for nt in notices:

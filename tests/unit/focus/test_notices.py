@@ -118,10 +118,16 @@ def test_a_live_region_whose_text_changed_after_an_action_answers_the_agent() ->
     assert "zqchanged" in after.text() and "zqnotetext" not in after.text()
 
 
-def test_another_document_opens_nothing() -> None:
+def test_another_document_opens_nothing_but_the_answer_of_the_agents_action() -> None:
+    """A new document: without an action that led there, nothing was opened; after one (a form submitted), the
+    live region in the page's flow is the server's answer and shown whole, the dialog is still not asked for."""
     r = _render()
-    state = Solicited(acted=True, seen=frozenset({"999"}), present=(), opened=frozenset({"2"}))
+    state = Solicited(acted=False, seen=frozenset({"999"}), present=(), opened=frozenset({"2"}))
     assert opened(find(r.lines), r.lines, state) == frozenset()
+    assert opened(find(r.lines), r.lines, state.acted_on()) == frozenset({"8"})
+    floating = Rendering(tuple(replace(ln, region="overlay") if ln.role == "status" or ln.no == len(r.lines) - 1 else ln for ln in r.lines))
+    assert [n.kind for n in find(floating.lines)][-1] == "overlay"
+    assert opened(find(floating.lines), floating.lines, state.acted_on()) == frozenset()
 
 
 def test_a_live_region_holding_the_page_content_is_no_notice() -> None:
