@@ -39,7 +39,7 @@ _HTTP_GRACE_S = 3
 INSTRUCTIONS = (
     "pagelens drives a real Chromium and decides what you see. Element ids are the numbers in "
     "brackets, e.g. [12]; one leading space per nesting level; a link, button or field is clickable "
-    "(only other elements are marked so); a checkbox or radio without 'checked' is not checked; a quoted line alone is the page's text; '[p7] …42' stands "
+    "(only other elements are marked so); a checkbox or radio without 'checked' is not checked, an option without 'selected' not selected; a quoted line alone is the page's text; '[p7] …42' stands "
     "for 42 lines left out (expand('p7') shows them); a line left out stays out of later views while it does "
     "not change, unless it names your goal. Every action answers with what really happened and, when "
     "the page changed, with the cheapest of: the new view; only what changed since your last view "

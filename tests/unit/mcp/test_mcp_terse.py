@@ -53,6 +53,10 @@ def test_the_terse_form_comes_from_the_typed_line_not_from_its_text() -> None:
     assert box.own(True) == "[5] checkbox 'Zephyr', focused" and box.own() == box.text
     assert Shown(0, "[6] checkbox 'A', checked", "6", "checkbox").own(True) == "[6] checkbox 'A', checked"
     assert Shown(0, "[7] button 'x', checked=false", "7", "button").own(True).endswith("checked=false")
+    opt = Shown(3, "[52] option 'Berlin', selected=false", "52", "option")
+    assert opt.own(True) == "[52] option 'Berlin'" and opt.own() == opt.text
+    assert Shown(3, "[51] option 'Any', selected", "51", "option").own(True) == "[51] option 'Any', selected"
+    assert Shown(0, "[8] link 'x', selected=false", "8", "link").own(True).endswith("selected=false")
     long = Shown(1, "StaticText 'Only 3 left'", role="StaticText")
     assert tokens.count(long.sent(True, terse=True)) < tokens.count(long.sent(True))
 

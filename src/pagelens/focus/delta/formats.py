@@ -50,6 +50,9 @@ _REDUNDANT_CLICKABLE = re.compile(r"^(\*?\[\d{1,9}\] (?:" + "|".join(_CONTROLS) 
 #: Roles whose ``checked=false`` the terse text leaves out (no mark: not checked).
 _CHECKABLE = frozenset({"checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"})
 _UNCHECKED = re.compile(r", checked=false(?=,|$)")
+#: Roles whose ``selected=false`` the terse text leaves out (no mark: not selected).
+_SELECTABLE = frozenset({"option", "tab", "treeitem", "gridcell", "row"})
+_UNSELECTED = re.compile(r", selected=false(?=,|$)")
 #: Shortest run of unchanged lines worth folding (a fold line costs about as much as one line).
 _MIN_FOLD = 2
 #: Header of a folded view (the MCP plan driver and the prompts recognise it).
@@ -112,7 +115,7 @@ class Shown:
     def own(self, terse: bool = False) -> str:
         """The line's text; ``terse``: a placeholder as ``[p7] …42``, a text node as its
         quoted text (``'Only 3 left'``, not ``StaticText 'Only 3 left'``), a checkbox or radio
-        without ``checked=false``."""
+        without ``checked=false``, an option (or tab, row…) without ``selected=false``."""
         if terse:
             if self.pid is not None and self.pruned:
                 return f"[{self.pid}] …{self.pruned}"
@@ -120,6 +123,8 @@ class Shown:
                 return self.text[len("StaticText "):]
             if self.role in _CHECKABLE:  # no ``checked`` mark on a checkbox or radio: it is not checked
                 return _UNCHECKED.sub("", self.text, count=1)
+            if self.role in _SELECTABLE:  # likewise ``selected``: an option without it is not selected
+                return _UNSELECTED.sub("", self.text, count=1)
         return self.text
 
     def sent(self, compact: bool, text: str | None = None, *, terse: bool = False, mark: bool = False) -> str:
