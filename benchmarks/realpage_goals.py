@@ -35,6 +35,13 @@ generalises), and the held-out ones, each in its own file:
   trees and the raw HTML only, without reading the retriever, the defense or any earlier goal
   file, and without running either on them; the figure of record for issue 9, held out
   (``--set blind-9``).
+* ``blind-10`` — 548 goals on all 49 corpus pages (``benchmarks/data/realpage_goals_blind10.jsonl``,
+  same format, 1-4 must-keep items each, 855 items; 58% read / 25% act / 18% navigate; 41 goals in
+  another language than the page (de, es, fr, nl, it, pt, zh, ja, pl, ru), plus 97 English goals on
+  the 9 non-English pages; every item checked against both the walker's and the CDP full tree)
+  written by a helper (h11-goals10) from the full trees and the raw HTML only, without reading the
+  retriever, the defense or any earlier goal file, and without running either on them; held out,
+  run only when asked for by name (``--set blind-10``).
 
 **blind-3 … blind-8 are development data too** since 2026-12-06 (issue 9, h10-focus): each had
 been run on several code versions, and ``benchmarks/focus_learn.py`` fits ``default``'s learned
@@ -71,10 +78,11 @@ HELD_OUT_FILES = {"blind-3": HERE / "data" / "realpage_goals_blind3.jsonl",
                   "blind-6": HERE / "data" / "realpage_goals_blind6.jsonl",
                   "blind-7": HERE / "data" / "realpage_goals_blind7.jsonl",
                   "blind-8": HERE / "data" / "realpage_goals_blind8.jsonl",
-                  "blind-9": HERE / "data" / "realpage_goals_blind9.jsonl"}
+                  "blind-9": HERE / "data" / "realpage_goals_blind9.jsonl",
+                  "blind-10": HERE / "data" / "realpage_goals_blind10.jsonl"}
 GOALS = (HERE / "data" / "realpage_goals.jsonl", *HELD_OUT_FILES.values())
 SET_ORDER = ["developer", "blind-1", "blind-2", "blind-3", "blind-4", "blind-5", "blind-6", "blind-7", "blind-8",
-             "blind-9"]
+             "blind-9", "blind-10"]
 #: How each set is labeled in every table.
 #: Once held out, now development data: ``default``'s learned fusion is fitted on them (focus_learn.py).
 TRAINED_ON = frozenset({"blind-3", "blind-4", "blind-5", "blind-6", "blind-7", "blind-8"})

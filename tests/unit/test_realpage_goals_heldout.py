@@ -1,9 +1,9 @@
-"""Shape of the held-out goal files blind-6 to blind-9, and that every must-keep item is on its page.
+"""Shape of the held-out goal files blind-6 to blind-10, and that every must-keep item is on its page.
 
 The figures come from ``benchmarks/realpage_goals.py --set blind-6`` / ``--set blind-7`` /
-``--set blind-8`` / ``--set blind-9``. Nothing here runs a retriever: the existence check observes each corpus page
-with the full tree only (no goal, no focus, no defense) and matches items with the harness's own matcher
-(``pagelens.bench.cases.item_kept``) against every line of the full rendering.
+``--set blind-8`` / ``--set blind-9`` / ``--set blind-10``. Nothing here runs a retriever: the existence
+check observes each corpus page with the full tree only (no goal, no focus, no defense) and matches items
+with the harness's own matcher (``pagelens.bench.cases.item_kept``) against every line of the full rendering.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ SETS = [
     HeldOut("blind-7", DATA / "realpage_goals_blind7.jsonl", "blind-6", min_goals=300, min_per_page=4),
     HeldOut("blind-8", DATA / "realpage_goals_blind8.jsonl", "blind-7", min_goals=400, min_per_page=6),
     HeldOut("blind-9", DATA / "realpage_goals_blind9.jsonl", "blind-8", min_goals=400, min_per_page=6),
+    HeldOut("blind-10", DATA / "realpage_goals_blind10.jsonl", "blind-9", min_goals=400, min_per_page=6),
 ]
 BY_NAME = pytest.mark.parametrize("held", SETS, ids=[s.name for s in SETS])
 
