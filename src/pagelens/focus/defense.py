@@ -30,8 +30,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from pagelens.focus import borrowed, steering
 from pagelens.focus import lexicons as lx
-from pagelens.focus import steering
 from pagelens.focus.evidence import (
     Evidence,
     domain,
@@ -312,6 +312,19 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
                            label=ln.role in _LABEL_ROLES, normalised=True, notice=i < top)
             if v:
                 flag([i], v, payloads[i], regions[i])
+    # 1b. every line alone, judged against the page itself (any language): an address the page never links,
+    #     written in words the rest of the page does not use, or named after the site (borrowed.judge)
+    page: borrowed.PageIdentity | None = None
+    for i, ln in enumerate(lines):
+        p = payloads[i]
+        if not p or ln.no in flags or "." not in p or not borrowed.written_hosts(p):
+            continue
+        if page is None:
+            title = next((x.name for x in lines if x.role == "RootWebArea"), "")
+            page = borrowed.PageIdentity.of(home, [x.url for x in lines if x.url], title, payloads)
+        v = borrowed.judge(p, page, foreign=regions[i] in _FOREIGN or i < top)
+        if v:
+            flag([i], (v[0], f"{v[1]} (in {_WHERE.get(regions[i], regions[i])})"), p, regions[i])
     # 2. paragraphs rendered as sibling text lines: each gated piece with up to two neighbours either side,
     #    the windows of gated pieces that overlap merged into one (at most _MAX_WINDOW pieces), so that each
     #    piece is read in a few windows at most, not in every window of three that holds a gated piece.
