@@ -40,7 +40,8 @@ _TITLE_WORD = re.compile(r"[^\W\d_]{4,}")
 _MIN_WORDS = 5  # a span shorter than this is a label, a citation or a bare address, not a sentence to the reader
 _FOREIGN_SHARE = 0.6  # the share of a span's distinct words that the rest of the page never uses
 _COMMON = 40  # the page's commonest words: its language's function words
-_MIN_PAGE_WORDS = 400  # a page with less text than this is no reference for its own language
+_MIN_PAGE_CHARS = 2500  # a page with less text than this is no reference for its own language
+_SAMPLE = 8_000  # characters of the page's text its commonest words are counted on
 
 
 def written_hosts(text: str) -> list[str]:
@@ -55,12 +56,9 @@ def written_hosts(text: str) -> list[str]:
 _CJK = re.compile("[\u3040-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 
 
-def _words(text: str, numbers: bool = False) -> list[str]:
-    """The words of ``text`` (lowercased; numbers left out unless ``numbers``; a run of CJK characters read as its
-    pairs)."""
-    words = _WORD.findall(text.lower())
-    if not numbers:
-        words = [w for w in words if not w.isdigit()]
+def _words(text: str) -> list[str]:
+    """The words of ``text`` (lowercased; numbers left out; a run of CJK characters read as its pairs)."""
+    words = [w for w in _WORD.findall(text.lower()) if not w.isdigit()]
     if _CJK.search(text) is None:
         return words
     out: list[str] = []
@@ -75,20 +73,20 @@ def _words(text: str, numbers: bool = False) -> list[str]:
 @dataclass
 class PageIdentity:
     """What a page calls itself and where it links: its own domains, the domains of its links, the name parts
-    of those domains and the words of its title; and, built on first use, its vocabulary."""
+    of those domains and the words of its title; and, built on first use, its text and its commonest words."""
 
     home: frozenset[str]
     linked: frozenset[str]
     names: frozenset[str]
     labels: frozenset[str]
     payloads: Sequence[str]
-    _vocab: Counter[str] | None = field(default=None, repr=False)
-    _size: int | None = field(default=None, repr=False)
+    _text: str | None = field(default=None, repr=False)
     _common: frozenset[str] | None = field(default=None, repr=False)
 
     @classmethod
     def of(cls, home: frozenset[str], urls: Sequence[str], title: str, payloads: Sequence[str]) -> PageIdentity:
-        linked = frozenset(d for d in (domain(u) for u in urls if u.startswith(("http://", "https://"))) if d)
+        hosts = {u.split("/", 3)[2] for u in urls if u.startswith(("http://", "https://")) and u.count("/") >= 2}
+        linked = frozenset(d for d in map(domain, hosts) if d)  # a page links to few hosts: each parsed once
         names: set[str] = set()
         labels = {d.split(".", 1)[0] for d in home}
         labels = {label for label in labels if label.strip("0123456789")}  # a loopback or IP origin has no name
@@ -104,23 +102,19 @@ class PageIdentity:
         d = domain(host)
         return bool(d) and d not in self.home and d not in self.linked
 
+    def text(self) -> str:
+        """The page's text, lowercased (built once, on the first span that needs it)."""
+        if self._text is None:
+            self._text = "\n".join(self.payloads).lower()
+        return self._text
+
     def common(self) -> frozenset[str]:
-        """The page's :data:`_COMMON` commonest words (numbers left out)."""
+        """The page's :data:`_COMMON` commonest words, numbers left out, counted on its first :data:`_SAMPLE`
+        characters (the function words of its language show up early on any page)."""
         if self._common is None:
-            self._common = frozenset(w for w, _ in self.vocabulary().most_common(_COMMON + 20) if not w.isdigit())
+            counts = Counter(_words(self.text()[:_SAMPLE]))
+            self._common = frozenset(w for w, _ in counts.most_common(_COMMON))
         return self._common
-
-    def size(self) -> int:
-        """How many words the page's text holds."""
-        if self._size is None:
-            self._size = sum(self.vocabulary().values())
-        return self._size
-
-    def vocabulary(self) -> Counter[str]:
-        """How often the page's text uses each word (built once, on the first span that needs it)."""
-        if self._vocab is None:
-            self._vocab = Counter(_words("\n".join(self.payloads), numbers=True))  # a span's numbers are not looked up
-        return self._vocab
 
 
 def borrowed_host(host: str, page: PageIdentity) -> bool:
@@ -142,19 +136,28 @@ def foreign_words(text: str, page: PageIdentity, hosts: Sequence[str]) -> bool:
     """Whether ``text`` is in another language than the page: at least :data:`_MIN_WORDS` words besides its
     addresses and codes (a word holding a digit, a reference code, is unique to any text: never evidence), most of
     which (:data:`_FOREIGN_SHARE`) no other text of the page uses."""
-    low = text.lower()
-    seen = Counter(_words(low, numbers=True))  # the span's own share of the page's counts, its addresses included
+    low = low_full = text.lower()  # the span's own share of the page's text, its addresses included
     for h in hosts:
         low = low.replace(h, " ")
     words = {w for w in _words(low) if not any(ch.isdigit() for ch in w)}
     if len(words) < _MIN_WORDS:
         return False
-    vocab = page.vocabulary()
-    if page.size() - sum(seen.values()) < _MIN_PAGE_WORDS:
+    page_text = page.text()
+    if len(page_text) - len(text) < _MIN_PAGE_CHARS:
         return False
-    alone = sum(1 for w in words if vocab.get(w, 0) <= seen[w])
-    # and it lacks the page's commonest words (its language's function words: "the", "de", "の", whatever it is)
-    return alone >= _FOREIGN_SHARE * len(words) and len(words & page.common()) <= 1
+    # it lacks the page's commonest words (its language's function words: "the", "de", "の", whatever it is)
+    if len(words & page.common()) > 1:
+        return False
+    # and most of its words are its alone: the page's text holds them (anywhere, inside other words too) no more
+    # often than the span itself does (one C-speed count per word, no tokenising of the page; stops once decided)
+    need, left = _FOREIGN_SHARE * len(words), len(words)
+    alone = 0
+    for w in words:
+        alone += page_text.count(w) <= low_full.count(w)
+        left -= 1
+        if alone >= need or alone + left < need:
+            break
+    return alone >= need
 
 
 def prose(text: str) -> bool:
@@ -162,15 +165,17 @@ def prose(text: str) -> bool:
     return len(_WORD.findall(text)) >= _MIN_WORDS
 
 
-def judge(text: str, page: PageIdentity, *, foreign: bool) -> tuple[str, str] | None:
+def judge(text: str, page: PageIdentity, *, foreign: bool,
+          written: Sequence[str] | None = None) -> tuple[str, str] | None:
     """(kind, reason) when ``text`` (normalised) steers its reader to an address the page never uses: prose in
     another language than the page (or unlike any of its other text) that writes such an address; or one that
     writes an address borrowing the site's or the page's name, where the site did not write the text for every
     reader (``foreign``: user content, an overlay, hidden text, a notice bar). In the site's own text a look-alike
-    address is not enough: a site announcing its own new address writes exactly that."""
+    address is not enough: a site announcing its own new address writes exactly that. ``written``: the text's
+    :func:`written_hosts`, when the caller has them."""
     if "." not in text or not prose(text):
         return None
-    hosts = [h for h in written_hosts(text) if page.unused(h)]
+    hosts = [h for h in (written_hosts(text) if written is None else written) if page.unused(h)]
     if not hosts:
         return None
     if foreign_words(text, page, hosts):

@@ -14,6 +14,10 @@ Web pages can carry text written for the agent rather than for the user. :func:`
    automated reader has) and its points reach its region's bar.
 3. **Spans** — each line alone; runs of two or three adjacent text siblings (rendering splits
    paragraphs); and whole blocks — user posts, dialogs, live regions — judged as one text.
+4. **The page as the reference** (:mod:`pagelens.focus.borrowed`, any language, no word list) — each line
+   alone again: a sentence in words the rest of the page does not use (another language than the page's)
+   that writes an address the page never links, and, where the site did not write the text for every
+   reader, an address named after the site or the page (a look-alike of its own address).
 
 A link or image whose own ``url=`` leads off-site (an ad) counts as an off-site destination, and a
 span that repeats the goal's words to an addressed reader gets one more point (goal drift reuses
@@ -317,12 +321,13 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
     page: borrowed.PageIdentity | None = None
     for i, ln in enumerate(lines):
         p = payloads[i]
-        if not p or ln.no in flags or "." not in p or not borrowed.written_hosts(p):
+        written = borrowed.written_hosts(p) if p and "." in p and ln.no not in flags else None
+        if not written:
             continue
         if page is None:
             title = next((x.name for x in lines if x.role == "RootWebArea"), "")
             page = borrowed.PageIdentity.of(home, [x.url for x in lines if x.url], title, payloads)
-        v = borrowed.judge(p, page, foreign=regions[i] in _FOREIGN or i < top)
+        v = borrowed.judge(p, page, foreign=regions[i] in _FOREIGN or i < top, written=written)
         if v:
             flag([i], (v[0], f"{v[1]} (in {_WHERE.get(regions[i], regions[i])})"), p, regions[i])
     # 2. paragraphs rendered as sibling text lines: each gated piece with up to two neighbours either side,
