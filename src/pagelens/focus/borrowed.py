@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from pagelens.focus.evidence import domain
 
-__all__ = ["PageIdentity", "borrowed_host", "foreign_words", "judge", "prose", "written_hosts"]
+__all__ = ["PageIdentity", "borrowed_host", "foreign_words", "judge", "lines_with_hosts", "prose", "written_hosts"]
 
 #: A host name written as text ("name-part.tld", "a.b.tld"), not inside a longer word or an e-mail's local part.
 _HOST = re.compile(r"(?<![\w@.-])((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,12})(?![\w-])")
@@ -41,7 +41,24 @@ _MIN_WORDS = 5  # a span shorter than this is a label, a citation or a bare addr
 _FOREIGN_SHARE = 0.6  # the share of a span's distinct words that the rest of the page never uses
 _COMMON = 40  # the page's commonest words: its language's function words
 _MIN_PAGE_CHARS = 2500  # a page with less text than this is no reference for its own language
+_SPAN_CHARS = 600  # characters of a span read for its language (a huge aria-label costs no more than a sentence)
 _SAMPLE = 8_000  # characters of the page's text its commonest words are counted on
+
+
+def lines_with_hosts(payloads: Sequence[str]) -> list[int]:
+    """Positions of the texts in ``payloads`` that may hold a written host: one scan of the page's joined text
+    (not one regex call per line), its matches mapped back to their texts by counting the separators between."""
+    joined = "\x00".join(payloads)
+    if joined.count("\x00") != len(payloads) - 1:  # a text holding the separator itself: test each text alone
+        return [k for k, p in enumerate(payloads) if _QUICK.search(p) is not None]
+    out: list[int] = []
+    i = last = 0
+    for m in _QUICK.finditer(joined):
+        i += joined.count("\x00", last, m.start())
+        last = m.start()
+        if not out or out[-1] != i:
+            out.append(i)
+    return out
 
 
 def written_hosts(text: str) -> list[str]:
@@ -136,7 +153,7 @@ def foreign_words(text: str, page: PageIdentity, hosts: Sequence[str]) -> bool:
     """Whether ``text`` is in another language than the page: at least :data:`_MIN_WORDS` words besides its
     addresses and codes (a word holding a digit, a reference code, is unique to any text: never evidence), most of
     which (:data:`_FOREIGN_SHARE`) no other text of the page uses."""
-    low = low_full = text.lower()  # the span's own share of the page's text, its addresses included
+    low = low_full = text[:_SPAN_CHARS].lower()  # the span's own share of the page's text, its addresses included
     for h in hosts:
         low = low.replace(h, " ")
     words = {w for w in _words(low) if not any(ch.isdigit() for ch in w)}

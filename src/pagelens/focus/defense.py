@@ -319,9 +319,9 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
     # 1b. every line alone, judged against the page itself (any language): an address the page never links,
     #     written in words the rest of the page does not use, or named after the site (borrowed.judge)
     page: borrowed.PageIdentity | None = None
-    for i, ln in enumerate(lines):
-        p = payloads[i]
-        written = borrowed.written_hosts(p) if p and "." in p and ln.no not in flags else None
+    for i in borrowed.lines_with_hosts(payloads):
+        ln, p = lines[i], payloads[i]
+        written = borrowed.written_hosts(p) if ln.no not in flags else None
         if not written:
             continue
         if page is None:

@@ -6,7 +6,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from pagelens.focus.borrowed import PageIdentity, borrowed_host, foreign_words, judge, written_hosts
+from pagelens.focus.borrowed import (
+    PageIdentity,
+    borrowed_host,
+    foreign_words,
+    judge,
+    lines_with_hosts,
+    written_hosts,
+)
 from pagelens.focus.defense import _payload, detect, home_domains
 from pagelens.observe.textparse import rendering_from_text
 from pagelens.types import Rendering
@@ -99,6 +106,12 @@ def test_written_hosts_leave_out_file_names_codes_and_short_labels() -> None:
     assert written_hosts("see manual.pdf and setup.exe, or notes.txt") == []
     assert written_hosts("HOUSEDO Co.ltd, all rights reserved") == []
     assert written_hosts("open shop-mirror.example/x or www.a-b.example.net") == ["shop-mirror.example", "www.a-b.example.net"]
+
+
+def test_lines_with_hosts_maps_matches_to_their_texts_even_when_a_text_holds_the_separator() -> None:
+    texts = ["plain words", "see shop-mirror.example/x", "", "more words", "a.b.example and c-d.example"]
+    assert lines_with_hosts(texts) == [1, 4]
+    assert lines_with_hosts(["x\x00y", *texts]) == [2, 5]
 
 
 def test_borrowed_host_needs_the_brand_plus_something_else() -> None:
