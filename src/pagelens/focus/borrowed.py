@@ -101,9 +101,9 @@ class PageIdentity:
     _common: frozenset[str] | None = field(default=None, repr=False)
 
     @classmethod
-    def of(cls, home: frozenset[str], urls: Sequence[str], title: str, payloads: Sequence[str]) -> PageIdentity:
-        hosts = {u.split("/", 3)[2] for u in urls if u.startswith(("http://", "https://")) and u.count("/") >= 2}
-        linked = frozenset(d for d in map(domain, hosts) if d)  # a page links to few hosts: each parsed once
+    def of(cls, home: frozenset[str], linked: frozenset[str], title: str, payloads: Sequence[str]) -> PageIdentity:
+        """``home``: the page's own domains; ``linked``: every domain its links lead to
+        (:func:`pagelens.focus.defense.page_domains`)."""
         names: set[str] = set()
         labels = {d.split(".", 1)[0] for d in home}
         labels = {label for label in labels if label.strip("0123456789")}  # a loopback or IP origin has no name

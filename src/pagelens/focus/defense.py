@@ -127,6 +127,11 @@ def _is_live(line: Line) -> bool:
 def home_domains(rendering: Rendering) -> frozenset[str]:
     """The page's own domains: its address, what its chrome (navigation, banner, footer) links to,
     and any domain it links to at least three times."""
+    return page_domains(rendering)[0]
+
+
+def page_domains(rendering: Rendering) -> tuple[frozenset[str], frozenset[str]]:
+    """(the page's own domains as :func:`home_domains` gives them, every domain the page links to)."""
     origins: Counter[str] = Counter()
     own: set[str] = set()
     for ln in rendering.lines:
@@ -145,7 +150,7 @@ def home_domains(rendering: Rendering) -> frozenset[str]:
     home |= {d for d, c in seen.items() if c >= 3}
     if not home and seen:
         home.add(seen.most_common(1)[0][0])
-    return frozenset(home)
+    return frozenset(home), frozenset(d for d in seen if d)
 
 
 def _kind(ev: Evidence) -> str:
@@ -290,7 +295,7 @@ def _worst(regions: Iterable[str]) -> str:
 def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
     """Flag the lines of ``rendering`` that carry text aimed at the agent."""
     lines = rendering.lines
-    home = home_domains(rendering)
+    home, linked = page_domains(rendering)
     payloads = [_payload(ln) for ln in lines]
     regions = _live_regions(lines)
     gated = [bool(p) and (gate(p, regions[i] in _FOREIGN) or (regions[i] == "unseen" and lx.URGENT_NOW.search(p) is not None))
@@ -326,7 +331,7 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
             continue
         if page is None:
             title = next((x.name for x in lines if x.role == "RootWebArea"), "")
-            page = borrowed.PageIdentity.of(home, [x.url for x in lines if x.url], title, payloads)
+            page = borrowed.PageIdentity.of(home, linked, title, payloads)
         v = borrowed.judge(p, page, foreign=regions[i] in _FOREIGN or i < top, written=written)
         if v:
             flag([i], (v[0], f"{v[1]} (in {_WHERE.get(regions[i], regions[i])})"), p, regions[i])

@@ -14,7 +14,7 @@ from pagelens.focus.borrowed import (
     lines_with_hosts,
     written_hosts,
 )
-from pagelens.focus.defense import _payload, detect, home_domains
+from pagelens.focus.defense import _payload, detect, page_domains
 from pagelens.observe.textparse import rendering_from_text
 from pagelens.types import Rendering
 
@@ -60,8 +60,8 @@ def _flagged(r: Rendering, needle: str) -> bool:
 
 def _identity(r: Rendering) -> PageIdentity:
     title = next(ln.name for ln in r.lines if ln.role == "RootWebArea")
-    return PageIdentity.of(home_domains(r), [ln.url for ln in r.lines if ln.url], title,
-                           [_payload(ln) for ln in r.lines])
+    home, linked = page_domains(r)
+    return PageIdentity.of(home, linked, title, [_payload(ln) for ln in r.lines])
 
 
 # Swahili and Icelandic: no lexicon of the defense covers them, so only the page itself can tell
