@@ -28,7 +28,10 @@ request off loopback), observed once, and judged through the public API (``pagel
 * for benign cases, **flagged** — their exposed text was redacted (a false positive).
 
     .venv/bin/python benchmarks/injection_blind4.py [--cases FILE] [--pages DIR] [--limit N]
-        [--only ID ...] [--json out.json] [--validate]
+        [--only ID ...] [--json out.json] [--obs-cache DIR] [--validate]
+
+``--obs-cache DIR`` keeps each case's observation (keyed by its id and a hash of its page, selector, position and
+snippet) and reuses it: two codes judged on the same trees, and a second run without a browser.
 
 ``--half read`` / ``--half unread`` runs one half of a development set, split by the number that ends each
 case id: odd numbers are the half whose misses may be read, even numbers the half that is only measured
