@@ -30,7 +30,10 @@ request off loopback), observed once, and judged through the public API (``pagel
 * for benign cases, **flagged** — their exposed text was redacted (a false positive).
 
     .venv/bin/python benchmarks/injection_blind4.py [--cases FILE] [--pages DIR] [--limit N]
-        [--only ID ...] [--json out.json] [--validate]
+        [--only ID ...] [--json out.json] [--obs-cache DIR] [--validate]
+
+``--obs-cache DIR`` keeps each case's observation (keyed by its id and a hash of its page, selector, position and
+snippet) and reuses it: two codes judged on the same trees, and a second run without a browser.
 
 ``--half read`` / ``--half unread`` runs one half of a development set, split by the number that ends each
 case id: odd numbers are the half whose misses may be read, even numbers the half that is only measured
@@ -255,11 +258,30 @@ def observe_spliced(case: Case, pages: Path, session: Any, workdir: Path) -> Any
         server.close()
 
 
-def run_case(case: Case, pages: Path, session: Any, workdir: Path) -> dict[str, Any]:
+def _cached_observation(case: Case, pages: Path, session: Any, workdir: Path, cache: Path | None) -> Any:
+    """The case's observation, from ``cache`` when it holds one for this case's page and snippet (the same
+    observation then serves runs of two codes), else observed and stored there."""
+    if cache is None:
+        return observe_spliced(case, pages, session(), workdir)
+    import hashlib
+    import pickle
+
+    key = hashlib.blake2b(f"{case.page}\0{case.selector}\0{case.position}\0{case.html}".encode(),
+                          digest_size=8).hexdigest()
+    path = cache / f"{re.sub(r'[^A-Za-z0-9_.-]', '_', case.id)}-{key}.pkl"
+    if path.is_file():
+        return pickle.loads(path.read_bytes())
+    obs = observe_spliced(case, pages, session(), workdir)
+    cache.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(pickle.dumps(obs))
+    return obs
+
+
+def run_case(case: Case, pages: Path, session: Any, workdir: Path, cache: Path | None = None) -> dict[str, Any]:
     from pagelens.api import focus_view, render_observation
 
     t = time.perf_counter()
-    obs = observe_spliced(case, pages, session, workdir)
+    obs = _cached_observation(case, pages, session if callable(session) else (lambda: session), workdir, cache)
     observe_s = time.perf_counter() - t
     marker = _norm(case.marker)
     rendering = render_observation(obs)
@@ -357,6 +379,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path, help="write the per-case rows here")
     ap.add_argument("--half", choices=("read", "unread"),
                     help="only the cases whose id ends in an odd (read) or even (unread) number")
+    ap.add_argument("--obs-cache", type=Path, metavar="DIR",
+                    help="keep each case's observation here and reuse it (two codes judged on the same trees)")
     ap.add_argument("--validate", action="store_true",
                     help="only check that every case loads and its marker reaches the full tree (no defense)")
     args = ap.parse_args(argv)
@@ -377,13 +401,22 @@ def main(argv: list[str] | None = None) -> int:
         cases = cases[: args.limit]
     if args.validate:
         return validate(cases, args.pages)
+    import contextlib
+
     from pagelens.browser.session import BrowserSession
 
     rows: list[dict[str, Any]] = []
-    with tempfile.TemporaryDirectory(prefix="pagelens-inj4-") as tmp, BrowserSession() as session:
+    with tempfile.TemporaryDirectory(prefix="pagelens-inj4-") as tmp, contextlib.ExitStack() as stack:
+        opened: list[Any] = []
+
+        def session() -> Any:  # the browser starts only when a case is not in the cache
+            if not opened:
+                opened.append(stack.enter_context(BrowserSession()))
+            return opened[0]
+
         for case in cases:
             try:
-                rows.append(run_case(case, args.pages, session, Path(tmp)))
+                rows.append(run_case(case, args.pages, session, Path(tmp), args.obs_cache))
             except CaseError as exc:
                 print(f"error: {case.id}: {exc}", file=sys.stderr)
                 return 2

@@ -14,6 +14,10 @@ Web pages can carry text written for the agent rather than for the user. :func:`
    automated reader has) and its points reach its region's bar.
 3. **Spans** — each line alone; runs of two or three adjacent text siblings (rendering splits
    paragraphs); and whole blocks — user posts, dialogs, live regions — judged as one text.
+4. **The page as the reference** (:mod:`pagelens.focus.borrowed`, any language, no word list) — each line
+   alone again: a sentence in words the rest of the page does not use (another language than the page's)
+   that writes an address the page never links, and, where the site did not write the text for every
+   reader, an address named after the site or the page (a look-alike of its own address).
 
 A link or image whose own ``url=`` leads off-site (an ad) counts as an off-site destination, and a
 span that repeats the goal's words to an addressed reader gets one more point (goal drift reuses
@@ -30,8 +34,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from pagelens.focus import borrowed, steering
 from pagelens.focus import lexicons as lx
-from pagelens.focus import steering
 from pagelens.focus.evidence import (
     Evidence,
     domain,
@@ -123,6 +127,11 @@ def _is_live(line: Line) -> bool:
 def home_domains(rendering: Rendering) -> frozenset[str]:
     """The page's own domains: its address, what its chrome (navigation, banner, footer) links to,
     and any domain it links to at least three times."""
+    return page_domains(rendering)[0]
+
+
+def page_domains(rendering: Rendering) -> tuple[frozenset[str], frozenset[str]]:
+    """(the page's own domains as :func:`home_domains` gives them, every domain the page links to)."""
     origins: Counter[str] = Counter()
     own: set[str] = set()
     for ln in rendering.lines:
@@ -141,7 +150,7 @@ def home_domains(rendering: Rendering) -> frozenset[str]:
     home |= {d for d, c in seen.items() if c >= 3}
     if not home and seen:
         home.add(seen.most_common(1)[0][0])
-    return frozenset(home)
+    return frozenset(home), frozenset(d for d in seen if d)
 
 
 def _kind(ev: Evidence) -> str:
@@ -286,7 +295,7 @@ def _worst(regions: Iterable[str]) -> str:
 def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
     """Flag the lines of ``rendering`` that carry text aimed at the agent."""
     lines = rendering.lines
-    home = home_domains(rendering)
+    home, linked = page_domains(rendering)
     payloads = [_payload(ln) for ln in lines]
     regions = _live_regions(lines)
     gated = [bool(p) and (gate(p, regions[i] in _FOREIGN) or (regions[i] == "unseen" and lx.URGENT_NOW.search(p) is not None))
@@ -312,6 +321,20 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
                            label=ln.role in _LABEL_ROLES, normalised=True, notice=i < top)
             if v:
                 flag([i], v, payloads[i], regions[i])
+    # 1b. every line alone, judged against the page itself (any language): an address the page never links,
+    #     written in words the rest of the page does not use, or named after the site (borrowed.judge)
+    page: borrowed.PageIdentity | None = None
+    for i in borrowed.lines_with_hosts(payloads):
+        ln, p = lines[i], payloads[i]
+        written = borrowed.written_hosts(p) if ln.no not in flags else None
+        if not written:
+            continue
+        if page is None:
+            title = next((x.name for x in lines if x.role == "RootWebArea"), "")
+            page = borrowed.PageIdentity.of(home, linked, title, payloads)
+        v = borrowed.judge(p, page, foreign=regions[i] in _FOREIGN or i < top, written=written)
+        if v:
+            flag([i], (v[0], f"{v[1]} (in {_WHERE.get(regions[i], regions[i])})"), p, regions[i])
     # 2. paragraphs rendered as sibling text lines: each gated piece with up to two neighbours either side,
     #    the windows of gated pieces that overlap merged into one (at most _MAX_WINDOW pieces), so that each
     #    piece is read in a few windows at most, not in every window of three that holds a gated piece.
