@@ -94,3 +94,39 @@ def test_a_stem_names_a_concept_only_through_an_english_inflection() -> None:
 
     assert "jobs" in stem_concepts("job") and "notify" in stem_concepts("notified")
     assert "payment" not in stem_concepts("cart")  # the French "carte" is not an inflection of "cart"
+
+
+def _english_portal(links: list[str]) -> str:
+    filler = [f"\t\t[{500 + i}] link 'Section {i} overview of city life', url='http://127.0.0.1/b/{i}'" for i in range(120)]
+    prose = [f"\t\tStaticText 'Paragraph {i}: the city reports on roadworks, traffic and culture in the district.'"
+             for i in range(60)]
+    body = [f"\t\t[{10 + i}] link '{name}', url='http://127.0.0.1/l/{i}'" for i, name in enumerate(links)]
+    return "\n".join(["RootWebArea 'City portal'", "\t[1] navigation 'Menu'", *filler, "\t[2] main ''", *prose,
+                      "\t[3] contentinfo ''", *body])
+
+
+def test_a_goal_in_another_language_keeps_the_english_pages_cognate_link() -> None:
+    from dataclasses import replace
+
+    from pagelens.focus.rules import RulesConfig
+
+    others = [f"Service {i} office" for i in range(60)]
+    page = rendering_from_text(_english_portal([*others[:30], "Biography", *others[30:]]))
+    goal = FocusQuery("Leer la biografía de la ciudad")
+    on = focus(page, goal, RulesRetriever(), defense=False)
+    off = focus(page, goal, RulesRetriever(replace(RulesConfig(), goal_cognates=False)), defense=False)
+    assert on.pruning > 0.5 and off.pruning > 0.5
+    assert "link 'Biography'" in on.text()
+    assert "link 'Biography'" not in off.text()
+
+
+def test_an_english_goal_on_an_english_page_looks_for_no_cognates() -> None:
+    from pagelens.focus.analysis import analysis_of
+    from pagelens.focus.rules import RulesConfig
+
+    ret = RulesRetriever()
+    cfg = RulesConfig()
+    pa = analysis_of(rendering_from_text(_english_portal(["Imprint", "Calendario", "Press"])), cfg.limits,
+                     cfg.unit_text_chars)
+    _signals, line_terms, _unseen, _fused = ret.fused(FocusQuery("Open the calendar of the city"), pa)
+    assert not any("calendar" in t for terms in line_terms.values() for t in terms)
