@@ -387,9 +387,7 @@ class RulesRetriever:
         """A goal word that no unit carries counts, weakly, where a page not in English spells it
         its own way (:mod:`.cognates`: "calendar" on a "Kalender" link), or where an English page
         spells a word of a goal written in another language ("publicación" / "publication"); in place."""
-        if pa.lang == "en" and not self.config.goal_cognates:
-            return
-        if pa.lang == "en" and guess_language([query.goal]) in ("en", "cjk"):
+        if pa.lang == "en" and (not self.config.goal_cognates or guess_language([query.goal]) in ("en", "cjk")):
             return  # on an English page a near spelling of an English word is another English word ("submit" / "submission")
         carried = set().union(*unit_hits) if unit_hits else set()
         words = {w: _stem(w) for w in WORD.findall(normalise(without_quotes(query.goal)))
