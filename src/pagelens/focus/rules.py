@@ -386,7 +386,7 @@ class RulesRetriever:
                   unit_hits: list[set[str]], line_terms: dict[int, frozenset[str]]) -> None:
         """A goal word that no unit carries counts, weakly, where a page not in English spells it
         its own way (:mod:`.cognates`: "calendar" on a "Kalender" link), or where an English page
-        spells a word of a goal written in another language ("publicación" / "publication"); in place."""
+        spells a word of a goal written in another language its English way; in place."""
         if pa.lang == "en" and (not self.config.goal_cognates or guess_language([query.goal]) in ("en", "cjk")):
             return  # on an English page a near spelling of an English word is another English word ("submit" / "submission")
         carried = set().union(*unit_hits) if unit_hits else set()
