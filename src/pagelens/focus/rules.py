@@ -109,8 +109,9 @@ _KIND_OF = {"price": "amount", "quantity": "count"}  # a question's concept -> t
 @dataclass(frozen=True, slots=True)
 class RulesConfig:
     #: Share of the full tree's tokens to fill (``FocusQuery.budget`` overrides it). Chosen
-    #: from the recall-vs-budget curve in BENCHMARKS.md ("Focus v2").
-    budget: float = 0.25
+    #: from the recall-vs-budget curve in BENCHMARKS.md ("Focus v2"); 0.25 -> 0.24 with
+    #: :attr:`fusion_all_units_questions`, out of fold ("Focus, eleventh pass")
+    budget: float = 0.24
     floor_tokens: int = 800  # a budget never below this (small pages need their context)...
     ceiling_tokens: int = 6000  # ...nor above this (a 170k-token page is not read whole)
     small_page_tokens: int = 600  # pages this small are kept whole
@@ -153,6 +154,9 @@ class RulesConfig:
     fusion: str = "learned"
     fusion_model: str | None = None  # the model file (None: the one shipped, :data:`.learned.MODEL_FILE`)
     fusion_all_units: bool = False  # the model orders every unit, not only those some signal ranks
+    #: ...for a question only: the value it asks for often sits in a unit no signal ranks (chosen
+    #: out of fold by page with budget 0.24, BENCHMARKS.md "Focus, eleventh pass")
+    fusion_all_units_questions: bool = True
     debug_units: int = 8
 
 
@@ -274,7 +278,8 @@ class RulesRetriever:
             return order, reason
         x = learned.features(pa, signals, {n: getattr(r, "scores", {}) for n, r in signals.items()}, fused,
                              goal_shape(query, unseen))
-        return learned.learned_order(model, x, None if self.config.fusion_all_units else order), ""
+        every = self.config.fusion_all_units or (self.config.fusion_all_units_questions and is_question(query.goal))
+        return learned.learned_order(model, x, None if every else order), ""
 
     # -- signals -------------------------------------------------------------------------------
     def _signals(self, query: FocusQuery,
