@@ -109,9 +109,8 @@ _KIND_OF = {"price": "amount", "quantity": "count"}  # a question's concept -> t
 @dataclass(frozen=True, slots=True)
 class RulesConfig:
     #: Share of the full tree's tokens to fill (``FocusQuery.budget`` overrides it). Chosen
-    #: from the recall-vs-budget curve in BENCHMARKS.md ("Focus v2"); 0.25 -> 0.24 with
-    #: :attr:`fusion_all_units_questions`, out of fold ("Focus, eleventh pass")
-    budget: float = 0.24
+    #: from the recall-vs-budget curve in BENCHMARKS.md ("Focus v2").
+    budget: float = 0.25
     floor_tokens: int = 800  # a budget never below this (small pages need their context)...
     ceiling_tokens: int = 6000  # ...nor above this (a 170k-token page is not read whole)
     small_page_tokens: int = 600  # pages this small are kept whole
@@ -154,9 +153,10 @@ class RulesConfig:
     fusion: str = "learned"
     fusion_model: str | None = None  # the model file (None: the one shipped, :data:`.learned.MODEL_FILE`)
     fusion_all_units: bool = False  # the model orders every unit, not only those some signal ranks
-    #: ...for a question only: the value it asks for often sits in a unit no signal ranks (chosen
-    #: out of fold by page with budget 0.24, BENCHMARKS.md "Focus, eleventh pass")
-    fusion_all_units_questions: bool = True
+    #: ...for a question only: the value it asks for often sits in a unit no signal ranks. Off:
+    #: with budget 0.24 it won out of fold by page, but kept two more injected texts on the
+    #: development injections (BENCHMARKS.md "Focus, eleventh pass")
+    fusion_all_units_questions: bool = False
     debug_units: int = 8
 
 

@@ -139,9 +139,9 @@ def test_a_question_is_ordered_over_every_unit_an_action_over_the_ranked_ones() 
     from pagelens.focus.analysis import analysis_of
 
     r = _shop(40)
-    ret = _learned()
+    ret = _learned(fusion_all_units_questions=True)
     cfg = ret.config
-    assert cfg.fusion_all_units_questions and not cfg.fusion_all_units
+    assert not cfg.fusion_all_units and not RulesConfig().fusion_all_units_questions
     pa = analysis_of(r, cfg.limits, cfg.unit_text_chars)
     n_units = len(pa.units.heads)
     lengths = {}
