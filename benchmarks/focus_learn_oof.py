@@ -23,6 +23,7 @@ import statistics
 import sys
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -63,6 +64,21 @@ def curve_sample(goals: list[dict], every: int) -> list[dict]:
     return [g for g in goals if g["id"] % every == 0]
 
 
+def settings(spec: str) -> tuple[str, dict[str, Any]]:
+    """``"cog:goal_cognates=true,value_tokens=24"`` -> ``("+cog", {...})``, values typed as the
+    :class:`RulesConfig` field's default."""
+    from pagelens.focus.rules import RulesConfig
+
+    label, _, pairs = spec.partition(":")
+    base = RulesConfig()
+    out: dict[str, Any] = {}
+    for pair in filter(None, pairs.split(",")):
+        key, _, raw = pair.partition("=")
+        kind = type(getattr(base, key))
+        out[key] = raw.lower() in ("1", "true", "yes") if kind is bool else kind(raw)
+    return "+" + label, out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cache", type=Path, default=HERE.parent / "runs" / "realpages")
@@ -72,6 +88,9 @@ def main() -> None:
     ap.add_argument("--budget", action="append", dest="budgets", type=float)
     ap.add_argument("--curve-every", type=int, default=4, help="budgets below 25%%: every n-th goal id only")
     ap.add_argument("--baselines", action="store_true", help="also default (RRF) at each budget and bm25-400")
+    ap.add_argument("--with", action="append", dest="settings", default=[], metavar="LABEL:KEY=VALUE,...",
+                    help="also score each variant with these RulesConfig settings (same fold models), labelled "
+                         "VARIANT+LABEL; e.g. --with cog:goal_cognates=true")
     ap.add_argument("--json", type=Path)
     ap.add_argument("--report", type=Path, nargs="*", help="print the tables of these row files and stop")
     args = ap.parse_args()
@@ -110,9 +129,11 @@ def main() -> None:
                 if VARIANTS[v][0] != config:
                     continue
                 cfg = replace(RulesConfig(), fusion="learned", fusion_model=str(path), fusion_all_units=VARIANTS[v][1])
-                for b in budgets:
-                    got = evaluate(on(test, b), {}, [(f"{v}@{b:g}", RulesRetriever(cfg))], budget=b, parsed=rend)
-                    rows += [{**r, "fold": f} for r in got]
+                for label, extra in [("", {}), *map(settings, args.settings)]:
+                    for b in budgets:
+                        got = evaluate(on(test, b), {}, [(f"{v}{label}@{b:g}", RulesRetriever(replace(cfg, **extra)))],
+                                       budget=b, parsed=rend)
+                        rows += [{**r, "fold": f} for r in got]
             print(f"{config} fold {f} done", file=sys.stderr)
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)

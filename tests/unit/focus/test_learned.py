@@ -133,3 +133,27 @@ def test_a_100000_line_tree_is_focused() -> None:
     res = focus(r, FocusQuery("Add kettle model 24999 to the cart"), _learned(fusion_all_units=True), defense=False)
     assert res.error is None and res.pruning > 0.9
     assert "Kettle model 24999 with a steel body" in res.text()
+
+
+def test_a_question_is_ordered_over_every_unit_an_action_over_the_ranked_ones() -> None:
+    from pagelens.focus.analysis import analysis_of
+
+    r = _shop(40)
+    ret = _learned(fusion_all_units_questions=True)
+    cfg = ret.config
+    assert not cfg.fusion_all_units and not RulesConfig().fusion_all_units_questions
+    pa = analysis_of(r, cfg.limits, cfg.unit_text_chars)
+    n_units = len(pa.units.heads)
+    lengths = {}
+    for goal in ("How much does the kettle cost?", "Add the kettle to the cart"):
+        q = FocusQuery(goal)
+        signals, _lt, unseen, fused = ret.fused(q, pa)
+        order, reason = ret._learned(q, pa, signals, fused, unseen, list(fused))
+        assert not reason
+        lengths[goal] = len(order)
+    assert lengths["How much does the kettle cost?"] == n_units
+    assert lengths["Add the kettle to the cart"] < n_units
+    off = RulesRetriever(replace(cfg, fusion_all_units_questions=False))
+    q = FocusQuery("How much does the kettle cost?")
+    signals, _lt, unseen, fused = off.fused(q, pa)
+    assert len(off._learned(q, pa, signals, fused, unseen, list(fused))[0]) < n_units
