@@ -22,7 +22,7 @@ OPTIONS_JS = (
     "(el) => el.tagName === 'SELECT' ? Array.from(el.options).map(o => [o.label.trim(), o.value, o.disabled]) : null"
 )
 
-#: Run on the target element: visible (a box, not hidden) and disabled, as :data:`PROBE_JS` says them.
+#: Run on the target element: visible (a box, not hidden) and disabled (what :data:`PROBE_JS` says of them too).
 USABLE_JS = """(el) => {
   const r = el.getBoundingClientRect(), st = getComputedStyle(el);
   return {visible: r.width > 0 && r.height > 0 && st.visibility !== 'hidden' && st.display !== 'none',
@@ -38,8 +38,7 @@ PROBE_JS = "(el) => {" + DESCRIBE_JS + FOCUS_KEY_JS + """
     el.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'});
     r = el.getBoundingClientRect();
   }
-  const st = getComputedStyle(el);
-  const visible = r.width > 0 && r.height > 0 && st.visibility !== 'hidden' && st.display !== 'none';
+  const {visible, disabled} = (""" + USABLE_JS + """)(el);
   const root = el.getRootNode();
   const at = (px, py) => (root && root.elementFromPoint) ? root.elementFromPoint(px, py) : document.elementFromPoint(px, py);
   const labels = el.labels ? Array.from(el.labels) : [];
@@ -62,8 +61,7 @@ PROBE_JS = "(el) => {" + DESCRIBE_JS + FOCUS_KEY_JS + """
   const type = (el.getAttribute('type') || '').toLowerCase();
   const notText = ['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'file', 'range', 'color'];
   const editable = el.isContentEditable || tag === 'textarea' || (tag === 'input' && !notText.includes(type));
-  return {visible, x, y, centre, inside, tag, editable, top: window.top === window,
-          disabled: !!el.disabled || el.getAttribute('aria-disabled') === 'true',
+  return {visible, x, y, centre, inside, tag, editable, top: window.top === window, disabled,
           readonly: !!el.readOnly,
           self: describe(el), hit: describe(hit), hit_clickable: clickable(hit), focus_key: focusKey(el),
           dialog: dialog && dialog !== hit ? describe(dialog) : null,

@@ -48,7 +48,7 @@ from pagelens.agent.trace import (
     diagnose,
 )
 from pagelens.errors import ActionError, BrowserCrashed, LLMError, PageError
-from pagelens.focus.notices import ACTING
+from pagelens.focus.notices import after_action
 from pagelens.focus.view import PageView, focus_view
 from pagelens.signals.detector import PAGE_ACTIONS, Signal, SignalDetector
 
@@ -279,8 +279,8 @@ class _Run:
                 t1 = time.perf_counter()
                 fb = executor.execute(action, self.view.observation, view=self.view)
                 execute_s = time.perf_counter() - t1
-                if action.name in ACTING and self.solicited is not None and fb.status not in ("invalid", "budget"):
-                    self.solicited = self.solicited.acted_on()  # (an action refused before it ran touched nothing)
+                if fb.status not in ("invalid", "budget"):  # (an action refused before it ran touched nothing)
+                    self.solicited = after_action(self.solicited, action.name)
                 if fb.status == "control":
                     fb = self._control(fb)
                 if action.name == "stop" and fb.status == "control":

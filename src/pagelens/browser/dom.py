@@ -133,14 +133,15 @@ class Element:
         ``checked``: the caller has just checked that it is visible and enabled: no actionability wait."""
         loc = self._loc
         if by == "value":
-            self._act("select an option of", "changed",
-                      lambda: loc.select_option(value=option, timeout=timeout_ms, force=checked))
+            def call() -> Any:
+                return loc.select_option(value=option, timeout=timeout_ms, force=checked)
         elif by == "label":
-            self._act("select an option of", "changed",
-                      lambda: loc.select_option(label=option, timeout=timeout_ms, force=checked))
+            def call() -> Any:
+                return loc.select_option(label=option, timeout=timeout_ms, force=checked)
         else:
-            self._act("select an option of", "changed", lambda: loc.select_option(option, timeout=timeout_ms,
-                                                                                    force=checked))
+            def call() -> Any:
+                return loc.select_option(option, timeout=timeout_ms, force=checked)
+        self._act("select an option of", "changed", call)
 
     def _act(self, verb: str, done: str, call: Callable[[], _T]) -> _T:
         try:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
 
-from pagelens.browser.dom import Element, MarkedElement, resolve, resolve_and_run
+from pagelens.browser.dom import Element, MarkedElement, resolve_and_run
 from pagelens.browser.driving import BrowserState, Driver, Frame, Polling, bounded, bounded_supported
 from pagelens.browser.point import PointHit, element_at
 from pagelens.errors import ActionError
@@ -207,9 +207,7 @@ class Tab(Driver):
         """The element of an observation node, tagged in its renderer; raises :class:`ElementGone`
         (:class:`~pagelens.errors.PageTimeout` when the page does not answer within ``timeout_ms``).
         Call :meth:`~pagelens.browser.dom.MarkedElement.release` when done."""
-        if self._sessions is None:
-            raise ActionError("this tab has no observer: elements by observation id need episode.tab")
-        return resolve(self, self._sessions(), node, timeout_ms=timeout_ms)
+        return self.element_with(node, "", timeout_ms=timeout_ms)[0]
 
     def element_with(self, node: Node, js: str, arg: Any = None, *,
                      timeout_ms: float | None = None) -> tuple[MarkedElement, Any]:

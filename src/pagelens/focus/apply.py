@@ -28,7 +28,7 @@ from pagelens.focus.base import FocusQuery, Retriever, Selection
 from pagelens.types import Line, Rendering
 
 if TYPE_CHECKING:
-    from pagelens.focus.notices import Fold, Folding
+    from pagelens.focus.notices import Fold, Folding, Solicited
 
 #: Roles whose whole subtree stays visible: what the page is asking the user right now.
 ALWAYS_SUBTREE_ROLES = frozenset({"dialog", "alertdialog", "alert"})
@@ -68,7 +68,7 @@ class FocusResult:
     folded: frozenset[int] = frozenset()
     #: what the next observation of this page is told about its notices (:class:`pagelens.focus.notices.Solicited`;
     #: mark it with ``acted_on()`` after an action on an element and pass it as ``FocusQuery.solicited``)
-    solicited: Any = None
+    solicited: Solicited | None = None
 
     def text(self) -> str:
         return "\n".join("\t" * ln.depth + ln.text for ln in self.lines)
@@ -275,6 +275,12 @@ def build_lines(
 def placeholder_text(n: int, pid: str | None) -> str:
     """``[p3] ... 42 lines pruned ...`` (no id: ``... 42 lines pruned ...``)."""
     return (f"[{pid}] " if pid else "") + f"... {n} line{'s' if n != 1 else ''} pruned ..."
+
+
+def renumbered(ol: OutputLine, pid: str) -> OutputLine:
+    """The placeholder ``ol`` under the id ``pid`` (a folded notice's keeps its own wording)."""
+    text = ol.text.replace(f"[{ol.pid}]", f"[{pid}]", 1) if ol.folded else placeholder_text(ol.pruned, pid)
+    return replace(ol, pid=pid, text=text)
 
 
 def _placeholder(depth: int, n: int, pid: str | None = None) -> OutputLine:

@@ -218,31 +218,31 @@ class Model:
         self.name = str(spec.get("name", self.kind))
         if self.kind == "trees":
             t = spec["trees"]
-            self.feature = np.asarray(t["feature"], dtype=np.int64)
-            self.threshold = np.asarray(t["threshold"], dtype=np.float64)
-            self.left = np.asarray(t["left"], dtype=np.int64)
-            self.right = np.asarray(t["right"], dtype=np.int64)
+            feature = np.asarray(t["feature"], dtype=np.int64)
+            threshold = np.asarray(t["threshold"], dtype=np.float64)
+            left = np.asarray(t["left"], dtype=np.int64)
+            right = np.asarray(t["right"], dtype=np.int64)
+            leaf = np.asarray(t["leaf"], dtype=bool)
             self.value = np.asarray(t["value"], dtype=np.float64)
-            self.leaf = np.asarray(t["leaf"], dtype=bool)
-            self.missing_left = np.asarray(t["missing_left"], dtype=bool)
             self.roots = np.asarray(t["roots"], dtype=np.int64)
             self.depth = int(t["depth"])
             self.base = float(spec.get("base", 0.0))
-            n = len(self.feature)
-            if not (len(self.threshold) == len(self.left) == len(self.right) == len(self.value) == len(self.leaf) == n):
+            n = len(feature)
+            if not (len(threshold) == len(left) == len(right) == len(self.value) == len(leaf) == n):
                 raise ValueError("tree arrays of different lengths")
-            inner = ~self.leaf
-            if n == 0 or (inner.any() and (self.left[inner].max() >= n or self.right[inner].max() >= n
-                                            or self.feature[inner].max() >= len(FEATURES))):
+            inner = ~leaf
+            if n == 0 or (inner.any() and (left[inner].max() >= n or right[inner].max() >= n
+                                            or feature[inner].max() >= len(FEATURES))):
                 raise ValueError("tree arrays out of range")
             if self.roots.max(initial=0) >= n or self.depth < 0:
                 raise ValueError("tree roots out of range")
+            # the arrays the walk reads: a leaf is its own child on both sides, its threshold +inf
             me = np.arange(n, dtype=np.int32)
-            self.walk_feature = np.where(self.leaf, 0, self.feature).astype(np.int32)
-            self.walk_threshold = np.where(self.leaf, np.inf, self.threshold)
-            self.walk_left = np.where(self.leaf, me, self.left).astype(np.int32)
-            self.walk_right = np.where(self.leaf, me, self.right).astype(np.int32)
-            self.walk_missing_left = self.missing_left & ~self.leaf
+            self.walk_feature = np.where(leaf, 0, feature).astype(np.int32)
+            self.walk_threshold = np.where(leaf, np.inf, threshold)
+            self.walk_left = np.where(leaf, me, left).astype(np.int32)
+            self.walk_right = np.where(leaf, me, right).astype(np.int32)
+            self.walk_missing_left = np.asarray(t["missing_left"], dtype=bool) & inner
         elif self.kind == "linear":
             self.mean = np.asarray(spec["mean"], dtype=np.float64)
             self.scale = np.asarray(spec["scale"], dtype=np.float64)

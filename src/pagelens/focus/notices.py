@@ -45,7 +45,7 @@ from dataclasses import dataclass, field, replace
 from pagelens.focus.linefmt import short_name
 from pagelens.types import Line
 
-__all__ = ["ACTING", "Fold", "Folding", "Notice", "Solicited", "find", "fold", "opened"]
+__all__ = ["ACTING", "Fold", "Folding", "Notice", "Solicited", "after_action", "find", "fold", "opened"]
 
 DIALOG_ROLES = frozenset({"dialog", "alertdialog"})
 LIVE_ROLES = frozenset({"status", "alert", "log", "marquee", "timer"})
@@ -193,6 +193,13 @@ def opened(notices: Sequence[Notice], lines: Sequence[Line], before: Solicited |
         if nt.key in before.opened or (before.acted and new):
             out.add(nt.key)
     return frozenset(out)
+
+
+def after_action(state: Solicited | None, action: str) -> Solicited | None:
+    """``state`` once the agent ran ``action`` (an action's name) on the page: marked acted on when the action
+    touched an element (:data:`ACTING`), else as it was. (An action refused before it ran touches nothing: the
+    caller passes only actions that ran.)"""
+    return state.acted_on() if state is not None and action in ACTING else state
 
 
 def _control(line: Line, home: Callable[[], frozenset[str]]) -> bool:

@@ -299,11 +299,7 @@ class SearchCorpus:
         if self._index is None:
             return [0.0] * len(self.folded)
         index, vocab = self._index
-        import bm25s
-
-        qtok = list(bm25s.tokenize([q], stopwords="en", stemmer=stemmer("en"), return_ids=False,
-                                   show_progress=False)[0])
-        known = [t for t in qtok if t in vocab]
+        known = [t for t in _tokens([q])[0] if t in vocab]
         if not known:
             return [0.0] * len(self.folded)
         return [float(x) for x in index.get_scores(known)]
@@ -407,17 +403,23 @@ def _lexical(q: str, corpus: SearchCorpus) -> list[_Hit]:
     return hits
 
 
+def _tokens(texts: Sequence[str]) -> list[list[str]]:
+    """Each (folded) text's BM25 terms: English stop words out, stemmed (lines and queries alike)."""
+    import bm25s
+
+    return [list(t) for t in bm25s.tokenize(list(texts), stopwords="en", stemmer=stemmer("en"), return_ids=False,
+                                            show_progress=False)]
+
+
 def _bm25_index(folded: Sequence[str]) -> tuple[Any, set[str]] | None:
     """The BM25 index of the (folded) lines and their vocabulary; None when no line has a term."""
     if not folded:
         return None
-    import bm25s
-
-    tokenized = bm25s.tokenize(list(folded), stopwords="en", stemmer=stemmer("en"), return_ids=False,
-                               show_progress=False)
-    docs = [list(t) for t in tokenized]
+    docs = _tokens(folded)
     if not any(docs):
         return None
+    import bm25s
+
     index = bm25s.BM25()
     index.index(docs, show_progress=False)
     return index, set().union(*map(set, docs))

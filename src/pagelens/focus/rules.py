@@ -209,15 +209,16 @@ class RulesRetriever:
         units = pa.units
         weights = dict(cfg.weights)
         signals, line_terms, unseen, fused = self.fused(query, pa)
+        semantic = cfg.semantic and bool(unseen or not cfg.semantic_gate)  # the embedding signal runs
         order: list[int] = _ranked(fused)
         fusion = "rrf"
         fallback = ""
-        if cfg.fusion == "learned" and not (cfg.semantic and (unseen or not cfg.semantic_gate)):
+        if cfg.fusion == "learned" and not semantic:
             order, fallback = self._learned(query, pa, signals, fused, unseen, order)
             fusion = "rrf" if fallback else "learned"
         elif cfg.fusion not in ("learned", "rrf"):
             fallback = f"unknown fusion {cfg.fusion[:40]!r}; RRF used"
-        if cfg.semantic and (unseen or not cfg.semantic_gate):
+        if semantic:
             # the embedding signal reads only the candidates the cheap signals and the page's
             # structure propose (embedding every unit costs seconds on CPU): re-fused
             signals["semantic"] = self._semantic(query, pa, order)

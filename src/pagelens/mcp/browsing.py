@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from pagelens.actions.executor import VIEW
 from pagelens.actions.spec import Action
 from pagelens.errors import BrowserCrashed, BrowserError, PageError, PagelensError, PageTimeout
-from pagelens.focus.notices import ACTING
+from pagelens.focus.notices import after_action
 from pagelens.mcp.brief import action_head, relative_url, signal_note
 from pagelens.mcp.respond import Answer, compose, part_answer
 from pagelens.mcp.terse import terse_block
@@ -326,8 +326,7 @@ class Browsing:
             return self._error(fb.message)
         if fb.detail.get("unresponsive"):  # a script that never yields: the page cannot be read any more
             raise PageTimeout(f"{fb.message} The page's main thread no longer answers")
-        if action.name in ACTING and self._solicited is not None:  # what appears now, the client opened
-            self._solicited = self._solicited.acted_on()
+        self._solicited = after_action(self._solicited, action.name)  # what appears now, the client opened
         signals = self._detector.check(fb)
         self._known_edit(action, fb)
         # a look only when the page may differ from the client's last view: a failure alone on a

@@ -10,7 +10,7 @@ from dataclasses import replace
 from pagelens.focus.apply import focus
 from pagelens.focus.base import FocusQuery, Selection
 from pagelens.focus.delta.sticky import _pruned
-from pagelens.focus.notices import Solicited, find, fold, opened
+from pagelens.focus.notices import Solicited, after_action, find, fold, opened
 from pagelens.focus.recover import expand, search_page
 from pagelens.observe.textparse import rendering_from_text
 from pagelens.types import Rendering
@@ -155,3 +155,11 @@ def test_fold_never_raises_on_odd_lines() -> None:
     folding = fold(r.lines, None, home=lambda: frozenset())
     assert len(folding.folds) == 1 and folding.folds[0].texts  # nested notices belong to the outer one
     assert len(focus(r, "x", _Some()).text()) < 2000
+
+
+def test_only_an_action_on_an_element_marks_the_page_acted_on() -> None:
+    state = Solicited(seen=frozenset({"3"}))
+    assert after_action(state, "click") == replace(state, acted=True)
+    assert after_action(state, "fill").acted and after_action(state, "hover_at").acted  # type: ignore[union-attr]
+    assert after_action(state, "scroll") is state and after_action(state, "goto") is state
+    assert after_action(None, "click") is None  # no earlier observation: nothing to mark

@@ -205,15 +205,13 @@ def _pid_of(line: Shown) -> str | None:
 
 
 def _rename_pids(view: PageView, rename: Mapping[str, str]) -> PageView:
-    from pagelens.focus.apply import placeholder_text
+    from pagelens.focus.apply import renumbered
 
     focused = view.focused
     if focused is None or all(k == v for k, v in rename.items()):
         return view
-    lines = tuple(replace(ol, pid=rename[ol.pid],
-                          text=(ol.text.replace(f"[{ol.pid}]", f"[{rename[ol.pid]}]", 1) if ol.folded
-                                else placeholder_text(ol.pruned, rename[ol.pid])))
-                  if ol.pid is not None and ol.pid in rename else ol for ol in focused.lines)
+    lines = tuple(renumbered(ol, rename[ol.pid]) if ol.pid is not None and ol.pid in rename else ol
+                  for ol in focused.lines)
     placeholders = {rename.get(p, p): run for p, run in focused.placeholders.items()}
     return replace(view, focused=replace(focused, lines=lines, placeholders=placeholders))
 

@@ -116,7 +116,7 @@ def _pruned(lines: Sequence[OutputLine], drop: Collection[int]) -> tuple[OutputL
     """``lines`` (a focused view, tiling its rendering) with the ``drop`` lines pruned: each run of
     them and of the placeholders next to them one placeholder; placeholders renumbered ``p1, p2,
     ...`` in document order (as the focus numbers them). Redaction markers and warnings stay."""
-    from pagelens.focus.apply import OutputLine, placeholder_text
+    from pagelens.focus.apply import OutputLine, placeholder_text, renumbered
 
     runs: list[OutputLine | list[int]] = []  # a line kept as it is, or [depth, lines pruned]
     for ol in lines:
@@ -138,7 +138,7 @@ def _pruned(lines: Sequence[OutputLine], drop: Collection[int]) -> tuple[OutputL
             out.append(OutputLine(item[0], placeholder_text(item[1], pid), None, item[1], pid))
         elif item.folded and item.pid is not None:  # a folded notice's placeholder keeps its lines, renumbered
             placeholders += 1
-            out.append(replace(item, pid=f"p{placeholders}", text=item.text.replace(f"[{item.pid}]", f"[p{placeholders}]", 1)))
+            out.append(renumbered(item, f"p{placeholders}"))
         else:
             placeholders += item.pid is not None
             out.append(item)
