@@ -72,3 +72,30 @@ def test_the_mcp_server_shows_the_dialog_its_client_opened() -> None:
         browsing.close()
     assert "zqconfirmprose" in second, second
     assert "zqcookieprose" not in second, second
+
+
+def test_a_closed_session_forgets_that_its_client_acted() -> None:
+    """After ``close()`` (a fresh browser context) nothing the client did before counts: a live region on the next
+    page it opens was not opened by it, and is folded like any notice of a first observation."""
+    from pagelens.mcp.browsing import Browsing, McpConfig
+    from pagelens.mcp.tools import parse_call
+
+    def call(name: str, args: dict[str, str]) -> str:
+        parsed = parse_call(name, args)
+        assert not isinstance(parsed, str), parsed
+        return browsing.call(parsed).text
+
+    browsing = Browsing(McpConfig(goal="Which garden tools are for sale?", headless=True))
+    try:
+        with StaticServer(PAGES) as server:
+            first = call("navigate", {"url": server.url("quiet_button.html")})
+            m = re.search(r"\[(\w+)\] button 'Sort by title'", first)
+            assert m, first
+            clicked = call("click", {"id": m.group(1)})  # a button that changes nothing: no new view
+            assert "no visible change" in clicked and "view" not in clicked.lower(), clicked
+            browsing.close()
+            fresh = call("navigate", {"url": server.url("status_in_flow.html")})
+    finally:
+        browsing.close()
+    assert "Leaf rake" in fresh, fresh
+    assert "zqstatusprose" not in fresh, fresh  # the status region's text is folded behind its placeholder

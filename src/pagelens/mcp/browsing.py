@@ -160,7 +160,7 @@ class Browsing:
             episode, self._episode = self._episode, None
             episode.close()
         self._executor = self._detector = None
-        self._view, self._parts, self._corpus = None, (), None
+        self._view, self._parts, self._corpus, self._solicited = None, (), None, None
         if self._tracker is not None:
             self._tracker.forget()
 
