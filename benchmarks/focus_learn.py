@@ -4,8 +4,8 @@ Data: every labeled goal set on the 49 corpus pages that is development data —
 ``blind-1``, ``blind-2`` (``realpage_goals.jsonl``), ``dev-6`` (``realpage_goals_dev6.jsonl``),
 ``dev-8`` (``realpage_goals_dev8.jsonl``) and ``blind-3`` … ``blind-8`` (each run on several code
 versions already; training data from this script's first run, 2026-12-06). The held-out sets
-(``realpage_goals_blind9.jsonl``, ``realpage_goals_blind10.jsonl``) are never read here:
-:data:`FILES` is the whole list.
+(``realpage_goals_blind9.jsonl``, ``realpage_goals_blind10.jsonl``, ``realpage_goals_blind11.jsonl``)
+are never read here: :data:`FILES` is the whole list.
 
 Per goal, every unit of the page gets the features of :func:`pagelens.focus.learned.features`
 (the signals of ``default`` as it runs, no words) and a label: the unit's subtree holds a line
@@ -55,7 +55,7 @@ CONFIGS: dict[str, dict[str, Any]] = {
 def load_goals() -> list[dict]:
     out = []
     for path in FILES:
-        assert "blind9" not in path.name and "blind10" not in path.name
+        assert not any(held in path.name for held in ("blind9", "blind10", "blind11"))
         out += [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     for i, g in enumerate(out):
         g["id"] = i

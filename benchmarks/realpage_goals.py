@@ -42,6 +42,18 @@ generalises), and the held-out ones, each in its own file:
   written by a helper (h11-goals10) from the full trees and the raw HTML only, without reading the
   retriever, the defense or any earlier goal file, and without running either on them; held out,
   run only when asked for by name (``--set blind-10``).
+* ``blind-11`` — 320 goals on 22 real pages that are **not** in the corpus
+  (``benchmarks/data/realpage_goals_blind11.jsonl``, same format, 1-4 must-keep items each, 402
+  items; 57% read / 23% act / 20% navigate; 33 goals in another language than the page (de, fr, es,
+  ja, zh, pt, it, nl, ko, ru, pl); every item checked against both the walker's and the CDP full
+  tree). Its pages are documentation that ships on the development machine (Node.js, npm, Rust
+  std / book / reference / cargo / error codes, Valgrind, libxslt, Ninja), copied to
+  ``benchmarks/data/pages_blind11`` (sources and licences in its SOURCES.md), which ``--set
+  blind-11`` observes instead of ``--pages`` (:data:`SET_PAGES`). Written by a helper (h12-goals11)
+  from the full trees and the raw HTML only, without reading the retriever, the defense or any
+  earlier goal file, and without running either on them; held out, run only when asked for by
+  name (``--set blind-11``). Unlike every earlier set, its pages are not among those ``default``
+  was built and fitted on.
 
 **blind-3 … blind-8 are development data too** since 2026-12-06 (issue 9, h10-focus): each had
 been run on several code versions, and ``benchmarks/focus_learn.py`` fits ``default``'s learned
@@ -56,6 +68,8 @@ the same rendering with the same ``focus()`` (defense on), as ``pagelens eval-ca
     .venv/bin/python benchmarks/realpage_goals.py [--pages DIR] [--cache runs/realpages]
         [--retriever default --retriever bm25-400 ...] [--set blind-2] [--budget 0.15] [--refined]
         [--json out.json]
+
+``--pages`` is the corpus; a set listed in :data:`SET_PAGES` (blind-11) always reads its own pages.
 """
 
 from __future__ import annotations
@@ -79,10 +93,13 @@ HELD_OUT_FILES = {"blind-3": HERE / "data" / "realpage_goals_blind3.jsonl",
                   "blind-7": HERE / "data" / "realpage_goals_blind7.jsonl",
                   "blind-8": HERE / "data" / "realpage_goals_blind8.jsonl",
                   "blind-9": HERE / "data" / "realpage_goals_blind9.jsonl",
-                  "blind-10": HERE / "data" / "realpage_goals_blind10.jsonl"}
+                  "blind-10": HERE / "data" / "realpage_goals_blind10.jsonl",
+                  "blind-11": HERE / "data" / "realpage_goals_blind11.jsonl"}
+#: Sets whose pages are not the corpus: their pages are observed from this directory, not ``--pages``.
+SET_PAGES = {"blind-11": HERE / "data" / "pages_blind11"}
 GOALS = (HERE / "data" / "realpage_goals.jsonl", *HELD_OUT_FILES.values())
 SET_ORDER = ["developer", "blind-1", "blind-2", "blind-3", "blind-4", "blind-5", "blind-6", "blind-7", "blind-8",
-             "blind-9", "blind-10"]
+             "blind-9", "blind-10", "blind-11"]
 #: How each set is labeled in every table.
 #: Once held out, now development data: ``default``'s learned fusion is fitted on them (focus_learn.py).
 TRAINED_ON = frozenset({"blind-3", "blind-4", "blind-5", "blind-6", "blind-7", "blind-8"})
@@ -98,6 +115,17 @@ def load_goals(sets: list[str] | None) -> list[dict]:
     held_out = [HELD_OUT_FILES[s] for s in sorted(HELD_OUT & set(sets or ()))]
     return [json.loads(line) for path in (GOALS[0], *held_out)
             for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def page_dirs(goals: list[dict], corpus: Path) -> dict[Path, set[str]]:
+    """``directory -> page names`` to observe: a set's own pages (:data:`SET_PAGES`), else ``corpus``."""
+    out: dict[Path, set[str]] = {}
+    for g in goals:
+        out.setdefault(SET_PAGES.get(g["set"], corpus), set()).add(g["page"])
+    clash = sorted(n for d, names in out.items() for n in names if any(n in o for e, o in out.items() if e != d))
+    if clash:
+        raise ValueError(f"pages named in more than one page directory: {', '.join(clash)}")
+    return out
 
 
 def observations(pages: Path, cache: Path, names: set[str]) -> dict[str, Any]:
@@ -179,7 +207,8 @@ def table(rows: list[dict], retrievers: list[str], sets: list[str]) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--pages", type=Path, default=HERE.parent.parent / "shared" / "corpus" / "realpages")
+    ap.add_argument("--pages", type=Path, default=HERE.parent.parent / "shared" / "corpus" / "realpages",
+                    help="the corpus (a set in SET_PAGES reads its own pages)")
     ap.add_argument("--cache", type=Path, default=HERE.parent / "runs" / "realpages")
     ap.add_argument("--retriever", action="append", dest="retrievers")
     ap.add_argument("--set", action="append", dest="sets")
@@ -196,7 +225,9 @@ def main() -> None:
     sets = args.sets or [s for s in known if s not in HELD_OUT]
     goals = [g for g in goals if g["set"] in sets]
     retrievers = args.retrievers or list(DEFAULT_RETRIEVERS)
-    observed = observations(args.pages, args.cache, {g["page"] for g in goals})
+    observed: dict[str, Any] = {}
+    for pages, names in page_dirs(goals, args.pages).items():  # a set with its own pages caches them apart
+        observed.update(observations(pages, args.cache if pages == args.pages else args.cache / pages.name, names))
     rows = evaluate(goals, observed, retrievers, budget=args.budget, refined=args.refined)
     print(table(rows, retrievers, sets))
     if args.json:

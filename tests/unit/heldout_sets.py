@@ -36,14 +36,15 @@ def benchmark_module(file: str, name: str) -> ModuleType:
     return mod
 
 
-def missing_items(browser_session: Any, goals: list[dict]) -> list[str]:
-    """The must-keep items of ``goals`` that are not in their corpus page's full rendering."""
+def missing_items(browser_session: Any, goals: list[dict], pages: Path = CORPUS) -> list[str]:
+    """The must-keep items of ``goals`` that are not in their page's full rendering (pages served from
+    ``pages``: the corpus unless the set has pages of its own)."""
     from pagelens.api import render_observation
     from pagelens.bench.cases import MustKeep, item_kept
     from pagelens.browser.serve import StaticServer
 
     missing: list[str] = []
-    server = StaticServer(CORPUS)
+    server = StaticServer(pages)
     try:
         for page in sorted({g["page"] for g in goals}):
             with browser_session.episode() as episode:
