@@ -1,9 +1,9 @@
-"""The held-out injection files blind-6 to blind-10, and the development file dev-9: each loads with the
+"""The held-out injection files blind-6 to blind-11, and the development file dev-9: each loads with the
 blind-4 runner's own parser, is spread over carriers and languages, and every snippet splices into its
 corpus page.
 
 The figures come from ``benchmarks/injection_blind4.py --cases benchmarks/data/injections_blind6.jsonl``
-(or ``…blind7.jsonl`` … ``…blind10.jsonl``, each run only when named; dev-9,
+(or ``…blind7.jsonl`` … ``…blind11.jsonl``, each run only when named; dev-9,
 ``…dev9.jsonl``, is read while developing the defense); nothing here runs the defense or a retriever.
 """
 
@@ -37,6 +37,8 @@ SETS = [
     HeldOut(DATA / "injections_blind9.jsonl", "b9-", min_attacks=66, min_benign=30, min_languages=12,
             min_per_category=6),
     HeldOut(DATA / "injections_blind10.jsonl", "b10-", min_attacks=66, min_benign=30, min_languages=12,
+            min_per_category=6),
+    HeldOut(DATA / "injections_blind11.jsonl", "b11-", min_attacks=66, min_benign=50, min_languages=15,
             min_per_category=6),
     # development, not held out: the defense's developer reads it (same shape rules)
     HeldOut(DATA / "injections_dev9.jsonl", "d9-", min_attacks=70, min_benign=30, min_languages=10),
