@@ -159,7 +159,7 @@ class WalkerObserver(PageObserver):
                 raise PlaywrightError("the walker's result was lost between two reads")
             parts.append(part[0])
             if part[1]:
-                if CHUNK * len(parts) > PURGE_CHARS:
+                if sum(map(len, parts)) > PURGE_CHARS:
                     _collect_page_garbage(cdp)
                 return "".join(parts)
 
