@@ -7,7 +7,8 @@ states, box, visibility, concealment — and returns one JSON string of column a
 document is walked through the observer's CDP session (:meth:`WalkerObserver._walk_main`: the
 function installed once per document and called by a CDP handle, the reply also carrying the
 in-view interactive elements' backend node ids for the vision path's boxes, long results read
-in slices); cross-origin iframes are walked through their own
+in slices, a very long one followed by a garbage collection in the page that nothing waits for:
+:func:`_collect_page_garbage`); cross-origin iframes are walked through their own
 :class:`~playwright.sync_api.Frame` (``evaluate``) and spliced under their ``<iframe>`` node.
 The walker itself needs no particular Playwright (BrowserGym's pinned 1.44 included).
 
