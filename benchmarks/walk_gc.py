@@ -24,17 +24,7 @@ from pathlib import Path
 from typing import Any
 
 GOAL = "Find the request form, fill in the message and send it"
-
-
-def _pss_mb(pid: int) -> float:
-    try:
-        with open(f"/proc/{pid}/smaps_rollup") as fh:
-            for line in fh:
-                if line.startswith("Pss:"):
-                    return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return 0.0
+HERE = Path(__file__).resolve().parent
 
 
 def _rss_mb(pid: int) -> float:
@@ -47,6 +37,9 @@ def _rss_mb(pid: int) -> float:
 
 def snapshot() -> dict[str, float]:
     """MB now: python, driver, chromium (PSS), renderer (largest renderer's PSS), total."""
+    sys.path.insert(0, str(HERE))
+    from compare_browsergym import _pss_kb
+
     from pagelens.browser.watchdog import descendants
 
     me = os.getpid()
@@ -59,7 +52,7 @@ def snapshot() -> dict[str, float]:
         except OSError:
             continue
         if b"chrom" in cmd:
-            pss = _pss_mb(pid)
+            pss = _pss_kb(pid) / 1024
             out["chromium"] += pss
             if b"--type=renderer" in cmd:
                 out["renderer"] = max(out["renderer"], pss)

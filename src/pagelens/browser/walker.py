@@ -295,8 +295,8 @@ def _collect_page_garbage(cdp: CDPSession) -> None:
     time). Asked for as soon as the result is read, the collection runs in the renderer while
     Python builds the tree and focus ranks it, so Chromium's memory drops before those peak.
     Nothing waits for the answer (Playwright's no-reply send, which its sync API does not
-    expose: skipped when the driver has none); the page's next call waits behind the collection
-    (a second or two on such a page)."""
+    expose: skipped when the driver has none); a call into the page made before the collection
+    ends waits for it (seconds on a 100,000-element page on a loaded machine)."""
     from playwright.sync_api import Error as PlaywrightError
 
     send = getattr(getattr(getattr(cdp, "_impl_obj", None), "_channel", None), "send_no_reply", None)
