@@ -305,3 +305,25 @@ def test_a_long_walk_is_followed_by_a_garbage_collection_in_the_page(walker_sess
     assert len(asked) == (1 if long_result else 0)
     if long_result:
         assert collected
+
+
+def test_the_collection_is_asked_for_through_either_private_send() -> None:
+    """Playwright 1.44's no-reply send takes (method, params); later ones (method,
+    timeout_calculator, params): both get the CDP command; a driver without one is skipped."""
+    from types import SimpleNamespace
+
+    from pagelens.browser.walker import _collect_page_garbage
+
+    got: list[tuple[object, ...]] = []
+
+    def old(method, params=None):  # type: ignore[no-untyped-def]
+        got.append((method, params))
+
+    def new(method, timeout_calculator, params=None, is_internal=False):  # type: ignore[no-untyped-def]
+        got.append((method, timeout_calculator, params))
+
+    for send in (old, new):
+        _collect_page_garbage(SimpleNamespace(_impl_obj=SimpleNamespace(_channel=SimpleNamespace(send_no_reply=send))))
+    _collect_page_garbage(SimpleNamespace())  # type: ignore[arg-type]
+    command = {"method": "HeapProfiler.collectGarbage", "params": {}}
+    assert got == [("send", command), ("send", None, command)]

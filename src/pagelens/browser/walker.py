@@ -297,15 +297,20 @@ def _collect_page_garbage(cdp: CDPSession) -> None:
     Nothing waits for the answer (Playwright's no-reply send, which its sync API does not
     expose: skipped when the driver has none); a call into the page made before the collection
     ends waits for it (seconds on a 100,000-element page on a loaded machine)."""
+    import inspect
+
     from playwright.sync_api import Error as PlaywrightError
 
     send = getattr(getattr(getattr(cdp, "_impl_obj", None), "_channel", None), "send_no_reply", None)
     if not callable(send):
         return
+    args: dict[str, Any] = {"params": {"method": "HeapProfiler.collectGarbage", "params": {}}}
     try:
-        send("send", {"method": "HeapProfiler.collectGarbage", "params": {}})
-    except PlaywrightError:
-        pass  # a page that went away has no garbage to collect
+        if "timeout_calculator" in inspect.signature(send).parameters:  # (Playwright ≥ 1.5x)
+            args["timeout_calculator"] = None
+        send("send", **args)
+    except (PlaywrightError, TypeError, ValueError):
+        pass  # a page that went away has no garbage to collect; a driver whose private send differs: skipped
 
 
 def _first_line(exc: BaseException) -> str:
