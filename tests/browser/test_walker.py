@@ -305,6 +305,9 @@ def test_a_long_walk_is_followed_by_a_garbage_collection_in_the_page(walker_sess
     assert len(asked) == (1 if long_result else 0)
     if long_result:
         assert collected
+    assert walker.FREED_HEAP.due is long_result  # the next observation returns Python's freed heap
+    walker.FREED_HEAP.release()
+    assert not walker.FREED_HEAP.due
 
 
 def test_the_collection_is_asked_for_through_either_private_send() -> None:
