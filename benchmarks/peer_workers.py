@@ -122,6 +122,9 @@ def run_pagelens(chan: Channel, chromium: str, tool: str) -> None:
                            "nodes": len(obs.nodes), "stages": {k: v for k, v in obs.timings.items()},
                            "texts": {"full": _write(req["out"], "full", view.rendering.text()),
                                      "sent": _write(req["out"], "sent", view.text())}})
+                # the next page's peak must not include this page's tree and view, held only by
+                # these names until they are rebound after the next observation
+                del obs, view
             except Exception as exc:  # noqa: BLE001 - every failure is a reported figure
                 chan.send({"ok": False, "error": f"{type(exc).__name__}: {str(exc)[:300]}",
                            "timeout": type(exc).__name__ == "PageTimeout"})
@@ -239,6 +242,7 @@ async def _browser_use(chan: Channel, chromium: str) -> None:
                        "stages": {k: v / 1000 for k, v in timing.items() if k.endswith("_ms")},
                        "texts": {"full": _write(req["out"], "full", text),
                                  "sent": _write(req["out"], "sent", text[:cap])}})
+            del state, text  # (as in run_pagelens: not held while the next page is observed)
         except Exception as exc:  # noqa: BLE001
             chan.send({"ok": False, "error": f"{type(exc).__name__}: {str(exc)[:300]}",
                        "timeout": isinstance(exc, asyncio.TimeoutError), "traceback": traceback.format_exc()[-800:]})

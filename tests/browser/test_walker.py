@@ -277,3 +277,56 @@ def test_one_round_trip_per_observation_of_a_walked_document(page, monkeypatch) 
     obs = ep.observe()
     assert sent == ["Runtime.callFunctionOn", "Runtime.evaluate"]  # the stale handle fails, then one install+walk
     node(obs, "button", "Details")
+
+
+@pytest.mark.parametrize("long_result", [True, False])
+def test_a_long_walk_is_followed_by_a_garbage_collection_in_the_page(walker_session, tmp_path, monkeypatch,
+                                                                      long_result) -> None:  # type: ignore[no-untyped-def]
+    """A walk whose result is longer than PURGE_CHARS asks the renderer for a collection, without
+    waiting for it; a short one does not. The collection runs: an array the page dropped (held
+    only by a WeakRef, which only a full collection clears) is gone by the page's next call."""
+    from pagelens.browser import walker
+    from pagelens.browser.serve import StaticServer
+
+    (tmp_path / "garbage.html").write_text(
+        "<body><ul>" + "".join(f"<li><a href='#{i}'>item {i}</a></li>" for i in range(300)) + "</ul>"
+        "<script>window.dropped = new WeakRef(new Array(400000).fill(7));</script></body>")
+    asked: list[object] = []
+    real = walker._collect_page_garbage
+    monkeypatch.setattr(walker, "_collect_page_garbage", lambda cdp: (asked.append(cdp), real(cdp)))
+    monkeypatch.setattr(walker, "CHUNK", 4096)
+    monkeypatch.setattr(walker, "PURGE_CHARS", 8192 if long_result else 10**9)
+    with StaticServer(tmp_path) as server, walker_session.episode() as ep:
+        ep.goto(server.url("garbage.html"))
+        ep.page.wait_for_timeout(50)  # (a WeakRef's target is kept until the task that made it ends)
+        obs = ep.observe()
+        assert len(obs.nodes) > 600
+        collected = ep.page.evaluate("() => window.dropped.deref() === undefined")
+    assert len(asked) == (1 if long_result else 0)
+    if long_result:
+        assert collected
+    assert walker.FREED_HEAP.due is long_result  # the next observation returns Python's freed heap
+    walker.FREED_HEAP.release()
+    assert not walker.FREED_HEAP.due
+
+
+def test_the_collection_is_asked_for_through_either_private_send() -> None:
+    """Playwright 1.44's no-reply send takes (method, params); later ones (method,
+    timeout_calculator, params): both get the CDP command; a driver without one is skipped."""
+    from types import SimpleNamespace
+
+    from pagelens.browser.walker import _collect_page_garbage
+
+    got: list[tuple[object, ...]] = []
+
+    def old(method, params=None):  # type: ignore[no-untyped-def]
+        got.append((method, params))
+
+    def new(method, timeout_calculator, params=None, is_internal=False):  # type: ignore[no-untyped-def]
+        got.append((method, timeout_calculator, params))
+
+    for send in (old, new):
+        _collect_page_garbage(SimpleNamespace(_impl_obj=SimpleNamespace(_channel=SimpleNamespace(send_no_reply=send))))
+    _collect_page_garbage(SimpleNamespace())  # type: ignore[arg-type]
+    command = {"method": "HeapProfiler.collectGarbage", "params": {}}
+    assert got == [("send", command), ("send", None, command)]
