@@ -176,7 +176,7 @@ def _may_mark(text: str) -> bool:
             or (":" in text and "role" in text.lower()))  # ':' alone: only the '"role":' alternative needs it
 
 
-def _windows(rx: re.Pattern[str], low: str, before: int, after: int) -> list[str]:
+def _windows(rx: re.Pattern[str] | lx.Stems, low: str, before: int, after: int) -> list[str]:
     """Merged windows of ``low`` around the hits of ``rx``; a window cut mid-text starts with a NUL
     so that patterns anchored at the text's start do not match there."""
     spans: list[list[int]] = []
@@ -189,7 +189,7 @@ def _windows(rx: re.Pattern[str], low: str, before: int, after: int) -> list[str
     return [("" if lo == 0 else "\x00 ") + low[lo:hi] for lo, hi in spans]
 
 
-def _near(rx: re.Pattern[str], finder: re.Pattern[str], low: str, text: str, before: int, after: int) -> bool:
+def _near(rx: re.Pattern[str], finder: re.Pattern[str] | lx.Stems, low: str, text: str, before: int, after: int) -> bool:
     """``rx.search(text)``, tried only around the hits of ``finder`` in ``low`` (bounds, not slices, so that
     ``\\b`` and lookbehinds still see the text around)."""
     if len(low) != len(text):
