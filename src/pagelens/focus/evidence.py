@@ -240,6 +240,9 @@ def _nouns(low: str, text: str) -> list[re.Match[str]]:
     return out
 
 
+_VOC_AFTER = re.compile(r"\s*[:,!—–]")
+
+
 def _address_level(low: str, text: str = "") -> int:
     """2 when an automated reader is addressed, 1 when a plain role noun is spoken to, else 0."""
     level = 0
@@ -250,17 +253,18 @@ def _address_level(low: str, text: str = "") -> int:
         if m.start() > 80:
             before = "\x00 " + before
         if m.group("ai") or m.group("bare"):
-            if m.group("bare") and not re.match(r"\s*[:,!—–]", low[at:]):
+            if m.group("bare") and _VOC_AFTER.match(low, at) is None:
                 continue  # a bare "ai" is the Italian/Spanish preposition unless it is a vocative
-            if (lx.AI_BEFORE.search(before) and (lx.AI_AFTER.match(low, at) or (
-                    m.group("ai") and lx.SUBJ_MODAL.match(low, at)))) or lx.AI_AFTER_ANY.match(low, at) or (
-                    lx.MSG_FOR_BEFORE.search(before) and lx.MSG_FOR_AFTER.match(low, at)):
+            # (each pair tests the anchored match after the noun first: it is cheap and rarely holds)
+            if ((lx.AI_AFTER.match(low, at) or (m.group("ai") and lx.SUBJ_MODAL.match(low, at)))
+                    and lx.AI_BEFORE.search(before)) or lx.AI_AFTER_ANY.match(low, at) or (
+                    lx.MSG_FOR_AFTER.match(low, at) and lx.MSG_FOR_BEFORE.search(before)):
                 return 2
-        if not m.group("bare") and (  # any role noun spoken to, AI-qualified or not
-                (lx.WEAK_BEFORE.search(before) and lx.WEAK_AFTER.match(low, at))
-                or (lx.WEAK_HEAD_BEFORE.search(before) and lx.HEAD_AFTER.match(low, at))
-                or lx.GREET_BEFORE.search(before) or lx.WEAK_AFTER_ANY.match(low, at)
-                or (lx.MSG_FOR_BEFORE.search(before) and lx.MSG_FOR_AFTER.match(low, at))):
+        if not level and not m.group("bare") and (  # any role noun spoken to, AI-qualified or not
+                (lx.WEAK_AFTER.match(low, at) and lx.WEAK_BEFORE.search(before))
+                or (lx.HEAD_AFTER.match(low, at) and lx.WEAK_HEAD_BEFORE.search(before))
+                or lx.WEAK_AFTER_ANY.match(low, at) or lx.GREET_BEFORE.search(before)
+                or (lx.MSG_FOR_AFTER.match(low, at) and lx.MSG_FOR_BEFORE.search(before))):
             level = 1
     return level
 
@@ -404,7 +408,9 @@ def _evidence(text: str, home: frozenset[str]) -> Evidence:
     addressed = 0
     role_hit = lx.ROLE_FIND.search(low) is not None or lx.GATE_CASED.search(text) is not None
     if role_hit:
-        if lx.ADDRESSED.search(text) or _near(lx.YOU_ARE_AI, lx.YOU_ARE_FIND, low, text, 2, 140) or lx.DETECTED.search(low):
+        if ((lx.GATE_CASED.search(text) is not None or lx.PRODUCTS.search(text) is not None)
+                and lx.ADDRESSED.search(text)) or _near(lx.YOU_ARE_AI, lx.YOU_ARE_FIND, low, text, 2, 140) or (
+                "detected" in low and lx.DETECTED.search(low)):
             addressed = 2
         else:
             addressed = _address_level(low, text)

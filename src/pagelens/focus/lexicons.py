@@ -268,6 +268,8 @@ ADDRESSED = re.compile(  # cased: "AI:" / "KI," used as a vocative; an assistant
     r"\b(?i:hey|hi|hello|dear|attention|psst|note\s+to|message\s+(?:to|for)|p\.?s\.?\s+(?:to|for)|hallo|bonjour|hola)"
     r"[\s,]+(?:Claude|Gemini|Copilot|ChatGPT|GPT|Bard|Llama|Mistral|Grok|Perplexity|DeepSeek|Qwen|Alexa|Siri|Cortana)"
     r"(?:\s*(?:,|and|&|or)\s*(?:Claude|Gemini|Copilot|ChatGPT|GPT|Bard|Llama|Mistral|Grok))*\s*[:,!—–]")
+#: What every match of ADDRESSED holds (with GATE_CASED's acronyms): a product name, cased as ADDRESSED writes it.
+PRODUCTS = re.compile("Claude|Gemini|Copilot|GPT|Bard|Llama|Mistral|Grok|Perplexity|DeepSeek|Qwen|Alexa|Siri|Cortana")
 YOU_ARE_AI = re.compile(
     rf"\b(?:you\s+are|you're|if\s+you\s+are|as\s+an?|du\s+bist|sie\s+sind|als|tu\s+es|vous\s+[êe]tes|en\s+tant\s+qu'?|"
     rf"eres|usted\s+es|como|sei|você\s+é|ты|вы|как)\s+(?:now\s+|jetzt\s+|maintenant\s+|ahora\s+)?(?:an?\s+|eine?n?\s+|"
