@@ -18,6 +18,9 @@ Web pages can carry text written for the agent rather than for the user. :func:`
    alone again: a sentence in words the rest of the page does not use (another language than the page's)
    that writes an address the page never links, and, where the site did not write the text for every
    reader, an address named after the site or the page (a look-alike of its own address).
+5. **Where a note stands** (:mod:`pagelens.focus.disowned`, any language) — a span that disputes the page (its
+   figures wrong or outdated, the real ones elsewhere) counts more in a short note of its own laid beside the page's
+   data (a table, list, form or heading next to it) than in the page's prose or inside the data block.
 
 A link or image whose own ``url=`` leads off-site (an ad) counts as an off-site destination, and a
 span that repeats the goal's words to an addressed reader gets one more point (goal drift reuses
