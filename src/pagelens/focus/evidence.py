@@ -194,15 +194,20 @@ def _near(rx: re.Pattern[str], finder: re.Pattern[str] | lx.Stems, low: str, tex
     ``\\b`` and lookbehinds still see the text around)."""
     if len(low) != len(text):
         return rx.search(text) is not None
+    return any(rx.search(text, lo, hi) is not None for lo, hi in _near_spans(finder, low, before, after))
+
+
+def _near_spans(finder: re.Pattern[str] | lx.Stems, low: str, before: int, after: int) -> list[tuple[int, int]]:
+    """The bounds :func:`_near` searches, in its order (a window ending where the one before it ends adds nothing):
+    computed once when several patterns are tried around the same finder."""
+    out: list[tuple[int, int]] = []
     end = -1
     for m in finder.finditer(low):
-        lo, hi = max(0, m.start() - before), min(len(text), m.end() + after)
-        if hi <= end:
-            continue
-        if rx.search(text, lo, hi) is not None:
-            return True
-        end = hi
-    return False
+        lo, hi = max(0, m.start() - before), min(len(low), m.end() + after)
+        if hi > end:
+            out.append((lo, hi))
+            end = hi
+    return out
 
 
 def _override(low: str, addressed: int, you: bool) -> int:
@@ -433,11 +438,12 @@ def _evidence(text: str, home: frozenset[str]) -> Evidence:
         about_user = _near(lx.ABOUT_USER, lx.USER_FIND, low, low, 90, 130) or (
             lx.INSTR_FIND.search(low) is not None and _any(lx.TASK_REF, low))
         wants_you = lx.WANTS_FIND.search(low) is not None and _near(lx.WANTS_YOU, lx.WANTS_FIND, low, low, 60, 40)
-        has_user = lx.PRINCIPAL_FIND.search(low) is not None
-        if has_user and (_near(lx.PRINCIPAL_WISH, lx.PRINCIPAL_FIND, low, low, 60, 140)
-                         or _near(lx.PRINCIPAL_STRONG, lx.PRINCIPAL_FIND, low, low, 60, 140)):
+        spans = _near_spans(lx.PRINCIPAL_FIND, low, 60, 140)  # the three principal patterns search the same bounds
+        has_user = bool(spans)
+        if has_user and (any(lx.PRINCIPAL_WISH.search(low, lo, hi) for lo, hi in spans)
+                         or any(lx.PRINCIPAL_STRONG.search(low, lo, hi) for lo, hi in spans)):
             principal = 2
-        elif (has_user and _near(lx.PRINCIPAL, lx.PRINCIPAL_FIND, low, low, 60, 140)) or about_user:
+        elif (has_user and any(lx.PRINCIPAL.search(low, lo, hi) for lo, hi in spans)) or about_user:
             principal = 1
         if wants_you and (principal or lx.WANTS_YOU_NOW.search(low)):
             principal = 2
