@@ -40,6 +40,7 @@ from typing import Any
 from pagelens.focus import borrowed, disowned, steering
 from pagelens.focus import lexicons as lx
 from pagelens.focus.evidence import (
+    NO_EVIDENCE,
     Evidence,
     domain,
     drifts,
@@ -254,7 +255,7 @@ def _judge(text: str, region: Region | str, goal: str | None, home: frozenset[st
                                     f"{_WHERE.get(region, region)})")
     if region == "unseen" and orders_now(text):
         return "addresses-agent", "gives an urgent order in text hidden from sighted users"
-    if ev == Evidence():
+    if ev is NO_EVIDENCE or ev == NO_EVIDENCE:  # (not ``Evidence()``: a frozen dataclass costs microseconds to build)
         return None
     pts, anchored = points(ev)
     if not anchored and foreign and (steers(ev) or (region == "unseen" and ev.order and (

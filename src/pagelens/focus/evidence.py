@@ -124,6 +124,8 @@ class Evidence:
 
 
 _NONE = Evidence()
+#: The evidence of a span that has none (the instance every such span gets: compare with ``is`` first).
+NO_EVIDENCE = _NONE
 
 
 def _any(rx: re.Pattern[str], text: str) -> bool:
