@@ -401,11 +401,32 @@ def _offsite(text: str, home: frozenset[str]) -> str:
     low = text.lower()
     # every address holds "http", "www.", "@", or a dot with a slash or a colon (host/path, host:port, IPv4)
     if "http" in low or "www." in low or "@" in low or ("." in low and ("/" in low or ":" in low)):
-        for u in lx.DEST.finditer(text):
+        dest = _dest_for(text, low)
+        for u in dest.finditer(text) if dest is not None else ():
             d = domain(u.group(0))
             if d and d not in home:
                 return u.group(0)
     return ""
+
+
+_DIGIT_DOT = re.compile(r"\d\.\d")
+_COLON_DIGIT = re.compile(r":\d")
+_DEST_BY_MASK: dict[int, re.Pattern[str] | None] = {}
+
+
+def _dest_for(text: str, low: str) -> re.Pattern[str] | None:
+    """``lx.DEST`` without the alternatives that cannot match anywhere in ``text`` (each needs a literal the text
+    lacks: ``lx.DEST_PARTS``), so the same matches in the same order; None when none can. Most prose with a dot and a
+    colon needs no scan at all, and the e-mail and host alternatives, which backtrack at every word, run only where
+    an "@" or a "/" stands."""
+    has = {"://": "://" in text and "http" in low, "www.": "www." in low, "/": "/" in text and "." in text,
+           "digit.digit": "." in text and _DIGIT_DOT.search(text) is not None,
+           ":digit": ":" in text and "." in text and _COLON_DIGIT.search(text) is not None, "@": "@" in text}
+    mask = sum(1 << k for k, (_, need) in enumerate(lx.DEST_PARTS) if has[need])
+    if mask not in _DEST_BY_MASK:
+        parts = [src for k, (src, _) in enumerate(lx.DEST_PARTS) if mask >> k & 1]
+        _DEST_BY_MASK[mask] = re.compile("|".join(parts), lx.DEST.flags) if parts else None
+    return _DEST_BY_MASK[mask]
 
 
 def _evidence(text: str, home: frozenset[str]) -> Evidence:

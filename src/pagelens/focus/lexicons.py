@@ -445,13 +445,19 @@ REAL = re.compile(
     r"действующ\w*|актуальн\w*)\b|正しい|本当|実際|公式|正確|最新|真实|正确|实际|官方|准确|진짜|정확|최신", _I)
 #: Words of a condition ("if you use a Mac, ignore ..."): an instruction for some readers, not an override.
 CONDITION = re.compile(r"\b(?:if|when|unless|wenn|falls|si|se|als|если)\b[^.!?]*$", _I)
-_URL = (r"\bhttps?://[^\s'\"<>)\]]+|\bwww\.[a-z0-9-]+(?:\.[a-z0-9-]+)+[^\s'\"<>)\]]*|"
-        r"\b(?:[a-z0-9-]+\.)+[a-z]{2,12}/[^\s'\"<>)\]]*|"
-        # a bare IPv4 address or host name with a port or a path ("10.1.2.3:8080/x", "host.example:8443")
-        r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?::\d{2,5}(?:/[^\s'\"<>)\]]*)?|/[^\s'\"<>)\]]+)|"
-        r"\b(?:[a-z0-9-]+\.)+[a-z]{2,12}:\d{2,5}(?:/[^\s'\"<>)\]]*)?")
+#: The alternatives of DEST, each with a literal test that every one of its matches passes (see ``evidence._offsite``:
+#: an alternative that cannot match anywhere in a text is left out of its scan, which changes no match).
+DEST_PARTS: tuple[tuple[str, str], ...] = (
+    (r"\bhttps?://[^\s'\"<>)\]]+", "://"),
+    (r"\bwww\.[a-z0-9-]+(?:\.[a-z0-9-]+)+[^\s'\"<>)\]]*", "www."),
+    (r"\b(?:[a-z0-9-]+\.)+[a-z]{2,12}/[^\s'\"<>)\]]*", "/"),
+    # a bare IPv4 address or host name with a port or a path ("10.1.2.3:8080/x", "host.example:8443")
+    (r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?::\d{2,5}(?:/[^\s'\"<>)\]]*)?|/[^\s'\"<>)\]]+)", "digit.digit"),
+    (r"\b(?:[a-z0-9-]+\.)+[a-z]{2,12}:\d{2,5}(?:/[^\s'\"<>)\]]*)?", ":digit"),
+    (r"\b[\w.+-]+@(?:[a-z0-9-]+\.)+[a-z]{2,12}\b", "@"),
+)
 #: Where a text can send the reader or its data: a URL, or an e-mail address.
-DEST = re.compile(_URL + r"|\b[\w.+-]+@(?:[a-z0-9-]+\.)+[a-z]{2,12}\b", _I)
+DEST = re.compile("|".join(src for src, _ in DEST_PARTS), _I)
 
 # ---- imitation of the observation format, of chat turns and of action calls
 _AXROLES = (
