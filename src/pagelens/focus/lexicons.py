@@ -49,8 +49,6 @@ def word_start_trie(words: list[str] | tuple[str, ...]) -> str:
     return "(?<!\\w)(?:" + trie(narrow) + ")" + ("|" + trie(wide) if wide else "")
 
 
-
-
 class Stems:
     """A :func:`word_start_trie` finder that scans an ASCII text without its CJK stems.
 
@@ -60,10 +58,10 @@ class Stems:
 
     __slots__ = ("full", "narrow", "pattern")
 
-    def __init__(self, words: tuple[str, ...], flags: int = 0) -> None:
+    def __init__(self, words: tuple[str, ...]) -> None:
         wide = [w for w in words if any(c >= "\u3000" for c in w)]
-        self.full = re.compile(word_start_trie(words), flags)
-        self.narrow = re.compile("(?<!\\w)(?:" + trie([w for w in words if w not in wide]) + ")", flags)
+        self.full = re.compile(word_start_trie(words))
+        self.narrow = re.compile("(?<!\\w)(?:" + trie([w for w in words if w not in wide]) + ")")
         self.pattern = self.full.pattern
 
     def _for(self, text: str) -> re.Pattern[str]:
@@ -74,6 +72,7 @@ class Stems:
 
     def finditer(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> Iterator[re.Match[str]]:
         return self._for(text).finditer(text, pos, endpos)
+
 
 # ---- look-alike letters inside Latin words (folded only in words that mix scripts)
 CONFUSABLES = {
