@@ -321,12 +321,12 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
         for i in range(top):
             gated[i] = gated[i] or (bool(payloads[i]) and lx.GATE_DEST.search(payloads[i]) is not None)
     flags: dict[int, Flag] = {}
-    where: dict[int, int] = {}
+    index: list[disowned.PageIndex] = []
 
-    def pos() -> dict[int, int]:  # line number -> position, built once when a note is judged
-        if not where:
-            where.update((x.no, k) for k, x in enumerate(lines))
-        return where
+    def pos() -> disowned.PageIndex:  # positions and children, built once when a span disputes the page
+        if not index:
+            index.append(disowned.PageIndex(lines))
+        return index[0]
 
     def flag(idx: Iterable[int], verdict: tuple[str, str], excerpt: str, region: str) -> None:
         for i in idx:

@@ -16,11 +16,12 @@ in words the lexicon lacks is not reached, and neither is a dispute worded insid
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 
 from pagelens.types import Line
 
-__all__ = ["beside_data"]
+__all__ = ["PageIndex", "beside_data"]
 
 #: Where a page keeps its data: a note beside one of these speaks about it.
 _DATA = frozenset({"table", "grid", "treegrid", "LayoutTable", "list", "DescriptionList", "form", "heading", "figure"})
@@ -33,36 +34,44 @@ _MAX_NOTE = 10  # lines: a bigger block is a section of the page, not a note
 _SIBLING_LOOK = 3  # lines of a sibling's subtree searched for a data role (a wrapper around a table)
 
 
-def _end(lines: Sequence[Line], i: int) -> int:
-    """One past the last line of ``lines[i]``'s subtree."""
+class PageIndex:
+    """Each line's position by its number and each parent's children, built once per page (lazily: only a page with
+    a span that disputes it needs them)."""
+
+    __slots__ = ("kids", "pos")
+
+    def __init__(self, lines: Sequence[Line]) -> None:
+        self.pos: dict[int, int] = {ln.no: k for k, ln in enumerate(lines)}
+        self.kids: dict[int | None, list[int]] = {}
+        for k, ln in enumerate(lines):
+            self.kids.setdefault(ln.parent, []).append(k)
+
+
+def _end(lines: Sequence[Line], i: int, cap: int = _MAX_NOTE + 1) -> int:
+    """One past the last line of ``lines[i]``'s subtree, or ``i + cap + 1`` when it is longer than ``cap`` lines (a
+    big subtree is never walked whole)."""
     d = lines[i].depth
     j = i + 1
-    while j < len(lines) and lines[j].depth > d:
+    while j < len(lines) and lines[j].depth > d and j - i <= cap:
         j += 1
     return j
 
 
 def _holds_data(lines: Sequence[Line], i: int) -> bool:
-    end = min(_end(lines, i), i + _SIBLING_LOOK)
-    return any(lines[j].role in _DATA for j in range(i, end))
+    end = _end(lines, i, _SIBLING_LOOK)
+    return any(lines[j].role in _DATA for j in range(i, min(end, i + _SIBLING_LOOK)))
 
 
-def _siblings(lines: Sequence[Line], i: int) -> tuple[int | None, int | None]:
-    """Positions of the nearest preceding and following siblings of ``lines[i]`` (same depth, same parent)."""
-    d, parent = lines[i].depth, lines[i].parent
-    before = None
-    j = i - 1
-    while j >= 0 and lines[j].depth >= d:
-        if lines[j].depth == d and lines[j].parent == parent:
-            before = j
-            break
-        j -= 1
-    k = _end(lines, i)
-    after = k if k < len(lines) and lines[k].depth == d and lines[k].parent == parent else None
-    return before, after
+def _siblings(lines: Sequence[Line], i: int, index: PageIndex) -> tuple[int | None, int | None]:
+    """Positions of the nearest preceding and following siblings of ``lines[i]`` (same parent)."""
+    kids = index.kids.get(lines[i].parent, [])
+    at = bisect_left(kids, i)
+    if at >= len(kids) or kids[at] != i:
+        return None, None
+    return (kids[at - 1] if at > 0 else None), (kids[at + 1] if at + 1 < len(kids) else None)
 
 
-def _note_root(lines: Sequence[Line], i: int, pos: dict[int, int]) -> int | None:
+def _note_root(lines: Sequence[Line], i: int, index: PageIndex) -> int | None:
     """The topmost prose container of ``lines[i]`` whose subtree is a short note without controls, else None."""
     root = None
     at: int | None = i
@@ -72,27 +81,27 @@ def _note_root(lines: Sequence[Line], i: int, pos: dict[int, int]) -> int | None
             break
         root = at
         parent = lines[at].parent
-        at = pos.get(parent) if parent is not None else None
+        at = index.pos.get(parent) if parent is not None else None
     return root
 
 
-def beside_data(lines: Sequence[Line], i: int, pos: dict[int, int] | None = None) -> bool:
+def beside_data(lines: Sequence[Line], i: int, index: PageIndex | None = None) -> bool:
     """Whether ``lines[i]`` stands in a short note of prose (no control, no data inside) whose nearest sibling before
     or after, at the note's level or its parent's, is a block of the page's data (a table, list, form, heading)."""
-    if pos is None:
-        pos = {ln.no: k for k, ln in enumerate(lines)}
-    root = _note_root(lines, i, pos)
+    if index is None:
+        index = PageIndex(lines)
+    root = _note_root(lines, i, index)
     if root is None:
         return False
     at: int | None = root
     for _ in range(2):  # the note itself, then its parent (a wrapper that holds only the note)
         if at is None:
             return False
-        for sib in _siblings(lines, at):
+        for sib in _siblings(lines, at, index):
             if sib is not None and _holds_data(lines, sib):
                 return True
         parent = lines[at].parent
-        at = pos.get(parent) if parent is not None else None
+        at = index.pos.get(parent) if parent is not None else None
         if at is not None and _end(lines, at) - at > _MAX_NOTE + 1:
             return False
     return False
