@@ -180,18 +180,26 @@ def load_baseline(src: Path) -> Callable[..., Any]:
     focus_dir = src / "pagelens" / "focus"
     # the baseline's own helper modules (evidence, lexicons, the old rule file), bound while its defense
     # imports them and restored afterwards, so that neither side runs the other's code or shares its caches
-    helpers = [m for m in ("injection_rules", "lexicons", "evidence") if (focus_dir / f"{m}.py").is_file()]
-    saved = {m: sys.modules.get(f"pagelens.focus.{m}") for m in helpers}
+    # (``from pagelens.focus import lexicons`` reads the package's attribute before sys.modules: both are bound)
+    import pagelens.focus as package
+
+    helpers = [m for m in ("injection_rules", "lexicons", "lexicons_wide", "evidence", "steering", "borrowed")
+               if (focus_dir / f"{m}.py").is_file()]
+    saved = {m: (sys.modules.get(f"pagelens.focus.{m}"), getattr(package, m, None)) for m in helpers}
     try:
         for m in helpers:
-            load(f"pagelens.focus.{m}", focus_dir / f"{m}.py")
+            setattr(package, m, load(f"pagelens.focus.{m}", focus_dir / f"{m}.py"))
         old = load("_baseline_defense", focus_dir / "defense.py")
     finally:
-        for m, mod in saved.items():
+        for m, (mod, attr) in saved.items():
             if mod is not None:
                 sys.modules[f"pagelens.focus.{m}"] = mod
             else:
                 sys.modules.pop(f"pagelens.focus.{m}", None)
+            if attr is not None:
+                setattr(package, m, attr)
+            elif hasattr(package, m):
+                delattr(package, m)
     return old.detect  # type: ignore[no-any-return]
 
 
@@ -415,9 +423,12 @@ def main() -> None:
                 from pagelens.focus.defense import detect as plain
 
                 new = with_notices(plain)
+                # the baseline as its focus stage ran it: its detector, then the fold when it had one (this checkout's
+                # notices.fold, read from the same renderings; a tree without focus/notices.py is timed without)
+                old = with_notices(base) if (args.baseline / "pagelens" / "focus" / "notices.py").is_file() else base
                 best: dict[str, dict[str, float]] = {"new": {}, "baseline": {}}
                 for k in range(args.rounds):
-                    order = [("new", new), ("baseline", base)]
+                    order = [("new", new), ("baseline", old)]
                     for name, det in (order if k % 2 else order[::-1]):
                         clean_figures(got, False, det, best[name])
                 result[f"{which}:rounds"] = {

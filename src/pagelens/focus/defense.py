@@ -18,6 +18,9 @@ Web pages can carry text written for the agent rather than for the user. :func:`
    alone again: a sentence in words the rest of the page does not use (another language than the page's)
    that writes an address the page never links, and, where the site did not write the text for every
    reader, an address named after the site or the page (a look-alike of its own address).
+5. **Where a note stands** (:mod:`pagelens.focus.disowned`, any language) — a span that disputes the page (its
+   figures wrong or outdated, the real ones elsewhere) counts more in a short note of its own laid beside the page's
+   data (a table, list, form or heading next to it) than in the page's prose or inside the data block.
 
 A link or image whose own ``url=`` leads off-site (an ad) counts as an off-site destination, and a
 span that repeats the goal's words to an addressed reader gets one more point (goal drift reuses
@@ -34,9 +37,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from pagelens.focus import borrowed, steering
+from pagelens.focus import borrowed, disowned, steering
 from pagelens.focus import lexicons as lx
 from pagelens.focus.evidence import (
+    NO_EVIDENCE,
     Evidence,
     domain,
     drifts,
@@ -78,6 +82,7 @@ _QUIET_KEYS = ("live=", "relevant=", "hasPopup=", "autocomplete=", "orientation=
 _WHERE = {"user": "user content", "overlay": "an overlay", "unseen": "text hidden from sighted users",
           "chrome": "the site's chrome", "main": "the main content"}
 _MAX_TEXT = 4000  # characters judged per span (a huge aria-label is judged on its head)
+_BESIDE = 2  # points for disputing the page from a note laid beside its data (disowned.beside_data)
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,17 +216,20 @@ def _goal_steered(text: str, region: str, ev: Evidence) -> bool:
 def judge_text(text: str, region: Region | str = "main", *, goal: str | None = None,
                home: frozenset[str] = frozenset(), offsite_target: bool = False,
                label: bool = False, normalised: bool = False,
-               parts: Sequence[str] | None = None, notice: bool = False) -> tuple[str, str] | None:
+               parts: Sequence[str] | None = None, notice: bool = False,
+               beside: bool = False) -> tuple[str, str] | None:
     """(kind, reason) when ``text`` standing in ``region`` is judged to be written to the agent, else None.
 
     ``label``: the text is the site's own heading or tab label (a product name like "AI assistant: ask
     anything" reads as a vocative), so in the main content or chrome it needs one point more.
     ``offsite_target``: the span links to an origin that is not the page's own. ``notice``: the span is a
     notice bar above the page's own content (see :func:`notice_zone`). In text the site did not write for every
-    reader, and in a notice bar, :func:`pagelens.focus.steering.steered` judges steering that needs no addressee."""
+    reader, and in a notice bar, :func:`pagelens.focus.steering.steered` judges steering that needs no addressee.
+    ``beside``: the span stands in a short note beside a block of the page's data (:mod:`pagelens.focus.disowned`),
+    where disputing the page (its figures wrong or outdated, the real ones elsewhere) is worth :data:`_BESIDE` points."""
     if not normalised:
         text = normalise(text[:_MAX_TEXT])
-    verdict = _judge(text, region, goal, home, offsite_target, label, parts)
+    verdict = _judge(text, region, goal, home, offsite_target, label, parts, beside)
     foreign = notice or region in _FOREIGN
     if verdict is None and (foreign or steering.MACHINE.search(text) is not None):
         steer = steering.steered(text, offsite_target or bool(offsite_address(text, home)), foreign=foreign)
@@ -232,7 +240,7 @@ def judge_text(text: str, region: Region | str = "main", *, goal: str | None = N
 
 
 def _judge(text: str, region: Region | str, goal: str | None, home: frozenset[str], offsite_target: bool,
-           label: bool, parts: Sequence[str] | None) -> tuple[str, str] | None:
+           label: bool, parts: Sequence[str] | None, beside: bool = False) -> tuple[str, str] | None:
     foreign = region in _FOREIGN
     ev = joined_evidence(parts, home, _MAX_TEXT) if parts else evidence(text, home)
     if goal and (foreign or ev.addressed or ev.principal):
@@ -247,7 +255,7 @@ def _judge(text: str, region: Region | str, goal: str | None, home: frozenset[st
                                     f"{_WHERE.get(region, region)})")
     if region == "unseen" and orders_now(text):
         return "addresses-agent", "gives an urgent order in text hidden from sighted users"
-    if ev == Evidence():
+    if ev is NO_EVIDENCE or ev == NO_EVIDENCE:  # (not ``Evidence()``: a frozen dataclass costs microseconds to build)
         return None
     pts, anchored = points(ev)
     if not anchored and foreign and (steers(ev) or (region == "unseen" and ev.order and (
@@ -261,9 +269,13 @@ def _judge(text: str, region: Region | str, goal: str | None, home: frozenset[st
         pts += 1  # a link or image leading off-site whose text speaks to the reader: an ad
     if ev.addressed and _shares_goal(text, goal):
         pts += 1  # a note to the reader that repeats the user's own task is steering that task
+    where = _WHERE.get(region, region)
+    if beside and ev.disputes == 2:
+        pts += _BESIDE  # a note of its own laid beside the data it disowns (disowned.beside_data)
+        where += ", a note beside the page's data"
     if pts < _NEEDS.get(region, 4) + (label and region in ("main", "chrome")):
         return None
-    return _kind(ev), f"{'; '.join(ev.reasons())} (in {_WHERE.get(region, region)}, {pts} points)"
+    return _kind(ev), f"{'; '.join(ev.reasons())} (in {where}, {pts} points)"
 
 
 def _offsite_links(lines: Sequence[Line], home: frozenset[str]) -> list[bool]:
@@ -309,6 +321,12 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
         for i in range(top):
             gated[i] = gated[i] or (bool(payloads[i]) and lx.GATE_DEST.search(payloads[i]) is not None)
     flags: dict[int, Flag] = {}
+    index: list[disowned.PageIndex] = []
+
+    def pos() -> disowned.PageIndex:  # positions and children, built once when a span disputes the page
+        if not index:
+            index.append(disowned.PageIndex(lines))
+        return index[0]
 
     def flag(idx: Iterable[int], verdict: tuple[str, str], excerpt: str, region: str) -> None:
         for i in idx:
@@ -319,6 +337,9 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
         if gated[i]:
             v = judge_text(payloads[i], regions[i], goal=goal, home=home, offsite_target=offlink[i],
                            label=ln.role in _LABEL_ROLES, normalised=True, notice=i < top)
+            if v is None and evidence(payloads[i], home).disputes == 2 and disowned.beside_data(lines, i, pos()):
+                v = judge_text(payloads[i], regions[i], goal=goal, home=home, offsite_target=offlink[i],
+                               label=ln.role in _LABEL_ROLES, normalised=True, notice=i < top, beside=True)
             if v:
                 flag([i], v, payloads[i], regions[i])
     # 1b. every line alone, judged against the page itself (any language): an address the page never links,
@@ -345,8 +366,13 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
             return
         joined = " ".join(payloads[i] for i in window)
         region = _worst(regions[i] for i in window)
-        v = judge_text(joined, region, goal=goal, home=home, normalised=True, parts=[payloads[i] for i in window],
+        parts = [payloads[i] for i in window]
+        v = judge_text(joined, region, goal=goal, home=home, normalised=True, parts=parts,
                        offsite_target=any(offlink[i] for i in window), notice=window[-1] < top)
+        if v is None and joined_evidence(parts, home, _MAX_TEXT).disputes == 2 and disowned.beside_data(
+                lines, window[0], pos()):
+            v = judge_text(joined, region, goal=goal, home=home, normalised=True, parts=parts, beside=True,
+                           offsite_target=any(offlink[i] for i in window), notice=window[-1] < top)
         if v:
             flag(window, (v[0], v[1] + " (across adjacent lines)"), joined, region)
 

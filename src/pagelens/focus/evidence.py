@@ -124,6 +124,8 @@ class Evidence:
 
 
 _NONE = Evidence()
+#: The evidence of a span that has none (the instance every such span gets: compare with ``is`` first).
+NO_EVIDENCE = _NONE
 
 
 def _any(rx: re.Pattern[str], text: str) -> bool:
@@ -176,7 +178,7 @@ def _may_mark(text: str) -> bool:
             or (":" in text and "role" in text.lower()))  # ':' alone: only the '"role":' alternative needs it
 
 
-def _windows(rx: re.Pattern[str], low: str, before: int, after: int) -> list[str]:
+def _windows(rx: re.Pattern[str] | lx.Stems, low: str, before: int, after: int) -> list[str]:
     """Merged windows of ``low`` around the hits of ``rx``; a window cut mid-text starts with a NUL
     so that patterns anchored at the text's start do not match there."""
     spans: list[list[int]] = []
@@ -189,20 +191,25 @@ def _windows(rx: re.Pattern[str], low: str, before: int, after: int) -> list[str
     return [("" if lo == 0 else "\x00 ") + low[lo:hi] for lo, hi in spans]
 
 
-def _near(rx: re.Pattern[str], finder: re.Pattern[str], low: str, text: str, before: int, after: int) -> bool:
+def _near(rx: re.Pattern[str], finder: re.Pattern[str] | lx.Stems, low: str, text: str, before: int, after: int) -> bool:
     """``rx.search(text)``, tried only around the hits of ``finder`` in ``low`` (bounds, not slices, so that
     ``\\b`` and lookbehinds still see the text around)."""
     if len(low) != len(text):
         return rx.search(text) is not None
+    return any(rx.search(text, lo, hi) is not None for lo, hi in _near_spans(finder, low, before, after))
+
+
+def _near_spans(finder: re.Pattern[str] | lx.Stems, low: str, before: int, after: int) -> list[tuple[int, int]]:
+    """The bounds :func:`_near` searches, in its order (a window ending where the one before it ends adds nothing):
+    computed once when several patterns are tried around the same finder."""
+    out: list[tuple[int, int]] = []
     end = -1
     for m in finder.finditer(low):
-        lo, hi = max(0, m.start() - before), min(len(text), m.end() + after)
-        if hi <= end:
-            continue
-        if rx.search(text, lo, hi) is not None:
-            return True
-        end = hi
-    return False
+        lo, hi = max(0, m.start() - before), min(len(low), m.end() + after)
+        if hi > end:
+            out.append((lo, hi))
+            end = hi
+    return out
 
 
 def _override(low: str, addressed: int, you: bool) -> int:
@@ -240,6 +247,9 @@ def _nouns(low: str, text: str) -> list[re.Match[str]]:
     return out
 
 
+_VOC_AFTER = re.compile(r"\s*[:,!—–]")
+
+
 def _address_level(low: str, text: str = "") -> int:
     """2 when an automated reader is addressed, 1 when a plain role noun is spoken to, else 0."""
     level = 0
@@ -250,17 +260,18 @@ def _address_level(low: str, text: str = "") -> int:
         if m.start() > 80:
             before = "\x00 " + before
         if m.group("ai") or m.group("bare"):
-            if m.group("bare") and not re.match(r"\s*[:,!—–]", low[at:]):
+            if m.group("bare") and _VOC_AFTER.match(low, at) is None:
                 continue  # a bare "ai" is the Italian/Spanish preposition unless it is a vocative
-            if (lx.AI_BEFORE.search(before) and (lx.AI_AFTER.match(low, at) or (
-                    m.group("ai") and lx.SUBJ_MODAL.match(low, at)))) or lx.AI_AFTER_ANY.match(low, at) or (
-                    lx.MSG_FOR_BEFORE.search(before) and lx.MSG_FOR_AFTER.match(low, at)):
+            # (each pair tests the anchored match after the noun first: it is cheap and rarely holds)
+            if ((lx.AI_AFTER.match(low, at) or (m.group("ai") and lx.SUBJ_MODAL.match(low, at)))
+                    and lx.AI_BEFORE.search(before)) or lx.AI_AFTER_ANY.match(low, at) or (
+                    lx.MSG_FOR_AFTER.match(low, at) and lx.MSG_FOR_BEFORE.search(before)):
                 return 2
-        if not m.group("bare") and (  # any role noun spoken to, AI-qualified or not
-                (lx.WEAK_BEFORE.search(before) and lx.WEAK_AFTER.match(low, at))
-                or (lx.WEAK_HEAD_BEFORE.search(before) and lx.HEAD_AFTER.match(low, at))
-                or lx.GREET_BEFORE.search(before) or lx.WEAK_AFTER_ANY.match(low, at)
-                or (lx.MSG_FOR_BEFORE.search(before) and lx.MSG_FOR_AFTER.match(low, at))):
+        if not level and not m.group("bare") and (  # any role noun spoken to, AI-qualified or not
+                (lx.WEAK_AFTER.match(low, at) and lx.WEAK_BEFORE.search(before))
+                or (lx.HEAD_AFTER.match(low, at) and lx.WEAK_HEAD_BEFORE.search(before))
+                or lx.WEAK_AFTER_ANY.match(low, at) or lx.GREET_BEFORE.search(before)
+                or (lx.MSG_FOR_AFTER.match(low, at) and lx.MSG_FOR_BEFORE.search(before))):
             level = 1
     return level
 
@@ -390,11 +401,32 @@ def _offsite(text: str, home: frozenset[str]) -> str:
     low = text.lower()
     # every address holds "http", "www.", "@", or a dot with a slash or a colon (host/path, host:port, IPv4)
     if "http" in low or "www." in low or "@" in low or ("." in low and ("/" in low or ":" in low)):
-        for u in lx.DEST.finditer(text):
+        dest = _dest_for(text, low)
+        for u in dest.finditer(text) if dest is not None else ():
             d = domain(u.group(0))
             if d and d not in home:
                 return u.group(0)
     return ""
+
+
+_DIGIT_DOT = re.compile(r"\d\.\d")
+_COLON_DIGIT = re.compile(r":\d")
+_DEST_BY_MASK: dict[int, re.Pattern[str] | None] = {}
+
+
+def _dest_for(text: str, low: str) -> re.Pattern[str] | None:
+    """``lx.DEST`` without the alternatives that cannot match anywhere in ``text`` (each needs a literal the text
+    lacks: ``lx.DEST_PARTS``), so the same matches in the same order; None when none can. Most prose with a dot and a
+    colon needs no scan at all, and the e-mail and host alternatives, which backtrack at every word, run only where
+    an "@" or a "/" stands."""
+    has = {"://": "://" in text and "http" in low, "www.": "www." in low, "/": "/" in text and "." in text,
+           "digit.digit": "." in text and _DIGIT_DOT.search(text) is not None,
+           ":digit": ":" in text and "." in text and _COLON_DIGIT.search(text) is not None, "@": "@" in text}
+    mask = sum(1 << k for k, (_, need) in enumerate(lx.DEST_PARTS) if has[need])
+    if mask not in _DEST_BY_MASK:
+        parts = [src for k, (src, _) in enumerate(lx.DEST_PARTS) if mask >> k & 1]
+        _DEST_BY_MASK[mask] = re.compile("|".join(parts), lx.DEST.flags) if parts else None
+    return _DEST_BY_MASK[mask]
 
 
 def _evidence(text: str, home: frozenset[str]) -> Evidence:
@@ -404,7 +436,9 @@ def _evidence(text: str, home: frozenset[str]) -> Evidence:
     addressed = 0
     role_hit = lx.ROLE_FIND.search(low) is not None or lx.GATE_CASED.search(text) is not None
     if role_hit:
-        if lx.ADDRESSED.search(text) or _near(lx.YOU_ARE_AI, lx.YOU_ARE_FIND, low, text, 2, 140) or lx.DETECTED.search(low):
+        if ((lx.GATE_CASED.search(text) is not None or lx.PRODUCTS.search(text) is not None)
+                and lx.ADDRESSED.search(text)) or _near(lx.YOU_ARE_AI, lx.YOU_ARE_FIND, low, text, 2, 140) or (
+                "detected" in low and lx.DETECTED.search(low)):
             addressed = 2
         else:
             addressed = _address_level(low, text)
@@ -427,11 +461,12 @@ def _evidence(text: str, home: frozenset[str]) -> Evidence:
         about_user = _near(lx.ABOUT_USER, lx.USER_FIND, low, low, 90, 130) or (
             lx.INSTR_FIND.search(low) is not None and _any(lx.TASK_REF, low))
         wants_you = lx.WANTS_FIND.search(low) is not None and _near(lx.WANTS_YOU, lx.WANTS_FIND, low, low, 60, 40)
-        has_user = lx.PRINCIPAL_FIND.search(low) is not None
-        if has_user and (_near(lx.PRINCIPAL_WISH, lx.PRINCIPAL_FIND, low, low, 60, 140)
-                         or _near(lx.PRINCIPAL_STRONG, lx.PRINCIPAL_FIND, low, low, 60, 140)):
+        spans = _near_spans(lx.PRINCIPAL_FIND, low, 60, 140)  # the three principal patterns search the same bounds
+        has_user = bool(spans)
+        if has_user and (any(lx.PRINCIPAL_WISH.search(low, lo, hi) for lo, hi in spans)
+                         or any(lx.PRINCIPAL_STRONG.search(low, lo, hi) for lo, hi in spans)):
             principal = 2
-        elif (has_user and _near(lx.PRINCIPAL, lx.PRINCIPAL_FIND, low, low, 60, 140)) or about_user:
+        elif (has_user and any(lx.PRINCIPAL.search(low, lo, hi) for lo, hi in spans)) or about_user:
             principal = 1
         if wants_you and (principal or lx.WANTS_YOU_NOW.search(low)):
             principal = 2

@@ -15,6 +15,8 @@ words in Italian and Spanish.
 from __future__ import annotations
 
 import re
+import sys
+from collections.abc import Iterator
 
 _I = re.IGNORECASE
 
@@ -45,6 +47,31 @@ def word_start_trie(words: list[str] | tuple[str, ...]) -> str:
     wide = [w for w in words if any(c >= "\u3000" for c in w)]
     narrow = [w for w in words if w not in wide]
     return "(?<!\\w)(?:" + trie(narrow) + ")" + ("|" + trie(wide) if wide else "")
+
+
+class Stems:
+    """A :func:`word_start_trie` finder that scans an ASCII text without its CJK stems.
+
+    The CJK alternative of the full pattern is tried at every position of every text; an ASCII text cannot hold
+    any of those stems, so it is scanned with the rest alone (the same matches, 2-6 times faster). ``str.isascii``
+    is a flag of the string object in CPython: the choice costs nothing."""
+
+    __slots__ = ("full", "narrow", "pattern")
+
+    def __init__(self, words: tuple[str, ...]) -> None:
+        wide = [w for w in words if any(c >= "\u3000" for c in w)]
+        self.full = re.compile(word_start_trie(words))
+        self.narrow = re.compile("(?<!\\w)(?:" + trie([w for w in words if w not in wide]) + ")")
+        self.pattern = self.full.pattern
+
+    def _for(self, text: str) -> re.Pattern[str]:
+        return self.narrow if text.isascii() else self.full
+
+    def search(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
+        return self._for(text).search(text, pos, endpos)
+
+    def finditer(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> Iterator[re.Match[str]]:
+        return self._for(text).finditer(text, pos, endpos)
 
 
 # ---- look-alike letters inside Latin words (folded only in words that mix scripts)
@@ -240,6 +267,8 @@ ADDRESSED = re.compile(  # cased: "AI:" / "KI," used as a vocative; an assistant
     r"\b(?i:hey|hi|hello|dear|attention|psst|note\s+to|message\s+(?:to|for)|p\.?s\.?\s+(?:to|for)|hallo|bonjour|hola)"
     r"[\s,]+(?:Claude|Gemini|Copilot|ChatGPT|GPT|Bard|Llama|Mistral|Grok|Perplexity|DeepSeek|Qwen|Alexa|Siri|Cortana)"
     r"(?:\s*(?:,|and|&|or)\s*(?:Claude|Gemini|Copilot|ChatGPT|GPT|Bard|Llama|Mistral|Grok))*\s*[:,!—–]")
+#: What every match of ADDRESSED holds (with GATE_CASED's acronyms): a product name, cased as ADDRESSED writes it.
+PRODUCTS = re.compile("Claude|Gemini|Copilot|GPT|Bard|Llama|Mistral|Grok|Perplexity|DeepSeek|Qwen|Alexa|Siri|Cortana")
 YOU_ARE_AI = re.compile(
     rf"\b(?:you\s+are|you're|if\s+you\s+are|as\s+an?|du\s+bist|sie\s+sind|als|tu\s+es|vous\s+[êe]tes|en\s+tant\s+qu'?|"
     rf"eres|usted\s+es|como|sei|você\s+é|ты|вы|как)\s+(?:now\s+|jetzt\s+|maintenant\s+|ahora\s+)?(?:an?\s+|eine?n?\s+|"
@@ -415,13 +444,19 @@ REAL = re.compile(
     r"действующ\w*|актуальн\w*)\b|正しい|本当|実際|公式|正確|最新|真实|正确|实际|官方|准确|진짜|정확|최신", _I)
 #: Words of a condition ("if you use a Mac, ignore ..."): an instruction for some readers, not an override.
 CONDITION = re.compile(r"\b(?:if|when|unless|wenn|falls|si|se|als|если)\b[^.!?]*$", _I)
-_URL = (r"\bhttps?://[^\s'\"<>)\]]+|\bwww\.[a-z0-9-]+(?:\.[a-z0-9-]+)+[^\s'\"<>)\]]*|"
-        r"\b(?:[a-z0-9-]+\.)+[a-z]{2,12}/[^\s'\"<>)\]]*|"
-        # a bare IPv4 address or host name with a port or a path ("10.1.2.3:8080/x", "host.example:8443")
-        r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?::\d{2,5}(?:/[^\s'\"<>)\]]*)?|/[^\s'\"<>)\]]+)|"
-        r"\b(?:[a-z0-9-]+\.)+[a-z]{2,12}:\d{2,5}(?:/[^\s'\"<>)\]]*)?")
+#: The alternatives of DEST, each with a literal test that every one of its matches passes (see ``evidence._offsite``:
+#: an alternative that cannot match anywhere in a text is left out of its scan, which changes no match).
+DEST_PARTS: tuple[tuple[str, str], ...] = (
+    (r"\bhttps?://[^\s'\"<>)\]]+", "://"),
+    (r"\bwww\.[a-z0-9-]+(?:\.[a-z0-9-]+)+[^\s'\"<>)\]]*", "www."),
+    (r"\b(?:[a-z0-9-]+\.)+[a-z]{2,12}/[^\s'\"<>)\]]*", "/"),
+    # a bare IPv4 address or host name with a port or a path ("10.1.2.3:8080/x", "host.example:8443")
+    (r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?::\d{2,5}(?:/[^\s'\"<>)\]]*)?|/[^\s'\"<>)\]]+)", "digit.digit"),
+    (r"\b(?:[a-z0-9-]+\.)+[a-z]{2,12}:\d{2,5}(?:/[^\s'\"<>)\]]*)?", ":digit"),
+    (r"\b[\w.+-]+@(?:[a-z0-9-]+\.)+[a-z]{2,12}\b", "@"),
+)
 #: Where a text can send the reader or its data: a URL, or an e-mail address.
-DEST = re.compile(_URL + r"|\b[\w.+-]+@(?:[a-z0-9-]+\.)+[a-z]{2,12}\b", _I)
+DEST = re.compile("|".join(src for src, _ in DEST_PARTS), _I)
 
 # ---- imitation of the observation format, of chat turns and of action calls
 _AXROLES = (
@@ -493,28 +528,28 @@ GATE_DEST = re.compile(r"http|www\.|@|[a-z0-9-]\.[a-z]{2,12}[/:]|\d\.\d{1,3}[:/]
 
 
 # ---- finders: literal stems that locate where the slow patterns above can match (windows, not whole texts)
-ROLE_FIND = re.compile(word_start_trie((
+ROLE_FIND = Stems((
     "agent", "assist", "bot", "model", "modèl", "crawler", "scraper", "spider", "chatgpt", "llm", "gpt", "language",
     "intelligen", "intelig", "sprachmodell", "langage", "lenguaje", "linguagem", "taalmodel", "automat", "autonom",
     "self-driving", "headless", "chatbot", "automát", "autónom", "maschinell", "software", "program", "script", "machine",
     "code ", "non-human", "nonhuman", "自動", "自动", "нейросет", "интеллект", "агент", "ассистент", "бот", "модел", "помощник", "ai ", "ai:",
     "ai,", "ai-", "ki-", "ии", "エージェント", "アシスタント", "ボット", "助手", "代理", "智能体", "机器人", "模型", "에이전트",
     "어시스턴트", "봇", "人工知能", "言語モデル", "人工智能", "语言模型", "大模型", "인공지능", "claude", "gemini", "copilot",
-    "bard", "llama", "mistral", "grok", "perplexity", "deepseek", "qwen", "alexa", "siri", "cortana", "detected")))
-DISMISS_FIND = re.compile(word_start_trie((
+    "bard", "llama", "mistral", "grok", "perplexity", "deepseek", "qwen", "alexa", "siri", "cortana", "detected"))
+DISMISS_FIND = Stems((
     "ignor", "disregard", "forget", "overrid", "overrul", "bypass", "discard", "abandon", "supersed", "precedence",
     "vergiss", "vergessen", "missacht", "verwirf", "überschreib", "oubli", "annul", "olvid", "descart", "dimentic",
     "esqueç", "esquec", "negeer", "vergeet", "игнорир", "забудь", "забуд", "отмен", "обращай", "void", "obsolete",
     "outdated", "cancel", "withdrawn", "replaced", "no longer", "無視", "忘れ", "忽略", "无视", "忘记", "忘掉", "指示",
-    "指令", "命令")))
-INSTR_FIND = re.compile(word_start_trie((
+    "指令", "命令"))
+INSTR_FIND = Stems((
     "task", "instruc", "directive", "assignment", "mission", "orders", "prompt", "objective", "priorit", "purpose",
-    "plan", "override", "aufgabe", "tâche", "tache", "tarea", "задач")))
-USER_FIND = re.compile(word_start_trie((
+    "plan", "override", "aufgabe", "tâche", "tache", "tarea", "задач"))
+USER_FIND = Stems((
     "user", "human", "principal", "operator", "owner", "nutzer", "utilisat", "usuari", "utente", "gebruiker",
     "пользовател", "человек", "customer", "buyer", "guest", "shopper", "client", "person", "reader", "task", "goal",
     "request", "mission", "assignment", "objective", "answer", "report", "tell", "ask", "inform", "convinc", "remind",
-    "persuad", "notify", "warn", "reassur", "summari", "when", "reply", "respond", "want", "would")))
+    "persuad", "notify", "warn", "reassur", "summari", "when", "reply", "respond", "want", "would"))
 MARK_FIND = re.compile(r"[\[<#{(]|-->|end\s+of|begin|start")
 #: With :data:`GATE_MARK`, where imitated prompt markup can start ("end of the page", "begin instructions").
 MARK_WORDS = re.compile(r"end\s+of|begin|start")
@@ -524,7 +559,7 @@ SECRECY_FIND = re.compile(trie((
     "悄悄", "秘密", "말하지")))
 
 WANTS_FIND = re.compile(r"you|the agent|the assistant|dass du|que tu|que vous|que usted|que |чтобы")
-DISPUTE_FIND = re.compile(word_start_trie((
+DISPUTE_FIND = Stems((
     "wrong", "incorrect", "inaccura", "outdated", "out of date", "obsolet", "stale", "invalid", "typo", "erroneous",
     "placeholder", "dummy", "cached",
     "misprint", "fake", "bogus", "broken", "counterfeit", "decoy", "deprecat", "disabled", "compromis", "hacked",
@@ -538,11 +573,11 @@ DISPUTE_FIND = re.compile(word_start_trie((
     "hour behind", "hours behind", "old cop", "older cop", "stale cop",
     "archived cop", "delayed", "hinken", "hinterher", "verzögert", "alte kopie", "ancienne copie", "en retard",
     "pas à jour", "plus à jour", "atrasad", "desfasad", "copia antigua", "con retraso", "in ritardo", "copia vecchia",
-    "non aggiornat", "отстаю", "отстаё", "с опозданием", "старая копия", "遅れ", "最新では", "滞后", "延迟", "旧版", "지연")))
+    "non aggiornat", "отстаю", "отстаё", "с опозданием", "старая копия", "遅れ", "最新では", "滞后", "延迟", "旧版", "지연"))
 AUTHORITY_FIND = re.compile(trie(("system", "assistant", "developer", "admin", "security", "compliance", "moderator")))
-PRINCIPAL_FIND = re.compile(word_start_trie((
+PRINCIPAL_FIND = Stems((
     "user", "human", "principal", "operator", "owner", "nutzer", "utilisat", "usuari", "utente", "gebruiker",
-    "пользовател", "человек", "customer", "buyer", "guest", "shopper", "client", "person", "reader", "people")))
+    "пользовател", "человек", "customer", "buyer", "guest", "shopper", "client", "person", "reader", "people"))
 #: Words pointing at this page or its figures ("this page", "the prices here", "above").
 DEICTIC = re.compile(
     r"\b(?:this|these|here|above|below|shown|listed|displayed|dies\w*|hier|oben|unten|ce|cette|ces|ici|ci-dessus|este|"
@@ -570,9 +605,9 @@ TASK_WORDS = re.compile(
     r"задач\w*|поручени\w*)\b|依頼|リクエスト|タスク|请求|任务|要求", _I)
 
 #: Where "you are an AI" can start (YOU_ARE_AI runs only near these).
-YOU_ARE_FIND = re.compile(word_start_trie((
+YOU_ARE_FIND = Stems((
     "you are", "you're", "if you", "as a", "du bist", "sie sind", "als ", "tu es", "vous ", "en tant", "eres ",
-    "usted es", "como ", "sei ", "você", "ты ", "вы ", "как ", "あなた", "君", "你是", "您是")))
+    "usted es", "como ", "sei ", "você", "ты ", "вы ", "как ", "あなた", "君", "你是", "您是"))
 
 #: Urgency that asks for an action now (not "required" or "final", which honest form labels say).
 URGENT_NOW = re.compile(
