@@ -12,7 +12,11 @@ This module replaces that sum by a model fitted on labeled goals over many pages
 * its surroundings: the fused scores of the units just before and after it and of the units
   under the same parent, its distance to the best lexical hit;
 * the goal's shape: a question or an action, its length, how many of its words the page has,
-  the page's language and size, a comparison ("the cheapest"), a form to fill.
+  the page's language and size, a comparison ("the cheapest"), a form to fill;
+* the same evidence relative to the page (:data:`RELATIVE_FEATURES`): shares and percentiles
+  within the page, which read alike on a page of any size or template. A model reads the
+  columns its file names (``columns``), so a model may leave out the page's raw size, which on
+  49 training pages names each page.
 
 No feature is a word, a phrase or anything page-specific. The model is a gradient-boosted tree
 ensemble (or a logistic regression) exported to JSON (:data:`MODEL_FILE`) and evaluated here
@@ -265,9 +269,11 @@ class Model:
                 or not all(isinstance(c, int) and 0 <= c < len(FEATURES) and FEATURES[c] == f
                            for c, f in zip(cols, names, strict=True))):
             raise ValueError("the model was fitted on other features")
-        #: the columns of :func:`features` the model reads, in its order (None: all, as they are)
-        self.columns = None if cols == list(range(len(FEATURES))) else np.asarray(cols, dtype=np.int64)
         width = len(names)
+        #: the columns of :func:`features` the model reads, in its order (None: the first ``width``,
+        #: as they are — a model of the tenth pass reads the 64 columns that came first)
+        self.columns = None if cols == list(range(width)) else np.asarray(cols, dtype=np.int64)
+        self.width = width
         self.kind = spec["kind"]
         self.name = str(spec.get("name", self.kind))
         if self.kind == "trees":
@@ -310,8 +316,7 @@ class Model:
     def score(self, x: np.ndarray) -> np.ndarray:
         if len(x) == 0:
             return np.zeros(0)
-        if self.columns is not None:
-            x = x[:, self.columns]
+        x = x[:, : self.width] if self.columns is None else x[:, self.columns]
         if self.kind == "linear":
             return ((x - self.mean) / self.scale) @ self.coef + self.intercept
         # each row walks all trees together (rows x trees), one gather of its own features a level;
