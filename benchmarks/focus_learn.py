@@ -44,12 +44,51 @@ N_FOLDS = 5
 #: Negatives kept per goal for fitting: up to this many among the units some signal ranks...
 NEG_RANKED = 400
 NEG_OTHER = 50  # ...and up to this many of the others (seeded); each goal weighs 1 (half positives)
-#: The configurations, fixed before any out-of-fold figure was seen (BENCHMARKS.md lists each run).
+#: The configurations (BENCHMARKS.md lists each run). ``features``: which columns of
+#: :data:`pagelens.focus.learned.FEATURES` the model reads ("base": the 64 of the tenth pass;
+#: "relative": those without the page's own size — its token and unit counts, which name one of 49
+#: pages — plus the page-relative ones); ``monotone``: the score may only grow with the lexical and
+#: fused evidence (:data:`~pagelens.focus.learned.EVIDENCE_FEATURES`).
+_GBDT = {"family": "trees", "max_iter": 200, "learning_rate": 0.05, "max_leaf_nodes": 15, "max_depth": 5,
+         "min_samples_leaf": 50, "l2_regularization": 1.0}
+_REG = {**_GBDT, "max_iter": 150, "max_leaf_nodes": 8, "max_depth": 4, "min_samples_leaf": 200,
+        "l2_regularization": 5.0}
 CONFIGS: dict[str, dict[str, Any]] = {
-    "gbdt": {"family": "trees", "max_iter": 200, "learning_rate": 0.05, "max_leaf_nodes": 15, "max_depth": 5,
-             "min_samples_leaf": 50, "l2_regularization": 1.0},
-    "logreg": {"family": "linear", "C": 1.0},
+    "gbdt": {**_GBDT, "features": "base"},
+    "logreg": {"family": "linear", "C": 1.0, "features": "base"},
+    "gbdt-rel": {**_GBDT, "features": "relative"},
+    "gbdt-mono": {**_GBDT, "features": "relative", "monotone": True},
+    "gbdt-reg": {**_REG, "features": "relative", "monotone": True},
 }
+#: The page families of the corpus (by the number its file name starts with), for leave-one-family-out
+#: folds: a family's pages share a kind of site and template, so a model that never saw the family
+#: is the nearest thing to a page family nobody has seen.
+FAMILIES: dict[str, tuple[int, ...]] = {
+    "shop": (1, 2, 3, 4, 5, 6, 7),
+    "search/listing": (8, 9, 10, 40, 41, 42),
+    "forum": (11, 12, 13, 14),
+    "news/blog": (15, 24, 31, 32, 33, 35),
+    "docs/wiki": (16, 17, 18, 19, 20, 21, 22, 27, 28, 29, 30),
+    "portal": (23, 25, 26),
+    "tables/status": (34, 36, 37, 38, 39, 46, 47),
+    "forms": (43, 44, 45, 48, 49),
+}
+
+
+def family(page: str) -> str:
+    num = int(page.split("-", 1)[0])
+    return next(f for f, nums in FAMILIES.items() if num in nums)
+
+
+def columns(config: str) -> list[int]:
+    """The feature columns ``config``'s model reads."""
+    from pagelens.focus import learned
+
+    base = list(range(len(learned.FEATURES) - len(learned.RELATIVE_FEATURES)))
+    if CONFIGS[config].get("features", "base") == "base":
+        return base
+    size = {learned.FEATURES.index("page_log_tokens"), learned.FEATURES.index("page_log_units")}
+    return [c for c in base if c not in size] + list(range(len(base), len(learned.FEATURES)))
 
 
 def load_goals() -> list[dict]:
@@ -63,8 +102,11 @@ def load_goals() -> list[dict]:
     return out
 
 
-def folds(pages: list[str]) -> dict[str, int]:
-    """``page -> fold``: the pages sorted by name, page ``i`` in fold ``i % N_FOLDS``."""
+def folds(pages: list[str], by: str = "page") -> dict[str, int]:
+    """``page -> fold``: the pages sorted by name, page ``i`` in fold ``i % N_FOLDS``; or, ``by="family"``,
+    one fold per page family (:data:`FAMILIES`, in its order)."""
+    if by == "family":
+        return {p: list(FAMILIES).index(family(p)) for p in set(pages)}
     return {p: i % N_FOLDS for i, p in enumerate(sorted(set(pages)))}
 
 
@@ -167,11 +209,18 @@ def sample(y: np.ndarray, ranked: np.ndarray, goal: np.ndarray, keep_goals: set[
 
 
 def fit(config: str, x: np.ndarray, y: np.ndarray, w: np.ndarray) -> dict[str, Any]:
-    """Fit ``config`` and export it as the JSON spec :class:`pagelens.focus.learned.Model` reads."""
-    from pagelens.focus.learned import FEATURES
+    """Fit ``config`` on the full feature matrix ``x`` (its own columns, :func:`columns`) and export
+    it as the JSON spec :class:`pagelens.focus.learned.Model` reads."""
+    from pagelens.focus.learned import EVIDENCE_FEATURES, FEATURES
 
     c = dict(CONFIGS[config])
     family = c.pop("family")
+    c.pop("features", None)
+    monotone = c.pop("monotone", False)
+    cols = columns(config)
+    names = {"features": [FEATURES[i] for i in cols], "columns": cols}
+    full = x
+    x = x[:, cols]
     if family == "linear":
         from sklearn.linear_model import LogisticRegression
 
@@ -179,10 +228,13 @@ def fit(config: str, x: np.ndarray, y: np.ndarray, w: np.ndarray) -> dict[str, A
         scale = x.std(axis=0)
         scale[scale == 0] = 1.0
         lr = LogisticRegression(C=c["C"], max_iter=5000).fit((x - mean) / scale, y, sample_weight=w * len(w))
-        return {"kind": "linear", "name": config, "features": list(FEATURES), "mean": mean.tolist(),
+        return {"kind": "linear", "name": config, **names, "mean": mean.tolist(),
                 "scale": scale.tolist(), "coef": lr.coef_[0].tolist(), "intercept": float(lr.intercept_[0])}
     from sklearn.ensemble import HistGradientBoostingClassifier
 
+    if monotone:  # first occurrences only: "forms_on"/"kind_on" also name two goal columns, left free
+        evidence = {FEATURES.index(f) for f in EVIDENCE_FEATURES}
+        c["monotonic_cst"] = [1 if i in evidence else 0 for i in cols]
     clf = HistGradientBoostingClassifier(early_stopping=False, random_state=0, **c).fit(x, y, sample_weight=w * len(w))
     feature, threshold, left, right, value, leaf, missing, roots = [], [], [], [], [], [], [], []
     depth = 0
@@ -198,18 +250,29 @@ def fit(config: str, x: np.ndarray, y: np.ndarray, w: np.ndarray) -> dict[str, A
         value += nodes["value"].astype(float).tolist()
         leaf += nodes["is_leaf"].astype(bool).tolist()
         missing += nodes["missing_go_to_left"].astype(bool).tolist()
-    spec = {"kind": "trees", "name": config, "features": list(FEATURES), "base": float(clf._baseline_prediction.ravel()[0]),
+    spec = {"kind": "trees", "name": config, **names, "base": float(clf._baseline_prediction.ravel()[0]),
             "trees": {"feature": feature, "threshold": threshold, "left": left, "right": right, "value": value,
                       "leaf": leaf, "missing_left": missing, "roots": roots, "depth": depth}}
     from pagelens.focus.learned import Model
 
-    probe = x[:: max(1, len(x) // 2000)]
-    assert np.allclose(Model(spec).score(probe), clf.decision_function(probe), atol=1e-6), "export differs"
+    step = max(1, len(x) // 2000)
+    assert np.allclose(Model(spec).score(full[::step]), clf.decision_function(x[::step]), atol=1e-6), "export differs"
     return spec
 
 
+_LOADED: dict[Path, dict[str, np.ndarray]] = {}
+
+
+def loaded(data: Path) -> dict[str, np.ndarray]:
+    """``data.npz``'s arrays, read once per process (x alone is ~0.5 GB decompressed)."""
+    if data not in _LOADED:
+        with np.load(data / "data.npz") as d:
+            _LOADED[data] = {k: d[k] for k in d.files}
+    return _LOADED[data]
+
+
 def fit_on(config: str, data: Path, goals: set[int]) -> dict[str, Any]:
-    d = np.load(data / "data.npz")
+    d = loaded(data)
     rows, w = sample(d["y"], d["ranked"], d["goal"], goals)
     return fit(config, d["x"][rows], d["y"][rows], w)
 

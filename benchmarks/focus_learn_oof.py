@@ -6,7 +6,7 @@ For each configuration (:data:`focus_learn.CONFIGS`; ``--variant`` names how its
 fold's goals are then focused through ``focus()`` (defense on) with that model, at each budget
 (``--budget``, a share of the full tree's tokens; below 25% on every ``--curve-every``-th goal id
 only, to save time), and scored with the benchmark's matcher.
-``default`` (RRF) runs on every goal at the same budgets and ``bm25-400`` once. Every row is
+``default:rrf`` runs on every goal at the same budgets and ``bm25-400`` once. Every row is
 written to ``--json``; the tables print aggregates only (item recall, case recall, mean pruning)
 per set, per goal kind and overall.
 
@@ -45,6 +45,9 @@ def tables(rows: list[dict]) -> str:
     groups: list[tuple[str, str, str]] = [("all", "", "")]
     groups += [(f"set {s}", "set", s) for s in dict.fromkeys(r["set"] for r in rows)]
     groups += [(f"kind {k}", "kind", k) for k in sorted({str(r["kind"]) for r in rows})]
+    for r in rows:
+        r.setdefault("family", fl.family(r["page"]))
+    groups += [(f"family {k}", "family", k) for k in fl.FAMILIES if any(r["family"] == k for r in rows)]
     for title, key, val in groups:
         for lab in labels:
             rs = [r for r in rows if r["retriever"] == lab and (not key or str(r[key]) == val)]
@@ -55,7 +58,8 @@ def tables(rows: list[dict]) -> str:
 
 
 #: How each evaluated variant uses a fold's model: (configuration, RulesConfig.fusion_all_units).
-VARIANTS = {"gbdt": ("gbdt", False), "gbdt-all": ("gbdt", True), "logreg": ("logreg", False)}
+VARIANTS = {"gbdt": ("gbdt", False), "gbdt-all": ("gbdt", True), "logreg": ("logreg", False),
+            **{c: (c, False) for c in ("gbdt-rel", "gbdt-mono", "gbdt-reg")}}
 FULL_BUDGET = 0.25  # the operating point scored on every goal; smaller budgets on the curve sample only
 
 
@@ -85,12 +89,17 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=HERE.parent / "runs" / "learn")
     ap.add_argument("--variant", action="append", dest="variants", choices=sorted(VARIANTS))
     ap.add_argument("--fold", action="append", dest="folds", type=int, help="only these folds (default: all)")
+    ap.add_argument("--by", choices=("page", "family"), default="page",
+                    help="folds by page (5) or one page family left out at a time (focus_learn.FAMILIES)")
     ap.add_argument("--budget", action="append", dest="budgets", type=float)
     ap.add_argument("--curve-every", type=int, default=4, help="budgets below 25%%: every n-th goal id only")
-    ap.add_argument("--baselines", action="store_true", help="also default (RRF) at each budget and bm25-400")
+    ap.add_argument("--baselines", action="store_true", help="also default:rrf at each budget and bm25-400")
     ap.add_argument("--with", action="append", dest="settings", default=[], metavar="LABEL:KEY=VALUE,...",
                     help="also score each variant with these RulesConfig settings (same fold models), labelled "
                          "VARIANT+LABEL; e.g. --with cog:goal_cognates=true")
+    ap.add_argument("--every", type=int, default=1,
+                    help="score only the goals whose id is a multiple of this (models still fit on every training goal)")
+    ap.add_argument("--reuse", action="store_true", help="load a fold's model saved by an earlier run instead of fitting it")
     ap.add_argument("--json", type=Path)
     ap.add_argument("--report", type=Path, nargs="*", help="print the tables of these row files and stop")
     args = ap.parse_args()
@@ -100,8 +109,8 @@ def main() -> None:
     from pagelens.focus.rules import RulesConfig, RulesRetriever
 
     goals = fl.load_goals()
-    fold = fl.folds([g["page"] for g in goals])
-    folds = args.folds if args.folds is not None else list(range(fl.N_FOLDS))
+    fold = fl.folds([g["page"] for g in goals], by=args.by)
+    folds = args.folds if args.folds is not None else sorted(set(fold.values()))
     rend = fl.renderings(args.cache, {g["page"] for g in goals})
     goals.sort(key=lambda g: (g["page"], g["id"]))
     budgets = args.budgets or [FULL_BUDGET]
@@ -110,21 +119,23 @@ def main() -> None:
         return gs if b >= FULL_BUDGET else curve_sample(gs, args.curve_every)
 
     rows: list[dict] = []
-    mine = [g for g in goals if fold[g["page"]] in folds]
+    mine = [g for g in goals if fold[g["page"]] in folds and g["id"] % args.every == 0]
     if args.baselines:
         for b in budgets:
-            rows += evaluate(on(mine, b), {}, [(f"default@{b:g}", RulesRetriever())], budget=b, parsed=rend)
+            rrf = RulesRetriever(replace(RulesConfig(), fusion="rrf"))  # not the shipped model: it saw every page
+            rows += evaluate(on(mine, b), {}, [(f"rrf@{b:g}", rrf)], budget=b, parsed=rend)
         rows += evaluate(mine, {}, ["bm25-400"], parsed=rend)
         print("baselines done", file=sys.stderr)
     configs = sorted({VARIANTS[v][0] for v in args.variants or []})
     for f in folds:
         train = {g["id"] for g in goals if fold[g["page"]] != f}
-        test = [g for g in goals if fold[g["page"]] == f]
+        test = [g for g in goals if fold[g["page"]] == f and g["id"] % args.every == 0]
         assert not {g["page"] for g in test} & {g["page"] for g in goals if g["id"] in train}
         for config in configs:
-            path = args.out / "oof" / f"{config}_fold{f}.json"
+            path = args.out / "oof" / f"{config}_{args.by}{f}.json"
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(json.dumps(fl.fit_on(config, args.out, train)))
+            if not (args.reuse and path.exists()):
+                path.write_text(json.dumps(fl.fit_on(config, args.out, train)))
             for v in args.variants or []:
                 if VARIANTS[v][0] != config:
                     continue
@@ -133,7 +144,7 @@ def main() -> None:
                     for b in budgets:
                         got = evaluate(on(test, b), {}, [(f"{v}{label}@{b:g}", RulesRetriever(replace(cfg, **extra)))],
                                        budget=b, parsed=rend)
-                        rows += [{**r, "fold": f} for r in got]
+                        rows += [{**r, "fold": f, "by": args.by} for r in got]
             print(f"{config} fold {f} done", file=sys.stderr)
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)

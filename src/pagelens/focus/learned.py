@@ -12,7 +12,11 @@ This module replaces that sum by a model fitted on labeled goals over many pages
 * its surroundings: the fused scores of the units just before and after it and of the units
   under the same parent, its distance to the best lexical hit;
 * the goal's shape: a question or an action, its length, how many of its words the page has,
-  the page's language and size, a comparison ("the cheapest"), a form to fill.
+  the page's language and size, a comparison ("the cheapest"), a form to fill;
+* the same evidence relative to the page (:data:`RELATIVE_FEATURES`): shares and percentiles
+  within the page, which read alike on a page of any size or template. A model reads the
+  columns its file names (``columns``), so a model may leave out the page's raw size, which on
+  49 training pages names each page.
 
 No feature is a word, a phrase or anything page-specific. The model is a gradient-boosted tree
 ensemble (or a logistic regression) exported to JSON (:data:`MODEL_FILE`) and evaluated here
@@ -54,7 +58,17 @@ CONTEXT_FEATURES = ("rrf_norm", "rrf_rr", "rrf_on", "n_signals", "near1_rrf", "n
                     "sibling_rrf", "dist_best_lines", "dist_best_units")
 GOAL_FEATURES = ("question", "goal_words", "goal_terms", "unseen_share", "page_not_en", "goal_ascii",
                  "page_log_tokens", "page_log_units", "extreme", "forms_on", "kind_on")
-FEATURES = (*SIGNAL_FEATURES, *CONTEXT_FEATURES, *PAGE_FEATURES, *GOAL_FEATURES)
+#: Features relative to the page (shares and percentiles within it), which mean the same on a page
+#: of any size or template: the unit's share of the page's tokens and its size and depth percentile
+#: among the page's units; each lexical signal's and the fusion's rank as a percentile of its own
+#: ranking; how flat the fusion is on this page (share of the ranked units scoring at least half the
+#: best) and the share of units some signal ranks.
+RELATIVE_FEATURES = ("tok_share", "size_pct", "depth_pct", "terms_pct", "bm25_pct", "rrf_pct", "rrf_flat",
+                     "ranked_share")
+FEATURES = (*SIGNAL_FEATURES, *CONTEXT_FEATURES, *PAGE_FEATURES, *GOAL_FEATURES, *RELATIVE_FEATURES)
+#: Features whose larger value is more evidence for the goal (a model may be fitted monotone in them).
+EVIDENCE_FEATURES = (*(f"{s}_{f}" for s in ("terms", "bm25") for f in ("rr", "on", "norm")),
+                     "rrf_norm", "rrf_rr", "n_signals", "terms_pct", "bm25_pct", "rrf_pct")
 
 
 def _role_class(role: str) -> str:
@@ -109,6 +123,34 @@ def page_features(pa: PageAnalysis) -> np.ndarray:
     return out
 
 
+def _relative_page(pa: PageAnalysis, page_x: np.ndarray) -> np.ndarray:
+    """The goal-free relative features (token share, size and depth percentiles), once per page."""
+    got = pa.indexes.get("learned_relative")
+    if isinstance(got, np.ndarray):
+        return got
+    n = len(page_x)
+    tokens = np.expm1(page_x[:, 0])
+    out = np.zeros((n, 3))
+    if n:
+        out[:, 0] = np.minimum(tokens / max(1.0, float(pa.page.total)), 1.0)
+        out[:, 1] = _percentile(tokens)
+        out[:, 2] = _percentile(page_x[:, 2])
+    pa.indexes["learned_relative"] = out
+    return out
+
+
+def _percentile(v: np.ndarray) -> np.ndarray:
+    """Each value's mid-rank among ``v`` scaled to [0, 1] (ties share their mean rank)."""
+    n = len(v)
+    if n < 2:
+        return np.full(n, 0.5)
+    order = np.argsort(v, kind="stable")
+    sv = v[order]
+    lo = np.searchsorted(sv, v, side="left")
+    hi = np.searchsorted(sv, v, side="right") - 1
+    return (lo + hi) / (2.0 * (n - 1))
+
+
 def _siblings(pa: PageAnalysis) -> np.ndarray:
     """Per unit, the index of its group of units sharing the head's parent (once per page)."""
     got = pa.indexes.get("learned_siblings")
@@ -140,11 +182,14 @@ def features(pa: PageAnalysis, ranked: Mapping[str, Sequence[int]], scores: Mapp
     col = 0
     lex = np.zeros(n)
     present = np.zeros(n)
+    rel = len(FEATURES) - len(RELATIVE_FEATURES)
     for s in SIGNALS:
         order = ranked.get(s) or ()
         if order:
             idx = np.fromiter(order, dtype=np.int64, count=len(order))
             x[idx, col] = 1.0 / (1.0 + np.arange(len(order)))
+            if s in ("terms", "bm25"):
+                x[idx, rel + 3 + (s == "bm25")] = 1.0 - np.arange(len(order)) / len(order)
             x[idx, col + 1] = 1.0
             present[idx] += 1.0
             sc = scores.get(s)
@@ -166,6 +211,11 @@ def features(pa: PageAnalysis, ranked: Mapping[str, Sequence[int]], scores: Mapp
     rank = np.empty(n)
     rank[np.lexsort((np.arange(n), -rrf))] = np.arange(n)
     x[:, col] = rrf_norm
+    n_ranked = int((rrf > 0).sum())
+    if n_ranked:
+        x[:, rel + 5] = np.where(rrf > 0, 1.0 - rank / n_ranked, 0.0)
+        x[:, rel + 6] = float((rrf_norm >= 0.5).sum()) / n_ranked
+    x[:, rel + 7] = n_ranked / max(1, n)
     x[:, col + 1] = np.where(rrf > 0, 1.0 / (1.0 + rank), 0.0)
     x[:, col + 2] = (rrf > 0).astype(np.float64)
     x[:, col + 3] = present
@@ -185,9 +235,11 @@ def features(pa: PageAnalysis, ranked: Mapping[str, Sequence[int]], scores: Mapp
         x[:, col + 8] = 1.0
         x[:, col + 9] = math.log1p(n)
     col += len(CONTEXT_FEATURES)
-    x[:, col : col + len(PAGE_FEATURES)] = page_features(pa)
+    page_x = page_features(pa)
+    x[:, col : col + len(PAGE_FEATURES)] = page_x
+    x[:, rel : rel + 3] = _relative_page(pa, page_x)
     col += len(PAGE_FEATURES)
-    x[:, col:] = np.asarray([
+    x[:, col:rel] = np.asarray([
         float(goal.question), math.log1p(goal.words), math.log1p(goal.terms), goal.unseen / max(1, goal.terms),
         float(pa.lang != "en"), float(goal.ascii), math.log1p(pa.page.total), math.log1p(n), float(goal.extreme),
         float(bool(ranked.get("forms"))), float(bool(ranked.get("kind"))),
@@ -212,8 +264,16 @@ class Model:
 
     def __init__(self, spec: dict[str, Any]) -> None:
         names = spec.get("features")
-        if names != list(FEATURES):
+        cols = spec.get("columns", list(range(len(names))) if isinstance(names, list) else None)
+        if (not isinstance(names, list) or not isinstance(cols, list) or not names or len(cols) != len(names)
+                or not all(isinstance(c, int) and 0 <= c < len(FEATURES) and FEATURES[c] == f
+                           for c, f in zip(cols, names, strict=True))):
             raise ValueError("the model was fitted on other features")
+        width = len(names)
+        #: the columns of :func:`features` the model reads, in its order (None: the first ``width``,
+        #: as they are — a model of the tenth pass reads the 64 columns that came first)
+        self.columns = None if cols == list(range(width)) else np.asarray(cols, dtype=np.int64)
+        self.width = width
         self.kind = spec["kind"]
         self.name = str(spec.get("name", self.kind))
         if self.kind == "trees":
@@ -232,7 +292,7 @@ class Model:
                 raise ValueError("tree arrays of different lengths")
             inner = ~leaf
             if n == 0 or (inner.any() and (left[inner].max() >= n or right[inner].max() >= n
-                                            or feature[inner].max() >= len(FEATURES))):
+                                            or feature[inner].max() >= width)):
                 raise ValueError("tree arrays out of range")
             if self.roots.max(initial=0) >= n or self.depth < 0:
                 raise ValueError("tree roots out of range")
@@ -248,7 +308,7 @@ class Model:
             self.scale = np.asarray(spec["scale"], dtype=np.float64)
             self.coef = np.asarray(spec["coef"], dtype=np.float64)
             self.intercept = float(spec["intercept"])
-            if not (self.mean.shape == self.scale.shape == self.coef.shape == (len(FEATURES),)):
+            if not (self.mean.shape == self.scale.shape == self.coef.shape == (width,)):
                 raise ValueError("linear model of the wrong shape")
         else:
             raise ValueError(f"unknown model kind {self.kind!r}")
@@ -256,6 +316,7 @@ class Model:
     def score(self, x: np.ndarray) -> np.ndarray:
         if len(x) == 0:
             return np.zeros(0)
+        x = x[:, : self.width] if self.columns is None else x[:, self.columns]
         if self.kind == "linear":
             return ((x - self.mean) / self.scale) @ self.coef + self.intercept
         # each row walks all trees together (rows x trees), one gather of its own features a level;
@@ -312,3 +373,15 @@ def learned_order(model: Model, x: np.ndarray, candidates: Sequence[int] | None 
         return []
     sub = model.score(x[idx])
     return [int(k) for k in idx[np.lexsort((idx, -sub))]]
+
+
+def rank_fused(model_order: Sequence[int], rrf_order: Sequence[int], rrf_weight: float, k: float = 10.0) -> list[int]:
+    """The model's order fused with RRF's: each unit scores ``1/(k+rank)`` in the model's order plus
+    ``rrf_weight/(k+rank)`` in RRF's (ties: the model's order). Units RRF does not rank keep only
+    the model's share."""
+    score = {u: 1.0 / (k + 1 + r) for r, u in enumerate(model_order)}
+    for r, u in enumerate(rrf_order):
+        if u in score:
+            score[u] += rrf_weight / (k + 1 + r)
+    pos = {u: r for r, u in enumerate(model_order)}
+    return sorted(score, key=lambda u: (-score[u], pos[u]))

@@ -157,6 +157,10 @@ class RulesConfig:
     #: with budget 0.24 it won out of fold by page, but kept two more injected texts on the
     #: development injections (BENCHMARKS.md "Focus, eleventh pass")
     fusion_all_units_questions: bool = False
+    #: a safety net under the model: its order is fused with RRF's, this weight on RRF's ranks (0: the
+    #: model's order alone), so a unit the model misjudges on an unfamiliar page is not lost when RRF
+    #: ranks it high (BENCHMARKS.md "Focus, twelfth pass")
+    fusion_rrf_weight: float = 0.0
     debug_units: int = 8
 
 
@@ -280,7 +284,10 @@ class RulesRetriever:
         x = learned.features(pa, signals, {n: getattr(r, "scores", {}) for n, r in signals.items()}, fused,
                              goal_shape(query, unseen))
         every = self.config.fusion_all_units or (self.config.fusion_all_units_questions and is_question(query.goal))
-        return learned.learned_order(model, x, None if every else order), ""
+        got = learned.learned_order(model, x, None if every else order)
+        if self.config.fusion_rrf_weight > 0:
+            got = learned.rank_fused(got, order, self.config.fusion_rrf_weight)
+        return got, ""
 
     # -- signals -------------------------------------------------------------------------------
     def _signals(self, query: FocusQuery,

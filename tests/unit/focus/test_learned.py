@@ -157,3 +157,42 @@ def test_a_question_is_ordered_over_every_unit_an_action_over_the_ranked_ones() 
     q = FocusQuery("How much does the kettle cost?")
     signals, _lt, unseen, fused = off.fused(q, pa)
     assert len(off._learned(q, pa, signals, fused, unseen, list(fused))[0]) < n_units
+
+
+def test_a_model_on_some_columns_reads_only_those(tmp_path: Path) -> None:
+    cols = [0, 3, len(learned.FEATURES) - 1]
+    rng = np.random.default_rng(2)
+    coef = rng.normal(size=len(cols))
+    spec = {"kind": "linear", "features": [learned.FEATURES[c] for c in cols], "columns": cols,
+            "mean": [0.0] * 3, "scale": [1.0] * 3, "coef": coef.tolist(), "intercept": 0.0}
+    x = rng.normal(size=(50, len(learned.FEATURES)))
+    assert np.allclose(learned.Model(spec).score(x), x[:, cols] @ coef)
+    with pytest.raises(ValueError, match="other features"):  # a name that is not its column's
+        learned.Model({**spec, "columns": [1, 3, len(learned.FEATURES) - 1]})
+
+
+def test_relative_features_are_shares_and_percentiles() -> None:
+    from pagelens.focus.analysis import analysis_of
+
+    cfg = RulesConfig()
+    ret = RulesRetriever(cfg)
+    pa = analysis_of(_shop(300), cfg.limits, cfg.unit_text_chars)
+    signals, _lt, unseen, fused = ret.fused(FocusQuery("What does kettle model 12 cost?"), pa)
+    from pagelens.focus.rules import goal_shape
+
+    x = learned.features(pa, signals, {n: getattr(r, "scores", {}) for n, r in signals.items()}, fused,
+                         goal_shape(FocusQuery("What does kettle model 12 cost?"), unseen))
+    rel = x[:, -len(learned.RELATIVE_FEATURES):]
+    assert rel.min() >= 0.0 and rel.max() <= 1.0
+    assert 0 < rel[:, learned.RELATIVE_FEATURES.index("ranked_share")].max() <= 1.0
+    assert rel[:, learned.RELATIVE_FEATURES.index("rrf_pct")].max() == 1.0  # the fusion's best unit
+
+
+def test_the_rrf_safety_net_moves_what_rrf_ranks_high() -> None:
+    model_order = [5, 4, 3, 2, 1]
+    assert learned.rank_fused(model_order, [1, 2, 3, 4, 5], 0.0) == model_order
+    got = learned.rank_fused(model_order, [1, 2, 3, 4, 5], 3.0)
+    assert got.index(1) < got.index(5)  # RRF's first, the model's last: ahead when RRF weighs more
+    assert sorted(learned.rank_fused(model_order, [1, 9], 1.0)) == sorted(model_order)  # nothing added
+    sel = _learned(fusion_rrf_weight=0.5).select(FocusQuery("Add kettle model 7 to the cart"), _shop(300))
+    assert sel.info["fusion"] == "learned"
