@@ -381,3 +381,27 @@ def test_the_settling_is_quick_only_after_an_act_that_scheduled_nothing(fields) 
         assert done.acted == {"value": "typed"} and done.element == {"value": "xyz"}, (name, done)
         quick[name] = done.quick
     assert quick == {"Plain": True, "Counted": False, "Framed": False, "Posted": False, "Fetched": False}
+
+
+def test_a_click_that_scheduled_nothing_settles_quickly_and_one_that_did_is_followed(fields, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The watch armed with the element's probe: a checkbox without a handler settles without a frame;
+    a button whose handler changes the page in its next frame is settled after that change."""
+    from pagelens.actions import executor
+
+    seen = []
+
+    def recording(*args, **kwargs):  # type: ignore[no-untyped-def]
+        done = settle(*args, **kwargs)
+        seen.append(done.quick)
+        return done
+
+    settle = executor.settled
+    monkeypatch.setattr(executor, "settled", recording)
+    ep, obs = fields
+    ex = Executor(ep)
+    fb = run(ex, obs, A("click", id=eid(obs, "checkbox", "Agree")), "done")
+    assert ep.page.is_checked("#agree") and "form state changed" in " ".join(fb.changes), fb.changes
+    fb = run(ex, obs, A("click", id=eid(obs, "button", "Show later")), "done")
+    assert ep.page.inner_text("#later-out") == "shown later"
+    assert fb.before is not None and fb.after is not None and fb.after.text_hash != fb.before.text_hash
+    assert seen == [True, False]

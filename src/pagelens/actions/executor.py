@@ -261,7 +261,8 @@ class Executor:
             if act is not None and mark is None:  # (handlers act in the page only on the main document's elements)
                 raise ActionError(f"{action.name}: an in-page action needs an element of the main document")
             done = settled(tab, frame, since_ms=before.clock_ms, timeout_ms=self.timeout_ms, after_js=self.after_js,
-                           mark=mark, element_js=outcome.read_after, act=act)
+                           mark=mark, element_js=outcome.read_after, act=act,
+                           watched=first == BEFORE_PROBE_JS and isinstance(both, dict))
             if done.unmarked and target is not None:
                 target.unmarked()
             after, page_state = done.fingerprint, done.page_state

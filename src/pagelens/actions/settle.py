@@ -75,6 +75,18 @@ NET_JS = """(() => {
   counted(window.History && History.prototype, 'pushState');
   counted(window.History && History.prototype, 'replaceState');
   addEventListener('submit', () => { net.busy++; }, true);
+  // what an action caused, watched from before it runs: effect mutations, the busy count, the address
+  const effect = (records) => records.some((r) => !(r.type === 'attributes'
+    && (r.attributeName === 'style' || r.attributeName === 'data-pagelens-target')));
+  net.effect = effect;
+  net.watch = () => {
+    if (net.armed) net.armed.mo.disconnect();
+    const w = {moved: false, busy: net.busy, url: location.href};
+    w.mo = new MutationObserver((records) => { w.moved = w.moved || effect(records); });
+    w.mo.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+    later(() => w.mo.disconnect(), 10000);  // (a watch nobody reads does not outlive its action)
+    return (net.armed = w);
+  };
   const start = () => { const id = net.next++; net.busy++; net.open.set(id, Date.now()); return id; };
   const end = (id) => later(() => net.open.delete(id), 0);
   const timers = new Map();  // the page's timer handle -> our id
@@ -137,8 +149,10 @@ NET_JS = """(() => {
 BEFORE_JS = "(limit) => {" + NET_JS + FINGERPRINT_FN + " return __pagelensFingerprint(limit); }"
 
 #: Run on the target element (main frame): the fingerprint before the action, then the element
-#: probe (:data:`~pagelens.actions.targets.PROBE_JS`, which may scroll it into view), in one call.
+#: probe (:data:`~pagelens.actions.targets.PROBE_JS`, which may scroll it into view), in one call;
+#: it arms the watch of what the action will cause (the settling's ``watched``).
 BEFORE_PROBE_JS = ("(el, limit) => {" + NET_JS + FINGERPRINT_FN + " const fp = __pagelensFingerprint(limit); "
+                   "window.__pagelensNet.watch(); "
                    "return {fp, probe: (" + PROBE_JS + ")(el)}; }")
 
 #: Run on a ``<select>`` (main frame): the fingerprint before the action, the element's options
@@ -147,15 +161,16 @@ BEFORE_PROBE_JS = ("(el, limit) => {" + NET_JS + FINGERPRINT_FN + " const fp = _
 BEFORE_OPTIONS_JS = ("(el, limit) => {" + NET_JS + FINGERPRINT_FN + " const fp = __pagelensFingerprint(limit); "
                      "return {fp, probe: Object.assign({options: (" + OPTIONS_JS + ")(el)}, (" + USABLE_JS + ")(el))}; }")
 
-#: ``([limit, since, maxMs, mark, act]) => fingerprint | {leaving: ms}``: ``leaving`` while a navigation is
+#: ``([limit, since, maxMs, mark, act, watched]) => fingerprint | {leaving: ms}``: ``leaving`` while a navigation is
 #: under way (the caller waits for it to end, event-driven, and asks again in the new document).
 #: ``mark`` (``[attr, nonce]`` or null): the element acted on, read (``element``) and unmarked after the fingerprint.
 #: ``act`` (null, or the argument of the ``/*ACT*/`` function of the marked element): the action itself,
 #: run first in this call (its result: ``acted``). When it caused nothing the page could still be working
 #: on — no DOM mutation, no request, timer, frame callback, posted message, form submission or history
 #: entry scheduled, no navigation, the same address, once the tasks already queued ran — the page is
-#: settled at once (``quick``); otherwise the settling below runs as after any action.
-SETTLE_JS = "async ([limit, since, maxMs, mark, act]) => {" + NET_JS + FINGERPRINT_FN + MARKED_FN + """
+#: settled at once (``quick``); otherwise the settling below runs as after any action. ``watched``: the
+#: same check for an action made since :data:`BEFORE_PROBE_JS` armed the watch (a click, a hover).
+SETTLE_JS = "async ([limit, since, maxMs, mark, act, watched]) => {" + NET_JS + FINGERPRINT_FN + MARKED_FN + """
   const net = window.__pagelensNet, later = net.later || setTimeout;
   // a navigation started less than 3 s ago and not ended yet (a 204 or a download never commits)
   const leaving = () => {
@@ -163,25 +178,24 @@ SETTLE_JS = "async ([limit, since, maxMs, mark, act]) => {" + NET_JS + FINGERPRI
     return age < 3000 ? 3000 - age : 0;
   };
   const pending = () => { let n = 0; for (const t of net.open.values()) if (t >= since) n++; return n; };
-  // a mutation that is an effect (a per-frame animation's style, or our marker, is not)
-  const effect = (records) => records.some((r) => !(r.type === 'attributes'
-    && (r.attributeName === 'style' || r.attributeName === 'data-pagelens-target')));
+  const effect = net.effect;
   const el = mark ? __pagelensMarked(mark[0], mark[1]) : null;
   let acted = null, quick = false;
-  if (act) {
-    const busy = net.busy, url = location.href;
-    let moved = false;
-    const pre = new MutationObserver((records) => { moved = moved || effect(records); });
-    pre.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+  // the action run here (act), or the one the watch armed before the action was made for (watched)
+  const w = act ? net.watch() : (watched ? net.armed : null);
+  if (net.armed && net.armed !== w) net.armed.mo.disconnect();
+  net.armed = null;
+  if (act)
     try { acted = el ? {value: (/*ACT*/ null)} : {gone: true}; } catch (e) { acted = {error: String(e && e.message || e)}; }
+  if (w) {
     // the tasks already queued run first (a form submission, a hashchange, a posted message), then the check
     await new Promise((r) => {
       if (typeof net.post !== 'function') return later(r, 0);
       const c = new MessageChannel(); c.port1.onmessage = () => r(); net.post.call(c.port2, 0); later(r, 50);
     });
-    moved = moved || effect(pre.takeRecords());
-    pre.disconnect();
-    quick = !moved && net.busy === busy && !pending() && !leaving() && location.href === url
+    const moved = w.moved || effect(w.mo.takeRecords());
+    w.mo.disconnect();
+    quick = !moved && net.busy === w.busy && !pending() && !leaving() && location.href === w.url
       && document.readyState !== 'loading';
   }
   if (!quick) {
@@ -240,7 +254,7 @@ class Settled:
 
 def settled(tab: Tab, frame: Frame | None, *, since_ms: float, timeout_ms: float, max_ms: float = 500.0,
             after_js: str = "", mark: tuple[str, str] | None = None, element_js: str = "",
-            act: tuple[str, Any] | None = None) -> Settled:
+            act: tuple[str, Any] | None = None, watched: bool = False) -> Settled:
     """The page's fingerprint once the action that started at ``since_ms`` (page clock) has
     settled (see the module docstring), bounded by ``timeout_ms`` even on a stuck page (then
     :class:`~pagelens.errors.PageTimeout`); the result of ``after_js`` (a function expression run
@@ -248,7 +262,8 @@ def settled(tab: Tab, frame: Frame | None, *, since_ms: float, timeout_ms: float
     (the marker of an element of the main document), ``element_js`` (a function of that element)
     and the marker's removal, in the same call. ``act`` (``(js, arg)``, with ``mark``): the action
     itself, ``js(element, arg)`` run first in the same call, once (a call that did not answer is not
-    repeated with it: :attr:`Settled.acted` is then None).
+    repeated with it: :attr:`Settled.acted` is then None). ``watched``: the action was made since
+    :data:`BEFORE_PROBE_JS` ran (its watch of what the action causes is read).
 
     A navigation the action started (``beforeunload`` seen in the page) is waited for until its
     next document is parsed (:meth:`~pagelens.browser.driving.Driver.wait_navigation_end`: the
@@ -267,8 +282,8 @@ def settled(tab: Tab, frame: Frame | None, *, since_ms: float, timeout_ms: float
     for _ in range(4):
         left = max(1.0, (deadline - time.monotonic()) * 1000)
         ended = tab.navigations_ended()  # (before the script: a document parsed after it saw "leaving" counts)
-        args = [HASH_LIMIT, since_ms, max_ms, list(mark) if mark else None, act_arg]
-        act_arg = None  # (once: a retry settles, it does not act again)
+        args = [HASH_LIMIT, since_ms, max_ms, list(mark) if mark else None, act_arg, watched]
+        act_arg, watched = None, False  # (once: a retry settles, it does not act again)
         try:
             raw = tab.evaluate(script, args, timeout_ms=left)
         except PageTimeout:
