@@ -61,8 +61,8 @@ NET_JS = """(() => {
                post: window.MessagePort && MessagePort.prototype.postMessage};
   Object.defineProperty(window, '__pagelensNet', {value: net, enumerable: false});
   // busy: work the page scheduled that could change it after the current task (a frame callback,
-  // a posted message, a form submission, a timer, a request, a history entry), counted when
-  // scheduled; the settling's quick exit after an action it ran itself needs it unchanged
+  // a posted message or task, a form submission, a timer, a request, a history entry), counted when
+  // scheduled; the settling's quick exit after an action needs it unchanged
   const counted = (owner, name) => {
     const f = owner && owner[name];
     if (typeof f !== 'function') return;
@@ -70,7 +70,10 @@ NET_JS = """(() => {
   };
   for (const name of ['requestAnimationFrame', 'requestIdleCallback', 'setInterval', 'postMessage'])
     counted(window, name);
-  counted(window.MessagePort && MessagePort.prototype, 'postMessage');
+  for (const owner of ['MessagePort', 'Worker', 'BroadcastChannel'])
+    counted(window[owner] && window[owner].prototype, 'postMessage');
+  counted(window.WebSocket && WebSocket.prototype, 'send');
+  counted(window.Scheduler && Scheduler.prototype, 'postTask');
   counted(window.HTMLFormElement && HTMLFormElement.prototype, 'submit');
   counted(window.History && History.prototype, 'pushState');
   counted(window.History && History.prototype, 'replaceState');
