@@ -349,14 +349,16 @@ def test_a_fill_in_the_page_is_a_user_edit_and_the_settling_sees_what_its_handle
 
 
 def test_a_selection_in_the_page_that_leaves_or_moves_is_followed(fields) -> None:  # type: ignore[no-untyped-def]
-    """A drop-down whose change handler submits its form (the navigation starts in a later task) or
-    sets the address's fragment (the page's ``hashchange`` handler runs later): the feedback has the
-    next page, or the handler's change."""
+    """A drop-down whose change handler submits its form (the navigation starts in a later task),
+    sets the address's fragment (the page's ``hashchange`` handler runs later) or rebuilds the
+    drop-down: the feedback has the next page, the handler's change, the option chosen."""
     ep, obs = fields
     ex = Executor(ep)
     fb = run(ex, obs, A("select_option", id=eid(obs, "combobox", "Anchor"), option="bottom"), "done")
     assert "#bottom" in ep.tab.url and ep.page.inner_text("#anchor-out") == "at #bottom"
     assert fb.before is not None and fb.after is not None and fb.after.text_hash != fb.before.text_hash, fb.changes
+    fb = run(ex, obs, A("select_option", id=eid(obs, "combobox", "Rebuilt"), option="B"), "done")
+    assert 'now shows "B"' in fb.message, fb.message  # (chosen, then its change handler rebuilt the drop-down)
     fb = run(ex, obs, A("select_option", id=eid(obs, "combobox", "Jump"), option="Go"), "done")
     assert fb.after is not None and "actions_next.html" in fb.after.url and "jump=Go" in fb.after.url, fb.message
 

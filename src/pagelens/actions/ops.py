@@ -287,9 +287,13 @@ def select_option(ctx: Ctx) -> Outcome:
     eid = t.node.eid
 
     def finish(read: Any, acted: Any = None) -> Outcome:  # the option the page shows once it settled
-        if not isinstance(read, dict):
-            return Outcome("failed", f"element [{eid}] was removed from the page before the option could be chosen; "
-                                     "observe the page again.", MappingProxyType({"vanished": True}))
+        chosen = isinstance(acted, dict) and acted.get("value") is True
+        if isinstance(acted, dict) and acted.get("value") is False:
+            return Outcome("failed", f'option "{wanted}" is no longer in [{eid}]; nothing was changed.')
+        if not isinstance(read, dict):  # chosen, then the page replaced the drop-down (its change handler?)
+            return done if chosen else Outcome(
+                "failed", f"element [{eid}] was removed from the page before the option could be chosen; "
+                          "observe the page again.", MappingProxyType({"vanished": True}))
         shown = read["value"]
         if shown is None or shown == match[0]:  # (None: the page's handler made it something else than a drop-down)
             return done
