@@ -367,7 +367,7 @@ def test_the_settling_is_quick_only_after_an_act_that_scheduled_nothing(fields) 
     """The settling's quick exit (no frame awaited) is taken after a fill whose field has no handler,
     and not after one whose handler changed the page or scheduled work."""
     from pagelens.actions.fingerprint import take
-    from pagelens.actions.ops import _FILL_JS
+    from pagelens.actions.inpage import FILL_JS
     from pagelens.actions.settle import BEFORE_JS, settled
 
     ep, obs = fields
@@ -378,7 +378,7 @@ def test_the_settling_is_quick_only_after_an_act_that_scheduled_nothing(fields) 
         target = tab.element(node, timeout_ms=2000)
         before = take(tab, None, timeout_s=2, js=BEFORE_JS)
         done = settled(tab, None, since_ms=before.clock_ms, timeout_ms=2000, mark=target.marker,
-                       element_js="(el) => el.value", act=(_FILL_JS, ["xyz", False]))
+                       element_js="(el) => el.value", act=(FILL_JS, ["xyz", False]))
         target.release()
         assert done.acted == {"value": "typed"} and done.element == {"value": "xyz"}, (name, done)
         quick[name] = done.quick

@@ -20,6 +20,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urldefrag
 
+from pagelens.actions.inpage import FILL_JS, SELECT_JS, SHOWN_JS, in_page_fill
 from pagelens.actions.spec import ACTIONS, render_value
 from pagelens.actions.targets import DESCRIBE_JS, OPTIONS_JS, PROBE_JS, Target
 from pagelens.errors import ActionError, PageError
@@ -148,46 +149,6 @@ def hover(ctx: Ctx) -> Outcome:
 
 _READ_VALUE = "(el) => el.isContentEditable ? el.innerText : (el.value ?? '')"
 
-#: Input types Playwright's ``fill`` types into (select the text, insert the new one as typed text;
-#: a number field takes only a number) and the ones whose value it sets (with ``input`` and
-#: ``change``). ``contenteditable``, other kinds and an empty text keep Playwright's own fill.
-_TYPED = frozenset({"", "text", "search", "email", "url", "tel", "password", "number"})
-_SET = frozenset({"color", "date", "time", "datetime-local", "month", "range", "week"})
-#: What JavaScript's ``Number()`` reads as a finite decimal number (Playwright refuses other text in a number field).
-_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
-
-#: ``(el, [text, set])``: Playwright's ``fill`` in the page. A field of :data:`_SET` (``set``): focused,
-#: its value set, ``input`` and ``change`` fired ('malformed' when it does not take the value). A text
-#: field: its text selected and the field focused, then ``text`` inserted through the browser's
-#: editing (its ``maxlength`` applies; ``input`` fires, trusted, and ``change`` when the field loses
-#: focus) after a cancelable ``beforeinput`` (a page that cancels it keeps its value, as for a typed
-#: insert); a field that does not take the focus or the insert gets its value set the same way.
-_FILL_JS = """(el, [text, set]) => {
-  const events = () => {
-    el.dispatchEvent(new Event('input', {bubbles: true, composed: true}));
-    el.dispatchEvent(new Event('change', {bubbles: true}));
-  };
-  if (set) {
-    el.focus(); el.value = text;
-    if (el.value !== text) return 'malformed';
-    events();
-    return 'set';
-  }
-  if (el.tagName === 'INPUT') { el.select(); el.focus(); }
-  else { el.selectionStart = 0; el.selectionEnd = el.value.length; el.focus(); }
-  if (el.getRootNode().activeElement === el) {
-    const before = new InputEvent('beforeinput', {inputType: 'insertText', data: text, bubbles: true,
-                                                  cancelable: true, composed: true});
-    if (!el.dispatchEvent(before)) return 'cancelled';
-    if (document.execCommand('insertText', false, text)) return 'typed';
-  }
-  const own = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(el), 'value');
-  if (own && own.set) own.set.call(el, text); else el.value = text;
-  events();
-  return 'set';
-}"""
-
-
 def _filled(eid: str, text: str, value: str, enter: bool, focus_key: str | None) -> Outcome:
     """A fill's outcome from the value read back from the field."""
     shown = render_value(value)
@@ -201,20 +162,6 @@ def _filled(eid: str, text: str, value: str, enter: bool, focus_key: str | None)
     # the value itself is invisible to the fingerprint: a correct read-back is the result
     return Outcome("done", msg, MappingProxyType({"value": value, "requested": text, "enter": enter}),
                    own_focus=focus_key)
-
-
-def _in_page(t: Target, probe: Mapping[str, Any], text: str) -> tuple[str, bool] | None:
-    """``(text, set)`` for :data:`_FILL_JS` when the fill can run in the page as Playwright's would
-    (an input or textarea of the main document); None: Playwright's fill."""
-    kind = str(probe.get("type", "")) if probe.get("tag") == "input" else "textarea" if probe.get("tag") == "textarea" \
-        else None
-    if not text or not t.frame.is_main or kind is None:
-        return None
-    if kind in _SET:
-        return text.strip(), True
-    if kind == "number":
-        return (text.strip(), False) if _NUMBER.fullmatch(text.strip()) else None
-    return (text, False) if kind in _TYPED or kind == "textarea" else None
 
 
 def fill(ctx: Ctx) -> Outcome:
@@ -234,7 +181,7 @@ def fill(ctx: Ctx) -> Outcome:
     eid, focus_key = str(t.node.eid), probe["focus_key"]
     # an input or textarea of the main document: filled in the page (the probe has just checked it:
     # visible, enabled, editable), without Enter by the settling's own call; others: Playwright's fill
-    in_page = _in_page(t, probe, text)
+    in_page = in_page_fill(t, probe, text)
     if in_page is None:
         t.fill(text, timeout_ms=ctx.timeout_ms, checked=True)
     if not enter:  # read back once the page settled (its input handlers ran), in the settling's call
@@ -247,9 +194,9 @@ def fill(ctx: Ctx) -> Outcome:
                                          "back; observe the page again.", MappingProxyType({"vanished": True}))
             return _filled(eid, text, str(read["value"]), False, focus_key)
 
-        return Outcome(read_after=_READ_VALUE, finish=finish, act=_FILL_JS if in_page else "", act_arg=in_page)
+        return Outcome(read_after=_READ_VALUE, finish=finish, act=FILL_JS if in_page else "", act_arg=in_page)
     # filled and read back before Enter sends the form away
-    value = str(t.evaluate(f"(el, a) => {{ ({_FILL_JS})(el, a); return ({_READ_VALUE})(el); }}", in_page,
+    value = str(t.evaluate(f"(el, a) => {{ ({FILL_JS})(el, a); return ({_READ_VALUE})(el); }}", in_page,
                            timeout_ms=ctx.timeout_ms) if in_page else t.evaluate(_READ_VALUE, timeout_ms=ctx.timeout_ms))
     t.press("Enter", timeout_ms=ctx.timeout_ms)
     return _filled(eid, text, value, True, focus_key)
@@ -301,23 +248,7 @@ def select_option(ctx: Ctx) -> Outcome:
                        MappingProxyType({"selected": shown}))
 
     # the selection in the page, by the settling's own call (as Playwright's selectOption does it)
-    return Outcome(act=_SELECT_JS, act_arg=match[1], read_after=_SHOWN_JS, finish=finish)
-
-
-#: ``(el, value)``: Playwright's ``selectOption`` of one option by value, in the page: the option
-#: selected, ``input`` and ``change`` fired on the drop-down; false when the option has gone.
-_SELECT_JS = """(el, value) => {
-  const option = Array.from(el.options || []).find((o) => o.value === value);
-  if (!option) return false;
-  el.value = undefined;
-  option.selected = true;
-  el.dispatchEvent(new Event('input', {bubbles: true, composed: true}));
-  el.dispatchEvent(new Event('change', {bubbles: true}));
-  return true;
-}"""
-#: The label of the option a drop-down shows ("" when none is selected; null: not a drop-down).
-_SHOWN_JS = ("(el) => el.tagName !== 'SELECT' ? null : "
-             "(el.selectedIndex >= 0 ? el.options[el.selectedIndex].label.trim() : '')")
+    return Outcome(act=SELECT_JS, act_arg=match[1], read_after=SHOWN_JS, finish=finish)
 
 
 _KEY = re.compile(r"(?:(?:Control|Shift|Alt|Meta|ControlOrMeta)\+)*(?:[A-Za-z][A-Za-z0-9]*|F\d{1,2}|.)")
