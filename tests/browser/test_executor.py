@@ -306,3 +306,104 @@ def test_a_disabled_drop_down_is_refused_at_once_with_the_reason(episode, pages_
     assert "is disabled; nothing was changed" in fb.message, fb.message
     fb = run(ex, obs, A("select_option", id=eid(obs, "combobox", "Size"), option="M"), "done")
     assert 'now shows "M"' in fb.message and episode.page.inner_text("#out") == "size M"
+
+
+@pytest.fixture()
+def fields(episode, pages_server):  # type: ignore[no-untyped-def]
+    episode.goto(pages_server.url("actions_fill.html"))
+    return episode, episode.observe()
+
+
+def test_a_fill_in_the_page_is_a_user_edit_and_the_settling_sees_what_its_handlers_do(fields) -> None:  # type: ignore[no-untyped-def]
+    """A text field is filled in the page by the settling's own call: ``beforeinput``, trusted ``input``,
+    ``change`` on leaving the field, the field's limits and a cancelled ``beforeinput`` kept; an effect the page's
+    handler makes at once, in its next frame, by a posted message or after a request is in the
+    feedback (the quick exit only when nothing was scheduled)."""
+    ep, obs = fields
+    ex = Executor(ep)
+    fb = run(ex, obs, A("fill", id=eid(obs, "textbox", "Plain"), text="Ada"), "done")
+    assert fb.detail["value"] == "Ada" and ep.page.input_value("#plain") == "Ada"
+    # beforeinput (cancelable; dispatched by the page script), input (the browser's editing); change: on leaving
+    assert ep.page.evaluate("events") == [["beforeinput", "plain", False], ["input", "plain", True]]
+    for name, out, text in (("Counted", "#count", "3 characters"), ("Framed", "#framed-out", "frame abc"),
+                            ("Posted", "#posted-out", "posted abc"), ("Fetched", "#fetched-out", "fetched abc")):
+        fb = run(ex, obs, A("fill", id=eid(obs, "textbox", name), text="abc"), "done")
+        assert fb.before is not None and fb.after is not None, name
+        assert fb.after.text_hash != fb.before.text_hash, name  # (the handler's effect is in the fingerprint after)
+        assert ep.page.inner_text(out) == text, name
+    events = ep.page.evaluate("events")
+    assert ["change", "plain", True] in events and ["input", "fetched", True] in events
+    fb = run(ex, obs, A("fill", id=eid(obs, "textbox", "Digits refused"), text="a1"), "done")
+    assert fb.detail["value"] == "" and "not the 2 characters" in fb.message, fb.message
+    fb = run(ex, obs, A("fill", id=eid(obs, "textbox", "Notes"), text="two\nlines"), "done")
+    assert fb.detail["value"] == "two\nlines"
+    fb = run(ex, obs, A("fill", id=eid(obs, "spinbutton", "Quantity"), text=" 12 "), "done")
+    assert ep.page.input_value("#qty") == "12"
+    fb = run(ex, obs, A("fill", id=eid(obs, "spinbutton", "Quantity"), text="many"), "failed")
+    assert "number" in fb.message and ep.page.input_value("#qty") == "12", fb.message
+    start = next(str(n.eid) for n in obs.nodes if n.eid is not None and n.name.startswith("Start"))
+    fb = run(ex, obs, A("fill", id=start, text="2026-12-06"), "done")
+    assert ep.page.input_value("#start") == "2026-12-06" and ["change", "start", False] in ep.page.evaluate("events")
+    fb = run(ex, obs, A("fill", id=start, text="2026-13-45"), "failed")
+    assert "does not take" in fb.message, fb.message
+
+
+def test_a_selection_in_the_page_that_leaves_or_moves_is_followed(fields) -> None:  # type: ignore[no-untyped-def]
+    """A drop-down whose change handler submits its form (the navigation starts in a later task),
+    sets the address's fragment (the page's ``hashchange`` handler runs later) or rebuilds the
+    drop-down: the feedback has the next page, the handler's change, the option chosen."""
+    ep, obs = fields
+    ex = Executor(ep)
+    fb = run(ex, obs, A("select_option", id=eid(obs, "combobox", "Anchor"), option="bottom"), "done")
+    assert "#bottom" in ep.tab.url and ep.page.inner_text("#anchor-out") == "at #bottom"
+    assert fb.before is not None and fb.after is not None and fb.after.text_hash != fb.before.text_hash, fb.changes
+    fb = run(ex, obs, A("select_option", id=eid(obs, "combobox", "Rebuilt"), option="B"), "done")
+    assert 'now shows "B"' in fb.message, fb.message  # (chosen, then its change handler rebuilt the drop-down)
+    fb = run(ex, obs, A("select_option", id=eid(obs, "combobox", "Jump"), option="Go"), "done")
+    assert fb.after is not None and "actions_next.html" in fb.after.url and "jump=Go" in fb.after.url, fb.message
+
+
+def test_the_settling_is_quick_only_after_an_act_that_scheduled_nothing(fields) -> None:  # type: ignore[no-untyped-def]
+    """The settling's quick exit (no frame awaited) is taken after a fill whose field has no handler,
+    and not after one whose handler changed the page or scheduled work."""
+    from pagelens.actions.fingerprint import take
+    from pagelens.actions.inpage import FILL_JS
+    from pagelens.actions.settle import BEFORE_JS, settled
+
+    ep, obs = fields
+    tab = ep.tab
+    quick = {}
+    for name in ("Plain", "Counted", "Framed", "Posted", "Fetched"):
+        node = next(n for n in obs.nodes if n.eid == eid(obs, "textbox", name))
+        target = tab.element(node, timeout_ms=2000)
+        before = take(tab, None, timeout_s=2, js=BEFORE_JS)
+        done = settled(tab, None, since_ms=before.clock_ms, timeout_ms=2000, mark=target.marker,
+                       element_js="(el) => el.value", act=(FILL_JS, ["xyz", False]))
+        target.release()
+        assert done.acted == {"value": "typed"} and done.element == {"value": "xyz"}, (name, done)
+        quick[name] = done.quick
+    assert quick == {"Plain": True, "Counted": False, "Framed": False, "Posted": False, "Fetched": False}
+
+
+def test_a_click_that_scheduled_nothing_settles_quickly_and_one_that_did_is_followed(fields, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The watch armed with the element's probe: a checkbox without a handler settles without a frame;
+    a button whose handler changes the page in its next frame is settled after that change."""
+    from pagelens.actions import executor
+
+    seen = []
+
+    def recording(*args, **kwargs):  # type: ignore[no-untyped-def]
+        done = settle(*args, **kwargs)
+        seen.append(done.quick)
+        return done
+
+    settle = executor.settled
+    monkeypatch.setattr(executor, "settled", recording)
+    ep, obs = fields
+    ex = Executor(ep)
+    fb = run(ex, obs, A("click", id=eid(obs, "checkbox", "Agree")), "done")
+    assert ep.page.is_checked("#agree") and "form state changed" in " ".join(fb.changes), fb.changes
+    fb = run(ex, obs, A("click", id=eid(obs, "button", "Show later")), "done")
+    assert ep.page.inner_text("#later-out") == "shown later"
+    assert fb.before is not None and fb.after is not None and fb.after.text_hash != fb.before.text_hash
+    assert seen == [True, False]

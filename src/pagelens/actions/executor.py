@@ -253,17 +253,22 @@ class Executor:
                 # the element or its document went away while the action ran: the action's own effect
                 # (a click that re-renders its button or navigates) or something else? The fingerprints say.
                 outcome = self._vanished(node, exc)
-            # the settling, the fingerprint after it, the detector's read, the element's read-back the
-            # handler asked for and the element's unmarking: one page call (an element of the main document)
+            # the action the handler left to this call (a fill or a selection in the page), the settling,
+            # the fingerprint after it, the detector's read, the element's read-back the handler asked for
+            # and the element's unmarking: one page call (an element of the main document)
             mark = target.marker if target is not None and target.frame.is_main else None
+            act = (outcome.act, outcome.act_arg) if outcome.act else None
+            if act is not None and mark is None:  # (handlers act in the page only on the main document's elements)
+                raise ActionError(f"{action.name}: an in-page action needs an element of the main document")
             done = settled(tab, frame, since_ms=before.clock_ms, timeout_ms=self.timeout_ms, after_js=self.after_js,
-                           mark=mark, element_js=outcome.read_after)
+                           mark=mark, element_js=outcome.read_after, act=act,
+                           watched=first == BEFORE_PROBE_JS and isinstance(both, dict))
             if done.unmarked and target is not None:
                 target.unmarked()
             after, page_state = done.fingerprint, done.page_state
             if outcome.finish is not None:
                 read = done.element if mark is not None else self._read_after(target, outcome.read_after)
-                outcome = outcome.finish(read)
+                outcome = outcome.finish(read, done.acted)
             if outcome.detail.get("vanished") and diff(before, after):  # the page changed: the action worked
                 outcome = Outcome("done", f"([{node.eid if node else '?'}] itself was removed or replaced meanwhile.)")
             if self.pixels is not None:

@@ -20,6 +20,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urldefrag
 
+from pagelens.actions.inpage import FILL_JS, SELECT_JS, SHOWN_JS, in_page_fill
 from pagelens.actions.spec import ACTIONS, render_value
 from pagelens.actions.targets import DESCRIBE_JS, OPTIONS_JS, PROBE_JS, Target
 from pagelens.errors import ActionError, PageError
@@ -59,7 +60,13 @@ class Outcome:
     #: settling's own page call where it can); :attr:`finish` turns its result (``{"value": ...}``,
     #: or None when the element is gone) into the outcome
     read_after: str = ""
-    finish: Callable[[Any], Outcome] | None = None
+    #: (the read, and what :attr:`act` answered: ``{"value": ...}``, or None)
+    finish: Callable[[Any, Any], Outcome] | None = None
+    #: the action itself, left to the executor: ``act(element, act_arg)``, a page function run first in
+    #: the settling's call (an element of the main document), so that the settling watches it from
+    #: before it runs (:mod:`pagelens.actions.settle`); "": the handler acted
+    act: str = ""
+    act_arg: Any = None
 
 
 def _probe(ctx: Ctx) -> dict[str, Any]:
@@ -142,7 +149,6 @@ def hover(ctx: Ctx) -> Outcome:
 
 _READ_VALUE = "(el) => el.isContentEditable ? el.innerText : (el.value ?? '')"
 
-
 def _filled(eid: str, text: str, value: str, enter: bool, focus_key: str | None) -> Outcome:
     """A fill's outcome from the value read back from the field."""
     shown = render_value(value)
@@ -173,16 +179,25 @@ def fill(ctx: Ctx) -> Outcome:
     if blocked:
         return blocked
     eid, focus_key = str(t.node.eid), probe["focus_key"]
-    t.fill(text, timeout_ms=ctx.timeout_ms, checked=True)  # (the probe has just checked it: visible, enabled, editable)
+    # an input or textarea of the main document: filled in the page (the probe has just checked it:
+    # visible, enabled, editable), without Enter by the settling's own call; others: Playwright's fill
+    in_page = in_page_fill(t, probe, text)
+    if in_page is None:
+        t.fill(text, timeout_ms=ctx.timeout_ms, checked=True)
     if not enter:  # read back once the page settled (its input handlers ran), in the settling's call
-        def finish(read: Any) -> Outcome:
+        def finish(read: Any, acted: Any = None) -> Outcome:
+            if isinstance(acted, dict) and acted.get("value") == "malformed":
+                return Outcome("failed", f"[{eid}] does not take {render_value(text)} as its value "
+                                         f"(a {probe.get('type')} field); nothing was typed.")
             if not isinstance(read, dict):
                 return Outcome("failed", f"element [{eid}] was removed from the page before its value could be read "
                                          "back; observe the page again.", MappingProxyType({"vanished": True}))
             return _filled(eid, text, str(read["value"]), False, focus_key)
 
-        return Outcome(read_after=_READ_VALUE, finish=finish)
-    value = str(t.evaluate(_READ_VALUE, timeout_ms=ctx.timeout_ms))  # (before Enter sends the form away)
+        return Outcome(read_after=_READ_VALUE, finish=finish, act=FILL_JS if in_page else "", act_arg=in_page)
+    # filled and read back before Enter sends the form away
+    value = str(t.evaluate(f"(el, a) => {{ ({FILL_JS})(el, a); return ({_READ_VALUE})(el); }}", in_page,
+                           timeout_ms=ctx.timeout_ms) if in_page else t.evaluate(_READ_VALUE, timeout_ms=ctx.timeout_ms))
     t.press("Enter", timeout_ms=ctx.timeout_ms)
     return _filled(eid, text, value, True, focus_key)
 
@@ -212,8 +227,28 @@ def select_option(ctx: Ctx) -> Outcome:
             return Outcome("failed", f"[{t.node.eid}] is not visible (hidden or zero size); nothing was changed.")
         if ctx.probe["disabled"]:
             return Outcome("failed", f"[{t.node.eid}] is disabled; nothing was changed.")
-    t.select_option(match[1], by="value", timeout_ms=ctx.timeout_ms, checked=checked)
-    return Outcome("done", f'[{t.node.eid}] now shows "{match[0]}".', MappingProxyType({"selected": match[0]}))
+    done = Outcome("done", f'[{t.node.eid}] now shows "{match[0]}".', MappingProxyType({"selected": match[0]}))
+    if not (checked and t.frame.is_main):
+        t.select_option(match[1], by="value", timeout_ms=ctx.timeout_ms, checked=checked)
+        return done
+    eid = t.node.eid
+
+    def finish(read: Any, acted: Any = None) -> Outcome:  # the option the page shows once it settled
+        chosen = isinstance(acted, dict) and acted.get("value") is True
+        if isinstance(acted, dict) and acted.get("value") is False:
+            return Outcome("failed", f'option "{wanted}" is no longer in [{eid}]; nothing was changed.')
+        if not isinstance(read, dict):  # chosen, then the page replaced the drop-down (its change handler?)
+            return done if chosen else Outcome(
+                "failed", f"element [{eid}] was removed from the page before the option could be chosen; "
+                          "observe the page again.", MappingProxyType({"vanished": True}))
+        shown = read["value"]
+        if shown is None or shown == match[0]:  # (None: the page's handler made it something else than a drop-down)
+            return done
+        return Outcome("done", f'[{eid}] now shows "{shown}", not "{match[0]}": the page changed the selection.',
+                       MappingProxyType({"selected": shown}))
+
+    # the selection in the page, by the settling's own call (as Playwright's selectOption does it)
+    return Outcome(act=SELECT_JS, act_arg=match[1], read_after=SHOWN_JS, finish=finish)
 
 
 _KEY = re.compile(r"(?:(?:Control|Shift|Alt|Meta|ControlOrMeta)\+)*(?:[A-Za-z][A-Za-z0-9]*|F\d{1,2}|.)")

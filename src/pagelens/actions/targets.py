@@ -61,7 +61,7 @@ PROBE_JS = "(el) => {" + DESCRIBE_JS + FOCUS_KEY_JS + """
   const type = (el.getAttribute('type') || '').toLowerCase();
   const notText = ['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'file', 'range', 'color'];
   const editable = el.isContentEditable || tag === 'textarea' || (tag === 'input' && !notText.includes(type));
-  return {visible, x, y, centre, inside, tag, editable, top: window.top === window, disabled,
+  return {visible, x, y, centre, inside, tag, type, editable, top: window.top === window, disabled,
           readonly: !!el.readOnly,
           self: describe(el), hit: describe(hit), hit_clickable: clickable(hit), focus_key: focusKey(el),
           dialog: dialog && dialog !== hit ? describe(dialog) : null,
