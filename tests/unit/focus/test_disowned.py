@@ -67,7 +67,7 @@ def test_an_honest_note_beside_the_table_is_not_flagged() -> None:
 
 
 def test_bad_input_gives_a_judged_view() -> None:
-    deep = "".join("\t" * (k + 4) + "[%d] generic ''\n" % (100 + k) for k in range(150))
+    deep = "".join("\t" * (k + 4) + f"[{100 + k}] generic ''\n" for k in range(150))
     text = _PAGE.replace("{before}", "\t\t[20] paragraph ''\n\t\t\tStaticText '" + "\u200f\u05d0 " * 20000 + _DISOWN
                          + "'\n" + deep).replace("{cell}", "x").replace("{far}", "y")
     r = rendering_from_text(text)
