@@ -54,7 +54,6 @@ FILL_JS = """(el, [text, set]) => {
 }"""
 
 
-
 def in_page_fill(t: Target, probe: Mapping[str, Any], text: str) -> tuple[str, bool] | None:
     """``(text, set)`` for :data:`FILL_JS` when the fill can run in the page as Playwright's would
     (an input or textarea of the main document); None: Playwright's fill."""

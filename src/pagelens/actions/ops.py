@@ -149,6 +149,7 @@ def hover(ctx: Ctx) -> Outcome:
 
 _READ_VALUE = "(el) => el.isContentEditable ? el.innerText : (el.value ?? '')"
 
+
 def _filled(eid: str, text: str, value: str, enter: bool, focus_key: str | None) -> Outcome:
     """A fill's outcome from the value read back from the field."""
     shown = render_value(value)

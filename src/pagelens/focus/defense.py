@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -217,7 +217,7 @@ def judge_text(text: str, region: Region | str = "main", *, goal: str | None = N
                home: frozenset[str] = frozenset(), offsite_target: bool = False,
                label: bool = False, normalised: bool = False,
                parts: Sequence[str] | None = None, notice: bool = False,
-               beside: bool = False) -> tuple[str, str] | None:
+               beside: Callable[[], bool] | None = None) -> tuple[str, str] | None:
     """(kind, reason) when ``text`` standing in ``region`` is judged to be written to the agent, else None.
 
     ``label``: the text is the site's own heading or tab label (a product name like "AI assistant: ask
@@ -225,17 +225,22 @@ def judge_text(text: str, region: Region | str = "main", *, goal: str | None = N
     ``offsite_target``: the span links to an origin that is not the page's own. ``notice``: the span is a
     notice bar above the page's own content (see :func:`notice_zone`). In text the site did not write for every
     reader, and in a notice bar, :func:`pagelens.focus.steering.steered` judges steering that needs no addressee.
-    ``beside``: the span stands in a short note beside a block of the page's data (:mod:`pagelens.focus.disowned`),
-    where disputing the page (its figures wrong or outdated, the real ones elsewhere) is worth :data:`_BESIDE` points."""
+    ``beside``: whether the span stands in a short note beside a block of the page's data
+    (:mod:`pagelens.focus.disowned`), asked only when nothing else judged it and it disputes the page (its figures
+    wrong or outdated, the real ones elsewhere): there that is worth :data:`_BESIDE` points."""
     if not normalised:
         text = normalise(text[:_MAX_TEXT])
-    verdict = _judge(text, region, goal, home, offsite_target, label, parts, beside)
+    verdict = _judge(text, region, goal, home, offsite_target, label, parts)
     foreign = notice or region in _FOREIGN
     if verdict is None and (foreign or steering.MACHINE.search(text) is not None):
         steer = steering.steered(text, offsite_target or bool(offsite_address(text, home)), foreign=foreign)
         if steer is not None:
             where = "a notice above the page" if notice and region not in _FOREIGN else _WHERE.get(region, region)
             return steer[0], f"{steer[1]} (in {where})"
+    if verdict is None and beside is not None:
+        ev = joined_evidence(parts, home, _MAX_TEXT) if parts else evidence(text, home)
+        if ev.disputes == 2 and beside():
+            verdict = _judge(text, region, goal, home, offsite_target, label, parts, beside=True)
     return verdict
 
 
@@ -328,6 +333,9 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
             index.append(disowned.PageIndex(lines))
         return index[0]
 
+    def beside_at(k: int) -> Callable[[], bool]:  # asked by judge_text only for a span that disputes the page
+        return lambda: disowned.beside_data(lines, k, pos())
+
     def flag(idx: Iterable[int], verdict: tuple[str, str], excerpt: str, region: str) -> None:
         for i in idx:
             flags.setdefault(lines[i].no, Flag(lines[i].no, verdict[0], verdict[1], excerpt[:160], region))
@@ -336,10 +344,8 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
     for i, ln in enumerate(lines):
         if gated[i]:
             v = judge_text(payloads[i], regions[i], goal=goal, home=home, offsite_target=offlink[i],
-                           label=ln.role in _LABEL_ROLES, normalised=True, notice=i < top)
-            if v is None and evidence(payloads[i], home).disputes == 2 and disowned.beside_data(lines, i, pos()):
-                v = judge_text(payloads[i], regions[i], goal=goal, home=home, offsite_target=offlink[i],
-                               label=ln.role in _LABEL_ROLES, normalised=True, notice=i < top, beside=True)
+                           label=ln.role in _LABEL_ROLES, normalised=True, notice=i < top,
+                           beside=beside_at(i))
             if v:
                 flag([i], v, payloads[i], regions[i])
     # 1b. every line alone, judged against the page itself (any language): an address the page never links,
@@ -368,11 +374,8 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
         region = _worst(regions[i] for i in window)
         parts = [payloads[i] for i in window]
         v = judge_text(joined, region, goal=goal, home=home, normalised=True, parts=parts,
-                       offsite_target=any(offlink[i] for i in window), notice=window[-1] < top)
-        if v is None and joined_evidence(parts, home, _MAX_TEXT).disputes == 2 and disowned.beside_data(
-                lines, window[0], pos()):
-            v = judge_text(joined, region, goal=goal, home=home, normalised=True, parts=parts, beside=True,
-                           offsite_target=any(offlink[i] for i in window), notice=window[-1] < top)
+                       offsite_target=any(offlink[i] for i in window), notice=window[-1] < top,
+                       beside=beside_at(window[0]))
         if v:
             flag(window, (v[0], v[1] + " (across adjacent lines)"), joined, region)
 
