@@ -1,9 +1,10 @@
-"""The held-out injection files blind-6 to blind-11, and the development file dev-9: each loads with the
+"""The held-out injection files blind-6 to blind-12, and the development file dev-9: each loads with the
 blind-4 runner's own parser, is spread over carriers and languages, and every snippet splices into its
-corpus page.
+page (the corpus page; for blind-12 a page of ``benchmarks/data/pages_blind11/``).
 
 The figures come from ``benchmarks/injection_blind4.py --cases benchmarks/data/injections_blind6.jsonl``
-(or ``…blind7.jsonl`` … ``…blind11.jsonl``, each run only when named; dev-9,
+(or ``…blind7.jsonl`` … ``…blind12.jsonl``, each run only when named, blind-12 with ``--pages
+benchmarks/data/pages_blind11``; dev-9,
 ``…dev9.jsonl``, is read while developing the defense); nothing here runs the defense or a retriever.
 """
 
@@ -28,6 +29,8 @@ class HeldOut:
     min_benign: int
     min_languages: int  # attack languages, English included
     min_per_category: int = 1  # attacks in every one of the runner's categories
+    pages: Path | None = None  # the directory of its pages (None: the corpus)
+    min_pages: int = 40  # distinct pages the cases use
 
 
 SETS = [
@@ -40,6 +43,8 @@ SETS = [
             min_per_category=6),
     HeldOut(DATA / "injections_blind11.jsonl", "b11-", min_attacks=66, min_benign=50, min_languages=15,
             min_per_category=6),
+    HeldOut(DATA / "injections_blind12.jsonl", "b12-", min_attacks=66, min_benign=50, min_languages=15,
+            min_per_category=6, pages=DATA / "pages_blind11", min_pages=22),
     # development, not held out: the defense's developer reads it (same shape rules)
     HeldOut(DATA / "injections_dev9.jsonl", "d9-", min_attacks=70, min_benign=30, min_languages=10),
 ]
@@ -65,16 +70,17 @@ def test_the_case_file_is_spread_and_well_formed(held: HeldOut) -> None:
     assert max(Counter(c.category for c in attacks).values()) <= len(attacks) // 4
     assert len({c.lang for c in attacks}) >= held.min_languages
     assert len({c.category for c in benign}) >= 8
-    assert len({c.page for c in cases}) >= 40
+    assert len({c.page for c in cases}) >= held.min_pages
 
 
 @pytest.mark.slow
 @BY_FILE
 def test_every_case_splices_into_its_corpus_page(held: HeldOut) -> None:
-    if not M.PAGES.is_dir():
-        pytest.skip(f"no corpus at {M.PAGES}")
+    pages = held.pages or M.PAGES
+    if not pages.is_dir():
+        pytest.skip(f"no pages at {pages}")
     for c in M.load_cases(held.file):
-        page = (M.PAGES / f"{c.page}.html").read_bytes()
+        page = (pages / f"{c.page}.html").read_bytes()
         out = M.insert_snippet(page, c.selector, c.position, c.html)
         payload = c.html.encode("ascii", "xmlcharrefreplace")
         assert len(out) == len(page) + len(payload) and payload in out, c.id
