@@ -54,6 +54,19 @@ generalises), and the held-out ones, each in its own file:
   earlier goal file, and without running either on them; held out, run only when asked for by
   name (``--set blind-11``). Unlike every earlier set, its pages are not among those ``default``
   was built and fitted on.
+* ``blind-12`` — 320 goals on 21 real pages in neither the corpus nor blind-11
+  (``benchmarks/data/realpage_goals_blind12.jsonl``, same format, 1-4 must-keep items each, 499
+  items; 55% read / 23% act / 22% navigate), of other families than blind-11's documentation:
+  application UIs (mailbox, invoice, product pages, tables with filters and per-row actions,
+  forms, sign-up, settings, a calendar, a dashboard; AdminLTE, Gentelella and Start Bootstrap
+  templates from npm), two reports generated here (coverage.py, pytest-html) and Debian
+  documentation in German, French, Spanish and Japanese; 33 goals in another language than the
+  page on the English pages, 45 English goals on the four non-English ones. Its pages are in
+  ``benchmarks/data/pages_blind12`` (sources and licences in its SOURCES.md; :data:`SET_PAGES`).
+  Every item checked against both the walker's and the CDP full tree. Written by a helper
+  (h13-goals12) from the full trees and the raw HTML only, without reading the retriever, the
+  defense or any earlier goal file, and without running either on them; held out, run only when
+  asked for by name (``--set blind-12``).
 
 **blind-3 … blind-8 are development data too** since 2026-12-06 (issue 9, h10-focus): each had
 been run on several code versions, and ``benchmarks/focus_learn.py`` fits ``default``'s learned
@@ -69,7 +82,7 @@ the same rendering with the same ``focus()`` (defense on), as ``pagelens eval-ca
         [--retriever default --retriever bm25-400 ...] [--set blind-2] [--budget 0.15] [--refined]
         [--json out.json]
 
-``--pages`` is the corpus; a set listed in :data:`SET_PAGES` (blind-11) always reads its own pages.
+``--pages`` is the corpus; a set listed in :data:`SET_PAGES` (blind-11, blind-12) always reads its own pages.
 """
 
 from __future__ import annotations
@@ -94,12 +107,13 @@ HELD_OUT_FILES = {"blind-3": HERE / "data" / "realpage_goals_blind3.jsonl",
                   "blind-8": HERE / "data" / "realpage_goals_blind8.jsonl",
                   "blind-9": HERE / "data" / "realpage_goals_blind9.jsonl",
                   "blind-10": HERE / "data" / "realpage_goals_blind10.jsonl",
-                  "blind-11": HERE / "data" / "realpage_goals_blind11.jsonl"}
+                  "blind-11": HERE / "data" / "realpage_goals_blind11.jsonl",
+                  "blind-12": HERE / "data" / "realpage_goals_blind12.jsonl"}
 #: Sets whose pages are not the corpus: their pages are observed from this directory, not ``--pages``.
-SET_PAGES = {"blind-11": HERE / "data" / "pages_blind11"}
+SET_PAGES = {"blind-11": HERE / "data" / "pages_blind11", "blind-12": HERE / "data" / "pages_blind12"}
 GOALS = (HERE / "data" / "realpage_goals.jsonl", *HELD_OUT_FILES.values())
 SET_ORDER = ["developer", "blind-1", "blind-2", "blind-3", "blind-4", "blind-5", "blind-6", "blind-7", "blind-8",
-             "blind-9", "blind-10", "blind-11"]
+             "blind-9", "blind-10", "blind-11", "blind-12"]
 #: How each set is labeled in every table.
 #: Once held out, now development data: ``default``'s learned fusion is fitted on them (focus_learn.py).
 TRAINED_ON = frozenset({"blind-3", "blind-4", "blind-5", "blind-6", "blind-7", "blind-8"})
@@ -128,11 +142,13 @@ def page_dirs(goals: list[dict], corpus: Path) -> dict[Path, set[str]]:
     return out
 
 
-def observations(pages: Path, cache: Path, names: set[str]) -> dict[str, Any]:
+def observations(pages: Path, cache: Path, names: set[str], *, extraction: str | None = None) -> dict[str, Any]:
     """``name -> Observation``; observes (and caches, pickled) the pages not cached yet.
 
     The observation is cached rather than its text, so that rendering changes are measured
     without a browser and the focus stage gets typed lines, as in a live session.
+    ``extraction``: ``BrowserConfig.extraction`` (``"walker"`` or ``"cdp"``), else its default;
+    keep one cache per extraction.
     """
     cache.mkdir(parents=True, exist_ok=True)
     out: dict[str, Any] = {}
@@ -144,10 +160,11 @@ def observations(pages: Path, cache: Path, names: set[str]) -> dict[str, Any]:
     if missing:
         from pagelens.browser.serve import StaticServer
         from pagelens.browser.session import BrowserSession
+        from pagelens.config import BrowserConfig
 
         server = StaticServer(pages)
         try:
-            with BrowserSession() as session:
+            with BrowserSession(BrowserConfig(extraction=extraction) if extraction else None) as session:
                 for n in missing:
                     t = time.perf_counter()
                     with session.episode() as episode:

@@ -8,8 +8,13 @@ non-interactive role, when the name occurs in some line's text: the same test th
 benchmark applies to the lines a retriever kept. An item that no line of the full tree matches
 can never be kept, so it is a defect of the set.
 
-    .venv/bin/python benchmarks/validate_goalset.py FILE.jsonl [--pages DIR] [--cache DIR]
+    .venv/bin/python benchmarks/validate_goalset.py FILE.jsonl [--pages DIR] [--cache DIR] [--extraction cdp]
     .venv/bin/python benchmarks/validate_goalset.py --dump OUTDIR [--pages DIR]   # full trees as text
+
+Without ``--pages``, a file whose goals all belong to a set with pages of its own
+(``realpage_goals.SET_PAGES``: blind-11, blind-12) is checked on that set's pages, any other on
+the corpus. ``--extraction`` picks how pages are read (``walker``, the default, or ``cdp``):
+a held-out set's items must occur in both full trees.
 
 Exit status 0 when every item matches, 1 when some do not (each is printed), 2 on bad input.
 """
@@ -51,7 +56,7 @@ def check_row(raw: Any, pages: set[str]) -> list[str]:
     return errs
 
 
-def full_renderings(pages: Path, names: set[str], cache: Path | None) -> dict[str, Any]:
+def full_renderings(pages: Path, names: set[str], cache: Path | None, extraction: str | None = None) -> dict[str, Any]:
     """``name -> Rendering`` of each page's full tree (observed through the goal harness's own
     cache, :func:`realpage_goals.observations`; a temporary one when ``cache`` is None)."""
     import tempfile
@@ -62,9 +67,9 @@ def full_renderings(pages: Path, names: set[str], cache: Path | None) -> dict[st
 
     if cache is None:
         with tempfile.TemporaryDirectory(prefix="pagelens-validate-") as tmp:
-            obs = observations(pages, Path(tmp), names)
+            obs = observations(pages, Path(tmp), names, extraction=extraction)
     else:
-        obs = observations(pages, cache, names)
+        obs = observations(pages, cache, names, extraction=extraction)
     return {n: render_observation(o) for n, o in obs.items()}
 
 
@@ -75,35 +80,49 @@ def item_matches(item: dict[str, str], rendering: Any) -> bool:
                      [ln.text for ln in rendering.lines])
 
 
+def set_pages(rows: list[Any]) -> Path:
+    """The pages of ``rows``: their set's own directory when they all share one
+    (``realpage_goals.SET_PAGES``), else the corpus."""
+    from realpage_goals import SET_PAGES
+
+    dirs = {SET_PAGES.get(r.get("set")) if isinstance(r, dict) else None for r in rows}
+    own = dirs.pop() if len(dirs) == 1 else None
+    return own or PAGES
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("goals", type=Path, nargs="?")
-    ap.add_argument("--pages", type=Path, default=PAGES)
+    ap.add_argument("--pages", type=Path, help="the pages (default: the goals' set's own, else the corpus)")
     ap.add_argument("--cache", type=Path, help="cache the observations here (pickled)")
     ap.add_argument("--dump", type=Path, help="write each page's full tree as OUTDIR/NAME.txt and stop")
+    ap.add_argument("--extraction", choices=("walker", "cdp"), help="how pages are read (default: walker)")
     args = ap.parse_args(argv)
-    corpus = {p.stem for p in args.pages.glob("*.html")}
+    if args.goals is None and not args.dump:
+        ap.error("a goal file (or --dump OUTDIR) is required")
+    rows: list[Any] = []
+    if not args.dump:
+        try:
+            rows = [json.loads(line) for line in args.goals.read_text(encoding="utf-8").splitlines() if line.strip()]
+        except (OSError, json.JSONDecodeError) as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+    pages = args.pages or set_pages(rows)
+    corpus = {p.stem for p in pages.glob("*.html")}
     if not corpus:
-        print(f"error: no pages in {args.pages}", file=sys.stderr)
+        print(f"error: no pages in {pages}", file=sys.stderr)
         return 2
     if args.dump:
         args.dump.mkdir(parents=True, exist_ok=True)
-        for n, r in full_renderings(args.pages, corpus, args.cache).items():
+        for n, r in full_renderings(pages, corpus, args.cache, args.extraction).items():
             (args.dump / f"{n}.txt").write_text(r.text(), encoding="utf-8")
         return 0
-    if args.goals is None:
-        ap.error("a goal file (or --dump OUTDIR) is required")
-    try:
-        rows = [json.loads(line) for line in args.goals.read_text(encoding="utf-8").splitlines() if line.strip()]
-    except (OSError, json.JSONDecodeError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
     bad = [(i + 1, e) for i, r in enumerate(rows) for e in check_row(r, corpus)]
     for lineno, err in bad:
         print(f"line {lineno}: {err}", file=sys.stderr)
     if bad:
         return 2
-    rendered = full_renderings(args.pages, {r["page"] for r in rows}, args.cache)
+    rendered = full_renderings(pages, {r["page"] for r in rows}, args.cache, args.extraction)
     misses = [(i + 1, r, m) for i, r in enumerate(rows) for m in r["must_keep"] if not item_matches(m, rendered[r["page"]])]
     for lineno, r, m in misses:
         print(f"line {lineno}: {r['page']}: no {m['role']} line contains {m['name']!r}  (goal: {r['goal']})")

@@ -1,9 +1,9 @@
-"""Shape of the held-out goal files blind-6 to blind-11, and that every must-keep item is on its page.
+"""Shape of the held-out goal files blind-6 to blind-12, and that every must-keep item is on its page.
 
 The figures come from ``benchmarks/realpage_goals.py --set blind-6`` / ``--set blind-7`` /
-``--set blind-8`` / ``--set blind-9`` / ``--set blind-10`` / ``--set blind-11``. blind-6 to blind-10 are
-written on the 49 corpus pages; blind-11 on pages of its own (``benchmarks/data/pages_blind11``), none of
-them in the corpus. Nothing here runs a retriever: the existence check observes each page with the full
+``--set blind-8`` / ``--set blind-9`` / ``--set blind-10`` / ``--set blind-11`` / ``--set blind-12``. blind-6
+to blind-10 are written on the 49 corpus pages; blind-11 and blind-12 on pages of their own
+(``benchmarks/data/pages_blind11``, ``benchmarks/data/pages_blind12``), none of them in the corpus. Nothing here runs a retriever: the existence check observes each page with the full
 tree only (no goal, no focus, no defense) and matches items with the harness's own matcher
 (``pagelens.bench.cases.item_kept``) against every line of the full rendering.
 """
@@ -39,6 +39,8 @@ SETS = [
     HeldOut("blind-10", DATA / "realpage_goals_blind10.jsonl", "blind-9", min_goals=400, min_per_page=6),
     HeldOut("blind-11", DATA / "realpage_goals_blind11.jsonl", "blind-10", min_goals=300, min_per_page=12,
             pages=DATA / "pages_blind11"),
+    HeldOut("blind-12", DATA / "realpage_goals_blind12.jsonl", "blind-11", min_goals=300, min_per_page=8,
+            pages=DATA / "pages_blind12"),
 ]
 BY_NAME = pytest.mark.parametrize("held", SETS, ids=[s.name for s in SETS])
 
@@ -113,3 +115,12 @@ def test_a_page_name_in_two_page_directories_is_an_error() -> None:
     goals = [{"set": own, "page": "same-name"}, {"set": "developer", "page": "same-name"}]
     with pytest.raises(ValueError, match="same-name"):
         harness.page_dirs(goals, CORPUS)
+
+
+def test_the_validator_checks_a_set_on_its_own_pages(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.syspath_prepend(str(DATA.parent))  # validate_goalset imports realpage_goals as a sibling
+    validator = benchmark_module("validate_goalset.py", "validate_goalset_for_test")
+    for held in SETS:
+        assert validator.set_pages([{"set": held.name}]) == (held.pages or validator.PAGES)
+    assert validator.set_pages([{"set": "blind-12"}, {"set": "developer"}]) == validator.PAGES  # mixed: the corpus
+    assert validator.set_pages([]) == validator.PAGES
