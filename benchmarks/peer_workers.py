@@ -35,7 +35,7 @@ PROXY_ARGS = ["--proxy-server=http://127.0.0.1:9", "--proxy-bypass-list=127.0.0.
 QUIET_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
               "--disable-sync", "--no-first-run", "--disable-quic",
               # as pagelens' own launch (and so BrowserGym's here): no omnibox pop-up WebUI renderer per
-              # window (Chromium 15x headless builds one for every new context: ~120 ms of CPU, ~160 MB)
+              # window (Chromium 15x headless builds one for every new context: ~420 ms of CPU, ~55 MB PSS)
               "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup"]
 VIEWPORT = {"width": 1280, "height": 720}
 

@@ -196,7 +196,7 @@ def test_external_requests_are_blocked_and_error_frames_dropped(episode, pages_s
 
 def test_an_episode_starts_no_browser_ui_renderer(browser_session, pages_server) -> None:  # type: ignore[no-untyped-def]
     # Chromium 15x builds each new window's omnibox pop-up as a WebUI page in a renderer of its
-    # own (~160 MB, ~120 ms of CPU competing with the page's load and first observation)
+    # own (~55 MB PSS, ~420 ms of CPU competing with the page's load and first observation)
     with browser_session.episode() as ep:
         ep.goto(pages_server.url("frames.html"))
         cdp = browser_session.browser.new_browser_cdp_session()
