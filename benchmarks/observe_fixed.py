@@ -11,7 +11,9 @@ every observation this benchmark reads, per process, the on-CPU time from
   the renderer processes' main threads alone (the walk, style, layout).
 
 "cpu total" = py + driver + renderer_main of observe, plus py of focus (the other Chromium
-threads paint and composite the freshly loaded page whatever the observer does).
+threads paint and composite the freshly loaded page whatever the observer does). "load" is
+the new context plus ``goto`` (wall, and Chromium's CPU over every process, a new one counted
+from 0): what a browser context costs before the observation starts.
 
 Stages: ``observe`` (``Episode.observe``), ``focus`` (``pagelens.api.focus_view``: render
 and ``default`` focus). Two checkouts (``--base-src`` and this one) run as workers side by
@@ -100,27 +102,38 @@ def worker() -> None:
             path = Path(line.strip())
             if not line.strip():
                 continue
-            with serve_file(path) as url, session.episode() as ep:
-                ep.goto(url)
-                kids = [p for p in _tree(me) if p != me]
-                chromium = [p for p in kids if "chrom" in _comm(p)]
-                driver = [p for p in kids if p not in chromium and _comm(p) == "node"]
-                groups = {"py": [me], "driver": driver, "chromium": chromium}
-                c0 = _cpu(groups)
-                t0 = time.perf_counter()
-                obs = ep.observe()
-                t1 = time.perf_counter()
-                c1 = _cpu(groups)
-                view = focus_view(obs, goal=GOAL)
-                t2 = time.perf_counter()
-                c2 = _cpu(groups)
+            with serve_file(path) as url:
+                old = {p: _cpu_ns(p) for p in _groups(me)["chromium"]}
+                tl0 = time.perf_counter()
+                with session.episode() as ep:
+                    ep.goto(url)
+                    tl1 = time.perf_counter()
+                    groups = _groups(me)  # (the new context's renderers included)
+                    c0 = _cpu(groups)
+                    t0 = time.perf_counter()
+                    obs = ep.observe()
+                    t1 = time.perf_counter()
+                    c1 = _cpu(groups)
+                    view = focus_view(obs, goal=GOAL)
+                    t2 = time.perf_counter()
+                    c2 = _cpu(groups)
+            load_cpu = c0["chromium"] - sum(old.get(p, 0) for p in groups["chromium"])
             print(json.dumps({
                 "nodes": len(obs.nodes), "observe_s": t1 - t0, "focus_s": t2 - t1, "total_s": t2 - t0,
+                # the new context and the page's load: Chromium's CPU, every process (a new one from 0)
+                "load_s": tl1 - tl0, "cpu_load_ms": {"chromium": load_cpu / 1e6},
                 "cpu_observe_ms": {k: (c1[k] - c0[k]) / 1e6 for k in c0},
                 "cpu_focus_ms": {k: (c2[k] - c1[k]) / 1e6 for k in c0 if k != "renderer_main"},
                 "stages_ms": {k: 1000 * v for k, v in obs.timings.items()},
                 "view_ms": {k: 1000 * v for k, v in view.timings.items() if k in ("render", "focus")},
             }), flush=True)
+
+
+def _groups(me: int) -> dict[str, list[int]]:
+    kids = [p for p in _tree(me) if p != me]
+    chromium = [p for p in kids if "chrom" in _comm(p)]
+    driver = [p for p in kids if p not in chromium and _comm(p) == "node"]
+    return {"py": [me], "driver": driver, "chromium": chromium}
 
 
 def _comm(pid: int) -> str:
@@ -193,7 +206,7 @@ def main() -> int:
                            "reps": args.reps, "pages": {}}
     print(f"load average start {load0[0]:.1f}, end {os.getloadavg()[0]:.1f} (2 cores, shared); medians of {args.reps} reps")
     print(f"{'page':28} {'who':6} {'nodes':>6} {'wall obs':>8} {'wall tot':>8} {'cpu obs py/drv/chr/rmain':>27} "
-          f"{'cpu foc py':>10} {'cpu total':>9}")
+          f"{'cpu foc py':>10} {'cpu total':>9} {'load wall/chr cpu':>17}")
     for page in pages:
         entry: dict[str, Any] = {}
         for name in workers:
@@ -204,12 +217,13 @@ def main() -> int:
             m = {"nodes": r[0]["nodes"] if r else 0, "observe_ms": 1000 * _median(r, "observe_s"),
                  "total_ms": 1000 * _median(r, "total_s"), "cpu_observe_ms": cpu_obs,
                  "cpu_focus_py_ms": _median(r, "cpu_focus_ms", "py"), "cpu_total_ms": cpu_total,
+                 "load_ms": 1000 * _median(r, "load_s"), "cpu_load_chromium_ms": _median(r, "cpu_load_ms", "chromium"),
                  "stages_ms": {k: _median(r, "stages_ms", k) for k in (r[0]["stages_ms"] if r else {})},
                  "view_ms": {k: _median(r, "view_ms", k) for k in (r[0]["view_ms"] if r else {})}}
             entry[name] = m
             print(f"{page.name[:28]:28} {name:6} {m['nodes']:6d} {m['observe_ms']:8.1f} {m['total_ms']:8.1f} "
                   f"{cpu_obs['py']:6.1f}/{cpu_obs['driver']:5.1f}/{cpu_obs['chromium']:6.1f}/{cpu_obs['renderer_main']:6.1f} "
-                  f"{m['cpu_focus_py_ms']:10.1f} {cpu_total:9.1f}")
+                  f"{m['cpu_focus_py_ms']:10.1f} {cpu_total:9.1f} {m['load_ms']:8.1f}/{m['cpu_load_chromium_ms']:8.1f}")
         b, a = entry.get("before"), entry.get("after")
         if b and a and b["total_ms"] and b["cpu_total_ms"]:
             entry["ratio_wall_total"] = a["total_ms"] / b["total_ms"]

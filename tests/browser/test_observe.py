@@ -192,3 +192,18 @@ def test_external_requests_are_blocked_and_error_frames_dropped(episode, pages_s
     # the blocked iframe shows no Chromium error page as if it were content
     assert "chrome-error" not in text and "proxy" not in text.lower()
     assert any("failed to load" in reason for reason in obs.frame_errors.values())
+
+
+def test_an_episode_starts_no_browser_ui_renderer(browser_session, pages_server) -> None:  # type: ignore[no-untyped-def]
+    # Chromium 15x builds each new window's omnibox pop-up as a WebUI page in a renderer of its
+    # own (~55 MB PSS, ~420 ms of CPU competing with the page's load and first observation)
+    with browser_session.episode() as ep:
+        ep.goto(pages_server.url("frames.html"))
+        cdp = browser_session.browser.new_browser_cdp_session()
+        try:
+            targets = cdp.send("Target.getTargets", {"filter": [{}]})["targetInfos"]  # every kind
+        finally:
+            cdp.detach()
+    kinds = {t["type"] for t in targets}
+    assert "page" in kinds
+    assert not [t["url"] for t in targets if t["type"] == "browser_ui" or t["url"].startswith("chrome://")]

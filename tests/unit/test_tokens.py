@@ -41,3 +41,12 @@ def test_the_counters_encoder_keeps_no_rank_table_and_leaves_the_registry_alone(
     assert again is full
     ranks = tokens.mergeable_ranks()  # a caller's own copy, loaded on demand
     assert ranks == full._mergeable_ranks
+
+
+def test_count_soon_gives_the_count_of_short_and_long_texts() -> None:
+    short = "Buy now for 12 euros"
+    long = "\n".join(f"\t[{i}] link 'Item {i}: a fairly long product name'" for i in range(2000))
+    assert len(long) >= tokens.SOON_CHARS > len(short)
+    for text in (short, long, ""):
+        pending = tokens.count_soon(text)
+        assert pending() == tokens.count(text) and pending() == tokens.count(text)  # (asked twice: same answer)

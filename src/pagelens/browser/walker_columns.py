@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 from array import array
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from pagelens.types import ElementId, Node, PropValue
@@ -151,6 +151,59 @@ def _floats(ranges: Any, n: int) -> list[int]:
     return out
 
 
+#: :class:`Node`'s fields, in order, as :func:`_node_maker` sets them.
+_NODE_FIELDS = ("index", "parent", "depth", "eid", "role", "name", "value", "description", "properties", "frame",
+                "backend_id", "visible", "rendered", "clickable", "ignored", "concealed", "ref", "overlay", "floating")
+
+
+def _node_maker() -> Callable[..., Node]:
+    """A constructor of :class:`Node` with its positional arguments, 2-4x faster than its own.
+
+    A frozen dataclass' ``__init__`` sets each of its 19 fields through ``object.__setattr__``
+    (a generic attribute lookup per field), 3-5 µs a node: ~0.5 s of a 155,000-node page's build
+    and a tenth of a 1,500-node page's observation in Python. This one writes the slots through
+    their descriptors (what ``object.__setattr__`` ends up calling). The value is the same
+    ``Node`` (equal, same hash, same type, same pickling). Should ``Node``'s fields ever differ
+    from :data:`_NODE_FIELDS`, ``Node`` itself is returned."""
+    if tuple(f.name for f in fields(Node)) != _NODE_FIELDS:
+        return Node
+    new = object.__new__
+    (s_index, s_parent, s_depth, s_eid, s_role, s_name, s_value, s_description, s_properties, s_frame, s_backend_id,
+     s_visible, s_rendered, s_clickable, s_ignored, s_concealed, s_ref, s_overlay, s_floating) = (
+        Node.__dict__[f].__set__ for f in _NODE_FIELDS)
+
+    def make(index: int, parent: int | None, depth: int, eid: ElementId | None, role: str, name: str,
+             value: str | None, description: str, properties: tuple[tuple[str, PropValue], ...], frame: str,
+             backend_id: int | None, visible: bool, rendered: bool, clickable: bool, ignored: bool, concealed: str,
+             ref: str | None, overlay: bool, floating: int) -> Node:
+        node: Node = new(Node)
+        s_index(node, index)
+        s_parent(node, parent)
+        s_depth(node, depth)
+        s_eid(node, eid)
+        s_role(node, role)
+        s_name(node, name)
+        s_value(node, value)
+        s_description(node, description)
+        s_properties(node, properties)
+        s_frame(node, frame)
+        s_backend_id(node, backend_id)
+        s_visible(node, visible)
+        s_rendered(node, rendered)
+        s_clickable(node, clickable)
+        s_ignored(node, ignored)
+        s_concealed(node, concealed)
+        s_ref(node, ref)
+        s_overlay(node, overlay)
+        s_floating(node, floating)
+        return node
+
+    return make
+
+
+make_node = _node_maker()
+
+
 def build_nodes(main: Walk, parsed: list[tuple[Any, Walk]], index_of: dict[int, int],
            spliced: dict[tuple[int, int], Walk], ids: Any, backend: dict[int, int] | None = None) -> list[Node]:
     """Merge the walks into document-ordered :class:`Node` values (cross-origin frames spliced).
@@ -164,6 +217,7 @@ def build_nodes(main: Walk, parsed: list[tuple[Any, Walk]], index_of: dict[int, 
     id_for = ids.id_for
     text_roles = _TEXT_ROLES
     conceal_names = _CONCEAL
+    node_of = make_node
 
     def emit_walk(w: Walk, parent: int | None, depth0: int, top: bool) -> None:
         wi = index_of[id(w)]
@@ -228,7 +282,7 @@ def build_nodes(main: Walk, parsed: list[tuple[Any, Walk]], index_of: dict[int, 
             v = w_value[i]
             dsc = w_desc[i]
             pr = props.get(i)
-            append(Node(
+            append(node_of(
                 idx, par, dep, eid, role, s[w_name[i]], None if v < 0 else s[v], "" if dsc < 0 else s[dsc],
                 pr or (), frame, back.get(i), visible,
                 rendered or is_text or role == "RootWebArea", bool(flags & 2), False, conceal_names[(flags >> 8) & 7],

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -329,11 +329,12 @@ def focus(
     *,
     defense: bool = True,
     compact: bool = True,
-    full_tokens: int | None = None,
+    full_tokens: int | Callable[[], int] | None = None,
 ) -> FocusResult:
     """Focus ``rendering`` on ``query`` with ``retriever``. Never raises for retriever failures.
 
-    ``full_tokens``: the rendering's token count when the caller already has it.
+    ``full_tokens``: the rendering's token count when the caller already has it, or a call that
+    gives it (:func:`pagelens.tokens.count_soon`: counted while this focuses), made when needed.
     """
     t0 = time.perf_counter()
     if isinstance(query, str):
@@ -342,6 +343,7 @@ def focus(
         from pagelens.focus.analysis import full_tokens as count_full
 
         full_tokens = count_full(rendering)  # counted once per rendering content
+    full_of: Callable[[], int] = full_tokens if callable(full_tokens) else (lambda n=full_tokens: n)  # type: ignore[misc]
     flags: tuple[Any, ...] = ()
     flagged: set[int] = set()
     redact: set[int] = set()
@@ -384,8 +386,8 @@ def focus(
             retriever=getattr(retriever, "name", type(retriever).__name__),
             lines=lines,
             kept=frozenset(all_nos),
-            full_tokens=full_tokens,
-            focused_tokens=full_tokens if not (flagged or redact or folds) else tokens.count(_text_of(lines)),
+            full_tokens=full_of(),
+            focused_tokens=full_of() if not (flagged or redact or folds) else tokens.count(_text_of(lines)),
             error=reason,
             flags=flags,
             unprotected=unprotected,
@@ -424,13 +426,13 @@ def focus(
                                 regions=regions, folds=folds), unprotected)
     keep = {ln.no for ln in lines if ln.no is not None}  # with the runs too cheap to hide
     focused_tokens = tokens.count(_text_of(lines))
-    if focused_tokens >= full_tokens:
+    if focused_tokens >= full_of():
         return full_view("focused view was not smaller than the full tree", selection.info)
     return FocusResult(
         retriever=getattr(retriever, "name", type(retriever).__name__),
         lines=lines,
         kept=frozenset(keep),
-        full_tokens=full_tokens,
+        full_tokens=full_of(),
         focused_tokens=focused_tokens,
         error=None,
         flags=flags,

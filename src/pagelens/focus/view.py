@@ -79,7 +79,6 @@ def focus_view(
     rendering = render_observation(obs, refined=refined, config=render_config)
     all_timings = dict(timings or obs.timings)
     all_timings["render"] = time.perf_counter() - t
-    full_tokens = tokens.count(rendering.text())
     result: FocusResult | None = None
     if retriever is None and goal:
         retriever = "default"
@@ -88,11 +87,15 @@ def focus_view(
     if retriever is not None and not is_reference(retriever):
         if isinstance(retriever, str):
             retriever = make_retriever(retriever)
+        counted = tokens.count_soon(rendering.text())  # (meanwhile, focus)
         t = time.perf_counter()
         # no cyclic GC meanwhile: the analysis makes several containers per line and no cycles,
         # and each generation-2 pass rescans the whole tree (a fifth of focus on 50k+ pages)
         with gc_paused():
             result = focus(rendering, FocusQuery(goal=goal or "", history=history, budget=budget, solicited=solicited), retriever,
-                           defense=defense, full_tokens=full_tokens)
+                           defense=defense, full_tokens=counted)
         all_timings["focus"] = time.perf_counter() - t
+        full_tokens = result.full_tokens
+    else:
+        full_tokens = tokens.count(rendering.text())
     return PageView(obs, rendering, full_tokens, result, all_timings)

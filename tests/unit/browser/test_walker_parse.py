@@ -35,3 +35,25 @@ def test_nodes_carry_backend_ids_only_where_cdp_gave_one() -> None:
     assert (link.role, link.name, link.backend_id, link.visible) == ("link", "Home", 77, True)
     assert text.eid is None and text.backend_id is None and text.parent == 1
     assert (field.value, field.concealed, field.backend_id) == ("Ada", "covered", None)
+
+
+def test_the_fast_node_constructor_makes_the_same_node() -> None:
+    import dataclasses
+    import pickle
+
+    from pagelens.browser.walker_columns import make_node
+    from pagelens.types import ElementId, Node
+
+    assert make_node is not Node  # Node's fields are the ones the fast constructor sets
+    args = (3, 1, 2, ElementId("a7"), "link", "Home", "v", "d", (("focusable", True),), "main", 42, True, True,
+            True, False, "tiny", "tok:7", True, 5)
+    fast, slow = make_node(*args), Node(*args)
+    assert type(fast) is Node and fast == slow and hash(fast) == hash(slow)
+    assert [getattr(fast, f.name) for f in dataclasses.fields(Node)] == list(args)
+    assert pickle.loads(pickle.dumps(fast)) == slow
+    try:
+        fast.name = "other"  # type: ignore[misc]
+    except dataclasses.FrozenInstanceError:
+        pass
+    else:
+        raise AssertionError("a node made fast must stay frozen")
