@@ -39,6 +39,7 @@ from typing import Any
 
 from pagelens.focus import borrowed, disowned, steering
 from pagelens.focus import lexicons as lx
+from pagelens.focus.notices import notice_zone
 from pagelens.focus.evidence import (
     NO_EVIDENCE,
     Evidence,
@@ -434,20 +435,6 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
             flag([j for j in body if lines[j].eid is None or lines[j].role not in _CONTROL_ROLES or offlink[j]],
                  (v[0], v[1] + " (the whole notice)"), joined, region)
     return tuple(sorted(flags.values(), key=lambda f: f.line))
-
-
-#: Roles that open the page's own content: a notice bar is what stands above the first of them.
-_PAGE_START = frozenset({"banner", "navigation", "main", "heading", "article", "search", "form", "table"})
-_NOTICE_MAX = 40  # lines: a notice bar is short
-
-
-def notice_zone(lines: Sequence[Line]) -> int:
-    """How many lines, from the top, stand above the page's own content (before its banner, navigation, main
-    landmark or first heading): where a site-wide notice bar is inserted. 0 when that is more than a short bar."""
-    for i, ln in enumerate(lines):
-        if ln.role in _PAGE_START or ln.region == "chrome":
-            return i if i <= _NOTICE_MAX else 0
-    return 0
 
 
 #: Controls an overlay keeps when its text is redacted (apply.REDACT_ROLES without the dialogs).

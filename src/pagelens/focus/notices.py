@@ -38,6 +38,7 @@ judges them.
 
 from __future__ import annotations
 
+import re
 import zlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -45,7 +46,7 @@ from dataclasses import dataclass, field, replace
 from pagelens.focus.linefmt import short_name
 from pagelens.types import Line
 
-__all__ = ["ACTING", "Fold", "Folding", "Notice", "Solicited", "after_action", "find", "fold", "opened"]
+__all__ = ["ACTING", "Fold", "Folding", "Notice", "Solicited", "after_action", "find", "fold", "notice_zone", "opened"]
 
 DIALOG_ROLES = frozenset({"dialog", "alertdialog"})
 LIVE_ROLES = frozenset({"status", "alert", "log", "marquee", "timer"})
@@ -63,7 +64,19 @@ _PAGE_LINES = 60  # a dialog longer than this holding most of the page's lines i
 _CONTROL_WORDS = 6  # a control's name is cut to this many words
 _HEAD_WORDS = 5
 _TEXTY = frozenset({"StaticText", "paragraph", "heading", "strong", "emphasis", "text", "LineBreak", "mark"})
-_KIND_WORDS = {"dialog": "a dialog", "overlay": "a pop-up", "live": "a live region"}
+_KIND_WORDS = {"dialog": "a dialog", "overlay": "a pop-up", "live": "a live region",
+               "bar": "a notice above the page"}
+#: Roles that open the page's own content: a notice bar is what stands above the first of them.
+_PAGE_START = frozenset({"banner", "navigation", "main", "heading", "article", "search", "form", "table"})
+_NOTICE_MAX = 40  # lines: a notice bar is short
+#: A line of a notice bar that is prose (a sentence the site announces), not a label: at least this many words
+#: (a text without spaces, Japanese or Chinese, counts one word per three characters) and characters.
+_BAR_WORDS = 6
+_BAR_CHARS = 30
+_BAR_TEXT = frozenset({"StaticText", "paragraph", "text", "strong", "emphasis", "mark"})
+#: A sentence end: a word of two letters or more (or a closing bracket) then a full stop, question or exclamation
+#: mark and a space or the end; or the CJK marks. A title, a masthead or a byline ("F. Kooman") has none.
+_SENTENCE_END = re.compile(r"(?:[^\W\d_]{2}|\))[.!?](?:\s|$)|[。！？]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,7 +186,43 @@ def find(lines: Sequence[Line]) -> tuple[Notice, ...]:
         text = zlib.crc32("\n".join(x.text for x in unit).encode("utf-8", "surrogatepass"))
         out.append(Notice(i, end, kind, key, text))
         i = end
-    return tuple(out)
+    bar = _bar(lines, out[0].start if out else len(lines))
+    return (bar, *out) if bar is not None else tuple(out)
+
+
+def notice_zone(lines: Sequence[Line]) -> int:
+    """How many lines, from the top, stand above the page's own content (before its banner, navigation, main
+    landmark or first heading): where a site-wide notice bar is inserted. 0 when that is more than a short bar."""
+    for i, ln in enumerate(lines):
+        if ln.role in _PAGE_START or ln.region == "chrome":
+            return i if i <= _NOTICE_MAX else 0
+    return 0
+
+
+def _prose(line: Line) -> bool:
+    """A sentence rather than a label: a text line of :data:`_BAR_WORDS` words or more with a sentence end."""
+    name = line.name
+    if line.role not in _BAR_TEXT or len(name) < _BAR_CHARS:
+        return False
+    spaces = name.count(" ")
+    if not (spaces + 1 >= _BAR_WORDS or (spaces < 2 and len(name) >= 3 * _BAR_WORDS)):
+        return False
+    return _SENTENCE_END.search(name) is not None
+
+
+def _bar(lines: Sequence[Line], before: int) -> Notice | None:
+    """The notice bar above the page: the prose lines of :func:`notice_zone` (not the site's chrome, not inside a
+    dialog, pop-up or live region found before ``before``), from the first to the last, as one notice."""
+    top = min(notice_zone(lines), before)
+    prose = [i for i in range(top) if lines[i].region != "chrome" and _prose(lines[i])]
+    if not prose:
+        return None
+    start, end = prose[0], prose[-1] + 1
+    unit = lines[start:end]
+    first = next((x.eid for x in unit if x.eid is not None), None)
+    key = first if first is not None else f"bar:{lines[start].name[:40]}"
+    text = zlib.crc32("\n".join(x.text for x in unit).encode("utf-8", "surrogatepass"))
+    return Notice(start, end, "bar", key, text)
 
 
 def opened(notices: Sequence[Notice], lines: Sequence[Line], before: Solicited | None) -> frozenset[str]:
