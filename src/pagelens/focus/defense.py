@@ -37,9 +37,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from pagelens.focus import borrowed, disowned, steering
+from pagelens.focus import borrowed, disowned, steering, uncollected
 from pagelens.focus import lexicons as lx
-from pagelens.focus.notices import notice_zone
 from pagelens.focus.evidence import (
     NO_EVIDENCE,
     Evidence,
@@ -55,12 +54,13 @@ from pagelens.focus.evidence import (
     points,
     steers,
 )
+from pagelens.focus.notices import notice_zone
 from pagelens.types import Line, Region, Rendering
 
 __all__ = ["KINDS", "DefenseReport", "Flag", "detect", "judge_text"]
 
 KINDS = ("imitates-format", "overrides-instructions", "addresses-agent", "relays-user-wishes", "steers-offsite",
-         "disputes-page", "changes-the-task")
+         "disputes-page", "changes-the-task", "misroutes-secrets")
 
 #: Points a span needs, by region: less where honest text rarely speaks to anyone.
 _NEEDS: dict[str, int] = {"user": 3, "overlay": 3, "unseen": 3, "main": 4, "chrome": 4}
@@ -363,6 +363,28 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
         v = borrowed.judge(p, page, foreign=regions[i] in _FOREIGN or i < top, written=written)
         if v:
             flag([i], (v[0], f"{v[1]} (in {_WHERE.get(regions[i], regions[i])})"), p, regions[i])
+    # 1c. a tip inside (or just above) a form that asks for a kind of secret the page names nowhere else: routed
+    #     into a field not made for it (uncollected.asks_uncollected; structure and three kinds of words)
+    page_text: list[str] = []
+
+    def named_elsewhere(i: int) -> Callable[[str], bool]:
+        def named(kind: str) -> bool:
+            if not page_text:
+                page_text.append("\n".join(payloads).lower())
+            rx = uncollected.SECRETS[kind]
+            return len(rx.findall(page_text[0])) > len(rx.findall(payloads[i].lower())) or (
+                kind == "pin" and len(uncollected.PIN_AS_WRITTEN.findall("\n".join(payloads)))
+                > len(uncollected.PIN_AS_WRITTEN.findall(payloads[i])))
+        return named
+
+    for i in uncollected.form_notes(lines):
+        if lines[i].no in flags or not payloads[i]:
+            continue
+        kind = uncollected.asks_uncollected(payloads[i], named_elsewhere(i))
+        if kind:
+            reason = (f"asks the reader to enter a {kind.replace('-', ' ')} that no field, label or text of the page "
+                      f"asks for (in a form's help text, {_WHERE.get(regions[i], regions[i])})")
+            flag([i], ("misroutes-secrets", reason), payloads[i], regions[i])
     # 2. paragraphs rendered as sibling text lines: each gated piece with up to two neighbours either side,
     #    the windows of gated pieces that overlap merged into one (at most _MAX_WINDOW pieces), so that each
     #    piece is read in a few windows at most, not in every window of three that holds a gated piece.
