@@ -92,8 +92,8 @@ PIN_AS_WRITTEN = re.compile(r"\bPINs?\b")
 ENTRY = _rx(
     r"\b(?:enter\w*|typ(?:e|es|ed|ing)|fill\w*|put|puts|putting|write|writes|written|add|adds|added|insert\w*|paste\w*|"
     r"provid\w+|includ\w+|supply\w*|input\w*|key\s+in|goes\s+(?:in|into)|go\s+(?:in|into)|submit\w*|"
-    r"ein(?:geben|gegeben|tragen|getragen|fügen|gefügt)|gebe?n?\s+\S+(?:\s+\S+){0,6}?\s+an|angeben|angegeben|"
-    r"trage?n?\s+\S+(?:\s+\S+){0,6}?\s+ein|aus(?:füllen|gefüllt)|hinterleg\w*|"
+    r"ein(?:geben|gegeben|tragen|getragen|fügen|gefügt|tippen|getippt)|angeben|angegeben|aus(?:füllen|gefüllt)|"
+    r"hinterleg\w*|(?:trag|geb|gib|füg|tipp)\w*\s(?:[^.;:!?]{0,80}?\s)?(?:ein|an)|"
     r"sais\w+|entr(?:er|ez|ée)|indiqu\w+|renseign\w+|inscri\w+|tap(?:er|ez)|ajout\w+|fourni\w+|insér\w+|"
     r"introduc\w+|introduzca\w*|ingres\w+|escrib\w+|indic\w+|añad\w+|proporcion\w+|rellen\w+|pon(?:er|ga)|"
     r"inserisc\w+|inserir\w*|inserire|digit\w+|scriv\w+|aggiung\w+|preench\w+|inform\w+|escrev\w+|"
