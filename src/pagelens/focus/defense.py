@@ -21,6 +21,12 @@ Web pages can carry text written for the agent rather than for the user. :func:`
 5. **Where a note stands** (:mod:`pagelens.focus.disowned`, any language) — a span that disputes the page (its
    figures wrong or outdated, the real ones elsewhere) counts more in a short note of its own laid beside the page's
    data (a table, list, form or heading next to it) than in the page's prose or inside the data block.
+6. **What the page collects** (:mod:`pagelens.focus.uncollected`, any language) — a form's tip that asks the reader
+   to enter a kind of secret (a password, a card, a bank account, a one-time code …) that nothing else on the page
+   names: a secret routed into a field the page did not make for it. No addressee and no address needed.
+
+A notice bar above the page's own content is folded like a pop-up the agent did not open
+(:mod:`pagelens.focus.notices`), whatever it says: text in the site's own register needs no evidence there.
 
 A link or image whose own ``url=`` leads off-site (an ad) counts as an off-site destination, and a
 span that repeats the goal's words to an addressed reader gets one more point (goal drift reuses

@@ -3,9 +3,12 @@
 Text evidence (whom a span addresses, its mood, where it steers: :mod:`pagelens.focus.evidence`) is judged on
 phrasings, and no list of phrasings covers every page. What holds on any page is *where the text stands and who
 asked for it*: a dialog, a pop-up or cookie layer the page laid over its content (provenance's ``overlay`` region,
-whatever its markup: :mod:`pagelens.observe.provenance`), or a live region (role ``status``, ``alert``, ``log``,
-``marquee``, ``timer``, or ``aria-live`` polite / assertive) that the agent did not open speaks to whoever reads the
-page, unasked. Whatever it says, the focused view shows it as:
+whatever its markup: :mod:`pagelens.observe.provenance`), a live region (role ``status``, ``alert``, ``log``,
+``marquee``, ``timer``, or ``aria-live`` polite / assertive), or a **notice bar above the page** — the sentences
+standing above the page's own content (before its banner, navigation, main landmark, first heading, form or table:
+:func:`notice_zone`), where a site-wide announcement is inserted and where text in the site's own register can steer
+a reader without naming one — that the agent did not open speaks to whoever reads the page, unasked. Whatever it
+says, the focused view shows it as:
 
 * one **head** line, its role and the first words of its name (``[12] dialog 'Your privacy…'``);
 * its **controls** — buttons, fields, options, and links that stay on the page's own site (an off-site link is
@@ -30,7 +33,10 @@ appear right after the agent's action, counts as opened (its text is still judge
 does an in-flow live region on any page the agent reached by acting (clicking a link included); an error alert
 the server renders into a floating box on the page a form submission led to is folded (the invalid fields stay,
 :func:`pagelens.focus.apply.always_kept`); a notice that is part of the page's flow
-(a static box after the footer) is no overlay and is not folded; a live region holding more than
+(a static box after the footer, a note inside the main content) is no overlay and is not folded; a bar line must be a
+sentence (six words or more and a sentence end: a masthead, a title or a byline above a page without landmarks is
+not one), so a one-line announcement without a full stop stays in view; on the 139 cached clean corpus and site
+pages one bar is found (an old-browser warning); a live region holding more than
 :data:`_MAX_LIVE` lines or a landmark is the page's content announced on update (a results list), and a dialog
 holding most of the page (a full-page modal that *is* the page) is the page, not a notice: the text defense alone
 judges them.
