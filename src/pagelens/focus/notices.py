@@ -75,6 +75,8 @@ _KIND_WORDS = {"dialog": "a dialog", "overlay": "a pop-up", "live": "a live regi
 #: Roles that open the page's own content: a notice bar is what stands above the first of them.
 _PAGE_START = frozenset({"banner", "navigation", "main", "heading", "article", "search", "form", "table"})
 _NOTICE_MAX = 40  # lines: a notice bar is short
+#: What opens the main landmark's own content: a notice about it stands above the first of these.
+_MAIN_START = _PAGE_START | {"list", "figure", "region", "grid", "feed", "DescriptionList"}
 #: A line of a notice bar that is prose (a sentence the site announces), not a label: at least this many words
 #: (a text without spaces, Japanese or Chinese, counts one word per three characters) and characters.
 _BAR_WORDS = 6
@@ -171,9 +173,12 @@ def find(lines: Sequence[Line]) -> tuple[Notice, ...]:
     Adjacent overlay lines under one parent are one pop-up (a box the tree does not show as a line of its own)."""
     out: list[Notice] = []
     i, n = 0, len(lines)
+    main = -1
     while i < n:
         ln = lines[i]
         if not (ln.role in DIALOG_ROLES or ln.region == "overlay" or ln.role in LIVE_ROLES or (ln.states and is_live(ln))):
+            if main < 0 and ln.role == "main":
+                main = i
             i += 1  # (most lines: no subtree walk)
             continue
         end = _end(lines, i)
@@ -192,8 +197,22 @@ def find(lines: Sequence[Line]) -> tuple[Notice, ...]:
         text = zlib.crc32("\n".join(x.text for x in unit).encode("utf-8", "surrogatepass"))
         out.append(Notice(i, end, kind, key, text))
         i = end
-    bar = _bar(lines, out[0].start if out else len(lines))
-    return (bar, *out) if bar is not None else tuple(out)
+    bars = [b for b in (_bar(lines, range(min(notice_zone(lines), out[0].start if out else n))),
+                        _bar(lines, _main_top(lines, main)) if main >= 0 else None)
+            if b is not None and not any(nt.start <= b.start < nt.end or b.start <= nt.start < b.end for nt in out)]
+    return tuple(sorted((*bars, *out), key=lambda nt: nt.start)) if bars else tuple(out)
+
+
+def _main_top(lines: Sequence[Line], main: int) -> range:
+    """The lines inside the main landmark at ``main`` above its own first heading, list, table, form or article:
+    the top of the main content, where a notice about it is inserted (at most :data:`_NOTICE_MAX` lines; none when
+    no such block starts that near the top)."""
+    depth, j = lines[main].depth, main + 1
+    while j < len(lines) and lines[j].depth > depth and j - main <= _NOTICE_MAX:
+        if lines[j].role in _MAIN_START:
+            return range(main + 1, j)
+        j += 1
+    return range(0)  # a main landmark with no heading or block near its top: its prose is its content
 
 
 def notice_zone(lines: Sequence[Line]) -> int:
@@ -216,11 +235,9 @@ def _prose(line: Line) -> bool:
     return _SENTENCE_END.search(name) is not None
 
 
-def _bar(lines: Sequence[Line], before: int) -> Notice | None:
-    """The notice bar above the page: the prose lines of :func:`notice_zone` (not the site's chrome, not inside a
-    dialog, pop-up or live region found before ``before``), from the first to the last, as one notice."""
-    top = min(notice_zone(lines), before)
-    prose = [i for i in range(top) if lines[i].region != "chrome" and _prose(lines[i])]
+def _bar(lines: Sequence[Line], zone: range) -> Notice | None:
+    """A notice bar: the prose lines of ``zone`` (not the site's chrome), from the first to the last, as one notice."""
+    prose = [i for i in zone if lines[i].region != "chrome" and _prose(lines[i])]
     if not prose:
         return None
     start, end = prose[0], prose[-1] + 1
