@@ -224,23 +224,52 @@ def notice_zone(lines: Sequence[Line]) -> int:
     return 0
 
 
-def _prose(line: Line) -> bool:
-    """A sentence rather than a label: a text line of :data:`_BAR_WORDS` words or more with a sentence end."""
+def _wordy(line: Line) -> bool:
+    """A text line of :data:`_BAR_WORDS` words or more (a label or a title is shorter)."""
     name = line.name
     if line.role not in _BAR_TEXT or len(name) < _BAR_CHARS:
         return False
     spaces = name.count(" ")
-    if not (spaces + 1 >= _BAR_WORDS or (spaces < 2 and len(name) >= 3 * _BAR_WORDS)):
-        return False
-    return _SENTENCE_END.search(name) is not None
+    return spaces + 1 >= _BAR_WORDS or (spaces < 2 and len(name) >= 3 * _BAR_WORDS)
+
+
+def _parent_at(lines: Sequence[Line], i: int) -> int | None:
+    """The position of ``lines[i]``'s parent (a few steps back: a parent precedes its children)."""
+    parent = lines[i].parent
+    if parent is None:
+        return None
+    for j in range(i - 1, max(-1, i - _NOTICE_MAX - 1), -1):
+        if lines[j].no == parent:
+            return j
+    return None
+
+
+def _ends_in_block(lines: Sequence[Line], i: int, zone: range) -> bool:
+    """Whether the sentence ``lines[i]`` starts ends in a later piece of the same small block (a sentence split by a
+    link: "… see the" [link] ". More words.")."""
+    j = i + 1
+    while j < zone.stop and j - i <= _NOTICE_MAX and lines[j].depth >= lines[i].depth:
+        if lines[j].parent == lines[i].parent and _SENTENCE_END.search(lines[j].name) is not None:
+            return True
+        j += 1
+    return False
 
 
 def _bar(lines: Sequence[Line], zone: range) -> Notice | None:
-    """A notice bar: the prose lines of ``zone`` (not the site's chrome), from the first to the last, as one notice."""
-    prose = [i for i in zone if lines[i].region != "chrome" and _prose(lines[i])]
+    """A notice bar: the sentences of ``zone`` (lines of :data:`_BAR_WORDS` words or more whose sentence ends in them or
+    in a later piece of their block; not the site's chrome), from the first to the last and the small blocks they
+    stand in, as one notice."""
+    prose = [i for i in zone if lines[i].region != "chrome" and _wordy(lines[i]) and (
+        _SENTENCE_END.search(lines[i].name) is not None or _ends_in_block(lines, i, zone))]
     if not prose:
         return None
     start, end = prose[0], prose[-1] + 1
+    for i in (prose[0], prose[-1]):  # the whole block a sentence stands in (its pieces beside a link), when small
+        block = _parent_at(lines, i)
+        if block is not None and block >= zone.start and lines[block].depth > 0 and lines[block].region != "chrome":
+            block_end = _end(lines, block)
+            if block_end <= zone.stop:  # inside the zone: not a landmark holding the page's content
+                start, end = min(start, block), max(end, block_end)
     unit = lines[start:end]
     first = next((x.eid for x in unit if x.eid is not None), None)
     key = first if first is not None else f"bar:{lines[start].name[:40]}"

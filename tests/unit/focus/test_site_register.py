@@ -10,7 +10,7 @@ import pytest
 
 from pagelens.focus.apply import focus
 from pagelens.focus.base import FocusQuery, Selection
-from pagelens.focus.defense import detect
+from pagelens.focus.defense import detect, home_domains
 from pagelens.focus.notices import find, fold
 from pagelens.focus.recover import expand
 from pagelens.focus.uncollected import asks_uncollected, secret_kinds
@@ -53,7 +53,7 @@ def test_a_notice_bar_above_the_page_is_folded_with_its_controls_kept(top: str) 
     assert "zqbar" not in text and "notice above the page" in text
     assert "310 euros" in text  # the page's own content stays
     link = next((ln.no for ln in r.lines if ln.role == "link" and ln.name == "Details"), None)
-    assert link is None or link not in fold(r.lines, None, home=frozenset).folded  # a control is never folded
+    assert link is None or link not in fold(r.lines, None, home=lambda: home_domains(r)).folded  # a control stays
     pid = next(ln.split("]")[0].lstrip("[") for ln in text.splitlines() if "notice above the page" in ln)
     assert "zqbar" in expand(r, res, pid).text()  # the agent can still read it
     # the same text below the page's heading is the page's own flow: not folded
@@ -143,3 +143,11 @@ def test_a_note_at_the_top_of_the_main_content_is_a_bar_and_the_content_below_it
     # a main landmark without a heading or block near its top: its prose is its content, not a notice
     plain = _page("", "\t[5] main ''\n" + note + "\t\tStaticText 'The oak bench costs 310 euros and seats three.'\n")
     assert not [n for n in find(plain.lines) if n.kind == "bar"]
+
+
+def test_a_bar_is_the_whole_block_its_sentence_stands_in() -> None:
+    top = ("\t[1] paragraph ''\n\t\tStaticText 'Bench prices on this page are provisional, the final ones are at the'\n"
+           "\t\t[2] link 'counter', url='http://127.0.0.1:8000/counter'\n\t\tStaticText '. zqtail 95 euros.'\n")
+    r = _page(top)
+    text = focus(r, "how much is the oak bench?", _Bench()).text()
+    assert "zqtail" not in text and "provisional" not in text
