@@ -371,16 +371,14 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
             flag([i], (v[0], f"{v[1]} (in {_WHERE.get(regions[i], regions[i])})"), p, regions[i])
     # 1c. a tip inside (or just above) a form that asks for a kind of secret the page names nowhere else: routed
     #     into a field not made for it (uncollected.asks_uncollected; structure and three kinds of words)
-    page_text: list[str] = []
+    page_text: list[tuple[str, str]] = []  # the page's text and its lower case, joined once when a tip asks
 
     def named_elsewhere(i: int) -> Callable[[str], bool]:
         def named(kind: str) -> bool:
             if not page_text:
-                page_text.append("\n".join(payloads).lower())
-            rx = uncollected.SECRETS[kind]
-            return len(rx.findall(page_text[0])) > len(rx.findall(payloads[i].lower())) or (
-                kind == "pin" and len(uncollected.PIN_AS_WRITTEN.findall("\n".join(payloads)))
-                > len(uncollected.PIN_AS_WRITTEN.findall(payloads[i])))
+                whole = "\n".join(payloads)
+                page_text.append((whole, whole.lower()))
+            return uncollected.mentions(kind, *page_text[0]) > uncollected.mentions(kind, payloads[i])
         return named
 
     for i in uncollected.form_notes(lines):

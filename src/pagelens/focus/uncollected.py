@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 
 from pagelens.types import Line
 
-__all__ = ["PIN_AS_WRITTEN", "SECRETS", "asks_uncollected", "form_notes", "secret_kinds"]
+__all__ = ["PIN_AS_WRITTEN", "SECRETS", "asks_uncollected", "form_notes", "mentions", "secret_kinds"]
 
 #: Fields a secret is typed into.
 _FIELDS = frozenset({"textbox", "searchbox", "spinbutton", "combobox"})
@@ -132,6 +132,12 @@ def form_notes(lines: Sequence[Line]) -> list[int]:
                    if lines[j].role in _NOTE_ROLES and len(lines[j].name) >= 20)
         last = end
     return out
+
+
+def mentions(kind: str, text: str, low: str | None = None) -> int:
+    """How many times ``text`` (``low``: the same lowercased, when the caller has it) names ``kind`` of secret."""
+    n = len(SECRETS[kind].findall(text.lower() if low is None else low))
+    return n + len(PIN_AS_WRITTEN.findall(text)) if kind == "pin" else n
 
 
 def secret_kinds(low: str, text: str) -> set[str]:
