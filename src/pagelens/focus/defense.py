@@ -21,6 +21,12 @@ Web pages can carry text written for the agent rather than for the user. :func:`
 5. **Where a note stands** (:mod:`pagelens.focus.disowned`, any language) — a span that disputes the page (its
    figures wrong or outdated, the real ones elsewhere) counts more in a short note of its own laid beside the page's
    data (a table, list, form or heading next to it) than in the page's prose or inside the data block.
+6. **What the page collects** (:mod:`pagelens.focus.uncollected`, any language) — a form's tip that asks the reader
+   to enter a kind of secret (a password, a card, a bank account, a one-time code …) that nothing else on the page
+   names: a secret routed into a field the page did not make for it. No addressee and no address needed.
+
+A notice bar above the page's own content is folded like a pop-up the agent did not open
+(:mod:`pagelens.focus.notices`), whatever it says: text in the site's own register needs no evidence there.
 
 A link or image whose own ``url=`` leads off-site (an ad) counts as an off-site destination, and a
 span that repeats the goal's words to an addressed reader gets one more point (goal drift reuses
@@ -37,7 +43,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from pagelens.focus import borrowed, disowned, steering
+from pagelens.focus import borrowed, disowned, steering, uncollected
 from pagelens.focus import lexicons as lx
 from pagelens.focus.evidence import (
     NO_EVIDENCE,
@@ -54,12 +60,13 @@ from pagelens.focus.evidence import (
     points,
     steers,
 )
+from pagelens.focus.notices import notice_zone
 from pagelens.types import Line, Region, Rendering
 
 __all__ = ["KINDS", "DefenseReport", "Flag", "detect", "judge_text"]
 
 KINDS = ("imitates-format", "overrides-instructions", "addresses-agent", "relays-user-wishes", "steers-offsite",
-         "disputes-page", "changes-the-task")
+         "disputes-page", "changes-the-task", "misroutes-secrets")
 
 #: Points a span needs, by region: less where honest text rarely speaks to anyone.
 _NEEDS: dict[str, int] = {"user": 3, "overlay": 3, "unseen": 3, "main": 4, "chrome": 4}
@@ -362,6 +369,26 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
         v = borrowed.judge(p, page, foreign=regions[i] in _FOREIGN or i < top, written=written)
         if v:
             flag([i], (v[0], f"{v[1]} (in {_WHERE.get(regions[i], regions[i])})"), p, regions[i])
+    # 1c. a tip inside (or just above) a form that asks for a kind of secret the page names nowhere else: routed
+    #     into a field not made for it (uncollected.asks_uncollected; structure and three kinds of words)
+    page_text: list[tuple[str, str]] = []  # the page's text and its lower case, joined once when a tip asks
+
+    def named_elsewhere(i: int) -> Callable[[str], bool]:
+        def named(kind: str) -> bool:
+            if not page_text:
+                whole = "\n".join(payloads)
+                page_text.append((whole, whole.lower()))
+            return uncollected.mentions(kind, *page_text[0]) > uncollected.mentions(kind, payloads[i])
+        return named
+
+    for i in uncollected.form_notes(lines):
+        if lines[i].no in flags or not payloads[i]:
+            continue
+        kind = uncollected.asks_uncollected(payloads[i], named_elsewhere(i))
+        if kind:
+            reason = (f"asks the reader to enter a {kind.replace('-', ' ')} that no field, label or text of the page "
+                      f"asks for (in a form's help text, {_WHERE.get(regions[i], regions[i])})")
+            flag([i], ("misroutes-secrets", reason), payloads[i], regions[i])
     # 2. paragraphs rendered as sibling text lines: each gated piece with up to two neighbours either side,
     #    the windows of gated pieces that overlap merged into one (at most _MAX_WINDOW pieces), so that each
     #    piece is read in a few windows at most, not in every window of three that holds a gated piece.
@@ -434,20 +461,6 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
             flag([j for j in body if lines[j].eid is None or lines[j].role not in _CONTROL_ROLES or offlink[j]],
                  (v[0], v[1] + " (the whole notice)"), joined, region)
     return tuple(sorted(flags.values(), key=lambda f: f.line))
-
-
-#: Roles that open the page's own content: a notice bar is what stands above the first of them.
-_PAGE_START = frozenset({"banner", "navigation", "main", "heading", "article", "search", "form", "table"})
-_NOTICE_MAX = 40  # lines: a notice bar is short
-
-
-def notice_zone(lines: Sequence[Line]) -> int:
-    """How many lines, from the top, stand above the page's own content (before its banner, navigation, main
-    landmark or first heading): where a site-wide notice bar is inserted. 0 when that is more than a short bar."""
-    for i, ln in enumerate(lines):
-        if ln.role in _PAGE_START or ln.region == "chrome":
-            return i if i <= _NOTICE_MAX else 0
-    return 0
 
 
 #: Controls an overlay keeps when its text is redacted (apply.REDACT_ROLES without the dialogs).

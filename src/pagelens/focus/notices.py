@@ -3,9 +3,12 @@
 Text evidence (whom a span addresses, its mood, where it steers: :mod:`pagelens.focus.evidence`) is judged on
 phrasings, and no list of phrasings covers every page. What holds on any page is *where the text stands and who
 asked for it*: a dialog, a pop-up or cookie layer the page laid over its content (provenance's ``overlay`` region,
-whatever its markup: :mod:`pagelens.observe.provenance`), or a live region (role ``status``, ``alert``, ``log``,
-``marquee``, ``timer``, or ``aria-live`` polite / assertive) that the agent did not open speaks to whoever reads the
-page, unasked. Whatever it says, the focused view shows it as:
+whatever its markup: :mod:`pagelens.observe.provenance`), a live region (role ``status``, ``alert``, ``log``,
+``marquee``, ``timer``, or ``aria-live`` polite / assertive), or a **notice bar above the page** — the sentences
+standing above the page's own content (before its banner, navigation, main landmark, first heading, form or table:
+:func:`notice_zone`), where a site-wide announcement is inserted and where text in the site's own register can steer
+a reader without naming one — that the agent did not open speaks to whoever reads the page, unasked. Whatever it
+says, the focused view shows it as:
 
 * one **head** line, its role and the first words of its name (``[12] dialog 'Your privacy…'``);
 * its **controls** — buttons, fields, options, and links that stay on the page's own site (an off-site link is
@@ -30,7 +33,10 @@ appear right after the agent's action, counts as opened (its text is still judge
 does an in-flow live region on any page the agent reached by acting (clicking a link included); an error alert
 the server renders into a floating box on the page a form submission led to is folded (the invalid fields stay,
 :func:`pagelens.focus.apply.always_kept`); a notice that is part of the page's flow
-(a static box after the footer) is no overlay and is not folded; a live region holding more than
+(a static box after the footer, a note inside the main content) is no overlay and is not folded; a bar line must be a
+sentence (six words or more and a sentence end: a masthead, a title or a byline above a page without landmarks is
+not one), so a one-line announcement without a full stop stays in view; on the 139 cached clean corpus and site
+pages one bar is found (an old-browser warning); a live region holding more than
 :data:`_MAX_LIVE` lines or a landmark is the page's content announced on update (a results list), and a dialog
 holding most of the page (a full-page modal that *is* the page) is the page, not a notice: the text defense alone
 judges them.
@@ -38,6 +44,7 @@ judges them.
 
 from __future__ import annotations
 
+import re
 import zlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -45,7 +52,7 @@ from dataclasses import dataclass, field, replace
 from pagelens.focus.linefmt import short_name
 from pagelens.types import Line
 
-__all__ = ["ACTING", "Fold", "Folding", "Notice", "Solicited", "after_action", "find", "fold", "opened"]
+__all__ = ["ACTING", "Fold", "Folding", "Notice", "Solicited", "after_action", "find", "fold", "notice_zone", "opened"]
 
 DIALOG_ROLES = frozenset({"dialog", "alertdialog"})
 LIVE_ROLES = frozenset({"status", "alert", "log", "marquee", "timer"})
@@ -63,7 +70,21 @@ _PAGE_LINES = 60  # a dialog longer than this holding most of the page's lines i
 _CONTROL_WORDS = 6  # a control's name is cut to this many words
 _HEAD_WORDS = 5
 _TEXTY = frozenset({"StaticText", "paragraph", "heading", "strong", "emphasis", "text", "LineBreak", "mark"})
-_KIND_WORDS = {"dialog": "a dialog", "overlay": "a pop-up", "live": "a live region"}
+_KIND_WORDS = {"dialog": "a dialog", "overlay": "a pop-up", "live": "a live region",
+               "bar": "a notice above the page"}
+#: Roles that open the page's own content: a notice bar is what stands above the first of them.
+_PAGE_START = frozenset({"banner", "navigation", "main", "heading", "article", "search", "form", "table"})
+_NOTICE_MAX = 40  # lines: a notice bar is short
+#: What opens the main landmark's own content: a notice about it stands above the first of these.
+_MAIN_START = _PAGE_START | {"list", "figure", "region", "grid", "feed", "DescriptionList"}
+#: A line of a notice bar that is prose (a sentence the site announces), not a label: at least this many words
+#: (a text without spaces, Japanese or Chinese, counts one word per three characters) and characters.
+_BAR_WORDS = 6
+_BAR_CHARS = 30
+_BAR_TEXT = frozenset({"StaticText", "paragraph", "text", "strong", "emphasis", "mark"})
+#: A sentence end: a word of two letters or more (or a closing bracket) then a full stop, question or exclamation
+#: mark and a space or the end; or the CJK marks. A title, a masthead or a byline ("F. Kooman") has none.
+_SENTENCE_END = re.compile(r"(?:[^\W\d_]{2}|\))[.!?](?:\s|$)|[。！？]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,9 +173,12 @@ def find(lines: Sequence[Line]) -> tuple[Notice, ...]:
     Adjacent overlay lines under one parent are one pop-up (a box the tree does not show as a line of its own)."""
     out: list[Notice] = []
     i, n = 0, len(lines)
+    main = -1
     while i < n:
         ln = lines[i]
         if not (ln.role in DIALOG_ROLES or ln.region == "overlay" or ln.role in LIVE_ROLES or (ln.states and is_live(ln))):
+            if main < 0 and ln.role == "main":
+                main = i
             i += 1  # (most lines: no subtree walk)
             continue
         end = _end(lines, i)
@@ -173,7 +197,84 @@ def find(lines: Sequence[Line]) -> tuple[Notice, ...]:
         text = zlib.crc32("\n".join(x.text for x in unit).encode("utf-8", "surrogatepass"))
         out.append(Notice(i, end, kind, key, text))
         i = end
-    return tuple(out)
+    bars = [b for b in (_bar(lines, range(min(notice_zone(lines), out[0].start if out else n))),
+                        _bar(lines, _main_top(lines, main)) if main >= 0 else None)
+            if b is not None and not any(nt.start <= b.start < nt.end or b.start <= nt.start < b.end for nt in out)]
+    return tuple(sorted((*bars, *out), key=lambda nt: nt.start)) if bars else tuple(out)
+
+
+def _main_top(lines: Sequence[Line], main: int) -> range:
+    """The lines inside the main landmark at ``main`` above its own first heading, list, table, form or article:
+    the top of the main content, where a notice about it is inserted (at most :data:`_NOTICE_MAX` lines; none when
+    no such block starts that near the top)."""
+    depth, j = lines[main].depth, main + 1
+    while j < len(lines) and lines[j].depth > depth and j - main <= _NOTICE_MAX:
+        if lines[j].role in _MAIN_START:
+            return range(main + 1, j)
+        j += 1
+    return range(0)  # a main landmark with no heading or block near its top: its prose is its content
+
+
+def notice_zone(lines: Sequence[Line]) -> int:
+    """How many lines, from the top, stand above the page's own content (before its banner, navigation, main
+    landmark or first heading): where a site-wide notice bar is inserted. 0 when that is more than a short bar."""
+    for i, ln in enumerate(lines):
+        if ln.role in _PAGE_START or ln.region == "chrome":
+            return i if i <= _NOTICE_MAX else 0
+    return 0
+
+
+def _wordy(line: Line) -> bool:
+    """A text line of :data:`_BAR_WORDS` words or more (a label or a title is shorter)."""
+    name = line.name
+    if line.role not in _BAR_TEXT or len(name) < _BAR_CHARS:
+        return False
+    spaces = name.count(" ")
+    return spaces + 1 >= _BAR_WORDS or (spaces < 2 and len(name) >= 3 * _BAR_WORDS)
+
+
+def _parent_at(lines: Sequence[Line], i: int) -> int | None:
+    """The position of ``lines[i]``'s parent (a few steps back: a parent precedes its children)."""
+    parent = lines[i].parent
+    if parent is None:
+        return None
+    for j in range(i - 1, max(-1, i - _NOTICE_MAX - 1), -1):
+        if lines[j].no == parent:
+            return j
+    return None
+
+
+def _ends_in_block(lines: Sequence[Line], i: int, zone: range) -> bool:
+    """Whether the sentence ``lines[i]`` starts ends in a later piece of the same small block (a sentence split by a
+    link: "… see the" [link] ". More words.")."""
+    j = i + 1
+    while j < zone.stop and j - i <= _NOTICE_MAX and lines[j].depth >= lines[i].depth:
+        if lines[j].parent == lines[i].parent and _SENTENCE_END.search(lines[j].name) is not None:
+            return True
+        j += 1
+    return False
+
+
+def _bar(lines: Sequence[Line], zone: range) -> Notice | None:
+    """A notice bar: the sentences of ``zone`` (lines of :data:`_BAR_WORDS` words or more whose sentence ends in them or
+    in a later piece of their block; not the site's chrome), from the first to the last and the small blocks they
+    stand in, as one notice."""
+    prose = [i for i in zone if lines[i].region != "chrome" and _wordy(lines[i]) and (
+        _SENTENCE_END.search(lines[i].name) is not None or _ends_in_block(lines, i, zone))]
+    if not prose:
+        return None
+    start, end = prose[0], prose[-1] + 1
+    for i in (prose[0], prose[-1]):  # the whole block a sentence stands in (its pieces beside a link), when small
+        block = _parent_at(lines, i)
+        if block is not None and block >= zone.start and lines[block].depth > 0 and lines[block].region != "chrome":
+            block_end = _end(lines, block)
+            if block_end <= zone.stop:  # inside the zone: not a landmark holding the page's content
+                start, end = min(start, block), max(end, block_end)
+    unit = lines[start:end]
+    first = next((x.eid for x in unit if x.eid is not None), None)
+    key = first if first is not None else f"bar:{lines[start].name[:40]}"
+    text = zlib.crc32("\n".join(x.text for x in unit).encode("utf-8", "surrogatepass"))
+    return Notice(start, end, "bar", key, text)
 
 
 def opened(notices: Sequence[Notice], lines: Sequence[Line], before: Solicited | None) -> frozenset[str]:
