@@ -17,6 +17,7 @@ not by walking each line's ancestors).
 from __future__ import annotations
 
 import hashlib
+import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -339,6 +340,7 @@ def analysis_of(rendering: Rendering, limits: UnitLimits, max_chars: int, *, cac
         while _PAGES and (len(_PAGES) >= _PAGES_MAX or held > _PAGES_LINES_MAX):
             held -= len(_PAGES.popitem(last=False)[1].page.lines)  # (no name left holding it)
     got = analyse(rendering, limits, max_chars)
+    _watched()
     with _page_lock:
         _PAGES[key] = got
         held = sum(len(a.page.lines) for a in _PAGES.values())
@@ -346,6 +348,55 @@ def analysis_of(rendering: Rendering, limits: UnitLimits, max_chars: int, *, cac
             _key, old = _PAGES.popitem(last=False)
             held -= len(old.page.lines)
     return got
+
+
+#: Process-wide caches keyed by page text in other modules (module, function): memos that only save
+#: work, emptied with this module's by :func:`release_caches`.
+_TEXT_MEMOS = (
+    ("pagelens.focus.matcher", "words_of"), ("pagelens.observe.render", "_clean_text"),
+    ("pagelens.observe.provenance", "_text_marks"), ("pagelens.focus.evidence", "gate"),
+    ("pagelens.focus.evidence", "evidence"), ("pagelens.focus.cognates", "spelling"),
+    ("pagelens.focus.cognates", "fold"), ("pagelens.focus.kana", "kana_skeleton"),
+    ("pagelens.focus.kana", "english_skeleton"),
+)
+
+
+def release_caches() -> None:
+    """What :func:`pagelens.heap.release` calls after a huge page: forget the token lists and the
+    page-text memos, the renderings kept to skip a hash, and every cached analysis whose lines
+    nothing but the cache holds (a page the caller still keeps, e.g. an agent's current view,
+    stays cached: the next step on the same page reuses it)."""
+    global _tokens_chars
+    with _page_lock:
+        _last.clear()
+        for key in [k for k, a in _PAGES.items() if not _held_elsewhere(a.page.lines)]:
+            del _PAGES[key]
+    with _tok_lock:
+        _TOKENS.clear()
+        _tokens_chars = 0
+    for module, name in _TEXT_MEMOS:
+        memo = getattr(sys.modules.get(module), name, None)
+        if memo is not None:
+            memo.cache_clear()
+    terms_module = sys.modules.get("pagelens.focus.terms")
+    if terms_module is not None:
+        terms_module._stem_cache.clear()
+
+
+def _held_elsewhere(lines: tuple[Line, ...]) -> bool:
+    """Whether anything but the cached analysis (its ``page.lines``) holds ``lines``: a rendering."""
+    return sys.getrefcount(lines) > 3  # the analysis' page, this call's argument and the caller's name
+
+
+def _watched() -> None:
+    if not _WATCHED:
+        from pagelens import heap
+
+        heap.watch(release_caches)
+        _WATCHED.append(True)
+
+
+_WATCHED: list[bool] = []
 
 
 def clear_caches() -> None:
