@@ -12,6 +12,10 @@ anything.
 
 Everything here is linear in the number of lines (the unit of every line is found top-down,
 not by walking each line's ancestors).
+
+After a huge page the walker calls :func:`pagelens.heap.release`, which empties these caches
+and the other modules' page-text memos (:func:`release_caches`; an analysis whose page the
+caller still holds stays): a long-lived process enters its next big walk near a fresh one's size.
 """
 
 from __future__ import annotations
