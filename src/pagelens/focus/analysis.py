@@ -362,6 +362,8 @@ _TEXT_MEMOS = (
     ("pagelens.focus.evidence", "evidence"), ("pagelens.focus.cognates", "spelling"),
     ("pagelens.focus.cognates", "fold"), ("pagelens.focus.kana", "kana_skeleton"),
     ("pagelens.focus.kana", "english_skeleton"),
+    # the stemmers themselves: PyStemmer keeps a cache of the last 10,000 words it stemmed
+    ("pagelens.focus.terms", "_stemmer"), ("pagelens.focus.lexical", "stemmer"),
 )
 
 
