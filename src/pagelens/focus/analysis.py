@@ -370,8 +370,10 @@ _TEXT_MEMOS = (
 def release_caches() -> None:
     """What :func:`pagelens.heap.release` calls after a huge page: forget the token lists and the
     page-text memos, the renderings kept to skip a hash, and every cached analysis whose lines
-    nothing but the cache holds (a page the caller still keeps, e.g. an agent's current view,
-    stays cached: the next step on the same page reuses it)."""
+    nothing but the cache holds. An analysis stays while the rendering it was built from is held
+    (e.g. the agent's current view); one that served a later rendering of the same content by its
+    hash is held by identity only through the first, so a huge page observed step after step may
+    be analysed again after a release."""
     global _tokens_chars
     with _page_lock:
         _last.clear()
@@ -391,7 +393,7 @@ def release_caches() -> None:
 
 def _held_elsewhere(lines: tuple[Line, ...]) -> bool:
     """Whether anything but the cached analysis (its ``page.lines``) holds ``lines``: a rendering."""
-    return sys.getrefcount(lines) > 3  # the analysis' page, this call's argument and the caller's name
+    return sys.getrefcount(lines) > 3  # the analysis' page, this frame's name and getrefcount's own argument
 
 
 def _watched() -> None:
