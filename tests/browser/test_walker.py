@@ -283,8 +283,9 @@ def test_one_round_trip_per_observation_of_a_walked_document(page, monkeypatch) 
 def test_a_long_walk_is_followed_by_a_garbage_collection_in_the_page(walker_session, tmp_path, monkeypatch,
                                                                       long_result) -> None:  # type: ignore[no-untyped-def]
     """A walk whose result is longer than PURGE_CHARS asks the renderer for a collection, without
-    waiting for it; a short one does not. The collection runs: an array the page dropped (held
-    only by a WeakRef, which only a full collection clears) is gone by the page's next call."""
+    waiting for it, after its first slice (before the rest is read) and after the last; a short one
+    does not. The collection runs: an array the page dropped (held only by a WeakRef, which only a
+    full collection clears) is gone by the page's next call, and the result read after it is whole."""
     from pagelens.browser import walker
     from pagelens.browser.serve import StaticServer
 
@@ -302,7 +303,8 @@ def test_a_long_walk_is_followed_by_a_garbage_collection_in_the_page(walker_sess
         obs = ep.observe()
         assert len(obs.nodes) > 600
         collected = ep.page.evaluate("() => window.dropped.deref() === undefined")
-    assert len(asked) == (1 if long_result else 0)
+    assert len(asked) == (2 if long_result else 0)
+    assert [n for n in obs.nodes if n.role == "link"][-1].name == "item 299"
     if long_result:
         assert collected
     assert walker.FREED_HEAP.due is long_result  # the next observation returns Python's freed heap

@@ -17,7 +17,7 @@ SRC = Path(__file__).resolve().parents[2] / "src" / "pagelens"
 
 #: Bottom-up. One floor may import any floor below it, never one above.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("errors", "types", "config", "tokens", "task", "serving", "assets", "gcpause"),  # core values and the one HTTP helper
+    ("errors", "types", "config", "tokens", "task", "serving", "assets", "gcpause", "heap"),  # core values and the one HTTP helper
     ("browser", "llm"),  # the two outside systems: Chromium (with CDP extraction) and chat models
     ("observe",),  # typed tree -> numbered lines (pure)
     ("focus",),  # retrievers, defense, PageView

@@ -98,7 +98,7 @@ class WalkerObserver(PageObserver):
             timings["parse"] = time.perf_counter() - t
             return self._finish(main, js, deadline, timings, t0, frame_errors)
 
-    def _walk_main(self) -> str:
+    def _walk_main(self) -> str | bytes:
         """The main document's walk, through this observer's CDP session (one per page, opened
         once), in one round trip: the call itself on a document walked before, and for a new
         document one ``Runtime.evaluate`` that installs the walker and walks at once.
@@ -153,19 +153,27 @@ class WalkerObserver(PageObserver):
         handle = (res.get("result") or {}).get("objectId")
         if not handle:
             raise PlaywrightError("the walker's result has no handle")
-        parts: list[str] = []
+        parts: list[str | bytes] = []
+        chars = 0
         while True:  # slices until the page says the last one was read
             part = _value(cdp.send("Runtime.callFunctionOn", {
                 "objectId": handle, "functionDeclaration": _SLICE, "returnByValue": True, "silent": True,
                 "arguments": [{"value": CHUNK * len(parts)}, {"value": CHUNK}]}))
-            if not isinstance(part, list) or len(part) != 2 or not isinstance(part[0], str):
+            if not isinstance(part, list) or len(part) != 3 or not isinstance(part[0], str):
                 raise PlaywrightError("the walker's result was lost between two reads")
-            parts.append(part[0])
-            if part[1]:
-                if sum(map(len, parts)) > PURGE_CHARS:
-                    _collect_page_garbage(cdp)
+            last, huge = bool(part[1]), isinstance(part[2], int) and part[2] > PURGE_CHARS
+            chars += len(part[0])
+            parts.append(_utf8(part[0]))
+            del part
+            if huge and len(parts) == 1 and not last and GC_BEFORE_READ:
+                # the walk's garbage goes before the rest is read (the string stays: the reply holds
+                # it), so Chromium is not at its largest while Python and the driver receive it
+                _collect_page_garbage(cdp)
+            if last:
+                if huge:
+                    _collect_page_garbage(cdp)  # (the string itself and the slices' garbage)
                     FREED_HEAP.due = True
-                return "".join(parts)
+                return _joined(parts)
 
     def _finish(self, main: Walk, js: str, deadline: Deadline, timings: dict[str, float], t0: float,
                 frame_errors: dict[str, str]) -> Observation:
@@ -272,9 +280,31 @@ _INSTALL = """(() => {{ const f = ({walker}); let last = null;
   return holder.run({opts}, {chunk}); }})()"""
 #: Run on the document's first reply: walk again through its holder.
 _CALL = "function (opts, chunk) { return this[3].run(opts, chunk); }"
-#: Run on a reply: ``[slice, last?]``; the last slice drops the string from the page.
+#: Run on a reply: ``[slice, last?, length]``; the last slice drops the string from the page.
 _SLICE = """function (a, n) { const h = this[2] && this[2].h; const s = h && h.s; if (typeof s !== "string") return null;
-  const last = a + n >= s.length; const part = s.slice(a, a + n); if (last) this[2] = null; return [part, last]; }"""
+  const last = a + n >= s.length; const part = s.slice(a, a + n); const len = s.length; if (last) this[2] = null;
+  return [part, last, len]; }"""
+#: After the first slice of a result longer than :data:`PURGE_CHARS`, ask the page for a collection
+#: before reading the rest (the remaining reads wait for it: ~0.3-2 s on a 100,000-element page).
+GC_BEFORE_READ = True
+
+
+def _utf8(part: str) -> str | bytes:
+    """A slice of the walker's result as UTF-8 bytes (what the JSON parser reads anyway): a big
+    page's text (mostly one- or two-byte UTF-8) takes 1-2 bytes a character instead of Python's
+    2-4 for a string holding any non-Latin-1 character, while the slices are held and joined. A
+    slice that cut a surrogate pair in two stays a string (:func:`_joined`)."""
+    try:
+        return part.encode("utf-8")
+    except UnicodeEncodeError:
+        return part
+
+
+def _joined(parts: list[str | bytes]) -> str | bytes:
+    """The slices as one JSON text: bytes when every slice is, else a string as before."""
+    if all(isinstance(p, bytes) for p in parts):
+        return b"".join(parts)  # type: ignore[arg-type]
+    return "".join(p.decode("utf-8") if isinstance(p, bytes) else p for p in parts)
 
 
 def _value(res: dict[str, Any]) -> Any:
@@ -317,31 +347,20 @@ def _collect_page_garbage(cdp: CDPSession) -> None:
 
 
 class FreedHeap:
-    """Python's side of the same: after a huge page, this process' next observation returns to
-    the OS the heap that page's tree and view freed (glibc ``malloc_trim(0)``, 1-2 ms after a
-    100,000-element page; nothing where the C library has no such call). The allocator would
-    reuse that memory for the next tree anyway, so the process' own peak barely moves; what
-    moves is its size *during the next walk*, when Chromium holds the most."""
+    """Python's side of the same: after a huge page, this process' next observation empties the
+    caches earlier pages filled and returns the freed heap to the OS (:func:`pagelens.heap.release`:
+    per-text caches, cached page analyses nothing else holds, glibc ``malloc_trim(0)``). The
+    allocator would reuse that memory for the next tree anyway, so the process' own peak barely
+    moves; what moves is its size *during the next walk*, when Chromium holds the most."""
 
     def __init__(self) -> None:
         self.due = False
-        self._trim: Any = None  # the C function, False where there is none (looked up once)
 
     def release(self) -> None:
+        from pagelens import heap
+
         self.due = False
-        if self._trim is None:
-            self._trim = _malloc_trim() or False
-        if self._trim:
-            self._trim(0)
-
-
-def _malloc_trim() -> Any:
-    import ctypes
-
-    try:
-        return ctypes.CDLL(None).malloc_trim  # the process' own C library (glibc has it; musl, macOS do not)
-    except (OSError, AttributeError, TypeError):
-        return None
+        heap.release()
 
 
 #: One per process (the heap is the process'): :meth:`WalkerObserver.observe` releases it when due.

@@ -35,7 +35,7 @@ _CONCEAL = ("", "offscreen", "tiny", "transparent", "same-colour", "covered")
 _TEXT_ROLES = frozenset({"StaticText", "ListMarker"})
 
 
-def _json_loads() -> Callable[[str], Any]:
+def _json_loads() -> Callable[[str | bytes], Any]:
     try:
         import orjson  # the `fast` extra
     except ImportError:
@@ -93,8 +93,9 @@ def _props(q: list[Any], strings: list[str]) -> dict[int, tuple[tuple[str, PropV
     return out
 
 
-def parse_walk(raw: str) -> Walk:
-    """Parse the walker's JSON string (the edge: nothing past here sees raw columns)."""
+def parse_walk(raw: str | bytes) -> Walk:
+    """Parse the walker's JSON text, a string or its UTF-8 bytes (the edge: nothing past here sees
+    raw columns)."""
     d: dict[str, Any] = _loads(raw)
     strings: list[str] = d["S"]
     props = _props(d.pop("Q"), strings)  # (each column leaves the parsed dict once converted: freed as we go)

@@ -12,11 +12,16 @@ anything.
 
 Everything here is linear in the number of lines (the unit of every line is found top-down,
 not by walking each line's ancestors).
+
+After a huge page the walker calls :func:`pagelens.heap.release`, which empties these caches
+and the other modules' page-text memos (:func:`release_caches`; an analysis whose page the
+caller still holds stays): a long-lived process enters its next big walk near a fresh one's size.
 """
 
 from __future__ import annotations
 
 import hashlib
+import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -339,6 +344,7 @@ def analysis_of(rendering: Rendering, limits: UnitLimits, max_chars: int, *, cac
         while _PAGES and (len(_PAGES) >= _PAGES_MAX or held > _PAGES_LINES_MAX):
             held -= len(_PAGES.popitem(last=False)[1].page.lines)  # (no name left holding it)
     got = analyse(rendering, limits, max_chars)
+    _watched()
     with _page_lock:
         _PAGES[key] = got
         held = sum(len(a.page.lines) for a in _PAGES.values())
@@ -346,6 +352,59 @@ def analysis_of(rendering: Rendering, limits: UnitLimits, max_chars: int, *, cac
             _key, old = _PAGES.popitem(last=False)
             held -= len(old.page.lines)
     return got
+
+
+#: Process-wide caches keyed by page text in other modules (module, function): memos that only save
+#: work, emptied with this module's by :func:`release_caches`.
+_TEXT_MEMOS = (
+    ("pagelens.focus.matcher", "words_of"), ("pagelens.observe.render", "_clean_text"),
+    ("pagelens.observe.provenance", "_text_marks"), ("pagelens.focus.evidence", "gate"),
+    ("pagelens.focus.evidence", "evidence"), ("pagelens.focus.cognates", "spelling"),
+    ("pagelens.focus.cognates", "fold"), ("pagelens.focus.kana", "kana_skeleton"),
+    ("pagelens.focus.kana", "english_skeleton"),
+    # the stemmers themselves: PyStemmer keeps a cache of the last 10,000 words it stemmed
+    ("pagelens.focus.terms", "_stemmer"), ("pagelens.focus.lexical", "stemmer"),
+)
+
+
+def release_caches() -> None:
+    """What :func:`pagelens.heap.release` calls after a huge page: forget the token lists and the
+    page-text memos, the renderings kept to skip a hash, and every cached analysis whose lines
+    nothing but the cache holds. An analysis stays while the rendering it was built from is held
+    (e.g. the agent's current view); one that served a later rendering of the same content by its
+    hash is held by identity only through the first, so a huge page observed step after step may
+    be analysed again after a release."""
+    global _tokens_chars
+    with _page_lock:
+        _last.clear()
+        for key in [k for k, a in _PAGES.items() if not _held_elsewhere(a.page.lines)]:
+            del _PAGES[key]
+    with _tok_lock:
+        _TOKENS.clear()
+        _tokens_chars = 0
+    for module, name in _TEXT_MEMOS:
+        memo = getattr(sys.modules.get(module), name, None)
+        if memo is not None:
+            memo.cache_clear()
+    terms_module = sys.modules.get("pagelens.focus.terms")
+    if terms_module is not None:
+        terms_module._stem_cache.clear()
+
+
+def _held_elsewhere(lines: tuple[Line, ...]) -> bool:
+    """Whether anything but the cached analysis (its ``page.lines``) holds ``lines``: a rendering."""
+    return sys.getrefcount(lines) > 3  # the analysis' page, this frame's name and getrefcount's own argument
+
+
+def _watched() -> None:
+    if not _WATCHED:
+        from pagelens import heap
+
+        heap.watch(release_caches)
+        _WATCHED.append(True)
+
+
+_WATCHED: list[bool] = []
 
 
 def clear_caches() -> None:

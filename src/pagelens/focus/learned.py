@@ -104,8 +104,12 @@ def page_features(pa: PageAnalysis) -> np.ndarray:
     for i, ln in enumerate(lines):
         p = page.parents[i]
         in_main[i] = ln.role == "main" or (p >= 0 and in_main[p])
-    rows = []
+    out = np.empty((len(units.heads), len(PAGE_FEATURES)), dtype=np.float64)
+    rows: list[list[float]] = []  # (a block at a time: a Python float per feature costs 32 bytes, the array 8)
     for k, u in enumerate(units.heads):
+        if len(rows) == _ROWS:
+            out[k - _ROWS : k] = rows
+            rows.clear()
         members = units.members[k]
         roles = {lines[j].role for j in members}
         head = lines[u].role
@@ -118,7 +122,8 @@ def page_features(pa: PageAnalysis) -> np.ndarray:
             float(_DIGIT.search(text) is not None), float(pa.deep[u]), float(in_main[u]), math.log1p(len(text)),
             *(float(cls == c) for c in ROLE_CLASSES),
         ])
-    out = np.asarray(rows, dtype=np.float64).reshape(len(units.heads), len(PAGE_FEATURES))
+    if rows:
+        out[len(units.heads) - len(rows) :] = rows
     pa.indexes["learned_page"] = out
     return out
 
@@ -316,9 +321,15 @@ class Model:
     def score(self, x: np.ndarray) -> np.ndarray:
         if len(x) == 0:
             return np.zeros(0)
-        x = x[:, : self.width] if self.columns is None else x[:, self.columns]
         if self.kind == "linear":
+            x = x[:, : self.width] if self.columns is None else x[:, self.columns]
             return ((x - self.mean) / self.scale) @ self.coef + self.intercept
+        # rows in blocks: the walk's arrays are rows x trees (a 30k-unit page's were ~50 MB each);
+        # each row's score depends on its own row only, so the blocks change nothing
+        return np.concatenate([self._trees(x[a : a + _ROWS]) for a in range(0, len(x), _ROWS)])
+
+    def _trees(self, x: np.ndarray) -> np.ndarray:
+        x = x[:, : self.width] if self.columns is None else x[:, self.columns]
         # each row walks all trees together (rows x trees), one gather of its own features a level;
         # a leaf is its own child on both sides (threshold +inf), so rows that reached one stay there
         nan = bool(np.isnan(x).any())
@@ -333,6 +344,8 @@ class Model:
         return self.value[node].sum(axis=1) + self.base
 
 
+#: Rows a tree model scores at once (:meth:`Model.score`).
+_ROWS = 2048
 _MODELS: dict[str, tuple[Model | None, str]] = {}
 _lock = threading.Lock()
 

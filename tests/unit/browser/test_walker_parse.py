@@ -57,3 +57,22 @@ def test_the_fast_node_constructor_makes_the_same_node() -> None:
         pass
     else:
         raise AssertionError("a node made fast must stay frozen")
+
+
+def test_the_json_text_as_utf8_bytes_parses_the_same() -> None:
+    raw = _raw().replace('"Ada"', '"Ad\\u00e9 \\u4e2d \\ud83d\\ude00"')  # escapes, as JSON.stringify may write
+    text = json.dumps(json.loads(raw), ensure_ascii=False)  # and the same characters written raw
+    assert parse_walk(text.encode("utf-8")) == parse_walk(text) == parse_walk(raw)
+
+
+def test_slices_are_kept_as_bytes_unless_one_cuts_a_surrogate_pair() -> None:
+    from pagelens.browser.walker import _joined, _utf8
+
+    text = '{"S": ["caf\u00e9 \U0001f600"]}'
+    parts = [_utf8(text[:5]), _utf8(text[5:])]
+    assert all(isinstance(p, bytes) for p in parts) and _joined(parts) == text.encode("utf-8")
+    # a JavaScript slice can end between the two halves of a pair: each half comes as a lone surrogate
+    cut = ['{"S": ["\ud83d', '\ude00"]}']
+    parts = [_utf8(p) for p in cut]
+    assert isinstance(parts[0], str) and isinstance(parts[1], str)
+    assert _joined([_utf8('{"a": 1, '), *parts]) == '{"a": 1, ' + "".join(cut)  # the string, as before

@@ -196,3 +196,30 @@ def test_the_rrf_safety_net_moves_what_rrf_ranks_high() -> None:
     assert sorted(learned.rank_fused(model_order, [1, 9], 1.0)) == sorted(model_order)  # nothing added
     sel = _learned(fusion_rrf_weight=0.5).select(FocusQuery("Add kettle model 7 to the cart"), _shop(300))
     assert sel.info["fusion"] == "learned"
+
+
+def test_the_shipped_trees_score_in_row_blocks_as_in_one_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the walk's arrays are rows x trees: a big page's units are scored a block of rows at a time,
+    # which must give exactly the scores of one pass over all rows (NaNs in some blocks only)
+    model, _ = learned.load_model()
+    assert model is not None and model.kind == "trees"
+    x = np.random.default_rng(7).normal(size=(1000, len(learned.FEATURES)))
+    x[::97, 3] = np.nan
+    monkeypatch.setattr(learned, "_ROWS", 10_000)
+    whole = model.score(x)
+    monkeypatch.setattr(learned, "_ROWS", 64)
+    assert np.array_equal(model.score(x), whole)
+    monkeypatch.setattr(learned, "_ROWS", 999)  # one full block and a block of one row
+    assert np.array_equal(model.score(x), whole)
+
+
+def test_page_features_in_row_blocks_are_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pagelens.focus.analysis import analyse
+    from pagelens.focus.units import UnitLimits
+
+    r = _shop(300)
+    monkeypatch.setattr(learned, "_ROWS", 1 << 20)
+    whole = learned.page_features(analyse(r, UnitLimits(), 600))
+    assert len(whole) > 40
+    monkeypatch.setattr(learned, "_ROWS", 16)
+    assert np.array_equal(learned.page_features(analyse(r, UnitLimits(), 600)), whole)

@@ -1,0 +1,79 @@
+"""Whether two source trees observe the same pages into the same tree (issue 13, h13-mem): every
+field of every :class:`~pagelens.types.Node` of ``Episode.observe()`` (walker), but the element
+reference (its document token is random per load) and the CDP backend id (numbered per load: only
+whether a node has one), compared page by page (the local server's
+address, a random port per run, written as ``ORIGIN``).
+
+Each source tree runs in its own child process (its own browser), pages in the same order.
+
+    PYTHONPATH=src .venv/bin/python benchmarks/observe_identity.py /tmp/base13/src src \\
+        /work/shared/corpus/realpages/*.html /tmp/pages/gen-100000.html
+
+Prints one line per differing page (the first differing node) and a JSON summary; exits 1 if any
+differs. A page that is not the same twice under one tree (a clock, a rotating banner) shows up as
+a difference: re-run it alone to tell.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import pickle
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+
+def _observe(paths: list[str], out: str) -> None:
+    """Runs in the child: the nodes of each page, without their element references."""
+    from pagelens.browser.serve import StaticServer
+    from pagelens.browser.session import BrowserSession
+    from pagelens.config import BrowserConfig
+
+    result: dict[str, list[str]] = {}
+    config = BrowserConfig(navigation_timeout_s=300, extract_timeout_s=600)
+    with BrowserSession(config) as session:
+        for path in paths:
+            with StaticServer(Path(path).parent) as srv, session.episode() as ep:
+                ep.goto(srv.url(Path(path).name))
+                obs = ep.observe(timeout_s=600)
+                origin = srv.base_url.rstrip("/")  # a random port per run
+                result[path] = [repr(dataclasses.astuple(dataclasses.replace(n, ref=None, backend_id=n.backend_id is not None))).replace(origin, "ORIGIN")
+                                for n in obs.nodes]
+                del obs
+    Path(out).write_bytes(pickle.dumps(result))
+
+
+def main() -> int:
+    if len(sys.argv) > 2 and sys.argv[1] == "_observe":
+        _observe(sys.argv[3:], sys.argv[2])
+        return 0
+    if len(sys.argv) < 4:
+        print(__doc__.split("\n\n")[1], file=sys.stderr)
+        return 2
+    base, cand, *pages = sys.argv[1:]
+    got = []
+    for src in (base, cand):
+        with tempfile.NamedTemporaryFile(suffix=".pickle", delete=False) as fh:
+            env = {**os.environ, "PYTHONPATH": str(Path(src).resolve())}
+            subprocess.run([sys.executable, __file__, "_observe", fh.name, *pages], env=env, check=True)
+            got.append(pickle.loads(Path(fh.name).read_bytes()))
+            os.unlink(fh.name)
+    differing = 0
+    nodes = 0
+    for page in pages:
+        a, b = got[0][page], got[1][page]
+        nodes += len(a)
+        if a != b:
+            differing += 1
+            first = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+            print(f"DIFF {Path(page).name}: {len(a)} vs {len(b)} nodes; first at {first}: "
+                  f"{a[first] if first < len(a) else None} != {b[first] if first < len(b) else None}")
+    print(json.dumps({"pages": len(pages), "nodes": nodes, "differing_pages": differing}))
+    return 1 if differing else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
