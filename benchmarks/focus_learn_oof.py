@@ -59,7 +59,7 @@ def tables(rows: list[dict]) -> str:
 
 #: How each evaluated variant uses a fold's model: (configuration, RulesConfig.fusion_all_units).
 VARIANTS = {"gbdt": ("gbdt", False), "gbdt-all": ("gbdt", True), "logreg": ("logreg", False),
-            **{c: (c, False) for c in ("gbdt-rel", "gbdt-mono", "gbdt-reg")}}
+            **{c: (c, False) for c in ("gbdt-rel", "gbdt-mono", "gbdt-reg", "gbdt-relf")}}
 FULL_BUDGET = 0.25  # the operating point scored on every goal; smaller budgets on the curve sample only
 
 

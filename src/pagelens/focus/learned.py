@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 
 from pagelens.focus.analysis import PageAnalysis
+from pagelens.focus.relations import RELATION_FEATURES, relation_features
 from pagelens.focus.units import ACTION_ROLES, CONTROL_ROLES, HEADING_ROLES, TEXT_ENTRY_ROLES, row_of
 
 #: The model shipped with the package (fitted on every labeled goal of the corpus pages).
@@ -65,7 +66,12 @@ GOAL_FEATURES = ("question", "goal_words", "goal_terms", "unseen_share", "page_n
 #: best) and the share of units some signal ranks.
 RELATIVE_FEATURES = ("tok_share", "size_pct", "depth_pct", "terms_pct", "bm25_pct", "rrf_pct", "rrf_flat",
                      "ranked_share")
-FEATURES = (*SIGNAL_FEATURES, *CONTEXT_FEATURES, *PAGE_FEATURES, *GOAL_FEATURES, *RELATIVE_FEATURES)
+#: Every column :func:`features` computes; a model file names the ones it reads. The relations to
+#: other units (:data:`.relations.RELATION_FEATURES`) come last (the thirteenth pass).
+FEATURES = (*SIGNAL_FEATURES, *CONTEXT_FEATURES, *PAGE_FEATURES, *GOAL_FEATURES, *RELATIVE_FEATURES,
+            *RELATION_FEATURES)
+_REL = FEATURES.index(RELATIVE_FEATURES[0])  # first relative column
+_RELATION = FEATURES.index(RELATION_FEATURES[0])  # first relation column
 #: Features whose larger value is more evidence for the goal (a model may be fitted monotone in them).
 EVIDENCE_FEATURES = (*(f"{s}_{f}" for s in ("terms", "bm25") for f in ("rr", "on", "norm")),
                      "rrf_norm", "rrf_rr", "n_signals", "terms_pct", "bm25_pct", "rrf_pct")
@@ -182,7 +188,7 @@ def features(pa: PageAnalysis, ranked: Mapping[str, Sequence[int]], scores: Mapp
     col = 0
     lex = np.zeros(n)
     present = np.zeros(n)
-    rel = len(FEATURES) - len(RELATIVE_FEATURES)
+    rel = _REL
     for s in SIGNALS:
         order = ranked.get(s) or ()
         if order:
@@ -239,6 +245,7 @@ def features(pa: PageAnalysis, ranked: Mapping[str, Sequence[int]], scores: Mapp
     x[:, col : col + len(PAGE_FEATURES)] = page_x
     x[:, rel : rel + 3] = _relative_page(pa, page_x)
     col += len(PAGE_FEATURES)
+    x[:, _RELATION:] = relation_features(pa, lex)
     x[:, col:rel] = np.asarray([
         float(goal.question), math.log1p(goal.words), math.log1p(goal.terms), goal.unseen / max(1, goal.terms),
         float(pa.lang != "en"), float(goal.ascii), math.log1p(pa.page.total), math.log1p(n), float(goal.extreme),

@@ -161,6 +161,11 @@ class RulesConfig:
     #: model's order alone), so a unit the model misjudges on an unfamiliar page is not lost when RRF
     #: ranks it high (BENCHMARKS.md "Focus, twelfth pass")
     fusion_rrf_weight: float = 0.0
+    #: the model also orders the relatives (:func:`.relations.relatives`: the units before and after,
+    #: the others under the same parent, at most this many each; 0: off) of RRF's best
+    #: :attr:`fusion_relatives_of` units, which no signal may rank: the value beside a matched label
+    fusion_relatives: int = 0
+    fusion_relatives_of: int = 20
     debug_units: int = 8
 
 
@@ -284,7 +289,13 @@ class RulesRetriever:
         x = learned.features(pa, signals, {n: getattr(r, "scores", {}) for n, r in signals.items()}, fused,
                              goal_shape(query, unseen))
         every = self.config.fusion_all_units or (self.config.fusion_all_units_questions and is_question(query.goal))
-        got = learned.learned_order(model, x, None if every else order)
+        cands: list[int] | None = None if every else order
+        if cands is not None and self.config.fusion_relatives > 0:
+            from pagelens.focus.relations import relatives
+
+            near = relatives(pa, order[: self.config.fusion_relatives_of], self.config.fusion_relatives)
+            cands = list(dict.fromkeys([*order, *near]))
+        got = learned.learned_order(model, x, cands)
         if self.config.fusion_rrf_weight > 0:
             got = learned.rank_fused(got, order, self.config.fusion_rrf_weight)
         return got, ""
