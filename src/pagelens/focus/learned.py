@@ -181,8 +181,9 @@ class GoalShape:
 
 
 def features(pa: PageAnalysis, ranked: Mapping[str, Sequence[int]], scores: Mapping[str, Mapping[int, float]],
-             fused: dict[int, float], goal: GoalShape) -> np.ndarray:
-    """The feature matrix of every unit for one goal (``len(units) x len(FEATURES)``)."""
+             fused: dict[int, float], goal: GoalShape, *, relations: bool = True) -> np.ndarray:
+    """The feature matrix of every unit for one goal (``len(units) x len(FEATURES)``); without
+    ``relations`` the relation columns stay 0 (a model that does not read them skips their cost)."""
     n = len(pa.units.heads)
     x = np.zeros((n, len(FEATURES)), dtype=np.float64)
     col = 0
@@ -245,7 +246,8 @@ def features(pa: PageAnalysis, ranked: Mapping[str, Sequence[int]], scores: Mapp
     x[:, col : col + len(PAGE_FEATURES)] = page_x
     x[:, rel : rel + 3] = _relative_page(pa, page_x)
     col += len(PAGE_FEATURES)
-    x[:, _RELATION:] = relation_features(pa, lex)
+    if relations:
+        x[:, _RELATION:] = relation_features(pa, lex)
     x[:, col:rel] = np.asarray([
         float(goal.question), math.log1p(goal.words), math.log1p(goal.terms), goal.unseen / max(1, goal.terms),
         float(pa.lang != "en"), float(goal.ascii), math.log1p(pa.page.total), math.log1p(n), float(goal.extreme),
@@ -281,6 +283,8 @@ class Model:
         #: as they are — a model of the tenth pass reads the 64 columns that came first)
         self.columns = None if cols == list(range(width)) else np.asarray(cols, dtype=np.int64)
         self.width = width
+        #: whether the model reads a relation column (:data:`RELATION_FEATURES`)
+        self.reads_relations = any(FEATURES.index(f) >= _RELATION for f in names)
         self.kind = spec["kind"]
         self.name = str(spec.get("name", self.kind))
         if self.kind == "trees":

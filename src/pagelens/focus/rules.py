@@ -287,7 +287,7 @@ class RulesRetriever:
         if model is None:
             return order, reason
         x = learned.features(pa, signals, {n: getattr(r, "scores", {}) for n, r in signals.items()}, fused,
-                             goal_shape(query, unseen))
+                             goal_shape(query, unseen), relations=model.reads_relations)
         every = self.config.fusion_all_units or (self.config.fusion_all_units_questions and is_question(query.goal))
         cands: list[int] | None = None if every else order
         if cands is not None and self.config.fusion_relatives > 0:
