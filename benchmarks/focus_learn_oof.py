@@ -57,6 +57,27 @@ def tables(rows: list[dict]) -> str:
     return "\n".join(out)
 
 
+def compare(rows: list[dict], base: str, other: str) -> str:
+    """Items kept by ``other`` minus ``base`` on the goals both scored: overall, per family (the
+    spread of the difference), and goals that gained / lost an item."""
+    by = {lab: {r["id"]: r for r in rows if r["retriever"] == lab} for lab in (base, other)}
+    ids = sorted(by[base].keys() & by[other].keys())
+    out = [f"{other} vs {base} on {len(ids)} goals:"]
+    diff = {i: by[other][i]["kept"] - by[base][i]["kept"] for i in ids}
+    fams: dict[str, int] = {}
+    for i in ids:
+        f = fl.family(by[base][i]["page"])
+        fams[f] = fams.get(f, 0) + diff[i]
+    items = sum(by[base][i]["items"] for i in ids)
+    out.append(f"  items {sum(by[base][i]['kept'] for i in ids)} -> {sum(by[other][i]['kept'] for i in ids)} of {items}"
+               f" ({sum(diff.values()):+d}); goals +{sum(d > 0 for d in diff.values())} / -{sum(d < 0 for d in diff.values())};"
+               f" pruning {statistics.mean(by[base][i]['pruning'] for i in ids):.1%} -> "
+               f"{statistics.mean(by[other][i]['pruning'] for i in ids):.1%}")
+    out.append("  per family: " + ", ".join(f"{f} {d:+d}" for f, d in fams.items())
+               + f" (families ahead {sum(d > 0 for d in fams.values())}, behind {sum(d < 0 for d in fams.values())})")
+    return "\n".join(out)
+
+
 #: How each evaluated variant uses a fold's model: (configuration, RulesConfig.fusion_all_units).
 VARIANTS = {"gbdt": ("gbdt", False), "gbdt-all": ("gbdt", True), "logreg": ("logreg", False),
             **{c: (c, False) for c in ("gbdt-rel", "gbdt-mono", "gbdt-reg", "gbdt-relf")}}
@@ -102,9 +123,14 @@ def main() -> None:
     ap.add_argument("--reuse", action="store_true", help="load a fold's model saved by an earlier run instead of fitting it")
     ap.add_argument("--json", type=Path)
     ap.add_argument("--report", type=Path, nargs="*", help="print the tables of these row files and stop")
+    ap.add_argument("--compare", nargs=2, action="append", default=[], metavar=("BASE", "OTHER"),
+                    help="with --report: also items kept by OTHER minus BASE (labels), per family and per goal")
     args = ap.parse_args()
     if args.report:
-        print(tables([r for f in args.report for r in json.loads(f.read_text())]))
+        rows = [r for f in args.report for r in json.loads(f.read_text())]
+        print(tables(rows))
+        for base, other in args.compare:
+            print(compare(rows, base, other))
         return
     from pagelens.focus.rules import RulesConfig, RulesRetriever
 
