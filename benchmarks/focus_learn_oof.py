@@ -63,6 +63,8 @@ def compare(rows: list[dict], base: str, other: str) -> str:
     by = {lab: {r["id"]: r for r in rows if r["retriever"] == lab} for lab in (base, other)}
     ids = sorted(by[base].keys() & by[other].keys())
     out = [f"{other} vs {base} on {len(ids)} goals:"]
+    if not ids:
+        return out[0] + " none in common"
     diff = {i: by[other][i]["kept"] - by[base][i]["kept"] for i in ids}
     fams: dict[str, int] = {}
     for i in ids:
