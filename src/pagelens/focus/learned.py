@@ -16,7 +16,10 @@ This module replaces that sum by a model fitted on labeled goals over many pages
 * the same evidence relative to the page (:data:`RELATIVE_FEATURES`): shares and percentiles
   within the page, which read alike on a page of any size or template. A model reads the
   columns its file names (``columns``), so a model may leave out the page's raw size, which on
-  49 training pages names each page.
+  49 training pages names each page;
+* the lexical evidence of the unit's relatives in the tree (:mod:`.relations`: the units before
+  and after it, the best other unit under its parent, grandparent, table row and table), computed
+  only for a model that reads those columns.
 
 No feature is a word, a phrase or anything page-specific. The model is a gradient-boosted tree
 ensemble (or a logistic regression) exported to JSON (:data:`MODEL_FILE`) and evaluated here
