@@ -122,6 +122,8 @@ def main() -> None:
                          "VARIANT+LABEL; e.g. --with cog:goal_cognates=true")
     ap.add_argument("--every", type=int, default=1,
                     help="score only the goals whose id is a multiple of this (models still fit on every training goal)")
+    ap.add_argument("--rest", type=int, default=0,
+                    help="with --every N: the goals whose id is this modulo N (another half of the goals: --every 2 --rest 1)")
     ap.add_argument("--reuse", action="store_true", help="load a fold's model saved by an earlier run instead of fitting it")
     ap.add_argument("--json", type=Path)
     ap.add_argument("--report", type=Path, nargs="*", help="print the tables of these row files and stop")
@@ -147,7 +149,7 @@ def main() -> None:
         return gs if b >= FULL_BUDGET else curve_sample(gs, args.curve_every)
 
     rows: list[dict] = []
-    mine = [g for g in goals if fold[g["page"]] in folds and g["id"] % args.every == 0]
+    mine = [g for g in goals if fold[g["page"]] in folds and g["id"] % args.every == args.rest]
     if args.baselines:
         for b in budgets:
             rrf = RulesRetriever(replace(RulesConfig(), fusion="rrf"))  # not the shipped model: it saw every page
@@ -157,7 +159,7 @@ def main() -> None:
     configs = sorted({VARIANTS[v][0] for v in args.variants or []})
     for f in folds:
         train = {g["id"] for g in goals if fold[g["page"]] != f}
-        test = [g for g in goals if fold[g["page"]] == f and g["id"] % args.every == 0]
+        test = [g for g in goals if fold[g["page"]] == f and g["id"] % args.every == args.rest]
         assert not {g["page"] for g in test} & {g["page"] for g in goals if g["id"] in train}
         for config in configs:
             path = args.out / "oof" / f"{config}_{args.by}{f}.json"
