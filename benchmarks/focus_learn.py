@@ -4,8 +4,8 @@ Data: every labeled goal set on the 49 corpus pages that is development data —
 ``blind-1``, ``blind-2`` (``realpage_goals.jsonl``), ``dev-6`` (``realpage_goals_dev6.jsonl``),
 ``dev-8`` (``realpage_goals_dev8.jsonl``) and ``blind-3`` … ``blind-8`` (each run on several code
 versions already; training data from this script's first run, 2026-12-06). The held-out sets
-(``realpage_goals_blind9.jsonl``, ``realpage_goals_blind10.jsonl``, ``realpage_goals_blind11.jsonl``)
-are never read here: :data:`FILES` is the whole list.
+(``realpage_goals_blind9.jsonl`` … ``realpage_goals_blind12*.jsonl``, and the pages of
+``pages_blind11`` / ``pages_blind12``) are never read here: :data:`FILES` is the whole list.
 
 Per goal, every unit of the page gets the features of :func:`pagelens.focus.learned.features`
 (the signals of ``default`` as it runs, no words) and a label: the unit's subtree holds a line
@@ -59,6 +59,8 @@ CONFIGS: dict[str, dict[str, Any]] = {
     "gbdt-rel": {**_GBDT, "features": "relative"},
     "gbdt-mono": {**_GBDT, "features": "relative", "monotone": True},
     "gbdt-reg": {**_REG, "features": "relative", "monotone": True},
+    # the thirteenth pass: the 64 columns plus the relations to other units (RELATION_FEATURES)
+    "gbdt-relf": {**_GBDT, "features": "relations"},
 }
 #: The page families of the corpus (by the number its file name starts with), for leave-one-family-out
 #: folds: a family's pages share a kind of site and template, so a model that never saw the family
@@ -84,11 +86,15 @@ def columns(config: str) -> list[int]:
     """The feature columns ``config``'s model reads."""
     from pagelens.focus import learned
 
-    base = list(range(len(learned.FEATURES) - len(learned.RELATIVE_FEATURES)))
-    if CONFIGS[config].get("features", "base") == "base":
+    kind = CONFIGS[config].get("features", "base")
+    base = list(range(learned.FEATURES.index(learned.RELATIVE_FEATURES[0])))
+    relations = [learned.FEATURES.index(f) for f in learned.RELATION_FEATURES]
+    if kind == "base":
         return base
+    if kind == "relations":
+        return base + relations
     size = {learned.FEATURES.index("page_log_tokens"), learned.FEATURES.index("page_log_units")}
-    return [c for c in base if c not in size] + list(range(len(base), len(learned.FEATURES)))
+    return [c for c in base if c not in size] + [learned.FEATURES.index(f) for f in learned.RELATIVE_FEATURES]
 
 
 def load_goals() -> list[dict]:

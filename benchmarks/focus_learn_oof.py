@@ -57,9 +57,32 @@ def tables(rows: list[dict]) -> str:
     return "\n".join(out)
 
 
+def compare(rows: list[dict], base: str, other: str) -> str:
+    """Items kept by ``other`` minus ``base`` on the goals both scored: overall, per family (the
+    spread of the difference), and goals that gained / lost an item."""
+    by = {lab: {r["id"]: r for r in rows if r["retriever"] == lab} for lab in (base, other)}
+    ids = sorted(by[base].keys() & by[other].keys())
+    out = [f"{other} vs {base} on {len(ids)} goals:"]
+    if not ids:
+        return out[0] + " none in common"
+    diff = {i: by[other][i]["kept"] - by[base][i]["kept"] for i in ids}
+    fams: dict[str, int] = {}
+    for i in ids:
+        f = fl.family(by[base][i]["page"])
+        fams[f] = fams.get(f, 0) + diff[i]
+    items = sum(by[base][i]["items"] for i in ids)
+    out.append(f"  items {sum(by[base][i]['kept'] for i in ids)} -> {sum(by[other][i]['kept'] for i in ids)} of {items}"
+               f" ({sum(diff.values()):+d}); goals +{sum(d > 0 for d in diff.values())} / -{sum(d < 0 for d in diff.values())};"
+               f" pruning {statistics.mean(by[base][i]['pruning'] for i in ids):.1%} -> "
+               f"{statistics.mean(by[other][i]['pruning'] for i in ids):.1%}")
+    out.append("  per family: " + ", ".join(f"{f} {d:+d}" for f, d in fams.items())
+               + f" (families ahead {sum(d > 0 for d in fams.values())}, behind {sum(d < 0 for d in fams.values())})")
+    return "\n".join(out)
+
+
 #: How each evaluated variant uses a fold's model: (configuration, RulesConfig.fusion_all_units).
 VARIANTS = {"gbdt": ("gbdt", False), "gbdt-all": ("gbdt", True), "logreg": ("logreg", False),
-            **{c: (c, False) for c in ("gbdt-rel", "gbdt-mono", "gbdt-reg")}}
+            **{c: (c, False) for c in ("gbdt-rel", "gbdt-mono", "gbdt-reg", "gbdt-relf")}}
 FULL_BUDGET = 0.25  # the operating point scored on every goal; smaller budgets on the curve sample only
 
 
@@ -99,12 +122,19 @@ def main() -> None:
                          "VARIANT+LABEL; e.g. --with cog:goal_cognates=true")
     ap.add_argument("--every", type=int, default=1,
                     help="score only the goals whose id is a multiple of this (models still fit on every training goal)")
+    ap.add_argument("--rest", type=int, default=0,
+                    help="with --every N: the goals whose id is this modulo N (another half of the goals: --every 2 --rest 1)")
     ap.add_argument("--reuse", action="store_true", help="load a fold's model saved by an earlier run instead of fitting it")
     ap.add_argument("--json", type=Path)
     ap.add_argument("--report", type=Path, nargs="*", help="print the tables of these row files and stop")
+    ap.add_argument("--compare", nargs=2, action="append", default=[], metavar=("BASE", "OTHER"),
+                    help="with --report: also items kept by OTHER minus BASE (labels), per family and per goal")
     args = ap.parse_args()
     if args.report:
-        print(tables([r for f in args.report for r in json.loads(f.read_text())]))
+        rows = [r for f in args.report for r in json.loads(f.read_text())]
+        print(tables(rows))
+        for base, other in args.compare:
+            print(compare(rows, base, other))
         return
     from pagelens.focus.rules import RulesConfig, RulesRetriever
 
@@ -119,7 +149,7 @@ def main() -> None:
         return gs if b >= FULL_BUDGET else curve_sample(gs, args.curve_every)
 
     rows: list[dict] = []
-    mine = [g for g in goals if fold[g["page"]] in folds and g["id"] % args.every == 0]
+    mine = [g for g in goals if fold[g["page"]] in folds and g["id"] % args.every == args.rest]
     if args.baselines:
         for b in budgets:
             rrf = RulesRetriever(replace(RulesConfig(), fusion="rrf"))  # not the shipped model: it saw every page
@@ -129,7 +159,7 @@ def main() -> None:
     configs = sorted({VARIANTS[v][0] for v in args.variants or []})
     for f in folds:
         train = {g["id"] for g in goals if fold[g["page"]] != f}
-        test = [g for g in goals if fold[g["page"]] == f and g["id"] % args.every == 0]
+        test = [g for g in goals if fold[g["page"]] == f and g["id"] % args.every == args.rest]
         assert not {g["page"] for g in test} & {g["page"] for g in goals if g["id"] in train}
         for config in configs:
             path = args.out / "oof" / f"{config}_{args.by}{f}.json"

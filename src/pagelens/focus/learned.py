@@ -16,7 +16,10 @@ This module replaces that sum by a model fitted on labeled goals over many pages
 * the same evidence relative to the page (:data:`RELATIVE_FEATURES`): shares and percentiles
   within the page, which read alike on a page of any size or template. A model reads the
   columns its file names (``columns``), so a model may leave out the page's raw size, which on
-  49 training pages names each page.
+  49 training pages names each page;
+* the lexical evidence of the unit's relatives in the tree (:mod:`.relations`: the units before
+  and after it, the best other unit under its parent, grandparent, table row and table), computed
+  only for a model that reads those columns.
 
 No feature is a word, a phrase or anything page-specific. The model is a gradient-boosted tree
 ensemble (or a logistic regression) exported to JSON (:data:`MODEL_FILE`) and evaluated here
@@ -38,6 +41,7 @@ from typing import Any
 import numpy as np
 
 from pagelens.focus.analysis import PageAnalysis
+from pagelens.focus.relations import RELATION_FEATURES, relation_features
 from pagelens.focus.units import ACTION_ROLES, CONTROL_ROLES, HEADING_ROLES, TEXT_ENTRY_ROLES, row_of
 
 #: The model shipped with the package (fitted on every labeled goal of the corpus pages).
@@ -65,7 +69,12 @@ GOAL_FEATURES = ("question", "goal_words", "goal_terms", "unseen_share", "page_n
 #: best) and the share of units some signal ranks.
 RELATIVE_FEATURES = ("tok_share", "size_pct", "depth_pct", "terms_pct", "bm25_pct", "rrf_pct", "rrf_flat",
                      "ranked_share")
-FEATURES = (*SIGNAL_FEATURES, *CONTEXT_FEATURES, *PAGE_FEATURES, *GOAL_FEATURES, *RELATIVE_FEATURES)
+#: Every column :func:`features` computes; a model file names the ones it reads. The relations to
+#: other units (:data:`.relations.RELATION_FEATURES`) come last (the thirteenth pass).
+FEATURES = (*SIGNAL_FEATURES, *CONTEXT_FEATURES, *PAGE_FEATURES, *GOAL_FEATURES, *RELATIVE_FEATURES,
+            *RELATION_FEATURES)
+_REL = FEATURES.index(RELATIVE_FEATURES[0])  # first relative column
+_RELATION = FEATURES.index(RELATION_FEATURES[0])  # first relation column
 #: Features whose larger value is more evidence for the goal (a model may be fitted monotone in them).
 EVIDENCE_FEATURES = (*(f"{s}_{f}" for s in ("terms", "bm25") for f in ("rr", "on", "norm")),
                      "rrf_norm", "rrf_rr", "n_signals", "terms_pct", "bm25_pct", "rrf_pct")
@@ -180,14 +189,15 @@ class GoalShape:
 
 
 def features(pa: PageAnalysis, ranked: Mapping[str, Sequence[int]], scores: Mapping[str, Mapping[int, float]],
-             fused: dict[int, float], goal: GoalShape) -> np.ndarray:
-    """The feature matrix of every unit for one goal (``len(units) x len(FEATURES)``)."""
+             fused: dict[int, float], goal: GoalShape, *, relations: bool = True) -> np.ndarray:
+    """The feature matrix of every unit for one goal (``len(units) x len(FEATURES)``); without
+    ``relations`` the relation columns stay 0 (a model that does not read them skips their cost)."""
     n = len(pa.units.heads)
     x = np.zeros((n, len(FEATURES)), dtype=np.float64)
     col = 0
     lex = np.zeros(n)
     present = np.zeros(n)
-    rel = len(FEATURES) - len(RELATIVE_FEATURES)
+    rel = _REL
     for s in SIGNALS:
         order = ranked.get(s) or ()
         if order:
@@ -244,6 +254,8 @@ def features(pa: PageAnalysis, ranked: Mapping[str, Sequence[int]], scores: Mapp
     x[:, col : col + len(PAGE_FEATURES)] = page_x
     x[:, rel : rel + 3] = _relative_page(pa, page_x)
     col += len(PAGE_FEATURES)
+    if relations:
+        x[:, _RELATION:] = relation_features(pa, lex)
     x[:, col:rel] = np.asarray([
         float(goal.question), math.log1p(goal.words), math.log1p(goal.terms), goal.unseen / max(1, goal.terms),
         float(pa.lang != "en"), float(goal.ascii), math.log1p(pa.page.total), math.log1p(n), float(goal.extreme),
@@ -279,6 +291,8 @@ class Model:
         #: as they are — a model of the tenth pass reads the 64 columns that came first)
         self.columns = None if cols == list(range(width)) else np.asarray(cols, dtype=np.int64)
         self.width = width
+        #: whether the model reads a relation column (:data:`RELATION_FEATURES`)
+        self.reads_relations = any(FEATURES.index(f) >= _RELATION for f in names)
         self.kind = spec["kind"]
         self.name = str(spec.get("name", self.kind))
         if self.kind == "trees":

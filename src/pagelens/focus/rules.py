@@ -108,9 +108,11 @@ _KIND_OF = {"price": "amount", "quantity": "count"}  # a question's concept -> t
 
 @dataclass(frozen=True, slots=True)
 class RulesConfig:
-    #: Share of the full tree's tokens to fill (``FocusQuery.budget`` overrides it). Chosen
-    #: from the recall-vs-budget curve in BENCHMARKS.md ("Focus v2").
-    budget: float = 0.25
+    #: Share of the full tree's tokens to fill (``FocusQuery.budget`` overrides it). Chosen from
+    #: the out-of-fold recall-vs-budget curve by page family (BENCHMARKS.md, "Focus, thirteenth
+    #: pass"): the largest share whose mean pruning stays >= 76% (a point above the 75% target,
+    #: the spread seen between development and held-out sets); 0.25 before
+    budget: float = 0.29
     floor_tokens: int = 800  # a budget never below this (small pages need their context)...
     ceiling_tokens: int = 6000  # ...nor above this (a 170k-token page is not read whole)
     small_page_tokens: int = 600  # pages this small are kept whole
@@ -161,6 +163,11 @@ class RulesConfig:
     #: model's order alone), so a unit the model misjudges on an unfamiliar page is not lost when RRF
     #: ranks it high (BENCHMARKS.md "Focus, twelfth pass")
     fusion_rrf_weight: float = 0.0
+    #: the model also orders the relatives (:func:`.relations.relatives`: the units before and after,
+    #: the others under the same parent, at most this many each; 0: off) of RRF's best
+    #: :attr:`fusion_relatives_of` units, which no signal may rank: the value beside a matched label
+    fusion_relatives: int = 0
+    fusion_relatives_of: int = 20
     debug_units: int = 8
 
 
@@ -282,9 +289,15 @@ class RulesRetriever:
         if model is None:
             return order, reason
         x = learned.features(pa, signals, {n: getattr(r, "scores", {}) for n, r in signals.items()}, fused,
-                             goal_shape(query, unseen))
+                             goal_shape(query, unseen), relations=model.reads_relations)
         every = self.config.fusion_all_units or (self.config.fusion_all_units_questions and is_question(query.goal))
-        got = learned.learned_order(model, x, None if every else order)
+        cands: list[int] | None = None if every else order
+        if cands is not None and self.config.fusion_relatives > 0:
+            from pagelens.focus.relations import relatives
+
+            near = relatives(pa, order[: self.config.fusion_relatives_of], self.config.fusion_relatives)
+            cands = list(dict.fromkeys([*order, *near]))
+        got = learned.learned_order(model, x, cands)
         if self.config.fusion_rrf_weight > 0:
             got = learned.rank_fused(got, order, self.config.fusion_rrf_weight)
         return got, ""

@@ -182,7 +182,8 @@ def test_relative_features_are_shares_and_percentiles() -> None:
 
     x = learned.features(pa, signals, {n: getattr(r, "scores", {}) for n, r in signals.items()}, fused,
                          goal_shape(FocusQuery("What does kettle model 12 cost?"), unseen))
-    rel = x[:, -len(learned.RELATIVE_FEATURES):]
+    first = learned.FEATURES.index(learned.RELATIVE_FEATURES[0])
+    rel = x[:, first : first + len(learned.RELATIVE_FEATURES)]
     assert rel.min() >= 0.0 and rel.max() <= 1.0
     assert 0 < rel[:, learned.RELATIVE_FEATURES.index("ranked_share")].max() <= 1.0
     assert rel[:, learned.RELATIVE_FEATURES.index("rrf_pct")].max() == 1.0  # the fusion's best unit
