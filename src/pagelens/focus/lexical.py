@@ -113,7 +113,7 @@ def bm25_over_tokens(query: str, corpus: Sequence[Sequence[str]], lang: str, *, 
     lengths = np.fromiter((len(t) for t in corpus), dtype=np.float32, count=len(corpus))
     avg = float(lengths.mean()) or 1.0
     n = len(corpus)
-    tf: dict[str, dict[int, int]] = {t: {} for t in q}
+    tf: dict[str, dict[int, int]] = {t: {} for t in sorted(q)}  # a fixed order of the float sums (not the hash seed's)
     for d, toks in enumerate(corpus):
         for t in toks:
             hit = tf.get(t)

@@ -350,7 +350,7 @@ class RulesRetriever:
 
         def mass(hits: Iterable[str]) -> float:
             s = 0.0
-            for t in hits:
+            for t in sorted(hits):  # a fixed order: float sums over a set of strings vary with the hash seed
                 if t[0] == '"':
                     s += 2.0
                 elif t[0] == "+":
