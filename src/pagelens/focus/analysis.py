@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from pagelens import heap
 from pagelens.focus.cognates import Vocabulary
 from pagelens.focus.terms import WORD, normalise, surface
 from pagelens.focus.units import (
@@ -344,7 +345,7 @@ def analysis_of(rendering: Rendering, limits: UnitLimits, max_chars: int, *, cac
         while _PAGES and (len(_PAGES) >= _PAGES_MAX or held > _PAGES_LINES_MAX):
             held -= len(_PAGES.popitem(last=False)[1].page.lines)  # (no name left holding it)
     got = analyse(rendering, limits, max_chars)
-    _watched()
+    heap.watch(release_caches)  # (once: watch ignores a releaser it has)
     with _page_lock:
         _PAGES[key] = got
         held = sum(len(a.page.lines) for a in _PAGES.values())
@@ -394,17 +395,6 @@ def release_caches() -> None:
 def _held_elsewhere(lines: tuple[Line, ...]) -> bool:
     """Whether anything but the cached analysis (its ``page.lines``) holds ``lines``: a rendering."""
     return sys.getrefcount(lines) > 3  # the analysis' page, this frame's name and getrefcount's own argument
-
-
-def _watched() -> None:
-    if not _WATCHED:
-        from pagelens import heap
-
-        heap.watch(release_caches)
-        _WATCHED.append(True)
-
-
-_WATCHED: list[bool] = []
 
 
 def clear_caches() -> None:

@@ -371,24 +371,23 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
             flag([i], (v[0], f"{v[1]} (in {_WHERE.get(regions[i], regions[i])})"), p, regions[i])
     # 1c. a tip inside (or just above) a form that asks for a kind of secret the page names nowhere else: routed
     #     into a field not made for it (uncollected.asks_uncollected; structure and three kinds of words)
-    page_text: list[tuple[str, str]] = []  # the page's text and its lower case, joined once when a tip asks
+    @lru_cache(maxsize=1)
+    def page_text() -> tuple[str, str]:  # the page's text and its lower case, joined once when a tip asks
+        whole = "\n".join(payloads)
+        return whole, whole.lower()
 
-    def named_elsewhere(i: int) -> Callable[[str], bool]:
-        def named(kind: str) -> bool:
-            if not page_text:
-                whole = "\n".join(payloads)
-                page_text.append((whole, whole.lower()))
-            return uncollected.mentions(kind, *page_text[0]) > uncollected.mentions(kind, payloads[i])
-        return named
+    def named_beside(tip: str) -> Callable[[str], bool]:  # the page names that secret outside the tip too
+        return lambda kind: uncollected.mentions(kind, *page_text()) > uncollected.mentions(kind, tip)
 
     for i in uncollected.form_notes(lines):
-        if lines[i].no in flags or not payloads[i]:
+        tip = payloads[i]
+        if lines[i].no in flags or not tip:
             continue
-        kind = uncollected.asks_uncollected(payloads[i], named_elsewhere(i))
+        kind = uncollected.asks_uncollected(tip, named_beside(tip))
         if kind:
             reason = (f"asks the reader to enter a {kind.replace('-', ' ')} that no field, label or text of the page "
                       f"asks for (in a form's help text, {_WHERE.get(regions[i], regions[i])})")
-            flag([i], ("misroutes-secrets", reason), payloads[i], regions[i])
+            flag([i], ("misroutes-secrets", reason), tip, regions[i])
     # 2. paragraphs rendered as sibling text lines: each gated piece with up to two neighbours either side,
     #    the windows of gated pieces that overlap merged into one (at most _MAX_WINDOW pieces), so that each
     #    piece is read in a few windows at most, not in every window of three that holds a gated piece.

@@ -17,6 +17,12 @@ def short_name(name: str, words: int = SHORT_WORDS) -> str:
     return cut + ("…" if cut != name else "")
 
 
+def word_count(text: str) -> int:
+    """Words of ``text``; a text with fewer than two spaces (Japanese, Chinese) counts one word per three characters."""
+    spaces = text.count(" ")
+    return spaces + 1 if spaces >= 2 else len(text) // 3
+
+
 def short_text(line: Line) -> str:
     """``[id] role 'first few words…'`` — no value, no properties."""
     if line.name:

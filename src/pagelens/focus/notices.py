@@ -49,7 +49,7 @@ import zlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from pagelens.focus.linefmt import short_name
+from pagelens.focus.linefmt import short_name, word_count
 from pagelens.types import Line
 
 __all__ = ["ACTING", "Fold", "Folding", "Notice", "Solicited", "after_action", "find", "fold", "notice_zone", "opened"]
@@ -191,11 +191,7 @@ def find(lines: Sequence[Line]) -> tuple[Notice, ...]:
             while end < n and lines[end].region == "overlay" and lines[end].parent == parent \
                     and lines[end].role not in DIALOG_ROLES:
                 end = _end(lines, end)
-        unit = lines[i:end]
-        first = next((x.eid for x in unit if x.eid is not None), None)
-        key = first if first is not None else f"{kind}:{lines[i].role}:{lines[i].depth}:{lines[i].name[:40]}"
-        text = zlib.crc32("\n".join(x.text for x in unit).encode("utf-8", "surrogatepass"))
-        out.append(Notice(i, end, kind, key, text))
+        out.append(_notice(lines, i, end, kind, f"{kind}:{lines[i].role}:{lines[i].depth}:{lines[i].name[:40]}"))
         i = end
     bars = [b for b in (_bar(lines, range(min(notice_zone(lines), out[0].start if out else n))),
                         _bar(lines, _main_top(lines, main)) if main >= 0 else None)
@@ -226,11 +222,7 @@ def notice_zone(lines: Sequence[Line]) -> int:
 
 def _wordy(line: Line) -> bool:
     """A text line of :data:`_BAR_WORDS` words or more (a label or a title is shorter)."""
-    name = line.name
-    if line.role not in _BAR_TEXT or len(name) < _BAR_CHARS:
-        return False
-    spaces = name.count(" ")
-    return spaces + 1 >= _BAR_WORDS or (spaces < 2 and len(name) >= 3 * _BAR_WORDS)
+    return line.role in _BAR_TEXT and len(line.name) >= _BAR_CHARS and word_count(line.name) >= _BAR_WORDS
 
 
 def _parent_at(lines: Sequence[Line], i: int) -> int | None:
@@ -270,11 +262,16 @@ def _bar(lines: Sequence[Line], zone: range) -> Notice | None:
             block_end = _end(lines, block)
             if block_end <= zone.stop:  # inside the zone: not a landmark holding the page's content
                 start, end = min(start, block), max(end, block_end)
+    return _notice(lines, start, end, "bar", f"bar:{lines[start].name[:40]}")
+
+
+def _notice(lines: Sequence[Line], start: int, end: int, kind: str, unnamed: str) -> Notice:
+    """The notice of ``lines[start:end]``: its key is its first element id (``unnamed`` when none has one), its
+    text a checksum of its lines."""
     unit = lines[start:end]
     first = next((x.eid for x in unit if x.eid is not None), None)
-    key = first if first is not None else f"bar:{lines[start].name[:40]}"
     text = zlib.crc32("\n".join(x.text for x in unit).encode("utf-8", "surrogatepass"))
-    return Notice(start, end, "bar", key, text)
+    return Notice(start, end, kind, first if first is not None else unnamed, text)
 
 
 def opened(notices: Sequence[Notice], lines: Sequence[Line], before: Solicited | None) -> frozenset[str]:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from pagelens.focus.linefmt import word_count
 from pagelens.types import Line
 
 __all__ = ["PIN_AS_WRITTEN", "SECRETS", "asks_uncollected", "form_notes", "mentions", "secret_kinds"]
@@ -148,17 +149,12 @@ def secret_kinds(low: str, text: str) -> set[str]:
     return kinds
 
 
-def _words(text: str) -> int:
-    spaces = text.count(" ")
-    return spaces + 1 if spaces >= 2 else len(text) // 3
-
-
 def asks_uncollected(text: str, named_elsewhere: Callable[[str], bool]) -> str | None:
     """The kind of secret ``text`` asks the reader to enter when the page never names it elsewhere, else None.
 
     ``named_elsewhere(kind)``: whether the page names that kind of secret outside ``text`` (a field, a label, a
     heading, a button, other prose), asked only for a kind ``text`` asks for."""
-    if len(text) > _MAX_CHARS or _words(text) < _MIN_WORDS:
+    if len(text) > _MAX_CHARS or word_count(text) < _MIN_WORDS:
         return None
     low = text.lower()
     if ENTRY.search(low) is None:
