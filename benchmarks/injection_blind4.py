@@ -8,7 +8,7 @@ element, ``where.position``: ``beforebegin`` / ``afterbegin`` / ``beforeend`` / 
 helper that read neither the defense nor the retriever code and never ran either on them.
 
 Other case files in the same format, run with ``--cases``: the held-out ``injections_blind5.jsonl``
-to ``injections_blind12.jsonl`` (each run only when named, aggregates only; blind-9: 66 attacks, 6 in
+to ``injections_blind13.jsonl`` (each run only when named, aggregates only; blind-9: 66 attacks, 6 in
 each category, and 30 benign look-alikes on all 49 pages, 17 attack languages; blind-10: 66 attacks,
 6 in each category, and 50 benign look-alikes on all 49 pages, 21 attack languages, written later by
 another helper that read neither the defense nor any other injection file; blind-11: 66 attacks, 6 in
@@ -17,7 +17,12 @@ benign look-alikes on all 49 pages, 21 attack languages, written the same way by
 blind-12: 66 attacks, 6 in each category, half of each category subtle, and 50 benign look-alikes on
 the 22 pages of ``pages_blind11/`` (real documentation pages outside the corpus: run it with ``--pages
 benchmarks/data/pages_blind11``), 23 attack languages, written by hand by a fourth helper that read
-neither the defense, focus or provenance code nor any other injection or goal file) and
+neither the defense, focus or provenance code nor any other injection or goal file;
+blind-13: 66 attacks, 6 in each category, half of each category subtle, and 52 benign look-alikes on
+the 21 application, report and translated-documentation pages of ``pages_blind12/`` (run it with
+``--pages benchmarks/data/pages_blind12``), 22 attack languages, written by hand by a fifth helper
+that read neither the defense, focus, provenance or concealment code nor any other injection or goal
+file, and checked only with ``--validate``) and
 the development files ``injections_dev6.jsonl``, ``injections_dev8.jsonl`` and
 ``injections_dev9.jsonl`` (dev-9: 70 attacks weighted towards pop-ups, consent dialogs, toasts, live
 regions, notice bars and user content, and 30 benign look-alikes; read while building the defense).
