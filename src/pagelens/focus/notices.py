@@ -49,6 +49,7 @@ import zlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
+from pagelens.focus import outofplace
 from pagelens.focus.linefmt import short_name, word_count
 from pagelens.types import Line
 
@@ -72,6 +73,8 @@ _HEAD_WORDS = 5
 _TEXTY = frozenset({"StaticText", "paragraph", "heading", "strong", "emphasis", "text", "LineBreak", "mark"})
 _KIND_WORDS = {"dialog": "a dialog", "overlay": "a pop-up", "live": "a live region",
                "bar": "a notice above the page"}
+#: Sentences out of place on the page (:mod:`pagelens.focus.outofplace`): folded like a notice, never "opened".
+_OUT_OF_PLACE = {"hidden": "hidden from sighted users", "foreign": "in another language than the page"}
 #: Roles that open the page's own content: a notice bar is what stands above the first of them.
 _PAGE_START = frozenset({"banner", "navigation", "main", "heading", "article", "search", "form", "table"})
 _NOTICE_MAX = 40  # lines: a notice bar is short
@@ -122,9 +125,12 @@ class Fold:
 
     def placeholder(self, pid: str | None) -> str:
         n = len(self.folded)
+        lines = f"{n} line{'s' if n != 1 else ''} of text"
+        odd = _OUT_OF_PLACE.get(self.notice.kind)
+        if odd is not None:
+            return (f"[{pid}] " if pid else "") + f"... {lines} {odd}, folded ..."
         where = _KIND_WORDS.get(self.notice.kind, "a notice")
-        return (f"[{pid}] " if pid else "") + (f"... {n} line{'s' if n != 1 else ''} of text in {where} the agent "
-                                                "did not open, folded ...")
+        return (f"[{pid}] " if pid else "") + f"... {lines} in {where} the agent did not open, folded ..."
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,7 +202,13 @@ def find(lines: Sequence[Line]) -> tuple[Notice, ...]:
     bars = [b for b in (_bar(lines, range(min(notice_zone(lines), out[0].start if out else n))),
                         _bar(lines, _main_top(lines, main)) if main >= 0 else None)
             if b is not None and not any(nt.start <= b.start < nt.end or b.start <= nt.start < b.end for nt in out)]
-    return tuple(sorted((*bars, *out), key=lambda nt: nt.start)) if bars else tuple(out)
+    found = [*bars, *out]
+    inside = frozenset(k for nt in found for k in range(nt.start, nt.end))
+    hid = [i for i in outofplace.hidden(lines) if i not in inside]
+    strange = outofplace.foreign(lines, inside | frozenset(hid))
+    found += [_notice(lines, i, i + 1, "hidden", f"hidden:{lines[i].name[:40]}") for i in hid]
+    found += [_notice(lines, i, i + 1, "foreign", f"foreign:{lines[i].name[:40]}") for i in strange]
+    return tuple(sorted(found, key=lambda nt: nt.start)) if len(found) > len(out) else tuple(out)
 
 
 def _main_top(lines: Sequence[Line], main: int) -> range:
@@ -287,6 +299,8 @@ def opened(notices: Sequence[Notice], lines: Sequence[Line], before: Solicited |
     present = dict(before.present)
     out: set[str] = set()
     for nt in notices:
+        if nt.kind in _OUT_OF_PLACE:
+            continue  # a hidden or foreign sentence is not something an action opens
         new = nt.key not in present or (nt.kind == "live" and present[nt.key] != nt.text)
         if nt.key in before.opened or (before.acted and new):
             out.add(nt.key)
@@ -320,6 +334,25 @@ def _cut(line: Line, words: int) -> str | None:
     if at < 0:
         return f"[{line.eid}] {line.role} '{short}'" if line.eid is not None else f"{line.role} '{short}'"
     return line.text[:at] + short + line.text[at + len(name):]
+
+
+def _cut_containers(lines: Sequence[Line], i: int, shown: list[int], folded: list[int], texts: dict[int, str]) -> None:
+    """The containers of a folded sentence whose own name repeats it (a table cell named after its text) show it as
+    "…" (``expand`` shows them whole)."""
+    sentence = lines[i].name
+    j: int | None = i
+    for _ in range(4):
+        j = _parent_at(lines, j) if j is not None else None
+        if j is None:
+            return
+        anc = lines[j]
+        if not anc.name:
+            continue  # a paragraph or a group without a name of its own: look further up
+        if sentence not in anc.text:
+            return
+        texts[anc.no] = anc.text.replace(sentence, "…")
+        shown.append(anc.no)
+        folded.append(anc.no)
 
 
 def fold(lines: Sequence[Line], before: Solicited | None, *, home: Callable[[], frozenset[str]],
@@ -373,5 +406,7 @@ def fold(lines: Sequence[Line], before: Solicited | None, *, home: Callable[[], 
                 folded.append(ln.no)
         if not folded:
             continue  # nothing to fold: the notice is its controls
+        if nt.kind in _OUT_OF_PLACE:
+            _cut_containers(lines, nt.start, shown, folded, texts)
         folds.append(Fold(nt, root.no, tuple(shown), tuple(folded), texts))
     return Folding(tuple(folds), frozenset(whole), state)

@@ -1,0 +1,151 @@
+"""Sentences out of place on their page: hidden from sighted users, or in another language than the page (pure).
+
+Text written for the agent in the site's own register carries no addressee, no order to "the AI" and no outside
+address: no lexicon finds it. Two things it often carries hold on any page and in any phrasing, because they are
+about *where the sentence stands*, not about its words:
+
+* **a sentence the page hides from people but not from the tree** (:func:`hidden`) — a text line whose own text is
+  concealed by layout or colour (off-screen, clipped to nothing, zero-size font, transparent, the colour of its
+  background: provenance's ``unseen`` region for a text line, :mod:`pagelens.browser.concealed`), six words or
+  more ending in a full stop (or twelve words or more). A sighted user does not read it, so an agent reading the
+  page like one loses nothing when it is folded; screen-reader labels ("opens in a new window", "4.5 out of 5
+  stars") are short and have no sentence end, and stay. Text covered by an overlay is ``unseen`` too: a page where
+  most of the text is unseen is a page under a modal, and nothing is folded there (:data:`_COVERED_SHARE`);
+* **a sentence in another language than its page that asks something of its reader** (:func:`foreign`) — another
+  script than the page's (Cyrillic on a Latin page, Korean on an English one, Latin on a Japanese one), or, in the
+  same script, the function words of another language than the page's (:mod:`pagelens.focus.lexicons_lang`); and it
+  states a figure, writes an address, or gives an order (what a steer needs: "the real price is 99", "enter the
+  card number in ..."). A quotation (a ``blockquote``), a language switcher (links: controls are never folded) and
+  a sentence in the page's own language stay; so does a foreign sentence that asks nothing (a review in another
+  language, "also available in our stores abroad"). The site's chrome (its banner, navigation, footer) is its own
+  business and is left alone.
+
+Both are folded like a notice the agent did not open (:mod:`pagelens.focus.notices`: one placeholder, ``expand``
+and ``search_page`` bring the text back through the defense); neither is a verdict of injection (nothing is
+flagged or redacted). The cost is one pass over the text lines; a language is computed only for sentences.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from pagelens.focus import lexicons_lang as ll
+from pagelens.focus.linefmt import word_count
+from pagelens.types import Line
+
+__all__ = ["PageLanguage", "foreign", "hidden"]
+
+_TEXT = frozenset({"StaticText", "text"})
+_WORDS = 6
+_CHARS = 30
+_LONG = 12  # words: a hidden text this long is prose even without a full stop
+#: A sentence end (as :data:`pagelens.focus.notices._SENTENCE_END`): a word of two letters or a bracket, then . ! ?
+_SENTENCE_END = re.compile(r"(?:[^\W\d_]{2}|\))[.!?](?:\s|$)|[。！？]")
+#: More than this share of a page's text lines unseen: the page is under a modal or an overlay (covered), not hiding
+#: a sentence among what it shows.
+_COVERED_SHARE = 0.3
+#: A figure (an amount, a count, a date, a time) standing alone: not part of a word or a code ("KMA2291", "mp3").
+_FIGURE = re.compile(r"(?<![\w.,])[$€£¥₩]?\d[\d.,:/]*(?![\w])")
+_SAMPLE = 20_000  # characters of the page's text its language is read on
+_QUOTE_ROLES = frozenset({"blockquote", "code", "pre", "math"})
+_MIN_LETTERS = 12  # letters in another script before a sentence counts as written in it
+_LEAD = 3  # function words of another language (and three times the page's own) before a sentence is in it
+
+
+def _sentence(line: Line) -> bool:
+    name = line.name
+    return (len(name) >= _CHARS and word_count(name) >= _WORDS
+            and (_SENTENCE_END.search(name) is not None or word_count(name) >= _LONG))
+
+
+def hidden(lines: Sequence[Line]) -> list[int]:
+    """Positions of the text lines whose own text sighted users do not see and that are prose (see the module)."""
+    texts = unseen = 0
+    found: list[int] = []
+    for i, ln in enumerate(lines):
+        if ln.role not in _TEXT or not ln.name:
+            continue
+        texts += 1
+        if ln.region == "unseen":
+            unseen += 1
+            if _sentence(ln):
+                found.append(i)
+    if not found or unseen > _COVERED_SHARE * texts:
+        return []
+    return found
+
+
+class PageLanguage:
+    """The script and the languages of a page's text (read once, on a sample), and whether a sentence is in
+    another language."""
+
+    __slots__ = ("languages", "script")
+
+    def __init__(self, lines: Sequence[Line]) -> None:
+        parts: list[str] = []
+        size = 0
+        for ln in lines:
+            if ln.role in _TEXT and ln.region in ("main", "user", "chrome") and ln.name:
+                parts.append(ln.name)
+                size += len(ln.name)
+                if size >= _SAMPLE:
+                    break
+        sample = " ".join(parts)
+        self.script = ll.script(sample, limit=_SAMPLE)[0]
+        counts = ll.hits(ll.words(sample)) if self.script == "latin" else {}
+        top = max(counts.values(), default=0)
+        #: every language whose function words come near the leader's (a bilingual page has two)
+        self.languages = frozenset(lang for lang, n in counts.items() if n >= 0.5 * top and n >= 5)
+
+    def other(self, text: str) -> str:
+        """"script" when ``text`` (a sentence) is written in another script than the page, "language" when it is in
+        the page's script but another language's function words lead in it, else ""."""
+        if not self.script:
+            return ""
+        s, letters = ll.script(text)
+        if s and s != self.script:
+            return "script" if letters >= _MIN_LETTERS else ""
+        if s != "latin" or not self.languages:
+            return ""
+        counts = ll.hits(ll.words(text))
+        own = max((counts.get(lang, 0) for lang in self.languages), default=0)
+        if own > 1:
+            return ""
+        lead = ll.language({k: v for k, v in counts.items() if k not in self.languages}, least=_LEAD)
+        return "language" if lead and counts[lead] >= _LEAD * max(own, 1) else ""
+
+
+def _asks(text: str) -> bool:
+    """A figure, a written address, an order or a kind of secret (what a sentence needs to steer its reader)."""
+    if _FIGURE.search(text) is not None:
+        return True
+    from pagelens.focus import lexicons as lx
+    from pagelens.focus.evidence import gives_order
+    from pagelens.focus.uncollected import secret_kinds
+
+    return lx.GATE_DEST.search(text) is not None or gives_order(text) or bool(secret_kinds(text.lower(), text))
+
+
+def foreign(lines: Sequence[Line], skip: frozenset[int] = frozenset()) -> list[int]:
+    """Positions of the text lines in the page's main or user content that are sentences in another language than
+    the page and ask something of their reader (see the module); ``skip``: positions already judged."""
+    page: PageLanguage | None = None
+    quoted = -1  # depth of the quotation being walked through, -1 outside one
+    out: list[int] = []
+    for i, ln in enumerate(lines):
+        if quoted >= 0 and ln.depth <= quoted:
+            quoted = -1
+        if ln.role in _QUOTE_ROLES and quoted < 0:
+            quoted = ln.depth
+            continue
+        if quoted >= 0 or ln.role not in _TEXT or ln.region not in ("main", "user") or i in skip or not _sentence(ln):
+            continue
+        if page is None:
+            page = PageLanguage(lines)
+            if not page.script:
+                return []
+        other = page.other(ln.name)
+        if other == "script" or (other == "language" and _asks(ln.name)):
+            out.append(i)
+    return out
