@@ -11,6 +11,7 @@ sentence is given a language only when one language's words clearly outnumber th
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 __all__ = ["FUNCTION_WORDS", "language", "script"]
 
@@ -47,50 +48,43 @@ FUNCTION_WORDS: dict[str, frozenset[str]] = {k: frozenset(w for w in v.split() i
 #: (one-letter words — "a", "e", "i", "o", "y" — belong to too many languages to tell any apart, and are left out)
 
 _WORD = re.compile(r"[^\W\d_]+")
-#: Scripts told apart by code point ranges (the first matching range names a letter's script); Han and kana are one
-#: script here (Japanese writes both; a Chinese sentence on a Japanese page is not told apart by script).
-_SCRIPTS: tuple[tuple[int, int, str], ...] = (
-    (0x0041, 0x024F, "latin"), (0x1E00, 0x1EFF, "latin"), (0x0370, 0x03FF, "greek"), (0x0400, 0x052F, "cyrillic"),
-    (0x0590, 0x05FF, "hebrew"), (0x0600, 0x06FF, "arabic"), (0x0750, 0x077F, "arabic"), (0x0900, 0x097F, "devanagari"),
-    (0x0980, 0x09FF, "bengali"), (0x0E00, 0x0E7F, "thai"), (0x3040, 0x30FF, "cjk"), (0x3400, 0x9FFF, "cjk"),
-    (0xF900, 0xFAFF, "cjk"), (0xAC00, 0xD7AF, "hangul"), (0x1100, 0x11FF, "hangul"), (0x3130, 0x318F, "hangul"),
+#: Scripts told apart by code point ranges; Han and kana are one script here (Japanese writes both; a Chinese sentence
+#: on a Japanese page is not told apart by script).
+_SCRIPTS: tuple[tuple[str, str], ...] = (
+    ("latin", "A-Za-z\u00c0-\u024f\u1e00-\u1eff"), ("greek", "\u0370-\u03ff"), ("cyrillic", "\u0400-\u052f"),
+    ("hebrew", "\u0590-\u05ff"), ("arabic", "\u0600-\u06ff\u0750-\u077f"), ("devanagari", "\u0900-\u097f"),
+    ("bengali", "\u0980-\u09ff"), ("thai", "\u0e00-\u0e7f"), ("cjk", "\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff"),
+    ("hangul", "\uac00-\ud7af\u1100-\u11ff\u3130-\u318f"),
 )
-
-
-def _script_of(ch: str) -> str:
-    cp = ord(ch)
-    for lo, hi, name in _SCRIPTS:
-        if lo <= cp <= hi:
-            return name
-    return ""
+_SCRIPT_RX = tuple((name, re.compile(f"[{chars}]")) for name, chars in _SCRIPTS)
+#: Any letter of a script other than Latin (most texts of a Latin page have none: decided in one scan).
+_NOT_LATIN = re.compile("[" + "".join(chars for name, chars in _SCRIPTS if name != "latin") + "]")
 
 
 def script(text: str, *, limit: int = 400) -> tuple[str, int]:
     """(the script most of the letters of ``text``'s first ``limit`` characters are in, how many letters it has);
-    ("", 0) for a text without letters. An ASCII text is Latin without looking at its letters one by one."""
+    ("", 0) for a text without letters. A text without letters of another script is Latin, its length standing for
+    its letters (only another script's letters are ever counted: one regex scan per script, no loop per character)."""
     head = text[:limit]
-    if head.isascii():
-        n = sum(1 for ch in head if ch.isalpha())
-        return ("latin", n) if n else ("", 0)
-    counts: dict[str, int] = {}
-    for ch in head:
-        if ch.isalpha():
-            s = _script_of(ch)
-            if s:
-                counts[s] = counts.get(s, 0) + 1
-    if not counts:
-        return "", 0
-    best = max(sorted(counts), key=counts.__getitem__)
-    return best, counts[best]
+    if head.isascii() or _NOT_LATIN.search(head) is None:
+        return ("latin", len(head)) if _SCRIPT_RX[0][1].search(head) is not None else ("", 0)
+    best, most = "", 0
+    for name, rx in _SCRIPT_RX:
+        n = len(rx.findall(head))
+        if n > most:
+            best, most = name, n
+    return best, most
 
 
 def hits(words: list[str]) -> dict[str, int]:
     """For each language of :data:`FUNCTION_WORDS`, how many of ``words`` (lowercase) are its function words."""
+    counts = Counter(words)
     out: dict[str, int] = {}
+    present = counts.keys()
     for lang, fw in FUNCTION_WORDS.items():
-        n = sum(1 for w in words if w in fw)
-        if n:
-            out[lang] = n
+        shared = fw & present
+        if shared:
+            out[lang] = sum(map(counts.__getitem__, shared))
     return out
 
 

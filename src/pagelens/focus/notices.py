@@ -204,8 +204,9 @@ def find(lines: Sequence[Line]) -> tuple[Notice, ...]:
             if b is not None and not any(nt.start <= b.start < nt.end or b.start <= nt.start < b.end for nt in out)]
     found = [*bars, *out]
     inside = frozenset(k for nt in found for k in range(nt.start, nt.end))
-    hid = [i for i in outofplace.hidden(lines) if i not in inside]
-    strange = outofplace.foreign(lines, inside | frozenset(hid))
+    text = outofplace.texts(lines)
+    hid = [i for i in outofplace.hidden(lines, text) if i not in inside]
+    strange = outofplace.foreign(lines, inside | frozenset(hid), text)
     found += [_notice(lines, i, i + 1, "hidden", f"hidden:{lines[i].name[:40]}") for i in hid]
     found += [_notice(lines, i, i + 1, "foreign", f"foreign:{lines[i].name[:40]}") for i in strange]
     return tuple(sorted(found, key=lambda nt: nt.start)) if len(found) > len(out) else tuple(out)

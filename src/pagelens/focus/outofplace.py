@@ -34,7 +34,7 @@ from pagelens.focus import lexicons_lang as ll
 from pagelens.focus.linefmt import word_count
 from pagelens.types import Line
 
-__all__ = ["PageLanguage", "foreign", "hidden"]
+__all__ = ["PageLanguage", "foreign", "hidden", "texts"]
 
 _TEXT = frozenset({"StaticText", "text"})
 _WORDS = 6
@@ -47,40 +47,55 @@ _SENTENCE_END = re.compile(r"(?:[^\W\d_]{2}|\))[.!?](?:\s|$)|[。！？]")
 _COVERED_SHARE = 0.3
 #: A figure (an amount, a count, a date, a time) standing alone: not part of a word or a code ("KMA2291", "mp3").
 _FIGURE = re.compile(r"(?<![\w.,])[$€£¥₩]?\d[\d.,:/]*(?![\w])")
-_SAMPLE = 20_000  # characters of the page's text its language is read on
+_SAMPLE = 4_000  # characters of the page's text its language and script are read on
 _QUOTE_ROLES = frozenset({"blockquote", "code", "pre", "math"})
+_REGIONS = frozenset({"main", "user"})  # the site's chrome is its own business; overlays and bars are notices
 _MIN_LETTERS = 12  # letters in another script before a sentence counts as written in it
 _LEAD = 3  # function words of another language (and three times the page's own) before a sentence is in it
 
 
 def _sentence(line: Line) -> bool:
     name = line.name
-    return (len(name) >= _CHARS and word_count(name) >= _WORDS
-            and (_SENTENCE_END.search(name) is not None or word_count(name) >= _LONG))
+    if len(name) < _CHARS:
+        return False
+    words = word_count(name)
+    return words >= _WORDS and (words >= _LONG or _SENTENCE_END.search(name) is not None)
 
 
-def hidden(lines: Sequence[Line]) -> list[int]:
-    """Positions of the text lines whose own text sighted users do not see and that are prose (see the module)."""
-    texts = unseen = 0
-    found: list[int] = []
-    for i, ln in enumerate(lines):
-        if ln.role not in _TEXT or not ln.name:
-            continue
-        texts += 1
-        if ln.region == "unseen":
-            unseen += 1
-            if _sentence(ln):
-                found.append(i)
-    if not found or unseen > _COVERED_SHARE * texts:
+def texts(lines: Sequence[Line]) -> list[int]:
+    """Positions of the text lines that have a text (what :func:`hidden` and :func:`foreign` read: pass it to both)."""
+    return [i for i, ln in enumerate(lines) if ln.role in _TEXT and ln.name]
+
+
+def hidden(lines: Sequence[Line], text: Sequence[int] | None = None) -> list[int]:
+    """Positions of the text lines whose own text sighted users do not see and that are prose (see the module);
+    ``text``: the page's :func:`texts`, when the caller has them."""
+    text = texts(lines) if text is None else text
+    unseen = [i for i in text if lines[i].region == "unseen"]
+    found = [i for i in unseen if _sentence(lines[i])]
+    if not found or len(unseen) > _COVERED_SHARE * len(text):
         return []
     return found
+
+
+def _quoted(lines: Sequence[Line]) -> set[int]:
+    """Positions of the lines inside a quotation, code or formula (not the page's own voice)."""
+    out: set[int] = set()
+    for i in [i for i, ln in enumerate(lines) if ln.role in _QUOTE_ROLES]:
+        depth, j = lines[i].depth, i + 1
+        while j < len(lines) and lines[j].depth > depth:
+            out.add(j)
+            j += 1
+    return out
 
 
 class PageLanguage:
     """The script and the languages of a page's text (read once, on a sample), and whether a sentence is in
     another language."""
 
-    __slots__ = ("languages", "script")
+    __slots__ = ("languages", "own", "script")
+
+    own: re.Pattern[str] | None  # any of the page's own function words, as a word
 
     def __init__(self, lines: Sequence[Line]) -> None:
         parts: list[str] = []
@@ -97,6 +112,8 @@ class PageLanguage:
         top = max(counts.values(), default=0)
         #: every language whose function words come near the leader's (a bilingual page has two)
         self.languages = frozenset(lang for lang, n in counts.items() if n >= 0.5 * top and n >= 5)
+        own = sorted(frozenset().union(*(ll.FUNCTION_WORDS[lang] for lang in self.languages)), key=lambda w: (-len(w), w))
+        self.own = re.compile(r"\b(?:" + "|".join(map(re.escape, own)) + r")\b") if own else None
 
     def other(self, text: str) -> str:
         """"script" when ``text`` (a sentence) is written in another script than the page, "language" when it is in
@@ -108,10 +125,13 @@ class PageLanguage:
             return "script" if letters >= _MIN_LETTERS else ""
         if s != "latin" or not self.languages:
             return ""
-        counts = ll.hits(ll.words(text))
+        low = text.lower()
+        if self.own is not None:
+            found = self.own.finditer(low)
+            if next(found, None) is not None and next(found, None) is not None:
+                return ""  # (most sentences: two of the page's own function words, found in one scan)
+        counts = ll.hits(ll.words(low))
         own = max((counts.get(lang, 0) for lang in self.languages), default=0)
-        if own > 1:
-            return ""
         lead = ll.language({k: v for k, v in counts.items() if k not in self.languages}, least=_LEAD)
         return "language" if lead and counts[lead] >= _LEAD * max(own, 1) else ""
 
@@ -127,25 +147,23 @@ def _asks(text: str) -> bool:
     return lx.GATE_DEST.search(text) is not None or gives_order(text) or bool(secret_kinds(text.lower(), text))
 
 
-def foreign(lines: Sequence[Line], skip: frozenset[int] = frozenset()) -> list[int]:
+def foreign(lines: Sequence[Line], skip: frozenset[int] = frozenset(), text: Sequence[int] | None = None) -> list[int]:
     """Positions of the text lines in the page's main or user content that are sentences in another language than
-    the page and ask something of their reader (see the module); ``skip``: positions already judged."""
-    page: PageLanguage | None = None
-    quoted = -1  # depth of the quotation being walked through, -1 outside one
+    the page and ask something of their reader (see the module); ``skip``: positions already judged; ``text``: the
+    page's :func:`texts`, when the caller has them."""
+    text = texts(lines) if text is None else text
+    cands = [i for i in text if len(lines[i].name) >= _CHARS and lines[i].region in _REGIONS and i not in skip
+             and _sentence(lines[i])]
+    if not cands:
+        return []
+    page = PageLanguage(lines)
+    if not page.script:
+        return []
+    quoted = _quoted(lines)
     out: list[int] = []
-    for i, ln in enumerate(lines):
-        if quoted >= 0 and ln.depth <= quoted:
-            quoted = -1
-        if ln.role in _QUOTE_ROLES and quoted < 0:
-            quoted = ln.depth
-            continue
-        if quoted >= 0 or ln.role not in _TEXT or ln.region not in ("main", "user") or i in skip or not _sentence(ln):
-            continue
-        if page is None:
-            page = PageLanguage(lines)
-            if not page.script:
-                return []
-        other = page.other(ln.name)
-        if other == "script" or (other == "language" and _asks(ln.name)):
+    for i in cands:
+        name = lines[i].name
+        other = page.other(name) if i not in quoted else ""
+        if other == "script" or (other == "language" and _asks(name)):
             out.append(i)
     return out
