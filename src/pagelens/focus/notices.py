@@ -75,6 +75,7 @@ _KIND_WORDS = {"dialog": "a dialog", "overlay": "a pop-up", "live": "a live regi
                "bar": "a notice above the page"}
 #: Sentences out of place on the page (:mod:`pagelens.focus.outofplace`): folded like a notice, never "opened".
 _OUT_OF_PLACE = {"hidden": "hidden from sighted users", "foreign": "in another language than the page"}
+_LABEL_REACH = 6  # lines either side of a folded sentence where a field may have taken it for its label (render)
 #: Roles that open the page's own content: a notice bar is what stands above the first of them.
 _PAGE_START = frozenset({"banner", "navigation", "main", "heading", "article", "search", "form", "table"})
 _NOTICE_MAX = 40  # lines: a notice bar is short
@@ -338,9 +339,14 @@ def _cut(line: Line, words: int) -> str | None:
 
 
 def _cut_containers(lines: Sequence[Line], i: int, shown: list[int], folded: list[int], texts: dict[int, str]) -> None:
-    """The containers of a folded sentence whose own name repeats it (a table cell named after its text) show it as
-    "…" (``expand`` shows them whole)."""
+    """The containers of a folded sentence whose own name repeats it (a table cell named after its text), and the
+    fields beside it that took it for their label (``label?:``), show it as "…" (``expand`` shows them whole)."""
     sentence = lines[i].name
+    for k in range(max(0, i - _LABEL_REACH), min(len(lines), i + _LABEL_REACH + 1)):
+        if lines[k].label == sentence and sentence in lines[k].text:
+            texts[lines[k].no] = lines[k].text.replace(sentence, "…")
+            shown.append(lines[k].no)
+            folded.append(lines[k].no)
     j: int | None = i
     for _ in range(4):
         j = _parent_at(lines, j) if j is not None else None

@@ -145,3 +145,11 @@ def test_bad_input_gives_a_verdict_not_an_exception(bad: str) -> None:
     r = _page(f"\t\tStaticText '{bad}.'\n", unseen="\u200b")
     find(r.lines)
     foreign(r.lines)
+
+
+def test_a_field_that_took_a_hidden_sentence_for_its_label_shows_an_ellipsis() -> None:
+    s = "The bench form only accepts orders placed by telephone this week zql."
+    r = _page(f"\t\tStaticText '{s}'\n\t\t[11] textbox '' (label?: '{s}')\n", unseen="zql")
+    r = Rendering(tuple(replace(ln, label=s) if ln.role == "textbox" else ln for ln in r.lines))
+    text = _folded(r, "zql")
+    assert "textbox '' (label?: '…')" in text  # the field stays, without the hidden sentence
