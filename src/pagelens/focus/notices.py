@@ -40,6 +40,11 @@ pages one bar is found (an old-browser warning); a live region holding more than
 :data:`_MAX_LIVE` lines or a landmark is the page's content announced on update (a results list), and a dialog
 holding most of the page (a full-page modal that *is* the page) is the page, not a notice: the text defense alone
 judges them.
+
+**Sentences out of place** (:mod:`pagelens.focus.outofplace`): a sentence hidden from sighted users, and one in another
+language than the page that states a figure or asks something, are folded the same way (kinds ``hidden`` and
+``foreign``, ``[p4] ... 1 line of text hidden from sighted users, folded ...``); no action "opens" them, and a table cell
+named after the sentence or a field that took it for its inferred label shows it as "…".
 """
 
 from __future__ import annotations
@@ -75,7 +80,6 @@ _KIND_WORDS = {"dialog": "a dialog", "overlay": "a pop-up", "live": "a live regi
                "bar": "a notice above the page"}
 #: Sentences out of place on the page (:mod:`pagelens.focus.outofplace`): folded like a notice, never "opened".
 _OUT_OF_PLACE = {"hidden": "hidden from sighted users", "foreign": "in another language than the page"}
-_LABEL_REACH = 6  # lines either side of a folded sentence where a field may have taken it for its label (render)
 #: Roles that open the page's own content: a notice bar is what stands above the first of them.
 _PAGE_START = frozenset({"banner", "navigation", "main", "heading", "article", "search", "form", "table"})
 _NOTICE_MAX = 40  # lines: a notice bar is short
@@ -95,7 +99,7 @@ _SENTENCE_END = re.compile(r"(?:[^\W\d_]{2}|\))[.!?](?:\s|$)|[。！？]")
 class Notice:
     start: int  # position of its first line in ``rendering.lines``
     end: int  # one past its last line
-    kind: str  # "dialog", "overlay" (a pop-up without a dialog role) or "live"
+    kind: str  # "dialog", "overlay" (a pop-up without a dialog role), "live", "bar", or out of place: "hidden", "foreign"
     key: str  # its identity across observations of one document (an element id when it has one)
     text: int  # a hash of its text (a live region's change)
 
@@ -338,30 +342,6 @@ def _cut(line: Line, words: int) -> str | None:
     return line.text[:at] + short + line.text[at + len(name):]
 
 
-def _cut_containers(lines: Sequence[Line], i: int, shown: list[int], folded: list[int], texts: dict[int, str]) -> None:
-    """The containers of a folded sentence whose own name repeats it (a table cell named after its text), and the
-    fields beside it that took it for their label (``label?:``), show it as "…" (``expand`` shows them whole)."""
-    sentence = lines[i].name
-    for k in range(max(0, i - _LABEL_REACH), min(len(lines), i + _LABEL_REACH + 1)):
-        if lines[k].label == sentence and sentence in lines[k].text:
-            texts[lines[k].no] = lines[k].text.replace(sentence, "…")
-            shown.append(lines[k].no)
-            folded.append(lines[k].no)
-    j: int | None = i
-    for _ in range(4):
-        j = _parent_at(lines, j) if j is not None else None
-        if j is None:
-            return
-        anc = lines[j]
-        if not anc.name:
-            continue  # a paragraph or a group without a name of its own: look further up
-        if sentence not in anc.text:
-            return
-        texts[anc.no] = anc.text.replace(sentence, "…")
-        shown.append(anc.no)
-        folded.append(anc.no)
-
-
 def fold(lines: Sequence[Line], before: Solicited | None, *, home: Callable[[], frozenset[str]],
          hidden: frozenset[int] | set[int] = frozenset()) -> Folding:
     """How the notices of ``lines`` are shown, and what the next observation is told.
@@ -413,7 +393,10 @@ def fold(lines: Sequence[Line], before: Solicited | None, *, home: Callable[[], 
                 folded.append(ln.no)
         if not folded:
             continue  # nothing to fold: the notice is its controls
-        if nt.kind in _OUT_OF_PLACE:
-            _cut_containers(lines, nt.start, shown, folded, texts)
+        if nt.kind in _OUT_OF_PLACE:  # the lines that repeat the sentence show "…" instead (expand shows them whole)
+            repeats = outofplace.repeats(lines, nt.start)
+            texts.update(repeats)
+            shown.extend(repeats)
+            folded.extend(repeats)
         folds.append(Fold(nt, root.no, tuple(shown), tuple(folded), texts))
     return Folding(tuple(folds), frozenset(whole), state)

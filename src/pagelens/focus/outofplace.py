@@ -34,7 +34,7 @@ from pagelens.focus import lexicons_lang as ll
 from pagelens.focus.linefmt import word_count
 from pagelens.types import Line
 
-__all__ = ["PageLanguage", "foreign", "hidden", "texts"]
+__all__ = ["PageLanguage", "foreign", "hidden", "repeats", "texts"]
 
 _TEXT = frozenset({"StaticText", "text"})
 _WORDS = 6
@@ -166,4 +166,31 @@ def foreign(lines: Sequence[Line], skip: frozenset[int] = frozenset(), text: Seq
         other = page.other(name) if i not in quoted else ""
         if other == "script" or (other == "language" and _asks(name)):
             out.append(i)
+    return out
+
+
+_LABEL_REACH = 6  # lines either side of a sentence where a field may have taken it for its label (render's window)
+_UP = 4  # containers looked at above a sentence
+
+
+def repeats(lines: Sequence[Line], i: int) -> dict[int, str]:
+    """Line number -> the text to show instead, for the lines that repeat the sentence at ``i`` in a name or a label:
+    its containers named after it (a table cell named after its text) and the fields beside it that took it for their
+    inferred label (``label?:``), the sentence shown as "…"."""
+    sentence = lines[i].name
+    out: dict[int, str] = {}
+    for k in range(max(0, i - _LABEL_REACH), min(len(lines), i + _LABEL_REACH + 1)):
+        if lines[k].label == sentence and sentence in lines[k].text:
+            out[lines[k].no] = lines[k].text.replace(sentence, "…")
+    parent, j = lines[i].parent, i
+    for _ in range(_UP):
+        while j > 0 and lines[j].no != parent:
+            j -= 1  # a parent precedes its children
+        if parent is None or lines[j].no != parent:
+            break
+        if lines[j].name:  # a paragraph or a group without a name of its own: look further up
+            if sentence not in lines[j].text:
+                break
+            out[lines[j].no] = lines[j].text.replace(sentence, "…")
+        parent = lines[j].parent
     return out
