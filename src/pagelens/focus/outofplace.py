@@ -7,7 +7,9 @@ about *where the sentence stands*, not about its words:
 * **a sentence the page hides from people but not from the tree** (:func:`hidden`) — a text line whose own text is
   concealed by layout or colour (off-screen, clipped to nothing, zero-size font, transparent, the colour of its
   background: provenance's ``unseen`` region for a text line, :mod:`pagelens.browser.concealed`), six words or
-  more ending in a full stop (or twelve words or more). A sighted user does not read it, so an agent reading the
+  more ending in a full stop (or twelve words or more), standing amid shown text: the nearest text before and after
+  it is seen (a hidden *section* — a collapsed list, a carousel's other slides — is the page's content kept for
+  later, and stays). A sighted user does not read it, so an agent reading the
   page like one loses nothing when it is folded; screen-reader labels ("opens in a new window", "4.5 out of 5
   stars") are short and have no sentence end, and stay. Text covered by an overlay is ``unseen`` too: a page where
   most of the text is unseen is a page under a modal, and nothing is folded there (:data:`_COVERED_SHARE`);
@@ -75,7 +77,25 @@ def hidden(lines: Sequence[Line], text: Sequence[int] | None = None) -> list[int
     found = [i for i in unseen if _sentence(lines[i])]
     if not found or len(unseen) > _COVERED_SHARE * len(text):
         return []
-    return found
+    return [i for i in found if _amid_shown(lines, i)]
+
+
+_REACH = 12  # lines looked at either side of a hidden sentence for the nearest text
+
+
+def _amid_shown(lines: Sequence[Line], i: int) -> bool:
+    """Whether the nearest text before and after the hidden sentence at ``i`` (a line with a name of its own) is shown
+    to sighted users: a sentence hidden amid what the page shows, not a hidden section (a collapsed list, the slides
+    of a carousel, whose every piece is hidden)."""
+    for step in (-1, 1):
+        k = i + step
+        while 0 <= k < len(lines) and abs(k - i) <= _REACH:
+            if lines[k].name and lines[k].role != "RootWebArea":
+                if lines[k].region == "unseen":
+                    return False
+                break
+            k += step
+    return True
 
 
 def _quoted(lines: Sequence[Line]) -> set[int]:

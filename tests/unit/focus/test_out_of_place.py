@@ -153,3 +153,17 @@ def test_a_field_that_took_a_hidden_sentence_for_its_label_shows_an_ellipsis() -
     r = Rendering(tuple(replace(ln, label=s) if ln.role == "textbox" else ln for ln in r.lines))
     text = _folded(r, "zql")
     assert "textbox '' (label?: '…')" in text  # the field stays, without the hidden sentence
+
+
+def test_a_hidden_section_stays_only_a_sentence_hidden_amid_shown_text_is_folded() -> None:
+    section = ("\t\t[12] list ''\n"
+               "\t\t\tStaticText 'The first bench we ever built still stands in the square today zqa.'\n"
+               "\t\t\tStaticText 'Chosen by 40 readers'\n"
+               "\t\t\tStaticText 'Every bench is oiled twice before it leaves the workshop zqb.'\n"
+               "\t\t\tStaticText 'Chosen by 31 readers'\n")
+    shown = "".join(f"\t\tStaticText 'Bench number {k} is shown in the catalogue.'\n" for k in range(6))
+    r = _page(shown + section, unseen="readers")  # the slides of a carousel: every piece hidden
+    r = Rendering(tuple(replace(ln, region="unseen") if "zq" in ln.name else ln for ln in r.lines))
+    assert hidden(r.lines) == []
+    text = focus(r, "how much is the oak bench?", _Keep()).text()
+    assert "zqa" in text and "zqb" in text
