@@ -53,6 +53,7 @@ _SAMPLE = 4_000  # characters of the page's text its language and script are rea
 _QUOTE_ROLES = frozenset({"blockquote", "code", "pre", "math"})
 _REGIONS = frozenset({"main", "user"})  # the site's chrome is its own business; overlays and bars are notices
 _MIN_LETTERS = 12  # letters in another script before a sentence counts as written in it
+_SPAN = 600  # characters of a sentence read for its language
 _LEAD = 3  # function words of another language (and three times the page's own) before a sentence is in it
 
 
@@ -145,7 +146,7 @@ class PageLanguage:
             return "script" if letters >= _MIN_LETTERS else ""
         if s != "latin" or not self.languages:
             return ""
-        low = text.lower()
+        low = text[:_SPAN].lower()  # (a huge text is judged on its head, as a sentence)
         if self.own is not None:
             found = self.own.finditer(low)
             if next(found, None) is not None and next(found, None) is not None:
@@ -158,6 +159,7 @@ class PageLanguage:
 
 def _asks(text: str) -> bool:
     """A figure, a written address, an order or a kind of secret (what a sentence needs to steer its reader)."""
+    text = text[:_SPAN]
     if _FIGURE.search(text) is not None:
         return True
     from pagelens.focus import lexicons as lx
