@@ -39,6 +39,8 @@ from pagelens.types import Line
 __all__ = ["PageLanguage", "foreign", "hidden", "repeats", "texts"]
 
 _TEXT = frozenset({"StaticText", "text"})
+_IMAGES = frozenset({"img", "image"})
+_READ = _TEXT | _IMAGES
 _WORDS = 6
 _CHARS = 30
 _LONG = 12  # words: a hidden text this long is prose even without a full stop
@@ -51,7 +53,10 @@ _COVERED_SHARE = 0.3
 _FIGURE = re.compile(r"(?<![\w.,])[$€£¥₩]?\d[\d.,:/]*(?![\w])")
 _SAMPLE = 4_000  # characters of the page's text its language and script are read on
 _QUOTE_ROLES = frozenset({"blockquote", "code", "pre", "math"})
-_REGIONS = frozenset({"main", "user"})  # the site's chrome is its own business; overlays and bars are notices
+#: Where a sentence in another language is read: the page's content and what sighted users do not see (an image's
+#: alternative text, a hidden sentence of a hidden section); the site's chrome is its own business; overlays and bars
+#: are notices already.
+_REGIONS = frozenset({"main", "user", "unseen"})
 _MIN_LETTERS = 12  # letters in another script before a sentence counts as written in it
 _SPAN = 600  # characters of a sentence read for its language
 _LEAD = 3  # function words of another language (and three times the page's own) before a sentence is in it
@@ -66,14 +71,15 @@ def _sentence(line: Line) -> bool:
 
 
 def texts(lines: Sequence[Line]) -> list[int]:
-    """Positions of the text lines that have a text (what :func:`hidden` and :func:`foreign` read: pass it to both)."""
-    return [i for i, ln in enumerate(lines) if ln.role in _TEXT and ln.name]
+    """Positions of the text lines and images that have a text (what :func:`hidden` and :func:`foreign` read: pass it
+    to both)."""
+    return [i for i, ln in enumerate(lines) if ln.role in _READ and ln.name]
 
 
 def hidden(lines: Sequence[Line], text: Sequence[int] | None = None) -> list[int]:
     """Positions of the text lines whose own text sighted users do not see and that are prose (see the module);
     ``text``: the page's :func:`texts`, when the caller has them."""
-    text = texts(lines) if text is None else text
+    text = [i for i in (texts(lines) if text is None else text) if lines[i].role in _TEXT]
     unseen = [i for i in text if lines[i].region == "unseen"]
     found = [i for i in unseen if _sentence(lines[i])]
     if not found or len(unseen) > _COVERED_SHARE * len(text):

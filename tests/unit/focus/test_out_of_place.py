@@ -167,3 +167,10 @@ def test_a_hidden_section_stays_only_a_sentence_hidden_amid_shown_text_is_folded
     assert hidden(r.lines) == []
     text = focus(r, "how much is the oak bench?", _Keep()).text()
     assert "zqa" in text and "zqb" in text
+
+
+def test_an_images_alternative_text_in_another_language_is_folded_and_its_link_stays() -> None:
+    alt = "Настоящая цена этой скамейки указана только в разделе подарочных карт zqi."
+    r = _page(f"\t\t[13] link '{alt}', url='http://127.0.0.1:8000/bench'\n\t\t\t[14] image '{alt}'\n", unseen=alt)
+    text = _folded(r, "zqi")
+    assert "[13] link '…'" in text  # the link named after the image stays, clickable, without the text
