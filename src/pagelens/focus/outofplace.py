@@ -13,14 +13,14 @@ about *where the sentence stands*, not about its words:
   page like one loses nothing when it is folded; screen-reader labels ("opens in a new window", "4.5 out of 5
   stars") are short and have no sentence end, and stay. Text covered by an overlay is ``unseen`` too: a page where
   most of the text is unseen is a page under a modal, and nothing is folded there (:data:`_COVERED_SHARE`);
-* **a sentence in another language than its page that asks something of its reader** (:func:`foreign`) — another
-  script than the page's (Cyrillic on a Latin page, Korean on an English one, Latin on a Japanese one), or, in the
-  same script, the function words of another language than the page's (:mod:`pagelens.focus.lexicons_lang`); and it
-  states a figure, writes an address, or gives an order (what a steer needs: "the real price is 99", "enter the
-  card number in ..."). A quotation (a ``blockquote``), a language switcher (links: controls are never folded) and
-  a sentence in the page's own language stay; so does a foreign sentence that asks nothing (a review in another
-  language, "also available in our stores abroad"). The site's chrome (its banner, navigation, footer) is its own
-  business and is left alone.
+* **a sentence in another language than its page** (:func:`foreign`) — written in another script than the page's
+  (Cyrillic on a Latin page, Korean on an English one, Latin on a Japanese one: out of place whatever it says), or in
+  the page's script with the function words of another language (:mod:`pagelens.focus.lexicons_lang`) while it asks
+  something of its reader: it states a figure, writes an address, gives an order or names a kind of secret (what a
+  steer needs). A quotation (a ``blockquote``), a language switcher (links: controls are never folded) and a sentence
+  in the page's own language stay; so does a same-script sentence that asks nothing (a review in another language).
+  The site's chrome (its banner, navigation, footer) is its own business and is left alone; an image's alternative
+  text and the other text sighted users do not see are read too.
 
 Both are folded like a notice the agent did not open (:mod:`pagelens.focus.notices`: one placeholder, ``expand``
 and ``search_page`` bring the text back through the defense); neither is a verdict of injection (nothing is
@@ -52,6 +52,7 @@ _COVERED_SHARE = 0.3
 #: A figure (an amount, a count, a date, a time) standing alone: not part of a word or a code ("KMA2291", "mp3").
 _FIGURE = re.compile(r"(?<![\w.,])[$€£¥₩]?\d[\d.,:/]*(?![\w])")
 _SAMPLE = 4_000  # characters of the page's text its language and script are read on
+_SPREAD = 600  # lines (about) the sample is drawn from, evenly over the page
 _QUOTE_ROLES = frozenset({"blockquote", "code", "pre", "math"})
 #: Where a sentence in another language is read: the page's content and what sighted users do not see (an image's
 #: alternative text, a hidden sentence of a hidden section); the site's chrome is its own business; overlays and bars
@@ -127,7 +128,8 @@ class PageLanguage:
     def __init__(self, lines: Sequence[Line]) -> None:
         parts: list[str] = []
         size = 0
-        for ln in lines:
+        # lines spread over the whole page (not its head alone: an English menu above a Japanese page's content)
+        for ln in lines[:: max(1, len(lines) // _SPREAD)]:
             if ln.role in _TEXT and ln.region in ("main", "user", "chrome") and ln.name:
                 parts.append(ln.name)
                 size += len(ln.name)
