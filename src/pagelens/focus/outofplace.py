@@ -41,6 +41,9 @@ __all__ = ["PageLanguage", "foreign", "hidden", "repeats", "texts"]
 _TEXT = frozenset({"StaticText", "text"})
 _IMAGES = frozenset({"img", "image"})
 _READ = _TEXT | _IMAGES
+#: Controls whose accessible name sighted users do not see (an aria-label absent from their visible text: provenance's
+#: ``unseen``) are read too; a folded control stays, its name cut to a few words (:mod:`pagelens.focus.notices`).
+_CONTROLS = frozenset({"link", "button", "menuitem", "tab", "checkbox", "radio", "option", "switch"})
 _WORDS = 6
 _CHARS = 30
 _LONG = 12  # words: a hidden text this long is prose even without a full stop
@@ -72,9 +75,10 @@ def _sentence(line: Line) -> bool:
 
 
 def texts(lines: Sequence[Line]) -> list[int]:
-    """Positions of the text lines and images that have a text (what :func:`hidden` and :func:`foreign` read: pass it
-    to both)."""
-    return [i for i, ln in enumerate(lines) if ln.role in _READ and ln.name]
+    """Positions of the text lines, images and controls named for screen readers alone that have a text (what
+    :func:`hidden` and :func:`foreign` read: pass it to both)."""
+    return [i for i, ln in enumerate(lines)
+            if ln.name and (ln.role in _READ or (ln.role in _CONTROLS and ln.region == "unseen"))]
 
 
 def hidden(lines: Sequence[Line], text: Sequence[int] | None = None) -> list[int]:

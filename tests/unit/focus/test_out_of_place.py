@@ -174,3 +174,12 @@ def test_an_images_alternative_text_in_another_language_is_folded_and_its_link_s
     r = _page(f"\t\t[13] link '{alt}', url='http://127.0.0.1:8000/bench'\n\t\t\t[14] image '{alt}'\n", unseen=alt)
     text = _folded(r, "zqi")
     assert "[13] link '…'" in text  # the link named after the image stays, clickable, without the text
+
+
+def test_a_control_named_for_screen_readers_in_another_language_keeps_its_place_with_its_name_cut() -> None:
+    label = "Эта кнопка больше не оформляет заказ скамейки, заказ принимается только по телефону магазина zqn."
+    r = _page(f"\t\t[15] button '{label}'\n", unseen=label)
+    assert len(foreign(r.lines)) == 1
+    text = focus(r, "how much is the oak bench?", _Keep()).text()
+    assert "zqn" not in text
+    assert "[15] button 'Эта кнопка больше не оформляет заказ" in text  # still there to click, its name cut
