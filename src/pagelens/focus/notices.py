@@ -40,6 +40,11 @@ pages one bar is found (an old-browser warning); a live region holding more than
 :data:`_MAX_LIVE` lines or a landmark is the page's content announced on update (a results list), and a dialog
 holding most of the page (a full-page modal that *is* the page) is the page, not a notice: the text defense alone
 judges them.
+
+**Sentences out of place** (:mod:`pagelens.focus.outofplace`): a sentence hidden from sighted users, and one in another
+language than the page that states a figure or asks something, are folded the same way (kinds ``hidden`` and
+``foreign``, ``[p4] ... 1 line of text hidden from sighted users, folded ...``); no action "opens" them, and a table cell
+named after the sentence or a field that took it for its inferred label shows it as "…".
 """
 
 from __future__ import annotations
@@ -49,6 +54,7 @@ import zlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
+from pagelens.focus import outofplace
 from pagelens.focus.linefmt import short_name, word_count
 from pagelens.types import Line
 
@@ -72,6 +78,8 @@ _HEAD_WORDS = 5
 _TEXTY = frozenset({"StaticText", "paragraph", "heading", "strong", "emphasis", "text", "LineBreak", "mark"})
 _KIND_WORDS = {"dialog": "a dialog", "overlay": "a pop-up", "live": "a live region",
                "bar": "a notice above the page"}
+#: Sentences out of place on the page (:mod:`pagelens.focus.outofplace`): folded like a notice, never "opened".
+_OUT_OF_PLACE = {"hidden": "hidden from sighted users", "foreign": "in another language than the page"}
 #: Roles that open the page's own content: a notice bar is what stands above the first of them.
 _PAGE_START = frozenset({"banner", "navigation", "main", "heading", "article", "search", "form", "table"})
 _NOTICE_MAX = 40  # lines: a notice bar is short
@@ -91,7 +99,7 @@ _SENTENCE_END = re.compile(r"(?:[^\W\d_]{2}|\))[.!?](?:\s|$)|[。！？]")
 class Notice:
     start: int  # position of its first line in ``rendering.lines``
     end: int  # one past its last line
-    kind: str  # "dialog", "overlay" (a pop-up without a dialog role) or "live"
+    kind: str  # "dialog", "overlay" (a pop-up without a dialog role), "live", "bar", or out of place: "hidden", "foreign"
     key: str  # its identity across observations of one document (an element id when it has one)
     text: int  # a hash of its text (a live region's change)
 
@@ -122,9 +130,12 @@ class Fold:
 
     def placeholder(self, pid: str | None) -> str:
         n = len(self.folded)
+        lines = f"{n} line{'s' if n != 1 else ''} of text"
+        odd = _OUT_OF_PLACE.get(self.notice.kind)
+        if odd is not None:
+            return (f"[{pid}] " if pid else "") + f"... {lines} {odd}, folded ..."
         where = _KIND_WORDS.get(self.notice.kind, "a notice")
-        return (f"[{pid}] " if pid else "") + (f"... {n} line{'s' if n != 1 else ''} of text in {where} the agent "
-                                                "did not open, folded ...")
+        return (f"[{pid}] " if pid else "") + f"... {lines} in {where} the agent did not open, folded ..."
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,7 +207,14 @@ def find(lines: Sequence[Line]) -> tuple[Notice, ...]:
     bars = [b for b in (_bar(lines, range(min(notice_zone(lines), out[0].start if out else n))),
                         _bar(lines, _main_top(lines, main)) if main >= 0 else None)
             if b is not None and not any(nt.start <= b.start < nt.end or b.start <= nt.start < b.end for nt in out)]
-    return tuple(sorted((*bars, *out), key=lambda nt: nt.start)) if bars else tuple(out)
+    found = [*bars, *out]
+    inside = frozenset(k for nt in found for k in range(nt.start, nt.end))
+    text = outofplace.texts(lines)
+    hid = [i for i in outofplace.hidden(lines, text) if i not in inside]
+    strange = outofplace.foreign(lines, inside | frozenset(hid), text)
+    found += [_notice(lines, i, i + 1, "hidden", f"hidden:{lines[i].name[:40]}") for i in hid]
+    found += [_notice(lines, i, i + 1, "foreign", f"foreign:{lines[i].name[:40]}") for i in strange]
+    return tuple(sorted(found, key=lambda nt: nt.start)) if len(found) > len(out) else tuple(out)
 
 
 def _main_top(lines: Sequence[Line], main: int) -> range:
@@ -287,6 +305,8 @@ def opened(notices: Sequence[Notice], lines: Sequence[Line], before: Solicited |
     present = dict(before.present)
     out: set[str] = set()
     for nt in notices:
+        if nt.kind in _OUT_OF_PLACE:
+            continue  # a hidden or foreign sentence is not something an action opens
         new = nt.key not in present or (nt.kind == "live" and present[nt.key] != nt.text)
         if nt.key in before.opened or (before.acted and new):
             out.add(nt.key)
@@ -373,5 +393,10 @@ def fold(lines: Sequence[Line], before: Solicited | None, *, home: Callable[[], 
                 folded.append(ln.no)
         if not folded:
             continue  # nothing to fold: the notice is its controls
+        if nt.kind in _OUT_OF_PLACE:  # the lines that repeat the sentence show "…" instead (expand shows them whole)
+            repeats = outofplace.repeats(lines, nt.start)
+            texts.update(repeats)
+            shown.extend(repeats)
+            folded.extend(repeats)
         folds.append(Fold(nt, root.no, tuple(shown), tuple(folded), texts))
     return Folding(tuple(folds), frozenset(whole), state)

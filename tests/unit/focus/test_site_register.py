@@ -59,7 +59,10 @@ def test_a_notice_bar_above_the_page_is_folded_with_its_controls_kept(top: str) 
     # the same text below the page's heading is the page's own flow: not folded
     inside = _page("", _BODY + top.replace("\t", "\t\t", 1))
     assert not [n for n in find(inside.lines) if n.kind == "bar"]
-    assert "zqbar" in focus(inside, "how much is the oak bench?", _Bench()).text()
+    inside_text = focus(inside, "how much is the oak bench?", _Bench()).text()
+    assert "notice above the page" not in inside_text
+    # (the Japanese sentence on this English page is out of place there too: folded as another language, outofplace)
+    assert "zqbar" in inside_text or ("another language than the page" in inside_text and not top.isascii())
 
 
 @pytest.mark.parametrize("top", [
