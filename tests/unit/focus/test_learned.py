@@ -214,7 +214,6 @@ def test_the_shipped_trees_score_in_row_blocks_as_in_one_pass(monkeypatch: pytes
     assert np.array_equal(model.score(x), whole)
 
 
-
 def test_the_shipped_trees_score_each_row_as_a_walk_down_each_tree() -> None:
     # the vectorised walk (all rows and trees at once, one children array) against the plain one:
     # per row, per tree, from the root down by feature <= threshold, a missing value taking the
