@@ -25,6 +25,14 @@ the after/before ratios.
         --pages gen-1000 011-hacker-news-front.html --reps 8
 
 ``gen-N`` names a generated page of N elements (``gen_pages.py``); other names are corpus pages.
+
+``--split`` (measurement of where the walker's cold start goes; nothing it adds is counted above):
+after the timed observation and focus, each worker observes the same document again
+(``again``: the walker installed and warm, the page's style and layout done), then loads the
+page a second time in the same context — a new document in the same renderer process, so V8's
+compilation cache and the process' bindings are warm, the walker's own feedback is not — and
+observes it (``new doc``). Reported: the renderer main threads' CPU of each, beside the timed
+observation's.
 """
 
 from __future__ import annotations
@@ -88,7 +96,7 @@ def _main_thread_ns(pid: int) -> int:
         return 0
 
 
-def worker() -> None:
+def worker(split: bool = False) -> None:
     """One checkout's observer: reads page paths on stdin, prints one JSON line per page."""
     from pagelens.api import focus_view
     from pagelens.browser.serve import serve_file
@@ -117,6 +125,7 @@ def worker() -> None:
                     view = focus_view(obs, goal=GOAL)
                     t2 = time.perf_counter()
                     c2 = _cpu(groups)
+                    split_ms = _split(ep, url, me) if split else {}
             load_cpu = c0["chromium"] - sum(old.get(p, 0) for p in groups["chromium"])
             print(json.dumps({
                 "nodes": len(obs.nodes), "observe_s": t1 - t0, "focus_s": t2 - t1, "total_s": t2 - t0,
@@ -126,7 +135,23 @@ def worker() -> None:
                 "cpu_focus_ms": {k: (c2[k] - c1[k]) / 1e6 for k in c0 if k != "renderer_main"},
                 "stages_ms": {k: 1000 * v for k, v in obs.timings.items()},
                 "view_ms": {k: 1000 * v for k, v in view.timings.items() if k in ("render", "focus")},
+                "split_renderer_main_ms": split_ms,
             }), flush=True)
+
+
+def _split(ep: Any, url: str, me: int) -> dict[str, float]:
+    """Renderer main-thread CPU of a second observation of the same document, and of an
+    observation of the page loaded again in the same context (``--split``)."""
+    def rmain() -> int:
+        return _cpu(_groups(me))["renderer_main"]
+
+    c = rmain()
+    ep.observe()
+    again = (rmain() - c) / 1e6
+    ep.goto(url)
+    c = rmain()
+    ep.observe()
+    return {"again": again, "new_doc": (rmain() - c) / 1e6}
 
 
 def _groups(me: int) -> dict[str, list[int]]:
@@ -167,13 +192,15 @@ def _median(rows: list[dict[str, Any]], *keys: str) -> float:
 
 def main() -> int:
     if "--worker" in sys.argv:
-        worker()
+        worker(split="--split" in sys.argv)
         return 0
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--base-src", required=True, help="src folder of the baseline checkout")
     ap.add_argument("--pages", nargs="+", default=["gen-1000", "011-hacker-news-front.html"])
     ap.add_argument("--reps", type=int, default=6)
     ap.add_argument("--out", type=Path)
+    ap.add_argument("--split", action="store_true", help="also observe the same document again, and the page "
+                    "reloaded in the same renderer (renderer main CPU of each; not counted in the figures)")
     args = ap.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="obsfixed-"))
     pages = [_page(p, folder) for p in args.pages]
@@ -181,7 +208,8 @@ def main() -> int:
     workers: dict[str, subprocess.Popen[str]] = {}
     for name, src in (("before", args.base_src), ("after", here_src)):
         env = {**os.environ, "PYTHONPATH": src}
-        workers[name] = subprocess.Popen([sys.executable, __file__, "--worker"], stdin=subprocess.PIPE,
+        workers[name] = subprocess.Popen([sys.executable, __file__, "--worker", *(["--split"] if args.split else [])],
+                                         stdin=subprocess.PIPE,
                                          stdout=subprocess.PIPE, text=True, env=env)
     rows: dict[tuple[str, str], list[dict[str, Any]]] = {}
     load0 = os.getloadavg()
@@ -220,10 +248,17 @@ def main() -> int:
                  "load_ms": 1000 * _median(r, "load_s"), "cpu_load_chromium_ms": _median(r, "cpu_load_ms", "chromium"),
                  "stages_ms": {k: _median(r, "stages_ms", k) for k in (r[0]["stages_ms"] if r else {})},
                  "view_ms": {k: _median(r, "view_ms", k) for k in (r[0]["view_ms"] if r else {})}}
+            if args.split:
+                m["split_renderer_main_ms"] = {k: _median(r, "split_renderer_main_ms", k) for k in ("again", "new_doc")}
             entry[name] = m
             print(f"{page.name[:28]:28} {name:6} {m['nodes']:6d} {m['observe_ms']:8.1f} {m['total_ms']:8.1f} "
                   f"{cpu_obs['py']:6.1f}/{cpu_obs['driver']:5.1f}/{cpu_obs['chromium']:6.1f}/{cpu_obs['renderer_main']:6.1f} "
                   f"{m['cpu_focus_py_ms']:10.1f} {cpu_total:9.1f} {m['load_ms']:8.1f}/{m['cpu_load_chromium_ms']:8.1f}")
+        if args.split:
+            for name in workers:
+                sp = entry[name]["split_renderer_main_ms"]
+                print(f"{'':28} {name:6} renderer main CPU: timed observe {entry[name]['cpu_observe_ms']['renderer_main']:.1f}, "
+                      f"same document again {sp['again']:.1f}, page reloaded in the same renderer {sp['new_doc']:.1f}")
         b, a = entry.get("before"), entry.get("after")
         if b and a and b["total_ms"] and b["cpu_total_ms"]:
             entry["ratio_wall_total"] = a["total_ms"] / b["total_ms"]

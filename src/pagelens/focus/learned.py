@@ -315,13 +315,15 @@ class Model:
                 raise ValueError("tree arrays out of range")
             if self.roots.max(initial=0) >= n or self.depth < 0:
                 raise ValueError("tree roots out of range")
-            # the arrays the walk reads: a leaf is its own child on both sides, its threshold +inf
-            me = np.arange(n, dtype=np.int32)
-            self.walk_feature = np.where(leaf, 0, feature).astype(np.int32)
+            # the arrays the walk reads: a leaf is its own child on both sides, its threshold +inf;
+            # node k's children at 2k (left) and 2k + 1 (right) of one array, so a level picks the
+            # next node with one gather; indices as numpy's own index type (no conversion per gather)
+            me = np.arange(n, dtype=np.intp)
+            self.walk_feature = np.where(leaf, 0, feature).astype(np.intp)
             self.walk_threshold = np.where(leaf, np.inf, threshold)
-            self.walk_left = np.where(leaf, me, left).astype(np.int32)
-            self.walk_right = np.where(leaf, me, right).astype(np.int32)
+            self.walk_children = np.stack([np.where(leaf, me, left), np.where(leaf, me, right)], axis=1).ravel().astype(np.intp)
             self.walk_missing_left = np.asarray(t["missing_left"], dtype=bool) & inner
+            self.walk_roots = self.roots.astype(np.intp)
         elif self.kind == "linear":
             self.mean = np.asarray(spec["mean"], dtype=np.float64)
             self.scale = np.asarray(spec["scale"], dtype=np.float64)
@@ -344,17 +346,23 @@ class Model:
 
     def _trees(self, x: np.ndarray) -> np.ndarray:
         x = x[:, : self.width] if self.columns is None else x[:, self.columns]
-        # each row walks all trees together (rows x trees), one gather of its own features a level;
-        # a leaf is its own child on both sides (threshold +inf), so rows that reached one stay there
+        # each row walks all trees together (rows x trees), one gather of its own features a level
+        # (from the flat matrix: row r's feature f is at r * width + f); a leaf is its own child on
+        # both sides (threshold +inf), so rows that reached one stay there. A row goes right unless
+        # its value is <= the threshold (or missing, where the split sends missing values left).
         nan = bool(np.isnan(x).any())
-        rows = np.arange(len(x))[:, None]
-        node = np.broadcast_to(self.roots[None, :], (len(x), len(self.roots)))
+        n, width = x.shape
+        flat = np.ascontiguousarray(x).ravel()
+        row_start = (np.arange(n, dtype=np.intp) * width)[:, None]
+        node = np.broadcast_to(self.walk_roots[None, :], (n, len(self.walk_roots)))
         for _ in range(self.depth):
-            val = x[rows, self.walk_feature[node]]
-            go_left = val <= self.walk_threshold[node]
+            val = flat[row_start + self.walk_feature[node]]
+            threshold = self.walk_threshold[node]
             if nan:
-                go_left |= np.isnan(val) & self.walk_missing_left[node]
-            node = np.where(go_left, self.walk_left[node], self.walk_right[node])
+                right = ~((val <= threshold) | (np.isnan(val) & self.walk_missing_left[node]))
+            else:
+                right = val > threshold
+            node = self.walk_children[2 * node + right]
         return self.value[node].sum(axis=1) + self.base
 
 

@@ -214,6 +214,34 @@ def test_the_shipped_trees_score_in_row_blocks_as_in_one_pass(monkeypatch: pytes
     assert np.array_equal(model.score(x), whole)
 
 
+def test_the_shipped_trees_score_each_row_as_a_walk_down_each_tree() -> None:
+    # the vectorised walk (all rows and trees at once, one children array) against the plain one:
+    # per row, per tree, from the root down by feature <= threshold, a missing value taking the
+    # split's missing side; the leaves' values summed in tree order, as the model sums them
+    model, _ = learned.load_model()
+    assert model is not None and model.kind == "trees"
+    spec = json.loads(Path(learned.MODEL_FILE).read_text(encoding="utf-8"))
+    t = spec["trees"]
+    x = np.random.default_rng(11).normal(size=(300, len(learned.FEATURES)))
+    x[::7, :] = np.abs(x[::7, :]) * 3  # some rows far out on every feature
+    x[::5, 2] = np.nan
+    x[::3, 10:20] = np.nan
+    cols = spec.get("columns", list(range(len(spec["features"]))))
+
+    def plain(row: np.ndarray) -> float:
+        leaves = []
+        for root in t["roots"]:
+            k = root
+            while not t["leaf"][k]:
+                v = row[cols[t["feature"][k]]]
+                left = bool(t["missing_left"][k]) if np.isnan(v) else v <= t["threshold"][k]
+                k = t["left"][k] if left else t["right"][k]
+            leaves.append(t["value"][k])
+        return float(np.asarray(leaves, dtype=np.float64).sum() + spec.get("base", 0.0))
+
+    assert model.score(x).tolist() == [plain(row) for row in x]
+
+
 def test_page_features_in_row_blocks_are_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
     from pagelens.focus.analysis import analyse
     from pagelens.focus.units import UnitLimits
