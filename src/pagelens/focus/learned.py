@@ -390,8 +390,19 @@ def forget_models() -> None:
         _MODELS.clear()
 
 
-def learned_order(model: Model, x: np.ndarray, candidates: Sequence[int] | None = None) -> list[int]:
-    """Units best first by the model's score (ties: document order); ``candidates``: only these."""
+#: The column of :func:`features` holding a unit's size, ``log(1 + tokens)``.
+_LOG_TOKENS = FEATURES.index("log_tokens")
+
+
+def learned_order(model: Model, x: np.ndarray, candidates: Sequence[int] | None = None,
+                  cost_weight: float = 0.0) -> list[int]:
+    """Units best first by the model's score (ties: document order); ``candidates``: only these.
+
+    ``cost_weight`` > 0 orders by the evidence a unit brings *per token* it costs: the score (a
+    log-odds) minus ``cost_weight * log(1 + tokens)``, i.e. odds / tokens**cost_weight. The
+    model scores whether a unit holds what the goal needs, and a larger unit holds more of
+    anything: under a token budget, a 200-token row that probably holds the answer can be worth
+    less than four 15-token links that each may (a greedy knapsack by value density)."""
     if candidates is None:
         idx = np.arange(len(x))
     else:
@@ -399,6 +410,8 @@ def learned_order(model: Model, x: np.ndarray, candidates: Sequence[int] | None 
     if not len(idx):
         return []
     sub = model.score(x[idx])
+    if cost_weight > 0:
+        sub = sub - cost_weight * x[idx, _LOG_TOKENS]
     return [int(k) for k in idx[np.lexsort((idx, -sub))]]
 
 
