@@ -82,6 +82,7 @@ from pagelens.focus.units import (
     UnitLimits,
     following,
     form_of,
+    label_value,
     neighbours,
     partners,
 )
@@ -176,6 +177,9 @@ class RulesConfig:
     #: items, a record's fields) and that parent costs at most this many tokens, the parent is
     #: kept whole: the rows and items between and around two matches (0: off)
     complete_tokens: int = 0
+    #: a kept label unit ("Authors:") brings up to this many tokens of what follows it under the
+    #: same parent (:func:`.units.label_value`; 0: off)
+    label_value_tokens: int = 0
     debug_units: int = 8
 
 
@@ -556,6 +560,8 @@ class RulesRetriever:
             u = units.heads[k]
             own = list(range(u, page.ends[u]))
             span = own + partners(page, u, cfg.limits)
+            if cfg.label_value_tokens > 0:
+                span += label_value(page, u, cfg.label_value_tokens)
             if question and rank < cfg.answer_units:
                 span += following(page, page.ends[u], cfg.answer_context_tokens)
             tries = [span, own, units.members[k]]
