@@ -41,6 +41,7 @@ from typing import Any
 import numpy as np
 
 from pagelens.focus.analysis import PageAnalysis
+from pagelens.focus.answers import ANSWER_FEATURES, answer_features
 from pagelens.focus.relations import RELATION_FEATURES, relation_features
 from pagelens.focus.units import ACTION_ROLES, CONTROL_ROLES, HEADING_ROLES, TEXT_ENTRY_ROLES, row_of
 
@@ -72,9 +73,10 @@ RELATIVE_FEATURES = ("tok_share", "size_pct", "depth_pct", "terms_pct", "bm25_pc
 #: Every column :func:`features` computes; a model file names the ones it reads. The relations to
 #: other units (:data:`.relations.RELATION_FEATURES`) come last (the thirteenth pass).
 FEATURES = (*SIGNAL_FEATURES, *CONTEXT_FEATURES, *PAGE_FEATURES, *GOAL_FEATURES, *RELATIVE_FEATURES,
-            *RELATION_FEATURES)
+            *RELATION_FEATURES, *ANSWER_FEATURES)
 _REL = FEATURES.index(RELATIVE_FEATURES[0])  # first relative column
 _RELATION = FEATURES.index(RELATION_FEATURES[0])  # first relation column
+_ANSWER = FEATURES.index(ANSWER_FEATURES[0])  # first answer-kind column (:mod:`.answers`, the fourteenth pass)
 #: Features whose larger value is more evidence for the goal (a model may be fitted monotone in them).
 EVIDENCE_FEATURES = (*(f"{s}_{f}" for s in ("terms", "bm25") for f in ("rr", "on", "norm")),
                      "rrf_norm", "rrf_rr", "n_signals", "terms_pct", "bm25_pct", "rrf_pct")
@@ -186,12 +188,14 @@ class GoalShape:
     unseen: int
     ascii: bool
     extreme: bool
+    asks: tuple[str, ...] = ()  # the kinds of answer it asks for (:func:`.answers.asked_kinds`)
 
 
 def features(pa: PageAnalysis, ranked: Mapping[str, Sequence[int]], scores: Mapping[str, Mapping[int, float]],
-             fused: dict[int, float], goal: GoalShape, *, relations: bool = True) -> np.ndarray:
+             fused: dict[int, float], goal: GoalShape, *, relations: bool = True, answers: bool = True) -> np.ndarray:
     """The feature matrix of every unit for one goal (``len(units) x len(FEATURES)``); without
-    ``relations`` the relation columns stay 0 (a model that does not read them skips their cost)."""
+    ``relations`` (``answers``) the relation (answer-kind) columns stay 0 (a model that does not
+    read them skips their cost)."""
     n = len(pa.units.heads)
     x = np.zeros((n, len(FEATURES)), dtype=np.float64)
     col = 0
@@ -255,7 +259,9 @@ def features(pa: PageAnalysis, ranked: Mapping[str, Sequence[int]], scores: Mapp
     x[:, rel : rel + 3] = _relative_page(pa, page_x)
     col += len(PAGE_FEATURES)
     if relations:
-        x[:, _RELATION:] = relation_features(pa, lex)
+        x[:, _RELATION:_ANSWER] = relation_features(pa, lex)
+    if answers:
+        x[:, _ANSWER:] = answer_features(pa, goal.asks)
     x[:, col:rel] = np.asarray([
         float(goal.question), math.log1p(goal.words), math.log1p(goal.terms), goal.unseen / max(1, goal.terms),
         float(pa.lang != "en"), float(goal.ascii), math.log1p(pa.page.total), math.log1p(n), float(goal.extreme),
@@ -292,7 +298,9 @@ class Model:
         self.columns = None if cols == list(range(width)) else np.asarray(cols, dtype=np.int64)
         self.width = width
         #: whether the model reads a relation column (:data:`RELATION_FEATURES`)
-        self.reads_relations = any(FEATURES.index(f) >= _RELATION for f in names)
+        self.reads_relations = any(_RELATION <= FEATURES.index(f) < _ANSWER for f in names)
+        #: whether the model reads an answer-kind column (:data:`.answers.ANSWER_FEATURES`)
+        self.reads_answers = any(FEATURES.index(f) >= _ANSWER for f in names)
         self.kind = spec["kind"]
         self.name = str(spec.get("name", self.kind))
         if self.kind == "trees":

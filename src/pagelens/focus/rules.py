@@ -301,7 +301,7 @@ class RulesRetriever:
         if model is None:
             return order, reason
         x = learned.features(pa, signals, {n: getattr(r, "scores", {}) for n, r in signals.items()}, fused,
-                             goal_shape(query, unseen), relations=model.reads_relations)
+                             goal_shape(query, unseen), relations=model.reads_relations, answers=model.reads_answers)
         every = self.config.fusion_all_units or (self.config.fusion_all_units_questions and is_question(query.goal))
         cands: list[int] | None = None if every else order
         if cands is not None and self.config.fusion_relatives > 0:
@@ -624,12 +624,14 @@ def _compared_values(page: Page, line_terms: dict[int, frozenset[str]], asked: s
 
 def goal_shape(query: FocusQuery, unseen: set[str]) -> GoalShape:
     """What :mod:`.learned` reads of the goal: its shape, never its words."""
+    from pagelens.focus.answers import asked_kinds
     from pagelens.focus.learned import GoalShape
 
     goal = query.goal
-    own = {t for t in query_terms(query)[0] if t[0] not in "§+\""}
+    terms = query_terms(query)[0]
+    own = {t for t in terms if t[0] not in "§+\""}
     return GoalShape(question=is_question(goal), words=len(WORD.findall(goal)), terms=len(own), unseen=len(unseen),
-                     ascii=goal.isascii(), extreme=asks_extreme(goal))
+                     ascii=goal.isascii(), extreme=asks_extreme(goal), asks=asked_kinds(set(terms)))
 
 
 def line_terms_goal_kinds(query: FocusQuery) -> set[str]:
