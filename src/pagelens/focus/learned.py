@@ -19,7 +19,10 @@ This module replaces that sum by a model fitted on labeled goals over many pages
   49 training pages names each page;
 * the lexical evidence of the unit's relatives in the tree (:mod:`.relations`: the units before
   and after it, the best other unit under its parent, grandparent, table row and table), computed
-  only for a model that reads those columns.
+  only for a model that reads those columns;
+* what kind of answer the goal asks for and what kind of value the unit holds (:mod:`.answers`:
+  an amount, a date, a count, a person, a way to reach someone; the fourteenth pass), likewise
+  computed only for a model that reads them.
 
 No feature is a word, a phrase or anything page-specific. The model is a gradient-boosted tree
 ensemble (or a logistic regression) exported to JSON (:data:`MODEL_FILE`) and evaluated here
