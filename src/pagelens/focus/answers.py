@@ -59,15 +59,12 @@ def unit_kinds(pa: PageAnalysis) -> np.ndarray:
 
 
 def answer_features(pa: PageAnalysis, asks: tuple[str, ...]) -> np.ndarray:
-    """The :data:`ANSWER_FEATURES` of every unit for a goal asking for ``asks``."""
+    """The :data:`ANSWER_FEATURES` of every unit for a goal asking for ``asks``, but the last
+    (``asked_near``: :func:`pagelens.focus.learned.features` fills it from ``holds_asked``)."""
     held = unit_kinds(pa)
     n = len(held)
+    if not n:
+        return np.zeros((0, len(ANSWER_FEATURES) - 1))
     want = np.asarray([float(k in asks) for k in ANSWER_KINDS])
-    match = (held * want).max(axis=1) if n else np.zeros(0)
-    near = match.copy()
-    for d in (1, 2):
-        if d < n:
-            np.maximum(near[d:], match[:-d], out=near[d:])
-            np.maximum(near[:-d], match[d:], out=near[:-d])
-    return np.column_stack([np.broadcast_to(want, (n, len(ANSWER_KINDS))), held, match, near]) if n else \
-        np.zeros((0, len(ANSWER_FEATURES)))
+    match = (held * want).max(axis=1)
+    return np.column_stack([np.broadcast_to(want, (n, len(ANSWER_KINDS))), held, match])

@@ -264,7 +264,8 @@ def features(pa: PageAnalysis, ranked: Mapping[str, Sequence[int]], scores: Mapp
     if relations:
         x[:, _RELATION:_ANSWER] = relation_features(pa, lex)
     if answers:
-        x[:, _ANSWER:] = answer_features(pa, goal.asks)
+        x[:, _ANSWER:-1] = answer_features(pa, goal.asks)
+        x[:, -1] = np.maximum(x[:, -2], _near(x[:, -2], 2))  # a value of the asked kind here or up to 2 units away
     x[:, col:rel] = np.asarray([
         float(goal.question), math.log1p(goal.words), math.log1p(goal.terms), goal.unseen / max(1, goal.terms),
         float(pa.lang != "en"), float(goal.ascii), math.log1p(pa.page.total), math.log1p(n), float(goal.extreme),

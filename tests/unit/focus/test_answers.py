@@ -41,10 +41,21 @@ def test_units_hold_values_of_a_kind_by_their_shape() -> None:
     assert any("7946" in t for t in by_kind["contact"])
     assert not any("plain prose" in t for k in ANSWER_KINDS for t in by_kind[k])
     x = answer_features(pa, ("amount",))
-    assert x.shape == (len(pa.units.heads), len(ANSWER_FEATURES))
-    match = x[:, ANSWER_FEATURES.index("holds_asked")]
-    assert match.sum() >= 1 and (x[:, ANSWER_FEATURES.index("asked_near")] >= match).all()
+    assert x.shape == (len(pa.units.heads), len(ANSWER_FEATURES) - 1)
+    assert x[:, ANSWER_FEATURES.index("holds_asked")].sum() >= 1
     assert answer_features(pa, ()).sum(axis=0)[ANSWER_FEATURES.index("holds_asked")] == 0
+
+
+def test_the_answer_columns_of_the_feature_matrix() -> None:
+    pa = _page()
+    goal = goal_shape(FocusQuery("How much does this cost?"), set())
+    x = learned.features(pa, {}, {}, {}, goal)
+    first = learned.FEATURES.index(ANSWER_FEATURES[0])
+    cols = x[:, first:]
+    match = cols[:, ANSWER_FEATURES.index("holds_asked")]
+    near = cols[:, ANSWER_FEATURES.index("asked_near")]
+    assert match.sum() >= 1 and (near >= match).all() and near.sum() > match.sum()
+    assert not learned.features(pa, {}, {}, {}, goal, answers=False)[:, first:].any()
 
 
 def test_the_shipped_model_does_not_read_the_answer_columns() -> None:
