@@ -2,7 +2,7 @@
 
 A question asks for an amount ("how much", "what does it cost"), a date, a count, a person or a
 way to reach someone; the page answers with a value of that kind, often in a unit that shares no
-word with the goal ("5482 KB" for "how big is the download"). The goal's side comes from the
+word with the goal (a size in megabytes for "how large is the file"). The goal's side comes from the
 concept terms the goal already carries (:func:`pagelens.focus.terms.query_terms`: question words
 and answer concepts in several languages); the unit's side from the shape of its text (a currency
 or a unit of measure after a number, a date, a short line holding one number, a byline, a phone

@@ -74,7 +74,8 @@ GOAL_FEATURES = ("question", "goal_words", "goal_terms", "unseen_share", "page_n
 RELATIVE_FEATURES = ("tok_share", "size_pct", "depth_pct", "terms_pct", "bm25_pct", "rrf_pct", "rrf_flat",
                      "ranked_share")
 #: Every column :func:`features` computes; a model file names the ones it reads. The relations to
-#: other units (:data:`.relations.RELATION_FEATURES`) come last (the thirteenth pass).
+#: other units (:data:`.relations.RELATION_FEATURES`, the thirteenth pass) and the answer kinds
+#: (:data:`.answers.ANSWER_FEATURES`, the fourteenth) come last.
 FEATURES = (*SIGNAL_FEATURES, *CONTEXT_FEATURES, *PAGE_FEATURES, *GOAL_FEATURES, *RELATIVE_FEATURES,
             *RELATION_FEATURES, *ANSWER_FEATURES)
 _REL = FEATURES.index(RELATIVE_FEATURES[0])  # first relative column

@@ -177,7 +177,7 @@ class RulesConfig:
     #: items, a record's fields) and that parent costs at most this many tokens, the parent is
     #: kept whole: the rows and items between and around two matches (0: off)
     complete_tokens: int = 0
-    #: a kept label unit ("Authors:") brings up to this many tokens of what follows it under the
+    #: a kept label unit (a line ending in a colon) brings up to this many tokens of what follows it under the
     #: same parent (:func:`.units.label_value`; 0: off)
     label_value_tokens: int = 0
     debug_units: int = 8

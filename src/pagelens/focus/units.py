@@ -323,8 +323,8 @@ _LABEL_ENDS = (":", "\uff1a")  # a label's colon, ASCII or full-width
 
 
 def label_value(page: Page, u: int, tokens: int) -> list[int]:
-    """What follows a label unit ("Authors:", "Best gifts:": its last named line ends with a
-    colon) under the same parent, up to ``tokens``, stopping at a heading or the next label: the
+    """What follows a label unit (its last named line ends with a colon: "Colours:", "Maintainers:")
+    under the same parent, up to ``tokens``, stopping at a heading or the next label: the
     value a label announces is often a run of links or a long cell, not one small sibling."""
     last = next((j for j in range(page.ends[u] - 1, u - 1, -1) if page.lines[j].name), None)
     if tokens <= 0 or last is None or not page.lines[last].name.rstrip().endswith(_LABEL_ENDS):
