@@ -61,6 +61,8 @@ CONFIGS: dict[str, dict[str, Any]] = {
     "gbdt-reg": {**_REG, "features": "relative", "monotone": True},
     # the thirteenth pass: the 64 columns plus the relations to other units (RELATION_FEATURES)
     "gbdt-relf": {**_GBDT, "features": "relations"},
+    # the fourteenth pass: the 64 columns plus what kind of answer the goal asks and the unit holds
+    "gbdt-ans": {**_GBDT, "features": "answers"},
 }
 #: The page families of the corpus (by the number its file name starts with), for leave-one-family-out
 #: folds: a family's pages share a kind of site and template, so a model that never saw the family
@@ -93,6 +95,8 @@ def columns(config: str) -> list[int]:
         return base
     if kind == "relations":
         return base + relations
+    if kind == "answers":
+        return base + [learned.FEATURES.index(f) for f in learned.ANSWER_FEATURES]
     size = {learned.FEATURES.index("page_log_tokens"), learned.FEATURES.index("page_log_units")}
     return [c for c in base if c not in size] + [learned.FEATURES.index(f) for f in learned.RELATIVE_FEATURES]
 

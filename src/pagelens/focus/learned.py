@@ -19,7 +19,10 @@ This module replaces that sum by a model fitted on labeled goals over many pages
   49 training pages names each page;
 * the lexical evidence of the unit's relatives in the tree (:mod:`.relations`: the units before
   and after it, the best other unit under its parent, grandparent, table row and table), computed
-  only for a model that reads those columns.
+  only for a model that reads those columns;
+* what kind of answer the goal asks for and what kind of value the unit holds (:mod:`.answers`:
+  an amount, a date, a count, a person, a way to reach someone; the fourteenth pass), likewise
+  computed only for a model that reads them.
 
 No feature is a word, a phrase or anything page-specific. The model is a gradient-boosted tree
 ensemble (or a logistic regression) exported to JSON (:data:`MODEL_FILE`) and evaluated here
@@ -41,6 +44,7 @@ from typing import Any
 import numpy as np
 
 from pagelens.focus.analysis import PageAnalysis
+from pagelens.focus.answers import ANSWER_FEATURES, answer_features
 from pagelens.focus.relations import RELATION_FEATURES, relation_features
 from pagelens.focus.units import ACTION_ROLES, CONTROL_ROLES, HEADING_ROLES, TEXT_ENTRY_ROLES, row_of
 
@@ -70,11 +74,13 @@ GOAL_FEATURES = ("question", "goal_words", "goal_terms", "unseen_share", "page_n
 RELATIVE_FEATURES = ("tok_share", "size_pct", "depth_pct", "terms_pct", "bm25_pct", "rrf_pct", "rrf_flat",
                      "ranked_share")
 #: Every column :func:`features` computes; a model file names the ones it reads. The relations to
-#: other units (:data:`.relations.RELATION_FEATURES`) come last (the thirteenth pass).
+#: other units (:data:`.relations.RELATION_FEATURES`, the thirteenth pass) and the answer kinds
+#: (:data:`.answers.ANSWER_FEATURES`, the fourteenth) come last.
 FEATURES = (*SIGNAL_FEATURES, *CONTEXT_FEATURES, *PAGE_FEATURES, *GOAL_FEATURES, *RELATIVE_FEATURES,
-            *RELATION_FEATURES)
+            *RELATION_FEATURES, *ANSWER_FEATURES)
 _REL = FEATURES.index(RELATIVE_FEATURES[0])  # first relative column
 _RELATION = FEATURES.index(RELATION_FEATURES[0])  # first relation column
+_ANSWER = FEATURES.index(ANSWER_FEATURES[0])  # first answer-kind column (:mod:`.answers`, the fourteenth pass)
 #: Features whose larger value is more evidence for the goal (a model may be fitted monotone in them).
 EVIDENCE_FEATURES = (*(f"{s}_{f}" for s in ("terms", "bm25") for f in ("rr", "on", "norm")),
                      "rrf_norm", "rrf_rr", "n_signals", "terms_pct", "bm25_pct", "rrf_pct")
@@ -186,12 +192,14 @@ class GoalShape:
     unseen: int
     ascii: bool
     extreme: bool
+    asks: tuple[str, ...] = ()  # the kinds of answer it asks for (:func:`.answers.asked_kinds`)
 
 
 def features(pa: PageAnalysis, ranked: Mapping[str, Sequence[int]], scores: Mapping[str, Mapping[int, float]],
-             fused: dict[int, float], goal: GoalShape, *, relations: bool = True) -> np.ndarray:
+             fused: dict[int, float], goal: GoalShape, *, relations: bool = True, answers: bool = True) -> np.ndarray:
     """The feature matrix of every unit for one goal (``len(units) x len(FEATURES)``); without
-    ``relations`` the relation columns stay 0 (a model that does not read them skips their cost)."""
+    ``relations`` (``answers``) the relation (answer-kind) columns stay 0 (a model that does not
+    read them skips their cost)."""
     n = len(pa.units.heads)
     x = np.zeros((n, len(FEATURES)), dtype=np.float64)
     col = 0
@@ -255,7 +263,10 @@ def features(pa: PageAnalysis, ranked: Mapping[str, Sequence[int]], scores: Mapp
     x[:, rel : rel + 3] = _relative_page(pa, page_x)
     col += len(PAGE_FEATURES)
     if relations:
-        x[:, _RELATION:] = relation_features(pa, lex)
+        x[:, _RELATION:_ANSWER] = relation_features(pa, lex)
+    if answers:
+        x[:, _ANSWER:-1] = answer_features(pa, goal.asks)
+        x[:, -1] = np.maximum(x[:, -2], _near(x[:, -2], 2))  # a value of the asked kind here or up to 2 units away
     x[:, col:rel] = np.asarray([
         float(goal.question), math.log1p(goal.words), math.log1p(goal.terms), goal.unseen / max(1, goal.terms),
         float(pa.lang != "en"), float(goal.ascii), math.log1p(pa.page.total), math.log1p(n), float(goal.extreme),
@@ -292,7 +303,9 @@ class Model:
         self.columns = None if cols == list(range(width)) else np.asarray(cols, dtype=np.int64)
         self.width = width
         #: whether the model reads a relation column (:data:`RELATION_FEATURES`)
-        self.reads_relations = any(FEATURES.index(f) >= _RELATION for f in names)
+        self.reads_relations = any(_RELATION <= FEATURES.index(f) < _ANSWER for f in names)
+        #: whether the model reads an answer-kind column (:data:`.answers.ANSWER_FEATURES`)
+        self.reads_answers = any(FEATURES.index(f) >= _ANSWER for f in names)
         self.kind = spec["kind"]
         self.name = str(spec.get("name", self.kind))
         if self.kind == "trees":
@@ -398,8 +411,19 @@ def forget_models() -> None:
         _MODELS.clear()
 
 
-def learned_order(model: Model, x: np.ndarray, candidates: Sequence[int] | None = None) -> list[int]:
-    """Units best first by the model's score (ties: document order); ``candidates``: only these."""
+#: The column of :func:`features` holding a unit's size, ``log(1 + tokens)``.
+_LOG_TOKENS = FEATURES.index("log_tokens")
+
+
+def learned_order(model: Model, x: np.ndarray, candidates: Sequence[int] | None = None,
+                  cost_weight: float = 0.0) -> list[int]:
+    """Units best first by the model's score (ties: document order); ``candidates``: only these.
+
+    ``cost_weight`` > 0 orders by the evidence a unit brings *per token* it costs: the score (a
+    log-odds) minus ``cost_weight * log(1 + tokens)``, i.e. odds / tokens**cost_weight. The
+    model scores whether a unit holds what the goal needs, and a larger unit holds more of
+    anything: under a token budget, a 200-token row that probably holds the answer can be worth
+    less than four 15-token links that each may (a greedy knapsack by value density)."""
     if candidates is None:
         idx = np.arange(len(x))
     else:
@@ -407,6 +431,8 @@ def learned_order(model: Model, x: np.ndarray, candidates: Sequence[int] | None 
     if not len(idx):
         return []
     sub = model.score(x[idx])
+    if cost_weight > 0:
+        sub = sub - cost_weight * x[idx, _LOG_TOKENS]
     return [int(k) for k in idx[np.lexsort((idx, -sub))]]
 
 

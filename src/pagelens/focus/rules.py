@@ -72,6 +72,7 @@ from pagelens.focus.terms import (
 )
 from pagelens.focus.units import (
     ACTION_ROLES,
+    BARRIER_ROLES,
     CONTROL_ROLES,
     HEADING_ROLES,
     PLACEHOLDER_COST,
@@ -81,6 +82,7 @@ from pagelens.focus.units import (
     UnitLimits,
     following,
     form_of,
+    label_value,
     neighbours,
     partners,
 )
@@ -168,6 +170,16 @@ class RulesConfig:
     #: :attr:`fusion_relatives_of` units, which no signal may rank: the value beside a matched label
     fusion_relatives: int = 0
     fusion_relatives_of: int = 20
+    #: the model's order per token spent: its log-odds minus this times ``log(1 + unit tokens)``
+    #: (:func:`.learned.learned_order`; 0: the model's score alone)
+    fusion_cost_weight: float = 0.0
+    #: when a unit is kept beside another kept unit of the same parent (a table's rows, a list's
+    #: items, a record's fields) and that parent costs at most this many tokens, the parent is
+    #: kept whole: the rows and items between and around two matches (0: off)
+    complete_tokens: int = 0
+    #: a kept label unit (a line ending in a colon) brings up to this many tokens of what follows it under the
+    #: same parent (:func:`.units.label_value`; 0: off)
+    label_value_tokens: int = 0
     debug_units: int = 8
 
 
@@ -289,7 +301,7 @@ class RulesRetriever:
         if model is None:
             return order, reason
         x = learned.features(pa, signals, {n: getattr(r, "scores", {}) for n, r in signals.items()}, fused,
-                             goal_shape(query, unseen), relations=model.reads_relations)
+                             goal_shape(query, unseen), relations=model.reads_relations, answers=model.reads_answers)
         every = self.config.fusion_all_units or (self.config.fusion_all_units_questions and is_question(query.goal))
         cands: list[int] | None = None if every else order
         if cands is not None and self.config.fusion_relatives > 0:
@@ -297,7 +309,7 @@ class RulesRetriever:
 
             near = relatives(pa, order[: self.config.fusion_relatives_of], self.config.fusion_relatives)
             cands = list(dict.fromkeys([*order, *near]))
-        got = learned.learned_order(model, x, cands)
+        got = learned.learned_order(model, x, cands, self.config.fusion_cost_weight)
         if self.config.fusion_rrf_weight > 0:
             got = learned.rank_fused(got, order, self.config.fusion_rrf_weight)
         return got, ""
@@ -548,6 +560,8 @@ class RulesRetriever:
             u = units.heads[k]
             own = list(range(u, page.ends[u]))
             span = own + partners(page, u, cfg.limits)
+            if cfg.label_value_tokens > 0:
+                span += label_value(page, u, cfg.label_value_tokens)
             if question and rank < cfg.answer_units:
                 span += following(page, page.ends[u], cfg.answer_context_tokens)
             tries = [span, own, units.members[k]]
@@ -559,8 +573,23 @@ class RulesRetriever:
                 if spent + cost_of(span) <= budget * 1.05:
                     add(span)
                     chosen += 1
+                    if cfg.complete_tokens > 0:
+                        self._complete(page, u, keep, budget * 1.05 - spent, cost_of, add)
                     break
         return keep, spent, chosen
+
+    def _complete(self, page: Page, u: int, keep: set[int], room: float, cost_of: Callable[[Iterable[int]], int],
+                  add: Callable[[Iterable[int]], None]) -> None:
+        """A kept unit whose small parent (a table, a list, a record: at most
+        :attr:`RulesConfig.complete_tokens`) already shows another of its lines brings the parent
+        whole, when it fits ``room``: the rows and items between and around two kept ones."""
+        p = page.parents[u]
+        if p < 0 or page.lines[p].role in BARRIER_ROLES or page.subtree_tokens(p) > self.config.complete_tokens:
+            return
+        if any(j in keep for j in (*range(p + 1, u), *range(page.ends[u], page.ends[p]))):
+            rest = range(p, page.ends[p])
+            if cost_of(rest) <= room:
+                add(rest)
 
     @staticmethod
     def _skeleton(pa: PageAnalysis, tokens: int, cost_of: Callable[[Iterable[int]], int]) -> list[int]:
@@ -595,12 +624,14 @@ def _compared_values(page: Page, line_terms: dict[int, frozenset[str]], asked: s
 
 def goal_shape(query: FocusQuery, unseen: set[str]) -> GoalShape:
     """What :mod:`.learned` reads of the goal: its shape, never its words."""
+    from pagelens.focus.answers import asked_kinds
     from pagelens.focus.learned import GoalShape
 
     goal = query.goal
-    own = {t for t in query_terms(query)[0] if t[0] not in "§+\""}
+    terms = query_terms(query)[0]
+    own = {t for t in terms if t[0] not in "§+\""}
     return GoalShape(question=is_question(goal), words=len(WORD.findall(goal)), terms=len(own), unseen=len(unseen),
-                     ascii=goal.isascii(), extreme=asks_extreme(goal))
+                     ascii=goal.isascii(), extreme=asks_extreme(goal), asks=asked_kinds(set(terms)))
 
 
 def line_terms_goal_kinds(query: FocusQuery) -> set[str]:

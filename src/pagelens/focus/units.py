@@ -319,6 +319,30 @@ def partners(page: Page, u: int, limits: UnitLimits) -> list[int]:
     return out
 
 
+_LABEL_ENDS = (":", "\uff1a")  # a label's colon, ASCII or full-width
+
+
+def label_value(page: Page, u: int, tokens: int) -> list[int]:
+    """What follows a label unit (its last named line ends with a colon: "Colours:", "Maintainers:")
+    under the same parent, up to ``tokens``, stopping at a heading or the next label: the
+    value a label announces is often a run of links or a long cell, not one small sibling."""
+    last = next((j for j in range(page.ends[u] - 1, u - 1, -1) if page.lines[j].name), None)
+    if tokens <= 0 or last is None or not page.lines[last].name.rstrip().endswith(_LABEL_ENDS):
+        return []
+    p = page.parents[u]
+    stop = page.ends[p] if p >= 0 else len(page.lines)
+    out: list[int] = []
+    j = page.ends[u]
+    while j < stop and tokens > 0:
+        ln = page.lines[j]
+        if ln.role in HEADING_ROLES or ln.name.rstrip().endswith(_LABEL_ENDS):
+            break
+        out.append(j)
+        tokens -= page.cost[j] + 1
+        j += 1
+    return out
+
+
 #: Containers of a choice's options.
 CHOICE_ROLES = frozenset({"combobox", "listbox", "MenuListPopup", "ComboBoxSelect", "radiogroup"})
 
