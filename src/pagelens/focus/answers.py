@@ -17,7 +17,7 @@ import re
 import numpy as np
 
 from pagelens.focus.analysis import PageAnalysis
-from pagelens.focus.terms import _AMOUNT, _BYLINE, _DATE_VALUE, _is_phone
+from pagelens.focus.terms import AMOUNT, BYLINE, DATE_VALUE, is_phone
 
 #: The kinds of answer, in feature order.
 ANSWER_KINDS = ("amount", "date", "count", "person", "contact")
@@ -47,13 +47,13 @@ def unit_kinds(pa: PageAnalysis) -> np.ndarray:
     for k, members in enumerate(pa.units.members):
         text = pa.norm_texts[k]
         if not any(ch.isdigit() for ch in text) and "@" not in text:
-            out[k, 3] = float(any(_BYLINE.match(lines[j].name.lower()) for j in members if lines[j].name))
+            out[k, 3] = float(any(BYLINE.match(lines[j].name.lower()) for j in members if lines[j].name))
             continue
-        out[k, 0] = float(_AMOUNT.search(text) is not None)
-        out[k, 1] = float(_DATE_VALUE.search(text) is not None)
+        out[k, 0] = float(AMOUNT.search(text) is not None)
+        out[k, 1] = float(DATE_VALUE.search(text) is not None)
         out[k, 2] = float(any(0 < len(lines[j].name) <= 40 and _COUNT.match(lines[j].name) for j in members))
-        out[k, 3] = float(any(_BYLINE.match(lines[j].name.lower()) for j in members if lines[j].name))
-        out[k, 4] = float(_is_phone(text) or _EMAIL.search(text) is not None)
+        out[k, 3] = float(any(BYLINE.match(lines[j].name.lower()) for j in members if lines[j].name))
+        out[k, 4] = float(is_phone(text) or _EMAIL.search(text) is not None)
     pa.indexes["answer_kinds"] = out
     return out
 

@@ -22,14 +22,14 @@ _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 # a phone number: digit groups split by spaces, dots, dashes or parentheses (8-15 digits),
 # not an ISO date or a decimal number
 _PHONE = re.compile(r"(?<![\w.,])(?:\+\d{1,3}[ .\-]?)?(?:\(\d{1,5}\)[ .\-]?)?\d{2,5}(?:[ .\-]\d{2,5}){1,4}(?![\w,]|\.\d)")
-_BYLINE = re.compile(r"^\s*(?:by|von|par|por|di|door|av|af)\s+\w")
-_AMOUNT = re.compile(
+BYLINE = re.compile(r"^\s*(?:by|von|par|por|di|door|av|af)\s+\w")
+AMOUNT = re.compile(
     r"[$€£¥]\s?\d|\d(?:[\d.,]*\d)?\s?(?:€|\$|£|%|°[cf]?|(?:eur|usd|gbp|mg|g|kg|lbs?|oz|ml|cl|l|km|cm|mm|m|"
     r"in|ft|kcal|cal|kj|w|kw|kwh|v|mah|gb|tb|mb|hz|ghz|mph|h|hrs?|hours?|min|minutes|days|years|"
     r"stunden|gramm|jahre|tage|ans|jours|años|días|horas)\b)")
 _MONTHS = (r"jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|januar|februar|märz|mai|juni|juli|okt|dez|"
            r"janv|févr|mars|avr|juil|août|déc|ene|abr|ago|dic")
-_DATE_VALUE = re.compile(
+DATE_VALUE = re.compile(
     r"(?<!\d)(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[./]\d{1,2}[./]\d{2,4}|\d{4}年\d{1,2}月|"
     rf"\d{{1,2}}\.?\s+(?:{_MONTHS})[a-zé]*\.?\s+\d{{4}}|(?:{_MONTHS})[a-zé]*\.?\s+\d{{1,2}},?\s+\d{{4}})(?!\d)")
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -132,13 +132,13 @@ def terms_of(text: str) -> set[str]:
     pattern, concept_of = _phrase_pattern()
     for m in pattern.finditer(norm):
         out.add("§" + concept_of[m.group(0)])
-    if any(w[0].isdigit() for w in words) and _is_phone(norm):
+    if any(w[0].isdigit() for w in words) and is_phone(norm):
         out.add("§phone")
-    if _AMOUNT.search(norm):
+    if AMOUNT.search(norm):
         out.add("§amount")  # "95 mg", "186 gramm", "$49.99", "44 €": an amount answers "how much"
-    if _DATE_VALUE.search(norm):
+    if DATE_VALUE.search(norm):
         out.add("§date")  # "2017-12-26", "12.11.2021", "Nov 12, 2021": a date value answers "when"
-    if len(words) <= 10 and _BYLINE.match(norm):
+    if len(words) <= 10 and BYLINE.match(norm):
         out.add("§author")  # "by Idris A.", "von Anna": a byline names a person
     return out
 
@@ -168,7 +168,7 @@ def inside_word(text: str, start: int, end: int) -> bool:
     return (start - a >= 3) or (b - end >= 3)
 
 
-def _is_phone(text: str) -> bool:
+def is_phone(text: str) -> bool:
     for m in _PHONE.finditer(text):
         digits = sum(ch.isdigit() for ch in m.group(0))
         if 8 <= digits <= 15 and not _ISO_DATE.search(m.group(0)):
