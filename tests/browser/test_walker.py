@@ -353,6 +353,30 @@ def test_a_huge_document_is_collected_before_its_first_walk(walker_session, tmp_
     assert rows[0] == rows[1] and len(rows[0]) > 600
 
 
+def test_the_walk_is_not_held_after_the_observation(walker_session, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Playwright keeps the Python stack of its last call until its next one: the observation's
+    parsed walk and the slices its result was read in are emptied before ``observe()`` returns, so
+    nothing of them is held while the caller focuses the tree (no further call into the page)."""
+    import gc
+
+    from pagelens.browser import walker
+    from pagelens.browser.serve import StaticServer
+    from pagelens.browser.walker_columns import Walk
+
+    (tmp_path / "long.html").write_text(
+        "<body><ul>" + "".join(f"<li><a href='#{i}'>item {i}</a></li>" for i in range(300)) + "</ul></body>")
+    monkeypatch.setattr(walker, "CHUNK", 4096)  # (read in slices)
+    with StaticServer(tmp_path) as server, walker_session.episode() as ep:
+        ep.goto(server.url("long.html"))
+        obs = ep.observe()
+        gc.collect()
+        walks = sum(isinstance(o, Walk) for o in gc.get_objects())
+        slices = sum(1 for o in gc.get_objects()
+                     if isinstance(o, list) and len(o) >= 2 and all(isinstance(x, bytes) and len(x) >= 4096 for x in o[:-1]))
+        assert [n for n in obs.nodes if n.role == "link"][-1].name == "item 299"
+    assert (walks, slices) == (0, 0)
+
+
 def test_the_collection_is_asked_for_through_either_private_send() -> None:
     """Playwright 1.44's no-reply send takes (method, params); later ones (method,
     timeout_calculator, params): both get the CDP command; a driver without one is skipped."""
