@@ -8,7 +8,8 @@ document is walked through the observer's CDP session (:meth:`WalkerObserver._wa
 function installed once per document and called by a CDP handle, the reply also carrying the
 in-view interactive elements' backend node ids for the vision path's boxes, long results read
 in slices, a very long one followed by a garbage collection in the page that nothing waits for:
-:func:`_collect_page_garbage`); cross-origin iframes are walked through their own
+:func:`_collect_page_garbage`; a document of more than :data:`COLLECT_ABOVE` elements collected
+before its first walk); cross-origin iframes are walked through their own
 :class:`~playwright.sync_api.Frame` (``evaluate``) and spliced under their ``<iframe>`` node.
 The walker itself needs no particular Playwright (BrowserGym's pinned 1.44 included).
 
