@@ -47,15 +47,36 @@ def _statm_mb(pid: int) -> float:
         return 0.0
 
 
-def _pss_mb(pid: int) -> float:
-    try:
-        with open(f"/proc/{pid}/smaps_rollup") as fh:
-            for line in fh:
-                if line.startswith("Pss:"):
-                    return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return 0.0
+def snapshot() -> dict[str, float]:
+    """MiB now: python (this process' RSS), driver (its other children's RSS), chromium (PSS summed
+    over Chromium's processes, and by process type as ``chromium:<type>``), renderer (the largest
+    renderer's PSS), total (python + driver + chromium: ``observe_peers.py``'s accounting)."""
+    sys.path.insert(0, str(HERE))
+    from compare_browsergym import _pss_kb
+
+    from pagelens.browser.watchdog import descendants
+
+    me = os.getpid()
+    out = {"python": _statm_mb(me), "driver": 0.0, "chromium": 0.0, "renderer": 0.0}
+    for pid in descendants([me]):
+        if pid == me:
+            continue
+        try:
+            cmd = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"chrom" in cmd:
+            pss = _pss_kb(pid) / 1024
+            out["chromium"] += pss
+            kind = re.search(rb"--type=([a-z-]+)", cmd)
+            key = "chromium:" + (kind.group(1).decode() if kind else "browser")
+            out[key] = out.get(key, 0.0) + pss
+            if b"--type=renderer" in cmd:
+                out["renderer"] = max(out["renderer"], pss)
+        else:
+            out["driver"] += _statm_mb(pid)
+    out["total"] = out["python"] + out["driver"] + out["chromium"]
+    return out
 
 
 class Sampler:
@@ -71,30 +92,7 @@ class Sampler:
         threading.Thread(target=self._run, daemon=True).start()
 
     def sample(self) -> dict[str, Any]:
-        from pagelens.browser.watchdog import descendants
-
-        me = os.getpid()
-        out: dict[str, Any] = {"t": time.perf_counter() - self._t0, "phase": self.phase, "python": _statm_mb(me),
-                               "driver": 0.0, "chromium": 0.0, "renderer": 0.0}
-        for pid in descendants([me]):
-            if pid == me:
-                continue
-            try:
-                cmd = Path(f"/proc/{pid}/cmdline").read_bytes()
-            except OSError:
-                continue
-            if b"chrom" in cmd:
-                pss = _pss_mb(pid)
-                out["chromium"] += pss
-                kind = re.search(rb"--type=([a-z-]+)", cmd)
-                key = "chromium:" + (kind.group(1).decode() if kind else "browser")
-                out[key] = out.get(key, 0.0) + pss
-                if b"--type=renderer" in cmd:
-                    out["renderer"] = max(out["renderer"], pss)
-            else:
-                out["driver"] += _statm_mb(pid)
-        out["total"] = out["python"] + out["driver"] + out["chromium"]
-        return out
+        return {"t": time.perf_counter() - self._t0, "phase": self.phase, **snapshot()}
 
     def _run(self) -> None:
         while not self._stop.is_set():

@@ -279,6 +279,20 @@ def test_one_round_trip_per_observation_of_a_walked_document(page, monkeypatch) 
     node(obs, "button", "Details")
 
 
+def _garbage_page(tmp_path, monkeypatch) -> list[object]:  # type: ignore[no-untyped-def]
+    """garbage.html in ``tmp_path`` (300 links, and an array the page dropped, held only by a WeakRef,
+    which only a full collection clears); the sessions the walker asks for a collection through."""
+    from pagelens.browser import walker
+
+    (tmp_path / "garbage.html").write_text(
+        "<body><ul>" + "".join(f"<li><a href='#{i}'>item {i}</a></li>" for i in range(300)) + "</ul>"
+        "<script>window.dropped = new WeakRef(new Array(400000).fill(7));</script></body>")
+    asked: list[object] = []
+    real = walker._collect_page_garbage
+    monkeypatch.setattr(walker, "_collect_page_garbage", lambda cdp: (asked.append(cdp), real(cdp)))
+    return asked
+
+
 @pytest.mark.parametrize("long_result", [True, False])
 def test_a_long_walk_is_followed_by_a_garbage_collection_in_the_page(walker_session, tmp_path, monkeypatch,
                                                                       long_result) -> None:  # type: ignore[no-untyped-def]
@@ -289,12 +303,7 @@ def test_a_long_walk_is_followed_by_a_garbage_collection_in_the_page(walker_sess
     from pagelens.browser import walker
     from pagelens.browser.serve import StaticServer
 
-    (tmp_path / "garbage.html").write_text(
-        "<body><ul>" + "".join(f"<li><a href='#{i}'>item {i}</a></li>" for i in range(300)) + "</ul>"
-        "<script>window.dropped = new WeakRef(new Array(400000).fill(7));</script></body>")
-    asked: list[object] = []
-    real = walker._collect_page_garbage
-    monkeypatch.setattr(walker, "_collect_page_garbage", lambda cdp: (asked.append(cdp), real(cdp)))
+    asked = _garbage_page(tmp_path, monkeypatch)
     monkeypatch.setattr(walker, "CHUNK", 4096)
     monkeypatch.setattr(walker, "PURGE_CHARS", 8192 if long_result else 10**9)
     with StaticServer(tmp_path) as server, walker_session.episode() as ep:
@@ -323,12 +332,7 @@ def test_a_huge_document_is_collected_before_its_first_walk(walker_session, tmp_
     from pagelens.browser import walker
     from pagelens.browser.serve import StaticServer
 
-    (tmp_path / "garbage.html").write_text(
-        "<body><ul>" + "".join(f"<li><a href='#{i}'>item {i}</a></li>" for i in range(300)) + "</ul>"
-        "<script>window.dropped = new WeakRef(new Array(400000).fill(7));</script></body>")
-    asked: list[object] = []
-    real = walker._collect_page_garbage
-    monkeypatch.setattr(walker, "_collect_page_garbage", lambda cdp: (asked.append(cdp), real(cdp)))
+    asked = _garbage_page(tmp_path, monkeypatch)
     monkeypatch.setattr(walker, "PURGE_CHARS", 10**9)  # (no collection after the walk)
     rows = []
     huge = collect_above < 600  # (the page has ~600 elements)

@@ -309,8 +309,9 @@ _GROUP = "pagelens-walker"
 _INSTALL = """(() => {{ const f = ({walker}); let last = null, counted = false;
   const holder = {{ run(opts, chunk) {{
     if (last) {{ last[0] = null; last[1] = []; last[2] = null; last = null; }}
-    if (!counted && opts.collectAbove > 0) {{ counted = true;
-      if (document.getElementsByTagName("*").length > opts.collectAbove) {{ last = [null, [], null, holder, true]; return last; }} }}
+    if (!counted && opts.collectAbove > 0) {{ counted = true; let n = 0;
+      try {{ n = document.getElementsByTagName("*").length; }} catch (e) {{ /* a page that replaced it: walk at once */ }}
+      if (n > opts.collectAbove) {{ last = [null, [], null, holder, true]; return last; }} }}
     const sink = {{}}; opts.sink = sink; const out = f(opts); const small = out.length <= chunk;
     const reply = [small ? out : null, sink.wanted || [], {{ h: {{ s: small ? null : out }} }}, holder];
     last = reply; return reply; }} }};
