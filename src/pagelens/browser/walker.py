@@ -8,8 +8,7 @@ document is walked through the observer's CDP session (:meth:`WalkerObserver._wa
 function installed once per document and called by a CDP handle, the reply also carrying the
 in-view interactive elements' backend node ids for the vision path's boxes, long results read
 in slices, a very long one followed by a garbage collection in the page that nothing waits for:
-:func:`_collect_page_garbage`; a document of more than :data:`COLLECT_ABOVE` elements collected
-before its first walk); cross-origin iframes are walked through their own
+:func:`_collect_page_garbage`); cross-origin iframes are walked through their own
 :class:`~playwright.sync_api.Frame` (``evaluate``) and spliced under their ``<iframe>`` node.
 The walker itself needs no particular Playwright (BrowserGym's pinned 1.44 included).
 
@@ -126,13 +125,20 @@ class WalkerObserver(PageObserver):
             self.page.wait_for_timeout(0)  # one driver round trip (~1 ms): delivers a pending crash event
         if self._renderer_died:
             raise PlaywrightError("Target crashed: the page's renderer process died")
-        opts: dict[str, Any] = {"want": sorted(WANT_ROLES), "wantMax": WANT_MAX, "collectAbove": COLLECT_ABOVE}
-        res = self._call_walker(cdp, opts)
-        if _asks_collection(res):
-            # a huge document: the garbage of its loading goes before the walk adds its own (the walk,
-            # next in the renderer's queue, starts once the collection is done)
-            _collect_page_garbage(cdp)
-            res = self._call_walker(cdp, {**opts, "collectAbove": 0})
+        opts = {"want": sorted(WANT_ROLES), "wantMax": WANT_MAX}
+        reply = {"silent": True, "objectGroup": _GROUP, "serializationOptions": {"serialization": "deep", "maxDepth": 2}}
+        res: dict[str, Any] | None = None
+        if self._walker_fn is not None:
+            try:
+                res = cdp.send("Runtime.callFunctionOn", {"objectId": self._walker_fn, "functionDeclaration": _CALL,
+                                                          "arguments": [{"value": opts}, {"value": CHUNK}], **reply})
+            except PlaywrightError:  # a new document since (its handle is gone): install again
+                self._walker_fn = None
+        if res is None:
+            expression = _INSTALL.format(walker=walker_js(), opts=json.dumps(opts), chunk=int(CHUNK))
+            res = cdp.send("Runtime.evaluate", {"expression": expression, **reply})
+            self._walker_fn = (res.get("result") or {}).get("objectId")
+        _value(res)
         self.last_sessions = {MAIN: cdp}
         items = ((res.get("result") or {}).get("deepSerializedValue") or {}).get("value") or []
         if len(items) < 2:
@@ -172,28 +178,6 @@ class WalkerObserver(PageObserver):
                     return _joined(parts)
                 finally:
                     parts.clear()  # (this frame outlives the call: see _finish)
-
-    def _call_walker(self, cdp: CDPSession, opts: dict[str, Any]) -> dict[str, Any]:
-        """One call of the walker: by its handle (:data:`_CALL`), or installing it in a document that
-        has none yet (:data:`_INSTALL`)."""
-        from playwright.sync_api import Error as PlaywrightError
-
-        reply = {"silent": True, "objectGroup": _GROUP, "serializationOptions": {"serialization": "deep", "maxDepth": 2}}
-        if self._walker_fn is not None:
-            try:
-                res: dict[str, Any] = cdp.send("Runtime.callFunctionOn", {
-                    "objectId": self._walker_fn, "functionDeclaration": _CALL,
-                    "arguments": [{"value": opts}, {"value": CHUNK}], **reply})
-            except PlaywrightError:  # a new document since (its handle is gone): install again
-                self._walker_fn = None
-            else:
-                _value(res)
-                return res
-        expression = _INSTALL.format(walker=walker_js(), opts=json.dumps(opts), chunk=int(CHUNK))
-        res = cdp.send("Runtime.evaluate", {"expression": expression, **reply})
-        self._walker_fn = (res.get("result") or {}).get("objectId")
-        _value(res)
-        return res
 
     def _finish(self, walks: list[Walk], js: str, deadline: Deadline, timings: dict[str, float], t0: float,
                 frame_errors: dict[str, str]) -> Observation:
@@ -303,15 +287,9 @@ _GROUP = "pagelens-walker"
 #: _SLICE); the holder (fourth place, kept by the first reply for the document's lifetime) walks
 #: again (_CALL). Each walk empties the previous reply's first three places (CDP keeps a handle to
 #: each reply until the document goes: a few bytes each).
-#: The first walk of a document of more than ``opts.collectAbove`` elements (when that is above 0)
-#: does not walk: its reply is ``[null, [], null, holder, true]``, and the observer asks for a
-#: collection and calls again (:data:`COLLECT_ABOVE`).
-_INSTALL = """(() => {{ const f = ({walker}); let last = null, counted = false;
+_INSTALL = """(() => {{ const f = ({walker}); let last = null;
   const holder = {{ run(opts, chunk) {{
     if (last) {{ last[0] = null; last[1] = []; last[2] = null; last = null; }}
-    if (!counted && opts.collectAbove > 0) {{ counted = true; let n = 0;
-      try {{ n = document.getElementsByTagName("*").length; }} catch (e) {{ /* a page that replaced it: walk at once */ }}
-      if (n > opts.collectAbove) {{ last = [null, [], null, holder, true]; return last; }} }}
     const sink = {{}}; opts.sink = sink; const out = f(opts); const small = out.length <= chunk;
     const reply = [small ? out : null, sink.wanted || [], {{ h: {{ s: small ? null : out }} }}, holder];
     last = reply; return reply; }} }};
@@ -322,14 +300,6 @@ _CALL = "function (opts, chunk) { return this[3].run(opts, chunk); }"
 _SLICE = """function (a, n) { const h = this[2] && this[2].h; const s = h && h.s; if (typeof s !== "string") return null;
   const last = a + n >= s.length; const part = s.slice(a, a + n); const len = s.length; if (last) this[2] = null;
   return [part, last, len]; }"""
-#: A main document of more elements than this is collected before its first walk: a freshly loaded page
-#: keeps the garbage of its loading (the parser's, its scripts') until V8 and Blink collect it, and the
-#: walk adds its own on top. On the generated 100,000-element page Blink's heap held 265 MB after load
-#: and 154 MB after a collection, and the renderer peaked 70-100 MB lower during the walk started from
-#: the collected heap; the collection costs ~1-1.5 s there (the walk waits for it), so a page below this
-#: size (every corpus page: at most ~12,000 elements) is walked at once. Counting the elements costs
-#: the page a few milliseconds at 100,000 elements, nothing measurable at 1,000.
-COLLECT_ABOVE = 65_536
 #: After the first slice of a result longer than :data:`PURGE_CHARS`, ask the page for a collection
 #: before reading the rest (the remaining reads wait for it: ~0.3-2 s on a 100,000-element page).
 GC_BEFORE_READ = True
@@ -351,12 +321,6 @@ def _joined(parts: list[str | bytes]) -> str | bytes:
     if all(isinstance(p, bytes) for p in parts):
         return b"".join(parts)  # type: ignore[arg-type]
     return "".join(p.decode("utf-8") if isinstance(p, bytes) else p for p in parts)
-
-
-def _asks_collection(res: dict[str, Any]) -> bool:
-    """Whether the walker's reply is :data:`_INSTALL`'s "collect first" (a fifth place, true)."""
-    items = ((res.get("result") or {}).get("deepSerializedValue") or {}).get("value") or []
-    return len(items) > 4 and isinstance(items[4], dict) and items[4].get("value") is True
 
 
 def _value(res: dict[str, Any]) -> Any:
