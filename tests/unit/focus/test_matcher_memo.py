@@ -6,7 +6,7 @@ from pagelens.focus.matcher import GoalMatcher, words_of
 
 
 def test_the_memo_keeps_each_term_once_in_a_tuple() -> None:
-    norm, terms, joined = words_of("Order order ORDER the red red shoes; e mail me")
+    _norm, terms, joined = words_of("Order order ORDER the red red shoes; e mail me")
     assert isinstance(terms, tuple) and isinstance(joined, tuple)
     assert len(terms) == len(set(terms)) and len(joined) == len(set(joined))
     assert {"order", "red"} <= set(terms) and "+email" in joined
