@@ -27,39 +27,12 @@ GOAL = "Find the request form, fill in the message and send it"
 HERE = Path(__file__).resolve().parent
 
 
-def _rss_mb(pid: int) -> float:
-    try:
-        with open(f"/proc/{pid}/statm") as fh:
-            return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
-    except (OSError, ValueError, IndexError):
-        return 0.0
-
-
 def snapshot() -> dict[str, float]:
-    """MB now: python, driver, chromium (PSS), renderer (largest renderer's PSS), total."""
+    """MB now: python, driver, chromium (PSS), renderer (largest renderer's PSS), total (``mem_phases.snapshot``)."""
     sys.path.insert(0, str(HERE))
-    from compare_browsergym import _pss_kb
+    from mem_phases import snapshot as now
 
-    from pagelens.browser.watchdog import descendants
-
-    me = os.getpid()
-    out = {"python": _rss_mb(me), "driver": 0.0, "chromium": 0.0, "renderer": 0.0}
-    for pid in descendants([me]):
-        if pid == me:
-            continue
-        try:
-            cmd = Path(f"/proc/{pid}/cmdline").read_bytes()
-        except OSError:
-            continue
-        if b"chrom" in cmd:
-            pss = _pss_kb(pid) / 1024
-            out["chromium"] += pss
-            if b"--type=renderer" in cmd:
-                out["renderer"] = max(out["renderer"], pss)
-        else:
-            out["driver"] += _rss_mb(pid)
-    out["total"] = out["python"] + out["driver"] + out["chromium"]
-    return out
+    return now()
 
 
 def one(page: Path, collect: bool) -> dict[str, Any]:

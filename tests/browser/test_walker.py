@@ -279,6 +279,20 @@ def test_one_round_trip_per_observation_of_a_walked_document(page, monkeypatch) 
     node(obs, "button", "Details")
 
 
+def _garbage_page(tmp_path, monkeypatch) -> list[object]:  # type: ignore[no-untyped-def]
+    """garbage.html in ``tmp_path`` (300 links, and an array the page dropped, held only by a WeakRef,
+    which only a full collection clears); the sessions the walker asks for a collection through."""
+    from pagelens.browser import walker
+
+    (tmp_path / "garbage.html").write_text(
+        "<body><ul>" + "".join(f"<li><a href='#{i}'>item {i}</a></li>" for i in range(300)) + "</ul>"
+        "<script>window.dropped = new WeakRef(new Array(400000).fill(7));</script></body>")
+    asked: list[object] = []
+    real = walker._collect_page_garbage
+    monkeypatch.setattr(walker, "_collect_page_garbage", lambda cdp: (asked.append(cdp), real(cdp)))
+    return asked
+
+
 @pytest.mark.parametrize("long_result", [True, False])
 def test_a_long_walk_is_followed_by_a_garbage_collection_in_the_page(walker_session, tmp_path, monkeypatch,
                                                                       long_result) -> None:  # type: ignore[no-untyped-def]
@@ -289,12 +303,7 @@ def test_a_long_walk_is_followed_by_a_garbage_collection_in_the_page(walker_sess
     from pagelens.browser import walker
     from pagelens.browser.serve import StaticServer
 
-    (tmp_path / "garbage.html").write_text(
-        "<body><ul>" + "".join(f"<li><a href='#{i}'>item {i}</a></li>" for i in range(300)) + "</ul>"
-        "<script>window.dropped = new WeakRef(new Array(400000).fill(7));</script></body>")
-    asked: list[object] = []
-    real = walker._collect_page_garbage
-    monkeypatch.setattr(walker, "_collect_page_garbage", lambda cdp: (asked.append(cdp), real(cdp)))
+    asked = _garbage_page(tmp_path, monkeypatch)
     monkeypatch.setattr(walker, "CHUNK", 4096)
     monkeypatch.setattr(walker, "PURGE_CHARS", 8192 if long_result else 10**9)
     with StaticServer(tmp_path) as server, walker_session.episode() as ep:
@@ -310,6 +319,30 @@ def test_a_long_walk_is_followed_by_a_garbage_collection_in_the_page(walker_sess
     assert walker.FREED_HEAP.due is long_result  # the next observation returns Python's freed heap
     walker.FREED_HEAP.release()
     assert not walker.FREED_HEAP.due
+
+
+def test_the_walk_is_not_held_after_the_observation(walker_session, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Playwright keeps the Python stack of its last call until its next one: the observation's
+    parsed walk and the slices its result was read in are emptied before ``observe()`` returns, so
+    nothing of them is held while the caller focuses the tree (no further call into the page)."""
+    import gc
+
+    from pagelens.browser import walker
+    from pagelens.browser.serve import StaticServer
+    from pagelens.browser.walker_columns import Walk
+
+    (tmp_path / "long.html").write_text(
+        "<body><ul>" + "".join(f"<li><a href='#{i}'>item {i}</a></li>" for i in range(300)) + "</ul></body>")
+    monkeypatch.setattr(walker, "CHUNK", 4096)  # (read in slices)
+    with StaticServer(tmp_path) as server, walker_session.episode() as ep:
+        ep.goto(server.url("long.html"))
+        obs = ep.observe()
+        gc.collect()
+        walks = sum(isinstance(o, Walk) for o in gc.get_objects())
+        slices = sum(1 for o in gc.get_objects()
+                     if isinstance(o, list) and len(o) >= 2 and all(isinstance(x, bytes) and len(x) >= 4096 for x in o[:-1]))
+        assert [n for n in obs.nodes if n.role == "link"][-1].name == "item 299"
+    assert (walks, slices) == (0, 0)
 
 
 def test_the_collection_is_asked_for_through_either_private_send() -> None:

@@ -16,17 +16,21 @@ class IdRegistry:
     __slots__ = ("_ids", "_next")
 
     def __init__(self) -> None:
-        self._ids: dict[tuple[str, int], ElementId] = {}
+        # frame process -> backend id -> element id: one small dict per process instead of a
+        # (process, backend id) tuple per element (~5 MB less at 100,000 elements)
+        self._ids: dict[str, dict[int, ElementId]] = {}
         self._next = 1
 
     def id_for(self, process: str, backend_id: int) -> ElementId:
-        key = (process, backend_id)
-        eid = self._ids.get(key)
+        ids = self._ids.get(process)
+        if ids is None:
+            ids = self._ids[process] = {}
+        eid = ids.get(backend_id)
         if eid is None:
             eid = ElementId(str(self._next))
             self._next += 1
-            self._ids[key] = eid
+            ids[backend_id] = eid
         return eid
 
     def __len__(self) -> int:
-        return len(self._ids)
+        return self._next - 1

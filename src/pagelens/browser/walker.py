@@ -93,10 +93,11 @@ class WalkerObserver(PageObserver):
 
         with gc_paused():
             t = time.perf_counter()
-            main = parse_walk(raw_main)
+            walks = [parse_walk(raw_main)]
             del raw_main  # a big page's JSON string (tens of MB) is not kept while the nodes are built
             timings["parse"] = time.perf_counter() - t
-            return self._finish(main, js, deadline, timings, t0, frame_errors)
+            # (handed over in a list that _finish empties: see _finish's note on Playwright's stacks)
+            return self._finish(walks, js, deadline, timings, t0, frame_errors)
 
     def _walk_main(self) -> str | bytes:
         """The main document's walk, through this observer's CDP session (one per page, opened
@@ -173,12 +174,25 @@ class WalkerObserver(PageObserver):
                 if huge:
                     _collect_page_garbage(cdp)  # (the string itself and the slices' garbage)
                     FREED_HEAP.due = True
-                return _joined(parts)
+                try:
+                    return _joined(parts)
+                finally:
+                    parts.clear()  # (this frame outlives the call: see _finish)
 
-    def _finish(self, main: Walk, js: str, deadline: Deadline, timings: dict[str, float], t0: float,
+    def _finish(self, walks: list[Walk], js: str, deadline: Deadline, timings: dict[str, float], t0: float,
                 frame_errors: dict[str, str]) -> Observation:
+        """The observation from the main document's walk (``walks``' one item, taken out of it) and
+        the cross-origin frames' own walks.
+
+        Playwright's sync API keeps the Python stack of its last call (``inspect.stack()``, for its
+        error messages) until its next call: the frames of this observation's last call into the
+        page (the walk, its last slice, an iframe's walk) outlive it with their locals, through
+        the caller's ``focus_view``. So the walks, their slices and the merge's tables are emptied
+        here once the nodes are built, not left to the frames' end (~25 MB of columns and UTF-8
+        slices at 100,000 elements, otherwise held while focus ranks the page)."""
         from playwright.sync_api import Error as PlaywrightError
 
+        main = walks.pop()
         parsed: list[tuple[Frame, Walk]] = [(self.page.main_frame, main)]
 
         # cross-origin iframes: walk their Frame, splice under the iframe node
@@ -209,10 +223,9 @@ class WalkerObserver(PageObserver):
                     except PlaywrightError as exc:
                         frame_errors[child.url or "iframe"] = _first_line(exc)
                         continue
-                    cw = parse_walk(raw)
+                    spliced[(k, node)] = parse_walk(raw)
                     del raw
-                    spliced[(k, node)] = cw
-                    parsed.append((child, cw))
+                    parsed.append((child, spliced[(k, node)]))
             token = walk.docs[0][1] if walk.docs else "?"
             for node in walk.loading:  # said, not dropped in silence (e.g. the depths of 200 nested iframes)
                 frame_errors[f"iframe:{token}:{node}"] = ("iframe document still loading when observed "
@@ -240,6 +253,9 @@ class WalkerObserver(PageObserver):
                 focused = n.eid
         keys = [f"w:{tok}" for _, w in parsed for _, tok, _, _, _ in w.docs]
         tokens = (MAIN, *keys[1:]) if keys else (MAIN,)
+        del main, walk, w
+        parsed.clear()
+        spliced.clear()
         return Observation(
             url=self.page.url,
             title=nodes[0].name if nodes else "",
