@@ -67,6 +67,19 @@ generalises), and the held-out ones, each in its own file:
   (h13-goals12) from the full trees and the raw HTML only, without reading the retriever, the
   defense or any earlier goal file, and without running either on them; held out, run only when
   asked for by name (``--set blind-12``).
+* ``blind-13`` — 207 goals on 18 real pages in none of the corpus, blind-11 or blind-12
+  (``benchmarks/data/realpage_goals_blind13.jsonl``, same format, 1-4 must-keep items each, 313
+  items; 56% read / 19% act / 25% navigate): Debian documentation in Italian, Korean, Dutch,
+  Russian, Portuguese, Simplified and Traditional Chinese (FAQ, Debian Reference, Developer's
+  Reference, New Maintainers' Guide), GCC 12 release notes, a man page rendered to HTML by groff, a
+  pydoc API page and a users-and-groups reference generated or shipped here, and application UIs of
+  the Stisla template (tickets, a posts table with bulk and per-row actions, settings, sign-up, a
+  post editor, a contact form); 28 goals in another language than the page. Its pages are in
+  ``benchmarks/data/pages_blind13`` (sources and licences in its SOURCES.md; :data:`SET_PAGES`).
+  Every item checked against both the walker's and the CDP full tree. Written by a helper
+  (h14-goals13) from the full trees only, without reading the retriever, the defense or any
+  earlier goal file, and without running either on them; held out, run only when asked for by
+  name (``--set blind-13``).
 
 **blind-3 … blind-8 are development data too** since 2026-12-06 (issue 9, h10-focus): each had
 been run on several code versions, and ``benchmarks/focus_learn.py`` fits ``default``'s learned
@@ -82,7 +95,7 @@ the same rendering with the same ``focus()`` (defense on), as ``pagelens eval-ca
         [--retriever default --retriever bm25-400 ...] [--set blind-2] [--budget 0.15] [--refined]
         [--json out.json]
 
-``--pages`` is the corpus; a set listed in :data:`SET_PAGES` (blind-11, blind-12) always reads its own pages.
+``--pages`` is the corpus; a set listed in :data:`SET_PAGES` (blind-11, blind-12, blind-13) always reads its own pages.
 """
 
 from __future__ import annotations
@@ -108,12 +121,14 @@ HELD_OUT_FILES = {"blind-3": HERE / "data" / "realpage_goals_blind3.jsonl",
                   "blind-9": HERE / "data" / "realpage_goals_blind9.jsonl",
                   "blind-10": HERE / "data" / "realpage_goals_blind10.jsonl",
                   "blind-11": HERE / "data" / "realpage_goals_blind11.jsonl",
-                  "blind-12": HERE / "data" / "realpage_goals_blind12.jsonl"}
+                  "blind-12": HERE / "data" / "realpage_goals_blind12.jsonl",
+                  "blind-13": HERE / "data" / "realpage_goals_blind13.jsonl"}
 #: Sets whose pages are not the corpus: their pages are observed from this directory, not ``--pages``.
-SET_PAGES = {"blind-11": HERE / "data" / "pages_blind11", "blind-12": HERE / "data" / "pages_blind12"}
+SET_PAGES = {"blind-11": HERE / "data" / "pages_blind11", "blind-12": HERE / "data" / "pages_blind12",
+             "blind-13": HERE / "data" / "pages_blind13"}
 GOALS = (HERE / "data" / "realpage_goals.jsonl", *HELD_OUT_FILES.values())
 SET_ORDER = ["developer", "blind-1", "blind-2", "blind-3", "blind-4", "blind-5", "blind-6", "blind-7", "blind-8",
-             "blind-9", "blind-10", "blind-11", "blind-12"]
+             "blind-9", "blind-10", "blind-11", "blind-12", "blind-13"]
 #: How each set is labeled in every table.
 #: Once held out, now development data: ``default``'s learned fusion is fitted on them (focus_learn.py).
 TRAINED_ON = frozenset({"blind-3", "blind-4", "blind-5", "blind-6", "blind-7", "blind-8"})
