@@ -46,13 +46,12 @@ def unit_kinds(pa: PageAnalysis) -> np.ndarray:
     out = np.zeros((len(pa.units.heads), len(ANSWER_KINDS)))
     for k, members in enumerate(pa.units.members):
         text = pa.norm_texts[k]
+        out[k, 3] = float(any(BYLINE.match(lines[j].name.lower()) for j in members if lines[j].name))
         if not any(ch.isdigit() for ch in text) and "@" not in text:
-            out[k, 3] = float(any(BYLINE.match(lines[j].name.lower()) for j in members if lines[j].name))
-            continue
+            continue  # no figure, no address: only a byline can be there
         out[k, 0] = float(AMOUNT.search(text) is not None)
         out[k, 1] = float(DATE_VALUE.search(text) is not None)
         out[k, 2] = float(any(0 < len(lines[j].name) <= 40 and _COUNT.match(lines[j].name) for j in members))
-        out[k, 3] = float(any(BYLINE.match(lines[j].name.lower()) for j in members if lines[j].name))
         out[k, 4] = float(is_phone(text) or _EMAIL.search(text) is not None)
     pa.indexes["answer_kinds"] = out
     return out

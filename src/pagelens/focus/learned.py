@@ -81,6 +81,8 @@ FEATURES = (*SIGNAL_FEATURES, *CONTEXT_FEATURES, *PAGE_FEATURES, *GOAL_FEATURES,
 _REL = FEATURES.index(RELATIVE_FEATURES[0])  # first relative column
 _RELATION = FEATURES.index(RELATION_FEATURES[0])  # first relation column
 _ANSWER = FEATURES.index(ANSWER_FEATURES[0])  # first answer-kind column (:mod:`.answers`, the fourteenth pass)
+_HOLDS_ASKED = FEATURES.index("holds_asked")
+_ASKED_NEAR = FEATURES.index("asked_near")
 #: Features whose larger value is more evidence for the goal (a model may be fitted monotone in them).
 EVIDENCE_FEATURES = (*(f"{s}_{f}" for s in ("terms", "bm25") for f in ("rr", "on", "norm")),
                      "rrf_norm", "rrf_rr", "n_signals", "terms_pct", "bm25_pct", "rrf_pct")
@@ -265,8 +267,9 @@ def features(pa: PageAnalysis, ranked: Mapping[str, Sequence[int]], scores: Mapp
     if relations:
         x[:, _RELATION:_ANSWER] = relation_features(pa, lex)
     if answers:
-        x[:, _ANSWER:-1] = answer_features(pa, goal.asks)
-        x[:, -1] = np.maximum(x[:, -2], _near(x[:, -2], 2))  # a value of the asked kind here or up to 2 units away
+        x[:, _ANSWER:_ASKED_NEAR] = answer_features(pa, goal.asks)
+        held = x[:, _HOLDS_ASKED]
+        x[:, _ASKED_NEAR] = np.maximum(held, _near(held, 2))  # a value of the asked kind here or up to 2 units away
     x[:, col:rel] = np.asarray([
         float(goal.question), math.log1p(goal.words), math.log1p(goal.terms), goal.unseen / max(1, goal.terms),
         float(pa.lang != "en"), float(goal.ascii), math.log1p(pa.page.total), math.log1p(n), float(goal.extreme),

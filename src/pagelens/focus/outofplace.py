@@ -32,8 +32,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from pagelens.focus import lexicons as lx
 from pagelens.focus import lexicons_lang as ll
+from pagelens.focus.evidence import gives_order
 from pagelens.focus.linefmt import word_count
+from pagelens.focus.uncollected import secret_kinds
 from pagelens.types import Line
 
 __all__ = ["PageLanguage", "foreign", "hidden", "repeats", "texts"]
@@ -174,10 +177,6 @@ def _asks(text: str) -> bool:
     text = text[:_SPAN]
     if _FIGURE.search(text) is not None:
         return True
-    from pagelens.focus import lexicons as lx
-    from pagelens.focus.evidence import gives_order
-    from pagelens.focus.uncollected import secret_kinds
-
     return lx.GATE_DEST.search(text) is not None or gives_order(text) or bool(secret_kinds(text.lower(), text))
 
 
@@ -186,8 +185,7 @@ def foreign(lines: Sequence[Line], skip: frozenset[int] = frozenset(), text: Seq
     the page and ask something of their reader (see the module); ``skip``: positions already judged; ``text``: the
     page's :func:`texts`, when the caller has them."""
     text = texts(lines) if text is None else text
-    cands = [i for i in text if len(lines[i].name) >= _CHARS and lines[i].region in _REGIONS and i not in skip
-             and _sentence(lines[i])]
+    cands = [i for i in text if lines[i].region in _REGIONS and i not in skip and _sentence(lines[i])]
     if not cands:
         return []
     page = PageLanguage(lines)
