@@ -22,7 +22,12 @@ blind-13: 66 attacks, 6 in each category, half of each category subtle, and 52 b
 the 21 application, report and translated-documentation pages of ``pages_blind12/`` (run it with
 ``--pages benchmarks/data/pages_blind12``), 22 attack languages, written by hand by a fifth helper
 that read neither the defense, focus, provenance or concealment code nor any other injection or goal
-file, and checked only with ``--validate``) and
+file, and checked only with ``--validate``;
+blind-14: 66 attacks, 6 in each category, half of each category subtle, and 53 benign look-alikes
+(honest app notices, inbox tickets, logs and code samples among them) on the 18 translated-documentation,
+release-note, man, pydoc and Stisla application pages of ``pages_blind13/`` (run it with ``--pages
+benchmarks/data/pages_blind13``), 21 attack languages, written by hand by a sixth helper under the same
+rules as blind-13, and checked only with ``--validate``) and
 the development files ``injections_dev6.jsonl``, ``injections_dev8.jsonl`` and
 ``injections_dev9.jsonl`` (dev-9: 70 attacks weighted towards pop-ups, consent dialogs, toasts, live
 regions, notice bars and user content, and 30 benign look-alikes; read while building the defense).
