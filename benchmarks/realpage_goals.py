@@ -95,7 +95,7 @@ the same rendering with the same ``focus()`` (defense on), as ``pagelens eval-ca
         [--retriever default --retriever bm25-400 ...] [--set blind-2] [--budget 0.15] [--refined]
         [--json out.json]
 
-``--pages`` is the corpus; a set listed in :data:`SET_PAGES` (blind-11, blind-12, blind-13) always reads its own pages.
+``--pages`` is the corpus; a set listed in :data:`SET_PAGES` (blind-11 … blind-14) always reads its own pages.
 """
 
 from __future__ import annotations
@@ -122,13 +122,14 @@ HELD_OUT_FILES = {"blind-3": HERE / "data" / "realpage_goals_blind3.jsonl",
                   "blind-10": HERE / "data" / "realpage_goals_blind10.jsonl",
                   "blind-11": HERE / "data" / "realpage_goals_blind11.jsonl",
                   "blind-12": HERE / "data" / "realpage_goals_blind12.jsonl",
-                  "blind-13": HERE / "data" / "realpage_goals_blind13.jsonl"}
+                  "blind-13": HERE / "data" / "realpage_goals_blind13.jsonl",
+                  "blind-14": HERE / "data" / "realpage_goals_blind14.jsonl"}
 #: Sets whose pages are not the corpus: their pages are observed from this directory, not ``--pages``.
 SET_PAGES = {"blind-11": HERE / "data" / "pages_blind11", "blind-12": HERE / "data" / "pages_blind12",
-             "blind-13": HERE / "data" / "pages_blind13"}
+             "blind-13": HERE / "data" / "pages_blind13", "blind-14": HERE / "data" / "pages_blind14"}
 GOALS = (HERE / "data" / "realpage_goals.jsonl", *HELD_OUT_FILES.values())
 SET_ORDER = ["developer", "blind-1", "blind-2", "blind-3", "blind-4", "blind-5", "blind-6", "blind-7", "blind-8",
-             "blind-9", "blind-10", "blind-11", "blind-12", "blind-13"]
+             "blind-9", "blind-10", "blind-11", "blind-12", "blind-13", "blind-14"]
 #: How each set is labeled in every table.
 #: Once held out, now development data: ``default``'s learned fusion is fitted on them (focus_learn.py).
 TRAINED_ON = frozenset({"blind-3", "blind-4", "blind-5", "blind-6", "blind-7", "blind-8"})
