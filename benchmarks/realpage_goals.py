@@ -80,6 +80,19 @@ generalises), and the held-out ones, each in its own file:
   (h14-goals13) from the full trees only, without reading the retriever, the defense or any
   earlier goal file, and without running either on them; held out, run only when asked for by
   name (``--set blind-13``).
+* ``blind-14`` — 204 goals on 18 real pages in none of the corpus or blind-11 … blind-13
+  (``benchmarks/data/realpage_goals_blind14.jsonl``, same format, 1-4 must-keep items each, 341
+  items; 57% read / 20% act / 23% navigate): the Debian Administrator's Handbook in Arabic,
+  Persian (both right-to-left), Polish, Turkish, Swedish, Indonesian and Vietnamese, application
+  UIs of the tabler-ui template (mail compose, store with a product table, a long form page, a
+  100-row data table, an invoice, a users list with filters and per-row check boxes, sign-up, a
+  profile), SQLite's release history and two API references generated here by pdoc; 11 goals in
+  another language than the page on the English pages, 67 English goals on the handbook pages.
+  Its pages are in ``benchmarks/data/pages_blind14`` (sources and licences in its SOURCES.md;
+  :data:`SET_PAGES`). Every item checked against both the walker's and the CDP full tree. Written
+  by a helper (h15-goals14) from the full trees only, without reading the retriever, the defense
+  or any earlier goal file, and without running either on them; held out, run only when asked
+  for by name (``--set blind-14``).
 
 **blind-3 … blind-8 are development data too** since 2026-12-06 (issue 9, h10-focus): each had
 been run on several code versions, and ``benchmarks/focus_learn.py`` fits ``default``'s learned
