@@ -80,6 +80,19 @@ generalises), and the held-out ones, each in its own file:
   (h14-goals13) from the full trees only, without reading the retriever, the defense or any
   earlier goal file, and without running either on them; held out, run only when asked for by
   name (``--set blind-13``).
+* ``blind-14`` — 204 goals on 18 real pages in none of the corpus or blind-11 … blind-13
+  (``benchmarks/data/realpage_goals_blind14.jsonl``, same format, 1-4 must-keep items each, 341
+  items; 57% read / 20% act / 23% navigate): the Debian Administrator's Handbook in Arabic,
+  Persian (both right-to-left), Polish, Turkish, Swedish, Indonesian and Vietnamese, application
+  UIs of the tabler-ui template (mail compose, store with a product table, a long form page, a
+  100-row data table, an invoice, a users list with filters and per-row check boxes, sign-up, a
+  profile), SQLite's release history and two API references generated here by pdoc; 11 goals in
+  another language than the page on the English pages, 67 English goals on the handbook pages.
+  Its pages are in ``benchmarks/data/pages_blind14`` (sources and licences in its SOURCES.md;
+  :data:`SET_PAGES`). Every item checked against both the walker's and the CDP full tree. Written
+  by a helper (h15-goals14) from the full trees only, without reading the retriever, the defense
+  or any earlier goal file, and without running either on them; held out, run only when asked
+  for by name (``--set blind-14``).
 
 **blind-3 … blind-8 are development data too** since 2026-12-06 (issue 9, h10-focus): each had
 been run on several code versions, and ``benchmarks/focus_learn.py`` fits ``default``'s learned
@@ -95,7 +108,7 @@ the same rendering with the same ``focus()`` (defense on), as ``pagelens eval-ca
         [--retriever default --retriever bm25-400 ...] [--set blind-2] [--budget 0.15] [--refined]
         [--json out.json]
 
-``--pages`` is the corpus; a set listed in :data:`SET_PAGES` (blind-11, blind-12, blind-13) always reads its own pages.
+``--pages`` is the corpus; a set listed in :data:`SET_PAGES` (blind-11 … blind-14) always reads its own pages.
 """
 
 from __future__ import annotations
@@ -122,13 +135,14 @@ HELD_OUT_FILES = {"blind-3": HERE / "data" / "realpage_goals_blind3.jsonl",
                   "blind-10": HERE / "data" / "realpage_goals_blind10.jsonl",
                   "blind-11": HERE / "data" / "realpage_goals_blind11.jsonl",
                   "blind-12": HERE / "data" / "realpage_goals_blind12.jsonl",
-                  "blind-13": HERE / "data" / "realpage_goals_blind13.jsonl"}
+                  "blind-13": HERE / "data" / "realpage_goals_blind13.jsonl",
+                  "blind-14": HERE / "data" / "realpage_goals_blind14.jsonl"}
 #: Sets whose pages are not the corpus: their pages are observed from this directory, not ``--pages``.
 SET_PAGES = {"blind-11": HERE / "data" / "pages_blind11", "blind-12": HERE / "data" / "pages_blind12",
-             "blind-13": HERE / "data" / "pages_blind13"}
+             "blind-13": HERE / "data" / "pages_blind13", "blind-14": HERE / "data" / "pages_blind14"}
 GOALS = (HERE / "data" / "realpage_goals.jsonl", *HELD_OUT_FILES.values())
 SET_ORDER = ["developer", "blind-1", "blind-2", "blind-3", "blind-4", "blind-5", "blind-6", "blind-7", "blind-8",
-             "blind-9", "blind-10", "blind-11", "blind-12", "blind-13"]
+             "blind-9", "blind-10", "blind-11", "blind-12", "blind-13", "blind-14"]
 #: How each set is labeled in every table.
 #: Once held out, now development data: ``default``'s learned fusion is fitted on them (focus_learn.py).
 TRAINED_ON = frozenset({"blind-3", "blind-4", "blind-5", "blind-6", "blind-7", "blind-8"})

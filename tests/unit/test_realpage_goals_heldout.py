@@ -1,9 +1,9 @@
-"""Shape of the held-out goal files blind-6 to blind-13, and that every must-keep item is on its page.
+"""Shape of the held-out goal files blind-6 to blind-14, and that every must-keep item is on its page.
 
 The figures come from ``benchmarks/realpage_goals.py --set blind-6`` / ``--set blind-7`` /
-``--set blind-8`` / ``--set blind-9`` / ``--set blind-10`` / ``--set blind-11`` / ``--set blind-12`` / ``--set blind-13``.
-blind-6 to blind-10 are written on the 49 corpus pages; blind-11, blind-12 and blind-13 on pages of their own
-(``benchmarks/data/pages_blind11``, ``pages_blind12``, ``pages_blind13``), none of them in the corpus. Nothing here runs a retriever: the existence check observes each page with the full
+``--set blind-8`` / ``--set blind-9`` / ``--set blind-10`` / ``--set blind-11`` / ``--set blind-12`` / ``--set blind-13`` / ``--set blind-14``.
+blind-6 to blind-10 are written on the 49 corpus pages; blind-11 to blind-14 on pages of their own
+(``benchmarks/data/pages_blind11`` … ``pages_blind14``), none of them in the corpus. Nothing here runs a retriever: the existence check observes each page with the full
 tree only (no goal, no focus, no defense) and matches items with the harness's own matcher
 (``pagelens.bench.cases.item_kept``) against every line of the full rendering.
 """
@@ -43,6 +43,8 @@ SETS = [
             pages=DATA / "pages_blind12"),
     HeldOut("blind-13", DATA / "realpage_goals_blind13.jsonl", "blind-12", min_goals=200, min_per_page=6,
             pages=DATA / "pages_blind13"),
+    HeldOut("blind-14", DATA / "realpage_goals_blind14.jsonl", "blind-13", min_goals=200, min_per_page=5,
+            pages=DATA / "pages_blind14"),
 ]
 BY_NAME = pytest.mark.parametrize("held", SETS, ids=[s.name for s in SETS])
 
