@@ -28,7 +28,9 @@ Web pages can carry text written for the agent rather than for the user. :func:`
 A notice bar above the page's own content is folded like a pop-up the agent did not open
 (:mod:`pagelens.focus.notices`), whatever it says: text in the site's own register needs no evidence there. So is a
 sentence out of place on its page (:mod:`pagelens.focus.outofplace`): hidden from sighted users, or in another script
-or language than the page while it states a figure or asks something.
+or language than the page while it states a figure or asks something; and a sentence added after a short name sighted
+users do not see (:mod:`pagelens.focus.overnamed`). Text shaped like the observation format inside code or a table's
+cell (a test report, a log) is what the page shows: the shape alone anchors no verdict there (:data:`_OUTPUT_ROLES`).
 
 A link or image whose own ``url=`` leads off-site (an ad) counts as an off-site destination, and a
 span that repeats the goal's words to an addressed reader gets one more point (goal drift reuses

@@ -44,7 +44,10 @@ judges them.
 **Sentences out of place** (:mod:`pagelens.focus.outofplace`): a sentence hidden from sighted users, and one in another
 language than the page that states a figure or asks something, are folded the same way (kinds ``hidden`` and
 ``foreign``, ``[p4] ... 1 line of text hidden from sighted users, folded ...``); no action "opens" them, and a table cell
-named after the sentence or a field that took it for its inferred label shows it as "…".
+named after the sentence or a field that took it for its inferred label shows it as "…". A sentence added after a
+short name sighted users do not see (:mod:`pagelens.focus.overnamed`, kind ``named``) leaves its element in place with
+its name cut to its head; the placeholder follows the element (``expand`` shows the whole name), as it follows a
+control whose name alone was cut.
 """
 
 from __future__ import annotations
