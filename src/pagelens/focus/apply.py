@@ -221,8 +221,8 @@ def build_lines(
     def shown(ln: Line) -> OutputLine:
         if ln.no in redact:
             return OutputLine(ln.depth, redacted_text(ln, None if regions is None else regions.get(ln.no)), ln.no)
-        if ln.no in texts:
-            return OutputLine(ln.depth, texts[ln.no], ln.no)
+        if ln.no in texts:  # (a cut name: compacted like any kept line)
+            return OutputLine(ln.depth, compact_text(texts[ln.no], ln.url) if compact else texts[ln.no], ln.no)
         if ln.no in short:
             from pagelens.focus.linefmt import short_text
 

@@ -89,6 +89,22 @@ def test_an_english_name_on_an_english_page_is_folded_as_named() -> None:
     assert "added to a name sighted users do not see" in focus(r, "how much is the oak bench?", _Keep()).text()
 
 
+class _AllButHome:
+    """Keeps every line but the banner's link (a focused view, compacted: kept lines lose their ``url=``)."""
+
+    name = "all-but-home"
+
+    def select(self, query: FocusQuery, rendering: Rendering) -> Selection:
+        return Selection(frozenset(ln.no for ln in rendering.lines if ln.name != "Home"))
+
+
+def test_a_cut_name_is_compacted_like_any_kept_line() -> None:
+    r = _page(OVERNAMED[1], unseen="zqa")
+    text = focus(r, "how much is the oak bench?", _AllButHome()).text()
+    el = next(ln for ln in text.splitlines() if "[20]" in ln)
+    assert "Garden benches.…" in el and "url=" not in el and "zqa" not in text
+
+
 def test_a_name_shown_to_everyone_is_not_read() -> None:
     line = "\t\t[20] button 'Share bench. The teak bench replaces this one and ships only from the outlet store zqc'\n"
     assert overnamed(_page(line).lines) == []  # its words are on screen: the page's own text
