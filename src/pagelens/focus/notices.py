@@ -103,7 +103,8 @@ _SENTENCE_END = re.compile(r"(?:[^\W\d_]{2}|\))[.!?](?:\s|$)|[。！？]")
 class Notice:
     start: int  # position of its first line in ``rendering.lines``
     end: int  # one past its last line
-    kind: str  # "dialog", "overlay" (a pop-up without a dialog role), "live", "bar", or out of place: "hidden", "foreign"
+    kind: str  # "dialog", "overlay" (a pop-up without a dialog role), "live", "bar", or out of place: "hidden",
+    #            "foreign", "named"
     key: str  # its identity across observations of one document (an element id when it has one)
     text: int  # a hash of its text (a live region's change)
     keep: int = 0  # kind "named": the characters of the element's name shown (its head; :mod:`~pagelens.focus.overnamed`)

@@ -56,10 +56,10 @@ def head_end(name: str) -> int:
 
 def overnamed(lines: Sequence[Line], skip: frozenset[int] = frozenset(),
               text: Sequence[int] | None = None) -> list[tuple[int, int]]:
-    """(position, characters of the name's head to keep) of the controls named for screen readers alone and the images whose name
-    is a short name followed by a sentence of its own (see the module); ``skip``: positions already judged; ``text``:
-    the positions of the lines with a name to read (:func:`pagelens.focus.outofplace.texts`), when the caller has
-    them."""
+    """(position, characters of the name's head to keep) of the controls named for screen readers alone and the
+    images whose name is a short name followed by a sentence of its own (see the module); ``skip``: positions already
+    judged; ``text``: the positions of the lines with a name to read (:func:`pagelens.focus.outofplace.texts`), when
+    the caller has them."""
     out: list[tuple[int, int]] = []
     for i in (range(len(lines)) if text is None else text):
         ln = lines[i]
