@@ -214,12 +214,15 @@ def build_lines(
         shown_here = set(f.shown)
         fold_of.update((n, f) for n in f.folded if n not in shown_here)
     emitted: set[int] = set()
+    # a notice whose every folded line is shown cut (a control or an image whose name was cut): its placeholder
+    # follows the element, so that expand shows the whole name
+    cut_only = {f.root: f for f in folds if f.folded and set(f.folded) <= set(f.shown)}
 
     def shown(ln: Line) -> OutputLine:
         if ln.no in redact:
             return OutputLine(ln.depth, redacted_text(ln, None if regions is None else regions.get(ln.no)), ln.no)
-        if ln.no in texts:
-            return OutputLine(ln.depth, texts[ln.no], ln.no)
+        if ln.no in texts:  # (a cut name: compacted like any kept line)
+            return OutputLine(ln.depth, compact_text(texts[ln.no], ln.url) if compact else texts[ln.no], ln.no)
         if ln.no in short:
             from pagelens.focus.linefmt import short_text
 
@@ -266,6 +269,11 @@ def build_lines(
         elif ln.no in keep:
             flush()
             out.append(shown(ln))
+            cut = cut_only.get(ln.no) if cut_only else None
+            if cut is not None and ln.no not in hidden:
+                count += 1
+                out.append(OutputLine(ln.depth + 1, cut.placeholder(f"p{count}"), None, 0,
+                                      f"p{count}", tuple(n for n in cut.folded if n not in hidden)))
         else:
             run.append(ln)
     flush()
@@ -416,7 +424,8 @@ def focus(
         return full_view(None, selection.info)
     keep |= always_kept(visible, {f.root for f in folds} if folds else frozenset())
     if folding is not None:  # a notice the agent did not open: its head and controls; one it opened: whole
-        keep |= {n for f in folds for n in f.shown} | (folding.whole & all_nos)
+        # (an element whose name only was cut, kind "named", is shown when the retriever keeps it, as before)
+        keep |= {n for f in folds if f.notice.kind != "named" for n in f.shown} | (folding.whole & all_nos)
     chosen = set(keep)
     keep = with_ancestors(visible, keep) - flagged
     # ancestors kept only to hold the tree together are shown short (a layout cell named

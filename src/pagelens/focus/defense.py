@@ -28,7 +28,9 @@ Web pages can carry text written for the agent rather than for the user. :func:`
 A notice bar above the page's own content is folded like a pop-up the agent did not open
 (:mod:`pagelens.focus.notices`), whatever it says: text in the site's own register needs no evidence there. So is a
 sentence out of place on its page (:mod:`pagelens.focus.outofplace`): hidden from sighted users, or in another script
-or language than the page while it states a figure or asks something.
+or language than the page while it states a figure or asks something; and a sentence added after a short name sighted
+users do not see (:mod:`pagelens.focus.overnamed`). Text shaped like the observation format inside code or a table's
+cell (a test report, a log) is what the page shows: the shape alone anchors no verdict there (:data:`_OUTPUT_ROLES`).
 
 A link or image whose own ``url=`` leads off-site (an ad) counts as an off-site destination, and a
 span that repeats the goal's words to an addressed reader gets one more point (goal drift reuses
@@ -41,7 +43,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -92,6 +94,27 @@ _WHERE = {"user": "user content", "overlay": "an overlay", "unseen": "text hidde
           "chrome": "the site's chrome", "main": "the main content"}
 _MAX_TEXT = 4000  # characters judged per span (a huge aria-label is judged on its head)
 _BESIDE = 2  # points for disputing the page from a note laid beside its data (disowned.beside_data)
+#: Where a page shows output honestly: code, and the cells of a table (a test report, a log viewer, a list of
+#: messages). Text there shaped like the observation format or a chat transcript is what the page reports, not an
+#: imitation: the shape alone does not anchor a verdict there (an addressee, an override still do).
+_OUTPUT_ROLES = frozenset({"code", "cell", "gridcell"})
+_OUTPUT_REACH = 12  # ancestors looked at
+
+
+def inside_output(lines: Sequence[Line], k: int, at: dict[int, int]) -> bool:
+    """Whether the line at position ``k`` (or one of its rendered ancestors) is code or a table's cell
+    (:data:`_OUTPUT_ROLES`); ``at`` maps line numbers to positions (filled on first use)."""
+    if not at:
+        at.update((ln.no, i) for i, ln in enumerate(lines))
+    j: int | None = k
+    for _ in range(_OUTPUT_REACH):
+        if j is None:
+            return False
+        ln = lines[j]
+        if ln.role in _OUTPUT_ROLES:
+            return True
+        j = at.get(ln.parent) if ln.parent is not None else None
+    return False
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,7 +249,8 @@ def judge_text(text: str, region: Region | str = "main", *, goal: str | None = N
                home: frozenset[str] = frozenset(), offsite_target: bool = False,
                label: bool = False, normalised: bool = False,
                parts: Sequence[str] | None = None, notice: bool = False,
-               beside: Callable[[], bool] | None = None) -> tuple[str, str] | None:
+               beside: Callable[[], bool] | None = None,
+               output: Callable[[], bool] | None = None) -> tuple[str, str] | None:
     """(kind, reason) when ``text`` standing in ``region`` is judged to be written to the agent, else None.
 
     ``label``: the text is the site's own heading or tab label (a product name like "AI assistant: ask
@@ -239,7 +263,7 @@ def judge_text(text: str, region: Region | str = "main", *, goal: str | None = N
     wrong or outdated, the real ones elsewhere): there that is worth :data:`_BESIDE` points."""
     if not normalised:
         text = normalise(text[:_MAX_TEXT])
-    verdict = _judge(text, region, goal, home, offsite_target, label, parts)
+    verdict = _judge(text, region, goal, home, offsite_target, label, parts, output=output)
     foreign = notice or region in _FOREIGN
     if verdict is None and (foreign or steering.MACHINE.search(text) is not None):
         steer = steering.steered(text, offsite_target or bool(offsite_address(text, home)), foreign=foreign)
@@ -249,14 +273,17 @@ def judge_text(text: str, region: Region | str = "main", *, goal: str | None = N
     if verdict is None and beside is not None:
         ev = joined_evidence(parts, home, _MAX_TEXT) if parts else evidence(text, home)
         if ev.disputes == 2 and beside():
-            verdict = _judge(text, region, goal, home, offsite_target, label, parts, beside=True)
+            verdict = _judge(text, region, goal, home, offsite_target, label, parts, beside=True, output=output)
     return verdict
 
 
 def _judge(text: str, region: Region | str, goal: str | None, home: frozenset[str], offsite_target: bool,
-           label: bool, parts: Sequence[str] | None, beside: bool = False) -> tuple[str, str] | None:
+           label: bool, parts: Sequence[str] | None, beside: bool = False,
+           output: Callable[[], bool] | None = None) -> tuple[str, str] | None:
     foreign = region in _FOREIGN
     ev = joined_evidence(parts, home, _MAX_TEXT) if parts else evidence(text, home)
+    if ev.imitation and output is not None and output():
+        ev = replace(ev, imitation="")  # a report's or a log's own output: the shape is what the page shows
     if goal and (foreign or ev.addressed or ev.principal):
         shared = _shares_goal(text, goal)
         if shared and (drifts(text, shared, strict=not foreign)
@@ -345,6 +372,11 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
     def beside_at(k: int) -> Callable[[], bool]:  # asked by judge_text only for a span that disputes the page
         return lambda: disowned.beside_data(lines, k, pos())
 
+    at: dict[int, int] = {}
+
+    def output_at(k: int) -> Callable[[], bool]:  # asked by judge_text only for a span shaped like a format
+        return lambda: inside_output(lines, k, at)
+
     def flag(idx: Iterable[int], verdict: tuple[str, str], excerpt: str, region: str) -> None:
         for i in idx:
             flags.setdefault(lines[i].no, Flag(lines[i].no, verdict[0], verdict[1], excerpt[:160], region))
@@ -354,7 +386,7 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
         if gated[i]:
             v = judge_text(payloads[i], regions[i], goal=goal, home=home, offsite_target=offlink[i],
                            label=ln.role in _LABEL_ROLES, normalised=True, notice=i < top,
-                           beside=beside_at(i))
+                           beside=beside_at(i), output=output_at(i))
             if v:
                 flag([i], v, payloads[i], regions[i])
     # 1b. every line alone, judged against the page itself (any language): an address the page never links,
@@ -403,7 +435,7 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
         parts = [payloads[i] for i in window]
         v = judge_text(joined, region, goal=goal, home=home, normalised=True, parts=parts,
                        offsite_target=any(offlink[i] for i in window), notice=window[-1] < top,
-                       beside=beside_at(window[0]))
+                       beside=beside_at(window[0]), output=output_at(window[0]))
         if v:
             flag(window, (v[0], v[1] + " (across adjacent lines)"), joined, region)
 
@@ -431,7 +463,8 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
         region = _worst([ln.region, *(lines[j].region for j in range(i, end)), "unseen" if live else "main"])
         if live:
             region = _worst([region, "overlay"])
-        v = judge_text(joined, region, goal=goal, home=home, normalised=True, parts=parts, offsite_target=links)
+        v = judge_text(joined, region, goal=goal, home=home, normalised=True, parts=parts, offsite_target=links,
+                       output=output_at(i))
         if v:
             flag([i], (v[0], v[1] + f" (the whole {ln.role})"), joined, region)
     # 4. overlays without a dialog role (provenance marks their lines from the browser's overlay flag): the

@@ -44,7 +44,10 @@ judges them.
 **Sentences out of place** (:mod:`pagelens.focus.outofplace`): a sentence hidden from sighted users, and one in another
 language than the page that states a figure or asks something, are folded the same way (kinds ``hidden`` and
 ``foreign``, ``[p4] ... 1 line of text hidden from sighted users, folded ...``); no action "opens" them, and a table cell
-named after the sentence or a field that took it for its inferred label shows it as "…".
+named after the sentence or a field that took it for its inferred label shows it as "…". A sentence added after a
+short name sighted users do not see (:mod:`pagelens.focus.overnamed`, kind ``named``) leaves its element in place with
+its name cut to its head; the placeholder follows the element (``expand`` shows the whole name), as it follows a
+control whose name alone was cut.
 """
 
 from __future__ import annotations
@@ -54,7 +57,7 @@ import zlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from pagelens.focus import outofplace
+from pagelens.focus import outofplace, overnamed
 from pagelens.focus.linefmt import short_name, word_count
 from pagelens.types import Line
 
@@ -79,7 +82,8 @@ _TEXTY = frozenset({"StaticText", "paragraph", "heading", "strong", "emphasis", 
 _KIND_WORDS = {"dialog": "a dialog", "overlay": "a pop-up", "live": "a live region",
                "bar": "a notice above the page"}
 #: Sentences out of place on the page (:mod:`pagelens.focus.outofplace`): folded like a notice, never "opened".
-_OUT_OF_PLACE = {"hidden": "hidden from sighted users", "foreign": "in another language than the page"}
+_OUT_OF_PLACE = {"hidden": "hidden from sighted users", "foreign": "in another language than the page",
+                 "named": "added to a name sighted users do not see"}
 #: Roles that open the page's own content: a notice bar is what stands above the first of them.
 _PAGE_START = frozenset({"banner", "navigation", "main", "heading", "article", "search", "form", "table"})
 _NOTICE_MAX = 40  # lines: a notice bar is short
@@ -99,9 +103,11 @@ _SENTENCE_END = re.compile(r"(?:[^\W\d_]{2}|\))[.!?](?:\s|$)|[。！？]")
 class Notice:
     start: int  # position of its first line in ``rendering.lines``
     end: int  # one past its last line
-    kind: str  # "dialog", "overlay" (a pop-up without a dialog role), "live", "bar", or out of place: "hidden", "foreign"
+    kind: str  # "dialog", "overlay" (a pop-up without a dialog role), "live", "bar", or out of place: "hidden",
+    #            "foreign", "named"
     key: str  # its identity across observations of one document (an element id when it has one)
     text: int  # a hash of its text (a live region's change)
+    keep: int = 0  # kind "named": the characters of the element's name shown (its head; :mod:`~pagelens.focus.overnamed`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,8 +217,11 @@ def find(lines: Sequence[Line]) -> tuple[Notice, ...]:
     inside = frozenset(k for nt in found for k in range(nt.start, nt.end))
     text = outofplace.texts(lines)
     hid = [i for i in outofplace.hidden(lines, text) if i not in inside]
-    strange = outofplace.foreign(lines, inside | frozenset(hid), text)
+    named = overnamed.overnamed(lines, inside | frozenset(hid), text)  # (cut at its head: before "foreign")
+    strange = outofplace.foreign(lines, inside | frozenset(hid) | frozenset(i for i, _ in named), text)
     found += [_notice(lines, i, i + 1, "hidden", f"hidden:{lines[i].name[:40]}") for i in hid]
+    found += [replace(_notice(lines, i, i + 1, "named", f"named:{lines[i].name[:40]}"), keep=keep)
+              for i, keep in named]
     found += [_notice(lines, i, i + 1, "foreign", f"foreign:{lines[i].name[:40]}") for i in strange]
     return tuple(sorted(found, key=lambda nt: nt.start)) if len(found) > len(out) else tuple(out)
 
@@ -332,10 +341,13 @@ def _control(line: Line, home: Callable[[], frozenset[str]]) -> bool:
 
 def _cut(line: Line, words: int) -> str | None:
     """The line's text with its name cut to ``words`` words, None when it is short already."""
+    short = short_name(line.name, words)
+    return None if short == line.name else _renamed(line, short)
+
+
+def _renamed(line: Line, short: str) -> str:
+    """The line's text with ``short`` in place of its name."""
     name = line.name
-    short = short_name(name, words)
-    if short == name:
-        return None
     at = line.text.find(name)
     if at < 0:
         return f"[{line.eid}] {line.role} '{short}'" if line.eid is not None else f"{line.role} '{short}'"
@@ -371,6 +383,11 @@ def fold(lines: Sequence[Line], before: Solicited | None, *, home: Callable[[], 
         folded: list[int] = []
         texts: dict[int, str] = {}
         root = unit[0]
+        if nt.kind == "named":  # the element keeps its place and its name's head; the sentence added is folded
+            if root.no not in hidden:
+                texts[root.no] = _renamed(root, root.name[: nt.keep].rstrip() + "…")
+                folds.append(Fold(nt, root.no, (root.no,), (root.no,), texts))
+            continue
         if len(unit) > 1 and root.role not in _TEXTY and root.no not in hidden:
             shown.append(root.no)  # the head
             cut = _cut(root, _HEAD_WORDS)

@@ -155,4 +155,4 @@ def refine(obs: Observation, config: RenderConfig | None = None) -> Rendering:
             child_depth, child_parent = depth, parent_line
         for c in reversed(kids):
             stack.append((c, child_depth, child_parent))
-    return Rendering(lines=tuple(infer_labels(lines)), refined=True)
+    return Rendering(lines=tuple(infer_labels(lines, obs.nodes)), refined=True)

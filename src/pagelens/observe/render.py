@@ -119,18 +119,24 @@ _LABEL_MAX_CHARS = 60
 _LABEL_WINDOW = 6  # lines looked at before (or after) an unnamed control
 
 
-def _label_at(line: Line) -> str:
+def _label_at(line: Line, nodes: Sequence[Node] | None) -> str:
     if line.role not in _LABEL_ROLES or not line.name or len(line.name) > _LABEL_MAX_CHARS:
         return ""
+    if nodes is not None and 0 <= line.node < len(nodes):
+        concealed = nodes[line.node].concealed
+        if concealed and concealed != "covered":
+            return ""  # text a sighted user does not see labels nothing they see (covered text: once uncovered)
     return line.name
 
 
-def infer_labels(lines: list[Line]) -> list[Line]:
+def infer_labels(lines: list[Line], nodes: Sequence[Node] | None = None) -> list[Line]:
     """Give every control without an accessible name the visible text that labels it.
 
     The label is the nearest short text: after a checkbox or radio button (its usual place),
     before any other field (a label cell, the preceding text), never across another control.
     The line shows it as ``textbox '' (label?: 'E-mail')``: inferred, not the accessible name.
+    ``nodes`` (the observation's): text concealed from sighted users by layout or colour
+    (:mod:`pagelens.browser.concealed`; not text an overlay covers) is not taken for a label.
     """
     out = list(lines)
     for k, ln in enumerate(lines):
@@ -146,7 +152,7 @@ def infer_labels(lines: list[Line]) -> list[Line]:
                 other = lines[j]
                 if other.role in LABELLED_CONTROLS or other.role in ("button", "link"):
                     break  # another control: its label is not ours
-                label = _label_at(other)
+                label = _label_at(other, nodes)
                 if label:
                     break
             if label:
@@ -265,7 +271,7 @@ def _render(obs: Observation, config: RenderConfig | None) -> Rendering:
                           states, url, node.frame))
         child_depth[i] = depth + 1
         line_of[i] = no
-    found, error = regions_of(obs, infer_labels(lines))
+    found, error = regions_of(obs, infer_labels(lines, obs.nodes))
     return Rendering(lines=found, provenance_error=error)
 
 

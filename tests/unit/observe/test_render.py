@@ -133,3 +133,19 @@ def test_token_count_of_a_big_text_equals_the_list_count() -> None:
     assert tokens.count(big) == len(enc.encode(big, disallowed_special=()))
     odd = big + "\ud800 <|endoftext|>"  # a lone surrogate (the list path repairs it) and a special token's text
     assert tokens.count(odd) == len(enc.encode(odd, disallowed_special=()))
+
+
+def test_an_inferred_label_skips_text_hidden_from_sighted_users() -> None:
+    def page(concealed: str) -> Observation:
+        return _obs(
+            (None, "RootWebArea", "Form", None, [], {}),
+            (0, "LabelText", "Postcode", None, [], {}),
+            (0, "paragraph", "Type the code of the branch office here", None, [], {"concealed": concealed}),
+            (0, "textbox", "", "7", [], {}),
+        )
+
+    for make in (render, refine):
+        assert make(page("")).lines[-1].label == "Type the code of the branch office here"  # the nearest text
+        for hidden in ("offscreen", "tiny", "transparent", "same-colour"):
+            assert make(page(hidden)).lines[-1].label == "Postcode"  # the nearest text a sighted user sees
+        assert make(page("covered")).lines[-1].label == "Type the code of the branch office here"  # seen once uncovered
