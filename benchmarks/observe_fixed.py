@@ -32,7 +32,7 @@ after the timed observation and focus, each worker observes the same document ag
 page a second time in the same context — a new document in the same renderer process, so V8's
 compilation cache and the process' bindings are warm, the walker's own feedback is not — and
 observes it (``new doc``). Reported: the renderer main threads' CPU of each, beside the timed
-observation's.
+observation's, and the wall time of ``again`` (an agent's next observation of the same document).
 
 ``--trips`` (wall-time accounting of the timed observation): each worker wraps Playwright's
 connection (sends, replies, events, the sync API's entry and exit) and reports, in order, every
@@ -117,8 +117,8 @@ class Trips:
 
         def send(c: Any, obj: Any, method: str, params: Any, no_reply: bool = False) -> Any:
             cdp = (params or {}).get("method") if method == "send" else None
-            log.append((time.perf_counter(), "send", f"{c._last_id + 1} {method}{'/' + cdp if cdp else ''}"
-                                                     f"{' (no reply)' if no_reply else ''}"))
+            what = f"{c._last_id + 1} {method}{'/' + cdp if cdp else ''}{' (no reply)' if no_reply else ''}"
+            log.append((time.perf_counter(), "send", what))
             return send0(c, obj, method, params, no_reply)
 
         def dispatch(c: Any, msg: Any) -> Any:
@@ -218,13 +218,14 @@ def _split(ep: Any, url: str, me: int) -> dict[str, float]:
     def rmain() -> int:
         return _cpu(_groups(me))["renderer_main"]
 
-    c = rmain()
+    c, t = rmain(), time.perf_counter()
     ep.observe()
+    again_wall = 1000 * (time.perf_counter() - t)
     again = (rmain() - c) / 1e6
     ep.goto(url)
     c = rmain()
     ep.observe()
-    return {"again": again, "new_doc": (rmain() - c) / 1e6}
+    return {"again": again, "new_doc": (rmain() - c) / 1e6, "again_wall": again_wall}
 
 
 def _groups(me: int) -> dict[str, list[int]]:
@@ -336,7 +337,7 @@ def main() -> int:
                  "stages_ms": {k: _median(r, "stages_ms", k) for k in (r[0]["stages_ms"] if r else {})},
                  "view_ms": {k: _median(r, "view_ms", k) for k in (r[0]["view_ms"] if r else {})}}
             if args.split:
-                m["split_renderer_main_ms"] = {k: _median(r, "split_renderer_main_ms", k) for k in ("again", "new_doc")}
+                m["split_renderer_main_ms"] = {k: _median(r, "split_renderer_main_ms", k) for k in ("again", "new_doc", "again_wall")}
             entry[name] = m
             print(f"{page.name[:28]:28} {name:6} {m['nodes']:6d} {m['observe_ms']:8.1f} {m['total_ms']:8.1f} "
                   f"{cpu_obs['py']:6.1f}/{cpu_obs['driver']:5.1f}/{cpu_obs['chromium']:6.1f}/{cpu_obs['renderer_main']:6.1f} "
@@ -345,7 +346,8 @@ def main() -> int:
             for name in workers:
                 sp = entry[name]["split_renderer_main_ms"]
                 print(f"{'':28} {name:6} renderer main CPU: timed observe {entry[name]['cpu_observe_ms']['renderer_main']:.1f}, "
-                      f"same document again {sp['again']:.1f}, page reloaded in the same renderer {sp['new_doc']:.1f}")
+                      f"same document again {sp['again']:.1f} (wall {sp['again_wall']:.1f}), "
+                      f"page reloaded in the same renderer {sp['new_doc']:.1f}")
         if args.trips:
             for name in workers:
                 entry[name]["trips_ms"] = _trips(rows.get((page.name, name), []))
