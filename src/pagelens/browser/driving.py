@@ -131,7 +131,8 @@ def bounded(pw_obj: Any, call: Callable[[Any], Awaitable[Any]], timeout_ms: floa
     """``call(pw_obj's async implementation)`` on Playwright's loop, given up after ``timeout_ms``
     (:class:`~pagelens.errors.PageTimeout`) whatever the page does. The call runs as its own task
     (with the caller's stack for Playwright's protocol metadata), cancelled at the deadline, which
-    cancels its protocol callback: the page's late answer, if any, is dropped."""
+    cancels its protocol callback: the page's late answer, if any, is dropped. Made from a
+    greenlet of its own (:func:`shallow`)."""
     import asyncio
 
     async def run() -> Any:
@@ -143,7 +144,7 @@ def bounded(pw_obj: Any, call: Callable[[Any], Awaitable[Any]], timeout_ms: floa
         return await asyncio.wait_for(inner, max(timeout_ms, 1.0) / 1000)
 
     try:
-        return pw_obj._sync(run())
+        return shallow(pw_obj._sync, run())
     except TimeoutError:
         raise PageTimeout(f"{what}: the page did not answer within {timeout_ms / 1000:g} s "
                           "(its main thread is busy: a script that never yields?)") from None
