@@ -298,7 +298,7 @@ def test_a_renderer_that_dies_during_a_walk_ends_it_at_once(walker_session, page
     with walker_session.episode() as ep:
         ep.goto(pages_server.url("walker.html"))
         ep.observe()
-        renderers = [p for p in descendants(walker_session._pids)
+        renderers = [p for p in descendants(walker_session.chromium_pids())
                      if b"--type=renderer" in Path(f"/proc/{p}/cmdline").read_bytes()]
         ep.page.evaluate("() => { setTimeout(() => { const t = Date.now(); while (Date.now() - t < 20000); }, 0); }")
         ep.page.wait_for_timeout(100)  # the page's main thread is now busy for 20 s

@@ -144,6 +144,7 @@ class _Timers:
     left before its end stays in the heap, without its action, until its turn)."""
 
     def __init__(self) -> None:
+        self._pid = os.getpid()
         self._cond = threading.Condition()
         self._heap: list[tuple[float, int, Watchdog]] = []
         self._seq = 0
@@ -151,6 +152,8 @@ class _Timers:
         self._wake_at = float("inf")
 
     def arm(self, dog: Watchdog) -> None:
+        if self._pid != os.getpid():  # a forked child: no timer thread, and the lock may be a copy of a held one
+            self.__init__()  # type: ignore[misc]
         with self._cond:
             self._seq += 1
             heapq.heappush(self._heap, (dog.end, self._seq, dog))

@@ -43,3 +43,4 @@ def test_a_left_watchdog_does_not_keep_its_action() -> None:
         pass
     del owner
     assert ref() is None
+
