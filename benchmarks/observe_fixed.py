@@ -39,7 +39,8 @@ connection (sends, replies, events, the sync API's entry and exit) and reports, 
 segment of ``observe()``'s wall time: Python before a call, Playwright's Python inside the sync
 call before its message goes out, the wait for the reply (driver, browser, renderer), Playwright's
 Python after it, and Python after the last reply. The renderer main threads' CPU during the
-observation is printed beside the waits (what they waited for).
+observation is printed beside the waits (what they waited for). The wrapping costs a few
+microseconds per message, on both sides alike.
 """
 
 from __future__ import annotations
