@@ -32,7 +32,15 @@ after the timed observation and focus, each worker observes the same document ag
 page a second time in the same context — a new document in the same renderer process, so V8's
 compilation cache and the process' bindings are warm, the walker's own feedback is not — and
 observes it (``new doc``). Reported: the renderer main threads' CPU of each, beside the timed
-observation's.
+observation's, and the wall time of ``again`` (an agent's next observation of the same document).
+
+``--trips`` (wall-time accounting of the timed observation): each worker wraps Playwright's
+connection (sends, replies, events, the sync API's entry and exit) and reports, in order, every
+segment of ``observe()``'s wall time: Python before a call, Playwright's Python inside the sync
+call before its message goes out, the wait for the reply (driver, browser, renderer), Playwright's
+Python after it, and Python after the last reply. The renderer main threads' CPU during the
+observation is printed beside the waits (what they waited for). The wrapping costs a few
+microseconds per message, on both sides alike.
 """
 
 from __future__ import annotations
@@ -96,8 +104,71 @@ def _main_thread_ns(pid: int) -> int:
         return 0
 
 
-def worker(split: bool = False) -> None:
+class Trips:
+    """Wall clock of every message between this process and Playwright's driver (``--trips``):
+    wraps the connection's send and dispatch and the sync API's entry point, in this worker only."""
+
+    def __init__(self) -> None:
+        import playwright._impl._connection as conn
+        import playwright._impl._sync_base as sync_base
+
+        self.log: list[tuple[float, str, str]] = []
+        log = self.log
+        send0, dispatch0, sync0 = conn.Connection._send_message_to_server, conn.Connection.dispatch, sync_base.SyncBase._sync
+
+        def send(c: Any, obj: Any, method: str, params: Any, no_reply: bool = False) -> Any:
+            cdp = (params or {}).get("method") if method == "send" else None
+            what = f"{c._last_id + 1} {method}{'/' + cdp if cdp else ''}{' (no reply)' if no_reply else ''}"
+            log.append((time.perf_counter(), "send", what))
+            return send0(c, obj, method, params, no_reply)
+
+        def dispatch(c: Any, msg: Any) -> Any:
+            log.append((time.perf_counter(), "reply" if msg.get("id") else "event", str(msg.get("id") or msg.get("method"))))
+            return dispatch0(c, msg)
+
+        def sync(obj: Any, coro: Any) -> Any:
+            name = getattr(coro, "__qualname__", "?")
+            log.append((time.perf_counter(), "api>", name))
+            try:
+                return sync0(obj, coro)
+            finally:
+                log.append((time.perf_counter(), "api<", name))
+
+        conn.Connection._send_message_to_server = send  # type: ignore[method-assign]
+        conn.Connection.dispatch = dispatch  # type: ignore[method-assign]
+        sync_base.SyncBase._sync = sync  # type: ignore[method-assign]
+
+    def segments(self, t0: float, t1: float) -> list[list[Any]]:
+        """[what, ms] for each stretch of wall time between t0 and t1, in order."""
+        out: list[list[Any]] = []
+        prev, state, api, waiting = t0, "python (pagelens)", "", ""
+        for t, kind, what in self.log:
+            if not t0 <= t <= t1:
+                continue
+            if kind == "api>":
+                out.append([state, 1000 * (t - prev)])
+                state, api = f"{what}: Playwright python before the message", what
+            elif kind == "send" and api and not waiting and "(no reply)" not in what:
+                out.append([state, 1000 * (t - prev)])
+                waiting, what = what.split(" ", 1)
+                state = f"{api}: wait for {what}"
+            elif kind == "reply" and what == waiting:
+                waiting = ""
+                out.append([state, 1000 * (t - prev)])
+                state = f"{api}: Playwright python after the reply"
+            elif kind == "api<":
+                out.append([state, 1000 * (t - prev)])
+                state, api = "python (pagelens)", ""
+            else:
+                continue
+            prev = t
+        out.append([state, 1000 * (t1 - prev)])
+        return [s for s in out if s[1] > 0.0005 or "wait" in s[0]]
+
+
+def worker(split: bool = False, trips: bool = False) -> None:
     """One checkout's observer: reads page paths on stdin, prints one JSON line per page."""
+    tracer = Trips() if trips else None
     from pagelens.api import focus_view
     from pagelens.browser.serve import serve_file
     from pagelens.browser.session import BrowserSession
@@ -136,7 +207,10 @@ def worker(split: bool = False) -> None:
                 "stages_ms": {k: 1000 * v for k, v in obs.timings.items()},
                 "view_ms": {k: 1000 * v for k, v in view.timings.items() if k in ("render", "focus")},
                 "split_renderer_main_ms": split_ms,
+                "trips": tracer.segments(t0, t1) if tracer else [],
             }), flush=True)
+            if tracer:
+                tracer.log.clear()
 
 
 def _split(ep: Any, url: str, me: int) -> dict[str, float]:
@@ -145,13 +219,14 @@ def _split(ep: Any, url: str, me: int) -> dict[str, float]:
     def rmain() -> int:
         return _cpu(_groups(me))["renderer_main"]
 
-    c = rmain()
+    c, t = rmain(), time.perf_counter()
     ep.observe()
+    again_wall = 1000 * (time.perf_counter() - t)
     again = (rmain() - c) / 1e6
     ep.goto(url)
     c = rmain()
     ep.observe()
-    return {"again": again, "new_doc": (rmain() - c) / 1e6}
+    return {"again": again, "new_doc": (rmain() - c) / 1e6, "again_wall": again_wall}
 
 
 def _groups(me: int) -> dict[str, list[int]]:
@@ -190,9 +265,20 @@ def _median(rows: list[dict[str, Any]], *keys: str) -> float:
     return statistics.median(vals) if vals else 0.0
 
 
+def _trips(rows: list[dict[str, Any]]) -> list[list[Any]]:
+    """Median of each segment over the repetitions whose sequence of segments is the most common."""
+    shapes: dict[tuple[str, ...], list[list[list[Any]]]] = {}
+    for r in rows:
+        shapes.setdefault(tuple(s[0] for s in r.get("trips", [])), []).append(r["trips"])
+    if not shapes:
+        return []
+    runs = max(shapes.values(), key=len)
+    return [[runs[0][i][0], statistics.median(run[i][1] for run in runs)] for i in range(len(runs[0]))]
+
+
 def main() -> int:
     if "--worker" in sys.argv:
-        worker(split="--split" in sys.argv)
+        worker(split="--split" in sys.argv, trips="--trips" in sys.argv)
         return 0
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--base-src", required=True, help="src folder of the baseline checkout")
@@ -201,6 +287,8 @@ def main() -> int:
     ap.add_argument("--out", type=Path)
     ap.add_argument("--split", action="store_true", help="also observe the same document again, and the page "
                     "reloaded in the same renderer (renderer main CPU of each; not counted in the figures)")
+    ap.add_argument("--trips", action="store_true", help="account the timed observation's wall time call by "
+                    "call (every driver round trip, its wait, the Python around it; medians)")
     args = ap.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="obsfixed-"))
     pages = [_page(p, folder) for p in args.pages]
@@ -208,7 +296,8 @@ def main() -> int:
     workers: dict[str, subprocess.Popen[str]] = {}
     for name, src in (("before", args.base_src), ("after", here_src)):
         env = {**os.environ, "PYTHONPATH": src}
-        workers[name] = subprocess.Popen([sys.executable, __file__, "--worker", *(["--split"] if args.split else [])],
+        flags = [f for f, on in (("--split", args.split), ("--trips", args.trips)) if on]
+        workers[name] = subprocess.Popen([sys.executable, __file__, "--worker", *flags],
                                          stdin=subprocess.PIPE,
                                          stdout=subprocess.PIPE, text=True, env=env)
     rows: dict[tuple[str, str], list[dict[str, Any]]] = {}
@@ -249,7 +338,7 @@ def main() -> int:
                  "stages_ms": {k: _median(r, "stages_ms", k) for k in (r[0]["stages_ms"] if r else {})},
                  "view_ms": {k: _median(r, "view_ms", k) for k in (r[0]["view_ms"] if r else {})}}
             if args.split:
-                m["split_renderer_main_ms"] = {k: _median(r, "split_renderer_main_ms", k) for k in ("again", "new_doc")}
+                m["split_renderer_main_ms"] = {k: _median(r, "split_renderer_main_ms", k) for k in ("again", "new_doc", "again_wall")}
             entry[name] = m
             print(f"{page.name[:28]:28} {name:6} {m['nodes']:6d} {m['observe_ms']:8.1f} {m['total_ms']:8.1f} "
                   f"{cpu_obs['py']:6.1f}/{cpu_obs['driver']:5.1f}/{cpu_obs['chromium']:6.1f}/{cpu_obs['renderer_main']:6.1f} "
@@ -258,7 +347,15 @@ def main() -> int:
             for name in workers:
                 sp = entry[name]["split_renderer_main_ms"]
                 print(f"{'':28} {name:6} renderer main CPU: timed observe {entry[name]['cpu_observe_ms']['renderer_main']:.1f}, "
-                      f"same document again {sp['again']:.1f}, page reloaded in the same renderer {sp['new_doc']:.1f}")
+                      f"same document again {sp['again']:.1f} (wall {sp['again_wall']:.1f}), "
+                      f"page reloaded in the same renderer {sp['new_doc']:.1f}")
+        if args.trips:
+            for name in workers:
+                entry[name]["trips_ms"] = _trips(rows.get((page.name, name), []))
+                print(f"{'':28} {name:6} wall of observe, call by call (medians; renderer main CPU "
+                      f"{entry[name]['cpu_observe_ms']['renderer_main']:.1f} ms):")
+                for what, ms in entry[name]["trips_ms"]:
+                    print(f"{'':35} {ms:7.2f}  {what}")
         b, a = entry.get("before"), entry.get("after")
         if b and a and b["total_ms"] and b["cpu_total_ms"]:
             entry["ratio_wall_total"] = a["total_ms"] / b["total_ms"]

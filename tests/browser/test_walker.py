@@ -256,27 +256,67 @@ def test_a_renderer_dead_before_the_first_observation_is_an_error_not_a_hang(wal
 
 
 def test_one_round_trip_per_observation_of_a_walked_document(page, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    """A document walked before is walked again by one CDP call (plus the crash-delivery round
-    trip); a new document by one evaluation that installs and walks (no separate install)."""
-    from playwright.sync_api import CDPSession
+    """A document walked before is walked again by one driver round trip, the CDP call itself (no
+    crash-delivery round trip before it: a crash ends the call in flight); a new document by one
+    evaluation that installs and walks (no separate install)."""
+    from playwright._impl._connection import Connection
 
     ep, _ = page
     sent: list[str] = []
-    real = CDPSession.send
+    real = Connection._send_message_to_server
 
-    def send(self, method, params=None):  # type: ignore[no-untyped-def]
-        sent.append(method)
-        return real(self, method, params)
+    def send(self, obj, method, params, no_reply=False):  # type: ignore[no-untyped-def]
+        if method in ("send", "waitForTimeout") and not no_reply:  # CDP calls, and the old crash-delivery trip
+            sent.append(params.get("method", method))
+        return real(self, obj, method, params, no_reply)
 
-    monkeypatch.setattr(CDPSession, "send", send)
+    monkeypatch.setattr(Connection, "_send_message_to_server", send)
     ep.observe()
     assert sent == ["Runtime.callFunctionOn"]
     sent.clear()
     ep.page.reload()
     ep.page.frame_locator("#cross").locator("button").wait_for()
+    sent.clear()
     obs = ep.observe()
     assert sent == ["Runtime.callFunctionOn", "Runtime.evaluate"]  # the stale handle fails, then one install+walk
     node(obs, "button", "Details")
+
+
+def test_a_renderer_that_dies_during_a_walk_ends_it_at_once(walker_session, pages_server) -> None:  # type: ignore[no-untyped-def]
+    """The renderer of a page walked before dies while the next walk waits for its busy main
+    thread: the crash event ends the call in flight (a call into a dead renderer never answers;
+    before, only the watchdog ended it, at the deadline)."""
+    import os
+    import signal
+    import threading
+    import time
+    from pathlib import Path
+
+    from pagelens.browser.watchdog import descendants
+    from pagelens.errors import PagelensError
+
+    with walker_session.episode() as ep:
+        ep.goto(pages_server.url("walker.html"))
+        ep.observe()
+        renderers = [p for p in descendants(walker_session.chromium_pids())
+                     if b"--type=renderer" in Path(f"/proc/{p}/cmdline").read_bytes()]
+        ep.page.evaluate("() => { setTimeout(() => { const t = Date.now(); while (Date.now() - t < 20000); }, 0); }")
+        ep.page.wait_for_timeout(100)  # the page's main thread is now busy for 20 s
+
+        def kill() -> None:
+            time.sleep(0.5)
+            for pid in renderers:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+
+        threading.Thread(target=kill, daemon=True).start()
+        t = time.monotonic()
+        with pytest.raises(PagelensError, match="(?i)crash"):
+            ep.observe(timeout_s=30)
+        assert time.monotonic() - t < 10
+    walker_session.ensure_alive()
 
 
 def _garbage_page(tmp_path, monkeypatch) -> list[object]:  # type: ignore[no-untyped-def]

@@ -30,7 +30,7 @@ import re
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
 
 from pagelens.errors import (
     ActionError,
@@ -46,9 +46,10 @@ if TYPE_CHECKING:
     from playwright.sync_api import Frame as PwFrame
     from playwright.sync_api import Page as PwPage
 
-__all__ = ["Driver", "Frame", "Polling", "bounded", "bounded_supported", "first_line", "translate"]
+__all__ = ["Driver", "Frame", "Polling", "bounded", "bounded_supported", "first_line", "shallow", "translate"]
 
 Polling = float | Literal["raf"]
+T = TypeVar("T")
 
 
 class BrowserState(Protocol):
@@ -130,7 +131,8 @@ def bounded(pw_obj: Any, call: Callable[[Any], Awaitable[Any]], timeout_ms: floa
     """``call(pw_obj's async implementation)`` on Playwright's loop, given up after ``timeout_ms``
     (:class:`~pagelens.errors.PageTimeout`) whatever the page does. The call runs as its own task
     (with the caller's stack for Playwright's protocol metadata), cancelled at the deadline, which
-    cancels its protocol callback: the page's late answer, if any, is dropped."""
+    cancels its protocol callback: the page's late answer, if any, is dropped. Made from a
+    greenlet of its own (:func:`shallow`)."""
     import asyncio
 
     async def run() -> Any:
@@ -142,10 +144,28 @@ def bounded(pw_obj: Any, call: Callable[[Any], Awaitable[Any]], timeout_ms: floa
         return await asyncio.wait_for(inner, max(timeout_ms, 1.0) / 1000)
 
     try:
-        return pw_obj._sync(run())
+        return shallow(pw_obj._sync, run())
     except TimeoutError:
         raise PageTimeout(f"{what}: the page did not answer within {timeout_ms / 1000:g} s "
                           "(its main thread is busy: a script that never yields?)") from None
+
+
+def shallow(call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """``call(*args, **kwargs)``, one Playwright sync call, made from a greenlet of its own.
+
+    Playwright's sync API captures the caller's whole Python stack on every call, for its error
+    messages and protocol metadata: ``inspect.stack()`` twice (each frame's source line looked
+    up) and ``traceback.extract_stack()`` twice, 0.3-0.5 ms per call at the depth of an agent's
+    loop and more in a server, while the page waits for the message. A greenlet's stack starts
+    at its own first frame, so the capture reads a few frames. Playwright makes sync calls from
+    greenlets of its own (its event handlers run in one each); errors and results come back
+    through ``switch`` as from a plain call. Without greenlet (never with Playwright): a plain call."""
+    try:
+        from greenlet import greenlet
+    except ImportError:  # pragma: no cover - Playwright's sync API needs greenlet
+        return call(*args, **kwargs)
+    result: T = greenlet(call).switch(*args, **kwargs)
+    return result
 
 
 class Driver:

@@ -25,10 +25,12 @@ element keeps its id while it exists and a new document never reuses an old id.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from typing import TYPE_CHECKING, Any
 
+from pagelens.browser.driving import bounded_supported, shallow
 from pagelens.browser.extract import PageObserver
 from pagelens.browser.walker_columns import MAIN, Walk, build_nodes, parse_walk
 from pagelens.browser.walker_refs import KEY
@@ -59,13 +61,17 @@ class WalkerObserver(PageObserver):
         self._walker_fn: str | None = None  # CDP handle of the walker function's holder in the current document
         self._wanted_backend: list[int | None] = []  # backend ids of the last walk's wanted elements
         # A CDP call into a renderer that died never answers (Playwright's evaluate raised
-        # "Target crashed"): the page's crash event is remembered and checked before each walk.
+        # "Target crashed"): the page's crash event is remembered and checked before each walk,
+        # and ends the call in flight when it comes while the call waits (:meth:`_send`).
         self._renderer_died = False
+        self._in_flight: asyncio.Future[Any] | None = None
         page.on("crash", self._on_crash)
         page.on("domcontentloaded", self._on_document)  # a new document after a crash lives in a new renderer
 
     def _on_crash(self, _page: object) -> None:
         self._renderer_died = True
+        if self._in_flight is not None:
+            self._in_flight.cancel()
 
     def _on_document(self, _page: object) -> None:
         self._renderer_died = False
@@ -114,15 +120,17 @@ class WalkerObserver(PageObserver):
         characters stays in the page behind the reply's handle and is read in slices, so no
         protocol message (renderer, driver, Python) carries all of it.
 
-        Before the first call into the page, a pending crash event must have been delivered
-        (a call into a dead renderer never answers): opening the session is a driver round trip
-        that delivers it; on a page whose session is already open, ``wait_for_timeout(0)`` is."""
+        A call into a dead renderer never answers: a crash event that comes while a call waits
+        ends that call (:meth:`_send`), so a walk needs no round trip before it to deliver a
+        pending one. (Where Playwright's layout is not the known one, the calls are plain and
+        ``wait_for_timeout(0)``, one driver round trip, delivers it first on a page whose session
+        is open; opening the session is such a round trip.)"""
         from playwright.sync_api import Error as PlaywrightError
 
         fresh = self._main is None
-        cdp = self._main_session()
-        if not fresh and not self._renderer_died:
-            self.page.wait_for_timeout(0)  # one driver round trip (~1 ms): delivers a pending crash event
+        cdp = shallow(self._main_session)
+        if not fresh and not self._renderer_died and not bounded_supported(cdp):
+            shallow(self.page.wait_for_timeout, 0)  # delivers a pending crash event
         if self._renderer_died:
             raise PlaywrightError("Target crashed: the page's renderer process died")
         opts = {"want": sorted(WANT_ROLES), "wantMax": WANT_MAX}
@@ -130,13 +138,13 @@ class WalkerObserver(PageObserver):
         res: dict[str, Any] | None = None
         if self._walker_fn is not None:
             try:
-                res = cdp.send("Runtime.callFunctionOn", {"objectId": self._walker_fn, "functionDeclaration": _CALL,
+                res = self._send(cdp, "Runtime.callFunctionOn", {"objectId": self._walker_fn, "functionDeclaration": _CALL,
                                                           "arguments": [{"value": opts}, {"value": CHUNK}], **reply})
             except PlaywrightError:  # a new document since (its handle is gone): install again
                 self._walker_fn = None
         if res is None:
             expression = _INSTALL.format(walker=walker_js(), opts=json.dumps(opts), chunk=int(CHUNK))
-            res = cdp.send("Runtime.evaluate", {"expression": expression, **reply})
+            res = self._send(cdp, "Runtime.evaluate", {"expression": expression, **reply})
             self._walker_fn = (res.get("result") or {}).get("objectId")
         _value(res)
         self.last_sessions = {MAIN: cdp}
@@ -157,7 +165,7 @@ class WalkerObserver(PageObserver):
         parts: list[str | bytes] = []
         chars = 0
         while True:  # slices until the page says the last one was read
-            part = _value(cdp.send("Runtime.callFunctionOn", {
+            part = _value(self._send(cdp, "Runtime.callFunctionOn", {
                 "objectId": handle, "functionDeclaration": _SLICE, "returnByValue": True, "silent": True,
                 "arguments": [{"value": CHUNK * len(parts)}, {"value": CHUNK}]}))
             if not isinstance(part, list) or len(part) != 3 or not isinstance(part[0], str):
@@ -178,6 +186,41 @@ class WalkerObserver(PageObserver):
                     return _joined(parts)
                 finally:
                     parts.clear()  # (this frame outlives the call: see _finish)
+
+    def _send(self, cdp: CDPSession, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        """``cdp.send(method, params)``, ended by the page's crash event if it comes first.
+
+        The call runs as its own task on Playwright's loop (its async implementation, as
+        :func:`~pagelens.browser.driving.bounded` runs one), which :meth:`_on_crash` cancels: a
+        crash event already on its way is dispatched while the call waits, and ends it at once
+        ("Target crashed") instead of leaving it to the watchdog at the deadline. Made from a
+        greenlet of its own (:func:`~pagelens.browser.driving.shallow`); the reply is the
+        protocol's dictionary, not walked again by the sync API's result mapping."""
+        from playwright.sync_api import Error as PlaywrightError
+
+        if self._renderer_died:
+            raise PlaywrightError("Target crashed: the page's renderer process died")
+        if not bounded_supported(cdp):
+            result: dict[str, Any] = shallow(cdp.send, method, params)
+            return result
+
+        async def run() -> Any:
+            inner = asyncio.ensure_future(cdp._impl_obj.send(method, params))  # type: ignore[attr-defined]
+            outer = asyncio.current_task()
+            for attr in ("__pw_stack__", "__pw_stack_trace__"):  # (Playwright's call metadata)
+                if hasattr(outer, attr):
+                    setattr(inner, attr, getattr(outer, attr))
+            self._in_flight = inner
+            try:
+                return await inner
+            finally:
+                self._in_flight = None
+
+        try:
+            result = shallow(cdp._sync, run())  # type: ignore[attr-defined]
+        except asyncio.CancelledError:
+            raise PlaywrightError("Target crashed: the page's renderer process died while observed") from None
+        return result
 
     def _finish(self, walks: list[Walk], js: str, deadline: Deadline, timings: dict[str, float], t0: float,
                 frame_errors: dict[str, str]) -> Observation:
@@ -210,8 +253,9 @@ class WalkerObserver(PageObserver):
                         frame_errors[child.url] = "frame failed to load (blocked or unreachable)"
                         continue  # Chromium's own error page is not page content
                     try:
-                        ref = child.frame_element().evaluate(f"(e) => {{ const s = e.ownerDocument.defaultView['{KEY}']; "
-                                                             "return s ? (s.ids.get(e) || 0) : 0; }")
+                        ref = shallow(shallow(child.frame_element).evaluate,
+                                      f"(e) => {{ const s = e.ownerDocument.defaultView['{KEY}']; "
+                                      "return s ? (s.ids.get(e) || 0) : 0; }")
                     except PlaywrightError as exc:
                         frame_errors[child.url or "iframe"] = _first_line(exc)
                         continue
@@ -219,7 +263,7 @@ class WalkerObserver(PageObserver):
                     if node is None:
                         continue
                     try:
-                        raw = child.evaluate(js, {})
+                        raw = shallow(child.evaluate, js, {})
                     except PlaywrightError as exc:
                         frame_errors[child.url or "iframe"] = _first_line(exc)
                         continue

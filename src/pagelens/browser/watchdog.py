@@ -11,6 +11,7 @@ Everything here is plain ``/proc`` + signals: no Playwright, no import-time side
 
 from __future__ import annotations
 
+import heapq
 import os
 import signal
 import sys
@@ -103,26 +104,83 @@ class Deadline:
 
 
 class Watchdog:
-    """Runs ``action`` on a daemon thread if the ``with`` block outlives ``seconds``."""
+    """Runs ``action`` if the ``with`` block outlives ``seconds``.
+
+    Every watchdog of the process is timed by one daemon thread (:class:`_Timers`), started once:
+    entering the block is a heap push under a lock, not a new thread whose start the caller
+    would wait for (``Thread.start`` waits until the new thread runs: tens of microseconds on an
+    idle machine, milliseconds on a loaded one, on every observation). A watchdog that fires runs
+    its action on a thread of its own, so one slow action delays no other watchdog."""
+
+    __slots__ = ("_action", "done", "end", "fired", "seconds")
 
     def __init__(self, seconds: float, action: Callable[[], object]) -> None:
         self.seconds = seconds
-        self._action = action
-        self._done = threading.Event()
+        self._action: Callable[[], object] | None = action
         self.fired = False
-        self._thread = threading.Thread(target=self._run, name="pagelens-watchdog", daemon=True)
+        self.done = False
+        self.end = 0.0
 
-    def _run(self) -> None:
-        if not self._done.wait(self.seconds):
-            self.fired = True
-            self._action()
+    def _fire(self) -> None:
+        action = self._action
+        if self.done or action is None:
+            return
+        self.fired = True
+        threading.Thread(target=action, name="pagelens-watchdog-action", daemon=True).start()
 
     def __enter__(self) -> Self:
-        self._thread.start()
+        self.end = time.monotonic() + self.seconds
+        _TIMERS.arm(self)
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self._done.set()
+        self.done = True
+        self._action = None  # (what the action holds — a session, a page — is not kept until the timer's turn)
+
+
+class _Timers:
+    """The one thread that times every :class:`Watchdog`: it sleeps until the earliest armed
+    end, and is woken only when a watchdog is armed with an earlier end than that (a watchdog
+    left before its end stays in the heap, without its action, until its turn)."""
+
+    def __init__(self) -> None:
+        self._pid = os.getpid()
+        self._cond = threading.Condition()
+        self._heap: list[tuple[float, int, Watchdog]] = []
+        self._seq = 0
+        self._thread: threading.Thread | None = None
+        self._wake_at = float("inf")
+
+    def arm(self, dog: Watchdog) -> None:
+        if self._pid != os.getpid():  # a forked child: no timer thread, and the lock may be a copy of a held one
+            self.__init__()  # type: ignore[misc]
+        with self._cond:
+            self._seq += 1
+            heapq.heappush(self._heap, (dog.end, self._seq, dog))
+            if self._thread is None or not self._thread.is_alive():  # (once per process)
+                self._thread = threading.Thread(target=self._run, name="pagelens-watchdog", daemon=True)
+                self._thread.start()
+            elif dog.end < self._wake_at:
+                self._cond.notify()
+
+    def _run(self) -> None:
+        while True:
+            due: list[Watchdog] = []
+            with self._cond:
+                now = time.monotonic()
+                while self._heap and (self._heap[0][2].done or self._heap[0][0] <= now):
+                    dog = heapq.heappop(self._heap)[2]
+                    if not dog.done:
+                        due.append(dog)
+                self._wake_at = self._heap[0][0] if self._heap else float("inf")
+                if not due:
+                    self._cond.wait(None if not self._heap else max(0.0, self._wake_at - now))
+                    continue
+            for dog in due:
+                dog._fire()
+
+
+_TIMERS = _Timers()
 
 
 @contextmanager
