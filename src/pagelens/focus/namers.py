@@ -127,8 +127,8 @@ def namer_features(pa: PageAnalysis, lex: np.ndarray) -> np.ndarray:
 
 
 def named_units(pa: PageAnalysis, lex: np.ndarray, threshold: float, per_namer: int) -> list[int]:
-    """Units whose section heading or column header has at least ``threshold`` of the page's best
-    lexical evidence and that lie within ``per_namer`` units of that heading (a column: its first
+    """Units whose section heading or column header has some lexical evidence and at least
+    ``threshold`` of the page's best and that lie within ``per_namer`` units of that heading (a column: its first
     ``per_namer`` cells), strongest namer first: the candidates no signal ranks."""
     n = len(lex)
     top = float(lex.max()) if n else 0.0
@@ -138,8 +138,9 @@ def named_units(pa: PageAnalysis, lex: np.ndarray, threshold: float, per_namer: 
     me = np.arange(n)
     padded = np.append(lex, 0.0)
     sec = outline[:, 0]
-    by_sec = (sec >= 0) & (padded[sec] >= threshold * top) & (me - sec <= per_namer)
-    by_col = (column >= 0) & (padded[column] >= threshold * top)
+    floor = max(threshold * top, np.finfo(float).tiny)  # some evidence, at least this share of the best
+    by_sec = (sec >= 0) & (padded[sec] >= floor) & (me - sec <= per_namer)
+    by_col = (column >= 0) & (padded[column] >= floor)
     strength = np.maximum(np.where(by_sec, padded[sec], 0.0), np.where(by_col, padded[column], 0.0))
     chosen = np.flatnonzero(by_sec | by_col)
     if by_col.any():  # a column: its first cells only
