@@ -63,10 +63,6 @@ CONFIGS: dict[str, dict[str, Any]] = {
     "gbdt-relf": {**_GBDT, "features": "relations"},
     # the fourteenth pass: the 64 columns plus what kind of answer the goal asks and the unit holds
     "gbdt-ans": {**_GBDT, "features": "answers"},
-    # the fifteenth pass: the 64 columns plus the units that name a unit (NAMER_FEATURES: section
-    # headings, column header); and those with the answer kinds too
-    "gbdt-name": {**_GBDT, "features": "namers"},
-    "gbdt-name-ans": {**_GBDT, "features": "namers+answers"},
 }
 #: The page families of the corpus (by the number its file name starts with), for leave-one-family-out
 #: folds: a family's pages share a kind of site and template, so a model that never saw the family
@@ -99,14 +95,8 @@ def columns(config: str) -> list[int]:
         return base
     if kind == "relations":
         return base + relations
-    answers = [learned.FEATURES.index(f) for f in learned.ANSWER_FEATURES]
-    namers = [learned.FEATURES.index(f) for f in learned.NAMER_FEATURES]
     if kind == "answers":
-        return base + answers
-    if kind == "namers":
-        return base + namers
-    if kind == "namers+answers":
-        return base + answers + namers
+        return base + [learned.FEATURES.index(f) for f in learned.ANSWER_FEATURES]
     size = {learned.FEATURES.index("page_log_tokens"), learned.FEATURES.index("page_log_units")}
     return [c for c in base if c not in size] + [learned.FEATURES.index(f) for f in learned.RELATIVE_FEATURES]
 

@@ -22,9 +22,7 @@ This module replaces that sum by a model fitted on labeled goals over many pages
   only for a model that reads those columns;
 * what kind of answer the goal asks for and what kind of value the unit holds (:mod:`.answers`:
   an amount, a date, a count, a person, a way to reach someone; the fourteenth pass), likewise
-  computed only for a model that reads them;
-* the lexical evidence of the units that name the unit (:mod:`.namers`: its section's headings,
-  its table column's header; the fifteenth pass), likewise computed only for a model that reads them.
+  computed only for a model that reads them.
 
 No feature is a word, a phrase or anything page-specific. The model is a gradient-boosted tree
 ensemble (or a logistic regression) exported to JSON (:data:`MODEL_FILE`) and evaluated here
@@ -47,7 +45,6 @@ import numpy as np
 
 from pagelens.focus.analysis import PageAnalysis
 from pagelens.focus.answers import ANSWER_FEATURES, answer_features
-from pagelens.focus.namers import NAMER_FEATURES, namer_features
 from pagelens.focus.relations import RELATION_FEATURES, relation_features
 from pagelens.focus.units import ACTION_ROLES, CONTROL_ROLES, HEADING_ROLES, TEXT_ENTRY_ROLES, row_of
 
@@ -78,17 +75,13 @@ RELATIVE_FEATURES = ("tok_share", "size_pct", "depth_pct", "terms_pct", "bm25_pc
                      "ranked_share")
 #: Every column :func:`features` computes; a model file names the ones it reads. The relations to
 #: other units (:data:`.relations.RELATION_FEATURES`, the thirteenth pass) and the answer kinds
-#: (:data:`.answers.ANSWER_FEATURES`, the fourteenth) and the units that name a unit
-#: (:data:`.namers.NAMER_FEATURES`, the fifteenth) come last.
+#: (:data:`.answers.ANSWER_FEATURES`, the fourteenth) come last.
 FEATURES = (*SIGNAL_FEATURES, *CONTEXT_FEATURES, *PAGE_FEATURES, *GOAL_FEATURES, *RELATIVE_FEATURES,
-            *RELATION_FEATURES, *ANSWER_FEATURES, *NAMER_FEATURES)
+            *RELATION_FEATURES, *ANSWER_FEATURES)
 _REL = FEATURES.index(RELATIVE_FEATURES[0])  # first relative column
 _RELATION = FEATURES.index(RELATION_FEATURES[0])  # first relation column
 _ANSWER = FEATURES.index(ANSWER_FEATURES[0])  # first answer-kind column (:mod:`.answers`, the fourteenth pass)
-_NAMER = FEATURES.index(NAMER_FEATURES[0])  # first namer column (:mod:`.namers`, the fifteenth pass)
 _HOLDS_ASKED = FEATURES.index("holds_asked")
-_TERMS_NORM = FEATURES.index("terms_norm")
-_BM25_NORM = FEATURES.index("bm25_norm")
 _ASKED_NEAR = FEATURES.index("asked_near")
 #: Features whose larger value is more evidence for the goal (a model may be fitted monotone in them).
 EVIDENCE_FEATURES = (*(f"{s}_{f}" for s in ("terms", "bm25") for f in ("rr", "on", "norm")),
@@ -205,11 +198,10 @@ class GoalShape:
 
 
 def features(pa: PageAnalysis, ranked: Mapping[str, Sequence[int]], scores: Mapping[str, Mapping[int, float]],
-             fused: dict[int, float], goal: GoalShape, *, relations: bool = True, answers: bool = True,
-             namers: bool = True) -> np.ndarray:
+             fused: dict[int, float], goal: GoalShape, *, relations: bool = True, answers: bool = True) -> np.ndarray:
     """The feature matrix of every unit for one goal (``len(units) x len(FEATURES)``); without
-    ``relations`` (``answers``, ``namers``) the relation (answer-kind, namer) columns stay 0 (a model
-    that does not read them skips their cost)."""
+    ``relations`` (``answers``) the relation (answer-kind) columns stay 0 (a model that does not
+    read them skips their cost)."""
     n = len(pa.units.heads)
     x = np.zeros((n, len(FEATURES)), dtype=np.float64)
     col = 0
@@ -278,20 +270,12 @@ def features(pa: PageAnalysis, ranked: Mapping[str, Sequence[int]], scores: Mapp
         x[:, _ANSWER:_ASKED_NEAR] = answer_features(pa, goal.asks)
         held = x[:, _HOLDS_ASKED]
         x[:, _ASKED_NEAR] = np.maximum(held, _near(held, 2))  # a value of the asked kind here or up to 2 units away
-    if namers:
-        x[:, _NAMER:] = namer_features(pa, lex)
     x[:, col:rel] = np.asarray([
         float(goal.question), math.log1p(goal.words), math.log1p(goal.terms), goal.unseen / max(1, goal.terms),
         float(pa.lang != "en"), float(goal.ascii), math.log1p(pa.page.total), math.log1p(n), float(goal.extreme),
         float(bool(ranked.get("forms"))), float(bool(ranked.get("kind"))),
     ])
     return x
-
-
-def lexical(x: np.ndarray) -> np.ndarray:
-    """Per unit of a feature matrix, its lexical evidence: the larger of the ``terms`` and ``bm25``
-    scores over the page's best (the ``lex`` :func:`features` reads its relatives' evidence from)."""
-    return np.maximum(x[:, _TERMS_NORM], x[:, _BM25_NORM])
 
 
 def _near(v: np.ndarray, width: int) -> np.ndarray:
@@ -324,9 +308,7 @@ class Model:
         #: whether the model reads a relation column (:data:`RELATION_FEATURES`)
         self.reads_relations = any(_RELATION <= FEATURES.index(f) < _ANSWER for f in names)
         #: whether the model reads an answer-kind column (:data:`.answers.ANSWER_FEATURES`)
-        self.reads_answers = any(_ANSWER <= FEATURES.index(f) < _NAMER for f in names)
-        #: whether the model reads a namer column (:data:`.namers.NAMER_FEATURES`)
-        self.reads_namers = any(FEATURES.index(f) >= _NAMER for f in names)
+        self.reads_answers = any(FEATURES.index(f) >= _ANSWER for f in names)
         self.kind = spec["kind"]
         self.name = str(spec.get("name", self.kind))
         if self.kind == "trees":

@@ -175,12 +175,6 @@ class RulesConfig:
     #: a kept label unit (a line ending in a colon) brings up to this many tokens of what follows it under the
     #: same parent (:func:`.units.label_value`; 0: off)
     label_value_tokens: int = 0
-    #: the model also orders the units a strongly matching unit *names* (:func:`.namers.named_units`:
-    #: up to this many units of the section under a heading, or cells of the column under a header,
-    #: with at least :attr:`fusion_named_share` of the page's best lexical evidence; 0: off), which no
-    #: signal may rank: the items under "Ingredients", the cell under "Size"
-    fusion_named: int = 0
-    fusion_named_share: float = 0.5
     debug_units: int = 8
 
 
@@ -302,8 +296,7 @@ class RulesRetriever:
         if model is None:
             return order, reason
         x = learned.features(pa, signals, {n: getattr(r, "scores", {}) for n, r in signals.items()}, fused,
-                             goal_shape(query, unseen), relations=model.reads_relations, answers=model.reads_answers,
-                             namers=model.reads_namers)
+                             goal_shape(query, unseen), relations=model.reads_relations, answers=model.reads_answers)
         every = self.config.fusion_all_units or (self.config.fusion_all_units_questions and is_question(query.goal))
         cands: list[int] | None = None if every else order
         if cands is not None and self.config.fusion_relatives > 0:
@@ -311,11 +304,6 @@ class RulesRetriever:
 
             near = relatives(pa, order[: self.config.fusion_relatives_of], self.config.fusion_relatives)
             cands = list(dict.fromkeys([*order, *near]))
-        if cands is not None and self.config.fusion_named > 0:
-            from pagelens.focus.namers import named_units
-
-            named = named_units(pa, learned.lexical(x), self.config.fusion_named_share, self.config.fusion_named)
-            cands = list(dict.fromkeys([*cands, *named]))
         got = learned.learned_order(model, x, cands, self.config.fusion_cost_weight)
         if self.config.fusion_rrf_weight > 0:
             got = learned.rank_fused(got, order, self.config.fusion_rrf_weight)
