@@ -72,7 +72,6 @@ from pagelens.focus.terms import (
 )
 from pagelens.focus.units import (
     ACTION_ROLES,
-    BARRIER_ROLES,
     CONTROL_ROLES,
     HEADING_ROLES,
     PLACEHOLDER_COST,
@@ -173,10 +172,6 @@ class RulesConfig:
     #: the model's order per token spent: its log-odds minus this times ``log(1 + unit tokens)``
     #: (:func:`.learned.learned_order`; 0: the model's score alone)
     fusion_cost_weight: float = 0.0
-    #: when a unit is kept beside another kept unit of the same parent (a table's rows, a list's
-    #: items, a record's fields) and that parent costs at most this many tokens, the parent is
-    #: kept whole: the rows and items between and around two matches (0: off)
-    complete_tokens: int = 0
     #: a kept label unit (a line ending in a colon) brings up to this many tokens of what follows it under the
     #: same parent (:func:`.units.label_value`; 0: off)
     label_value_tokens: int = 0
@@ -573,23 +568,8 @@ class RulesRetriever:
                 if spent + cost_of(span) <= budget * 1.05:
                     add(span)
                     chosen += 1
-                    if cfg.complete_tokens > 0:
-                        self._complete(page, u, keep, budget * 1.05 - spent, cost_of, add)
                     break
         return keep, spent, chosen
-
-    def _complete(self, page: Page, u: int, keep: set[int], room: float, cost_of: Callable[[Iterable[int]], int],
-                  add: Callable[[Iterable[int]], None]) -> None:
-        """A kept unit whose small parent (a table, a list, a record: at most
-        :attr:`RulesConfig.complete_tokens`) already shows another of its lines brings the parent
-        whole, when it fits ``room``: the rows and items between and around two kept ones."""
-        p = page.parents[u]
-        if p < 0 or page.lines[p].role in BARRIER_ROLES or page.subtree_tokens(p) > self.config.complete_tokens:
-            return
-        if any(j in keep for j in (*range(p + 1, u), *range(page.ends[u], page.ends[p]))):
-            rest = range(p, page.ends[p])
-            if cost_of(rest) <= room:
-                add(rest)
 
     @staticmethod
     def _skeleton(pa: PageAnalysis, tokens: int, cost_of: Callable[[Iterable[int]], int]) -> list[int]:
