@@ -385,6 +385,47 @@ def test_the_walk_is_not_held_after_the_observation(walker_session, tmp_path, mo
     assert (walks, slices) == (0, 0)
 
 
+@pytest.mark.parametrize("collect_above", [100, 10**6])
+def test_a_huge_document_is_collected_before_its_first_walk(walker_session, tmp_path, monkeypatch,
+                                                            collect_above) -> None:  # type: ignore[no-untyped-def]
+    """The first walk of a document of more than COLLECT_ABOVE elements has the renderer collect
+    its garbage first, and waits for it: an array the page dropped is gone although no collection
+    follows this short walk; once per document (the next observation of it does not ask again, a reloaded
+    document does). The observation is the one made without the collection; a smaller document is
+    walked at once."""
+    from pagelens.browser import walker
+    from pagelens.browser.serve import StaticServer
+
+    (tmp_path / "garbage.html").write_text(
+        "<body><ul>" + "".join(f"<li><a href='#{i}'>item {i}</a></li>" for i in range(300)) + "</ul>"
+        "<script>window.dropped = new WeakRef(new Array(400000).fill(7));</script></body>")
+    asked: list[object] = []
+    real = walker._collect_now
+    monkeypatch.setattr(walker, "_collect_now", lambda cdp: (asked.append(cdp), real(cdp)))
+    monkeypatch.setattr(walker, "PURGE_CHARS", 10**9)  # (no collection after the walk)
+    rows = []
+    huge = collect_above < 600  # (the page has ~600 elements)
+    with StaticServer(tmp_path) as server:
+        for above in (collect_above, 0):
+            monkeypatch.setattr(walker, "COLLECT_ABOVE", above)
+            with walker_session.episode() as ep:
+                ep.goto(server.url("garbage.html"))
+                ep.page.wait_for_timeout(50)  # (a WeakRef's target is kept until the task that made it ends)
+                obs = ep.observe()
+                rows.append([(n.role, n.name, n.parent, n.depth, n.eid, n.ref and n.ref.split(":")[1]) for n in obs.nodes])
+                if above:
+                    collected = ep.page.evaluate("() => window.dropped.deref() === undefined")
+                    assert len(asked) == huge
+                    if huge:
+                        assert collected
+                    ep.observe()  # the same document again: no second collection
+                    assert len(asked) == huge
+                    ep.page.reload()
+                    ep.observe()  # a new document: counted again
+                    assert len(asked) == 2 * huge
+    assert rows[0] == rows[1] and len(rows[0]) > 600
+
+
 def test_the_collection_is_asked_for_through_either_private_send() -> None:
     """Playwright 1.44's no-reply send takes (method, params); later ones (method,
     timeout_calculator, params): both get the CDP command; a driver without one is skipped."""

@@ -350,15 +350,23 @@ class Model:
         else:
             raise ValueError(f"unknown model kind {self.kind!r}")
 
-    def score(self, x: np.ndarray) -> np.ndarray:
-        if len(x) == 0:
+    def score(self, x: np.ndarray, rows: np.ndarray | None = None) -> np.ndarray:
+        """The score of each row of ``x`` (of ``x[rows]`` when ``rows`` is given, without copying
+        those rows out of ``x`` first: a block of them at a time)."""
+        n = len(x) if rows is None else len(rows)
+        if n == 0:
             return np.zeros(0)
         if self.kind == "linear":
+            x = x if rows is None else x[rows]
             x = x[:, : self.width] if self.columns is None else x[:, self.columns]
             return ((x - self.mean) / self.scale) @ self.coef + self.intercept
-        # rows in blocks: the walk's arrays are rows x trees (a 30k-unit page's were ~50 MB each);
-        # each row's score depends on its own row only, so the blocks change nothing
-        return np.concatenate([self._trees(x[a : a + _ROWS]) for a in range(0, len(x), _ROWS)])
+        # rows in blocks: the walk's arrays are rows x trees (a 30k-unit page's were ~50 MB each; a
+        # block's ~5 arrays of at most _CELLS cells each, ~1 MB); each row's score depends on its
+        # own row only, so the blocks change nothing
+        step = max(1, min(_ROWS, _CELLS // max(1, len(self.walk_roots))))
+        if rows is None:
+            return np.concatenate([self._trees(x[a : a + step]) for a in range(0, n, step)])
+        return np.concatenate([self._trees(x[rows[a : a + step]]) for a in range(0, n, step)])
 
     def _trees(self, x: np.ndarray) -> np.ndarray:
         x = x[:, : self.width] if self.columns is None else x[:, self.columns]
@@ -382,8 +390,10 @@ class Model:
         return self.value[node].sum(axis=1) + self.base
 
 
-#: Rows a tree model scores at once (:meth:`Model.score`).
+#: Rows a tree model scores at once (:meth:`Model.score`) and :func:`page_features` fills at once.
 _ROWS = 2048
+#: At most this many rows x trees cells in each of a tree model's per-block arrays (8 bytes each).
+_CELLS = 1 << 17
 _MODELS: dict[str, tuple[Model | None, str]] = {}
 _lock = threading.Lock()
 
@@ -433,7 +443,7 @@ def learned_order(model: Model, x: np.ndarray, candidates: Sequence[int] | None 
         idx = np.fromiter(candidates, dtype=np.int64, count=len(candidates))
     if not len(idx):
         return []
-    sub = model.score(x[idx])
+    sub = model.score(x, idx)  # (not x[idx]: a copy of the candidates' rows, ~7 MB at 100,000 elements)
     if cost_weight > 0:
         sub = sub - cost_weight * x[idx, _LOG_TOKENS]
     return [int(k) for k in idx[np.lexsort((idx, -sub))]]

@@ -61,6 +61,9 @@ def compound_heads(concepts: set[str]) -> tuple[re.Pattern[str], dict[str, str]]
 
 
 _VALUE_KINDS = frozenset({"phone", "amount", "date", "author"})
+#: The answer for a text that carries none of the goal's terms (most texts of a big page), shared
+#: by the memo's entries instead of an empty frozenset of 216 bytes each (6.5 MB at 100,000 elements)
+_NONE: frozenset[str] = frozenset()
 
 
 class GoalMatcher:
@@ -110,7 +113,7 @@ class GoalMatcher:
                 out |= self.by_form.get(form, set())
         if self.value_kinds and any(ch.isdigit() for ch in norm) | ("by" in norm or "von" in norm):
             out |= {t for t in terms_of(text) if t[0] == "§" and t[1:] in self.value_kinds}
-        frozen = frozenset(out)
+        frozen = frozenset(out) if out else _NONE
         if len(self._cache) < 50_000:
             self._cache[text] = frozen
         return frozen
