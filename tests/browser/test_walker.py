@@ -400,8 +400,8 @@ def test_a_huge_document_is_collected_before_its_first_walk(walker_session, tmp_
         "<body><ul>" + "".join(f"<li><a href='#{i}'>item {i}</a></li>" for i in range(300)) + "</ul>"
         "<script>window.dropped = new WeakRef(new Array(400000).fill(7));</script></body>")
     asked: list[object] = []
-    real = walker._collect_now
-    monkeypatch.setattr(walker, "_collect_now", lambda cdp: (asked.append(cdp), real(cdp)))
+    real = walker.WalkerObserver._collect
+    monkeypatch.setattr(walker.WalkerObserver, "_collect", lambda self, cdp: (asked.append(cdp), real(self, cdp)))
     monkeypatch.setattr(walker, "PURGE_CHARS", 10**9)  # (no collection after the walk)
     rows = []
     huge = collect_above < 600  # (the page has ~600 elements)

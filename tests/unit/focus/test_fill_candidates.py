@@ -18,7 +18,8 @@ class _Fixed:
     def __init__(self, scores: list[float]) -> None:
         self.scores = np.asarray(scores)
 
-    def score(self, x: np.ndarray) -> np.ndarray:
+    def score(self, x: np.ndarray, rows: np.ndarray | None = None) -> np.ndarray:
+        x = x if rows is None else x[rows]
         return self.scores[x[:, 0].astype(int)]
 
 
