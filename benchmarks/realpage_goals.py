@@ -93,6 +93,20 @@ generalises), and the held-out ones, each in its own file:
   by a helper (h15-goals14) from the full trees only, without reading the retriever, the defense
   or any earlier goal file, and without running either on them; held out, run only when asked
   for by name (``--set blind-14``).
+* ``blind-15`` — 211 goals on 14 real pages in none of the corpus or blind-11 … blind-14
+  (``benchmarks/data/realpage_goals_blind15.jsonl``, same format, 1-4 must-keep items each, 340
+  items; 54% read / 17% act / 29% navigate), of families no earlier set used: Python's own HTML
+  documentation (argparse, the built-in functions, the module index), PostgreSQL's (CREATE TABLE,
+  the date/time types), git's (git-rebase), the aptitude manual in Czech and Finnish, the GIMP
+  manual in Greek (the Text tool, Scale Image) and application UIs of Creative Tim's Material
+  Dashboard (a tables page with per-row Edit links, billing, sign-up, a profile with settings
+  switches); five pages are over 2,000 lines of full tree (two over 6,000). 22 goals in another
+  language than the page on the English pages (es, de, cs, fr, ja, it), plus 39 English goals on
+  the four non-English pages. Its pages are in ``benchmarks/data/pages_blind15`` (sources and
+  licences in its SOURCES.md; :data:`SET_PAGES`). Every item checked against both the walker's
+  and the CDP full tree. Written by a helper (h16-goals15) from the full trees only, without
+  reading the retriever, the defense or any earlier goal file, and without running either on
+  them; held out, run only when asked for by name (``--set blind-15``).
 
 **blind-3 … blind-8 are development data too** since 2026-12-06 (issue 9, h10-focus): each had
 been run on several code versions, and ``benchmarks/focus_learn.py`` fits ``default``'s learned
@@ -108,7 +122,7 @@ the same rendering with the same ``focus()`` (defense on), as ``pagelens eval-ca
         [--retriever default --retriever bm25-400 ...] [--set blind-2] [--budget 0.15] [--refined]
         [--json out.json]
 
-``--pages`` is the corpus; a set listed in :data:`SET_PAGES` (blind-11 … blind-14) always reads its own pages.
+``--pages`` is the corpus; a set listed in :data:`SET_PAGES` (blind-11 … blind-15) always reads its own pages.
 """
 
 from __future__ import annotations
@@ -136,13 +150,15 @@ HELD_OUT_FILES = {"blind-3": HERE / "data" / "realpage_goals_blind3.jsonl",
                   "blind-11": HERE / "data" / "realpage_goals_blind11.jsonl",
                   "blind-12": HERE / "data" / "realpage_goals_blind12.jsonl",
                   "blind-13": HERE / "data" / "realpage_goals_blind13.jsonl",
-                  "blind-14": HERE / "data" / "realpage_goals_blind14.jsonl"}
+                  "blind-14": HERE / "data" / "realpage_goals_blind14.jsonl",
+                  "blind-15": HERE / "data" / "realpage_goals_blind15.jsonl"}
 #: Sets whose pages are not the corpus: their pages are observed from this directory, not ``--pages``.
 SET_PAGES = {"blind-11": HERE / "data" / "pages_blind11", "blind-12": HERE / "data" / "pages_blind12",
-             "blind-13": HERE / "data" / "pages_blind13", "blind-14": HERE / "data" / "pages_blind14"}
+             "blind-13": HERE / "data" / "pages_blind13", "blind-14": HERE / "data" / "pages_blind14",
+             "blind-15": HERE / "data" / "pages_blind15"}
 GOALS = (HERE / "data" / "realpage_goals.jsonl", *HELD_OUT_FILES.values())
 SET_ORDER = ["developer", "blind-1", "blind-2", "blind-3", "blind-4", "blind-5", "blind-6", "blind-7", "blind-8",
-             "blind-9", "blind-10", "blind-11", "blind-12", "blind-13", "blind-14"]
+             "blind-9", "blind-10", "blind-11", "blind-12", "blind-13", "blind-14", "blind-15"]
 #: How each set is labeled in every table.
 #: Once held out, now development data: ``default``'s learned fusion is fitted on them (focus_learn.py).
 TRAINED_ON = frozenset({"blind-3", "blind-4", "blind-5", "blind-6", "blind-7", "blind-8"})
