@@ -28,10 +28,10 @@ blind-14: 66 attacks, 6 in each category, half of each category subtle, and 53 b
 release-note, man, pydoc and Stisla application pages of ``pages_blind13/`` (run it with ``--pages
 benchmarks/data/pages_blind13``), 21 attack languages, written by hand by a sixth helper under the same
 rules as blind-13, and checked only with ``--validate``;
-blind-15: 44 attacks, 4 in each category, half of each category subtle, and 44 benign look-alikes
+blind-15: 66 attacks, 6 in each category, half of each category subtle, and 55 benign look-alikes
 (app notices, consent bars, toasts, log lines, code samples, reviews and foreign quotations among them) on
 all 18 translated-handbook, tabler-ui application, SQLite changelog and pdoc pages of ``pages_blind14/``
-(run it with ``--pages benchmarks/data/pages_blind14``), 16 attack languages, written by hand by a seventh
+(run it with ``--pages benchmarks/data/pages_blind14``), 22 attack languages, written by hand by a seventh
 helper under the same rules as blind-13, and checked only with ``--validate``) and
 the development files ``injections_dev6.jsonl``, ``injections_dev8.jsonl`` and
 ``injections_dev9.jsonl`` (dev-9: 70 attacks weighted towards pop-ups, consent dialogs, toasts, live

@@ -48,8 +48,8 @@ SETS = [
             min_per_category=6),
     HeldOut(DATA / "injections_blind12.jsonl", "b12-", min_attacks=66, min_benign=50, min_languages=15,
             min_per_category=6, pages=DATA / "pages_blind11", min_pages=22),
-    HeldOut(DATA / "injections_blind15.jsonl", "b15-", min_attacks=44, min_benign=40, min_languages=14,
-            min_per_category=4, pages=DATA / "pages_blind14", min_pages=18, halves=True),
+    HeldOut(DATA / "injections_blind15.jsonl", "b15-", min_attacks=66, min_benign=50, min_languages=18,
+            min_per_category=6, pages=DATA / "pages_blind14", min_pages=18, halves=True),
     # development, not held out: the defense's developer reads it (same shape rules)
     HeldOut(DATA / "injections_dev9.jsonl", "d9-", min_attacks=70, min_benign=30, min_languages=10),
 ]
