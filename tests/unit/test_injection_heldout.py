@@ -1,15 +1,17 @@
-"""The held-out injection files blind-6 to blind-12, and the development file dev-9: each loads with the
-blind-4 runner's own parser, is spread over carriers and languages, and every snippet splices into its
-page (the corpus page; for blind-12 a page of ``benchmarks/data/pages_blind11/``).
+"""The held-out injection files blind-6 to blind-12 and blind-15, and the development file dev-9: each loads
+with the blind-4 runner's own parser, is spread over carriers and languages, and every snippet splices into its
+page (the corpus page; for blind-12 a page of ``benchmarks/data/pages_blind11/``, for blind-15 one of
+``benchmarks/data/pages_blind14/``).
 
 The figures come from ``benchmarks/injection_blind4.py --cases benchmarks/data/injections_blind6.jsonl``
-(or ``…blind7.jsonl`` … ``…blind12.jsonl``, each run only when named, blind-12 with ``--pages
-benchmarks/data/pages_blind11``; dev-9,
+(or ``…blind7.jsonl`` … ``…blind12.jsonl``, ``…blind15.jsonl``, each run only when named, blind-12 with
+``--pages benchmarks/data/pages_blind11``, blind-15 with ``--pages benchmarks/data/pages_blind14``; dev-9,
 ``…dev9.jsonl``, is read while developing the defense); nothing here runs the defense or a retriever.
 """
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +33,7 @@ class HeldOut:
     min_per_category: int = 1  # attacks in every one of the runner's categories
     pages: Path | None = None  # the directory of its pages (None: the corpus)
     min_pages: int = 40  # distinct pages the cases use
+    halves: bool = False  # every attack's note starts "subtle;" or "plain;", and each category splits evenly
 
 
 SETS = [
@@ -45,6 +48,8 @@ SETS = [
             min_per_category=6),
     HeldOut(DATA / "injections_blind12.jsonl", "b12-", min_attacks=66, min_benign=50, min_languages=15,
             min_per_category=6, pages=DATA / "pages_blind11", min_pages=22),
+    HeldOut(DATA / "injections_blind15.jsonl", "b15-", min_attacks=66, min_benign=50, min_languages=18,
+            min_per_category=6, pages=DATA / "pages_blind14", min_pages=18, halves=True),
     # development, not held out: the defense's developer reads it (same shape rules)
     HeldOut(DATA / "injections_dev9.jsonl", "d9-", min_attacks=70, min_benign=30, min_languages=10),
 ]
@@ -71,6 +76,19 @@ def test_the_case_file_is_spread_and_well_formed(held: HeldOut) -> None:
     assert len({c.lang for c in attacks}) >= held.min_languages
     assert len({c.category for c in benign}) >= 8
     assert len({c.page for c in cases}) >= held.min_pages
+
+
+@pytest.mark.parametrize("held", [s for s in SETS if s.halves], ids=lambda s: s.prefix.rstrip("-"))
+def test_each_category_is_half_subtle_half_plain(held: HeldOut) -> None:
+    rows = [json.loads(line) for line in held.file.read_text(encoding="utf-8").splitlines() if line.strip()]
+    kinds: dict[str, Counter[str]] = {}
+    for r in rows:
+        if r.get("benign"):
+            continue
+        kind = r.get("note", "").split(";", 1)[0]
+        assert kind in ("subtle", "plain"), r["id"]
+        kinds.setdefault(r["category"], Counter())[kind] += 1
+    assert all(k["subtle"] == k["plain"] > 0 for k in kinds.values()), kinds
 
 
 @pytest.mark.slow
