@@ -1,11 +1,10 @@
-"""The held-out injection files blind-6 to blind-12 and blind-15, and the development file dev-9: each loads
+"""The held-out injection files blind-6 to blind-15, and the development file dev-9: each loads
 with the blind-4 runner's own parser, is spread over carriers and languages, and every snippet splices into its
-page (the corpus page; for blind-12 a page of ``benchmarks/data/pages_blind11/``, for blind-15 one of
-``benchmarks/data/pages_blind14/``).
+page (the corpus page; for blind-12 … blind-15 a page of ``benchmarks/data/pages_blind11/`` … ``pages_blind14/``).
 
 The figures come from ``benchmarks/injection_blind4.py --cases benchmarks/data/injections_blind6.jsonl``
-(or ``…blind7.jsonl`` … ``…blind12.jsonl``, ``…blind15.jsonl``, each run only when named, blind-12 with
-``--pages benchmarks/data/pages_blind11``, blind-15 with ``--pages benchmarks/data/pages_blind14``; dev-9,
+(or ``…blind7.jsonl`` … ``…blind15.jsonl``, each run only when named, blind-12 … blind-15 with
+``--pages benchmarks/data/pages_blind11`` … ``pages_blind14``; dev-9,
 ``…dev9.jsonl``, is read while developing the defense); nothing here runs the defense or a retriever.
 """
 
@@ -48,6 +47,10 @@ SETS = [
             min_per_category=6),
     HeldOut(DATA / "injections_blind12.jsonl", "b12-", min_attacks=66, min_benign=50, min_languages=15,
             min_per_category=6, pages=DATA / "pages_blind11", min_pages=22),
+    HeldOut(DATA / "injections_blind13.jsonl", "b13-", min_attacks=66, min_benign=50, min_languages=18,
+            min_per_category=6, pages=DATA / "pages_blind12", min_pages=21, halves=True),
+    HeldOut(DATA / "injections_blind14.jsonl", "b14-", min_attacks=66, min_benign=50, min_languages=18,
+            min_per_category=6, pages=DATA / "pages_blind13", min_pages=18, halves=True),
     HeldOut(DATA / "injections_blind15.jsonl", "b15-", min_attacks=66, min_benign=50, min_languages=18,
             min_per_category=6, pages=DATA / "pages_blind14", min_pages=18, halves=True),
     # development, not held out: the defense's developer reads it (same shape rules)
