@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from pagelens.focus.lexicons import trie
+from pagelens.focus.lexicons import Folded, trie
 
 
 def _alt(words: tuple[str, ...]) -> re.Pattern[str]:
@@ -130,15 +130,15 @@ _ROLE_PLAIN = r"(?:agents?|assistants?|bots?|crawlers?|scrapers?|models?|readers
 _TAIL = (r"(?:\s+(?:of|on|at|for|in|visiting|reading|using)\s+(?:this|these|the|our)\s+[\w-]+|"
          r"\s+[a-z]{3,}ing\s+(?:this|these|the|our|my)\s+[\w-]+)")
 _OPEN = r"(?:^|[.!?]\s+|\n)(?:(?:to|for|attention|note\s+(?:to|for)|dear|hey|hello)\s+)?(?:the\s+|all\s+|any\s+|every\s+)?"
-VOCATIVE = re.compile(
+VOCATIVE = Folded(
     rf"{_OPEN}(?:(?P<q>(?:[\w-]+\s+)?(?:{_QUAL}[\s-]+(?:[\w-]+\s+)?(?:{_AGENTIVE}|{_TOOLS})|"
     rf"{_AI_QUAL}[\s-]+(?:[\w-]+\s+)?(?:{_AGENTIVE})))(?P<qt>{_TAIL})?|"
-    rf"(?:[\w-]+\s+)?{_ROLE_PLAIN}(?P<t>{_TAIL}))\s*:\s*(?=\S)", re.IGNORECASE)
+    rf"(?:[\w-]+\s+)?{_ROLE_PLAIN}(?P<t>{_TAIL}))\s*:\s*(?=\S)")
 
 #: The reader named as the one operating or reading the page ("this page is operated by an assistant program"): text
 #: conditioned on an automated reader. The head is a role noun or an AI acronym (not "an automated system", which
 #: also processes honest forms).
-READ_BY = re.compile(
+READ_BY = Folded(
     r"\b(?:is|are|being|gets?|get)\s+(?:\w+\s+)?(?:operated|read|viewed|used|visited|accessed|browsed|processed|"
     r"controlled|driven|navigated|handled|parsed|crawled|summari[sz]ed)\s+by\s+(?:an?\s+|the\s+|some\s+|any\s+)?"
-    r"(?:[\w-]+\s+)?(?:ai|a\.i\.|llm|gpt|agents?|assistants?|bots?|crawlers?|language\s+models?)\b", re.IGNORECASE)
+    r"(?:[\w-]+\s+)?(?:ai|a\.i\.|llm|gpt|agents?|assistants?|bots?|crawlers?|language\s+models?)\b")
