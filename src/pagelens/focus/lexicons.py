@@ -118,43 +118,123 @@ def _folds_into_ascii(items: Any) -> bool:
     return False
 
 
-#: The last text :class:`Folded` looked at, and whether it is lowercased ASCII (the patterns of one span are tried
-#: on the same text one after another, often in several windows: it is looked at once).
-_LAST_PLAIN: tuple[str, bool] = ("", True)
+def _needs_other_script(items: Any, fold: bool) -> bool:
+    """Whether every match of a parsed pattern holds (or asserts) a character outside ASCII: a literal, or a set of
+    such characters only, in the sequence itself, in a group, a repeat of at least one, a lookaround or every branch.
+    ``fold``: IGNORECASE is on (then :data:`_ASCII_TWINS` may match an ASCII letter: they do not count)."""
+
+    def other(c: int) -> bool:
+        return c > 127 and not (fold and c in _ASCII_TWINS)
+
+    for op, av in items:
+        if op is _sre.LITERAL and other(av):
+            return True
+        if op is _sre.IN and av and all(
+                (o is _sre.LITERAL and other(a)) or (o is _sre.RANGE and a[0] > 127 and not (
+                    fold and any(a[0] <= c <= a[1] for c in _ASCII_TWINS))) for o, a in av):
+            return True
+        if op is _sre.SUBPATTERN and _needs_other_script(av[3], fold):
+            return True
+        if op in (_sre.MAX_REPEAT, _sre.MIN_REPEAT, _sre.POSSESSIVE_REPEAT) and av[0] >= 1 and _needs_other_script(
+                av[2], fold):
+            return True
+        if op is _sre.ATOMIC_GROUP and _needs_other_script(av, fold):
+            return True
+        if op is _sre.ASSERT and _needs_other_script(av[1], fold):
+            return True
+        if op is _sre.BRANCH and all(_needs_other_script(alt, fold) for alt in av[1]):
+            return True
+    return False
 
 
-def _plain(text: str) -> bool:
-    """Whether ``text`` is ASCII without a capital letter (what ``str.lower`` gives of an ASCII text)."""
+def _alternatives(pattern: str) -> list[str]:
+    """The top-level alternatives of a pattern's source: split at each ``|`` outside groups and sets."""
+    out: list[str] = []
+    depth, start, i, in_set = 0, 0, 0, False
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            i += 2
+            continue
+        if in_set:
+            in_set = c != "]"
+        elif c == "[":
+            in_set = True
+            i += 2 if pattern.startswith("^]", i + 1) else 1 if pattern.startswith("]", i + 1) else 0
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c == "|" and depth == 0:
+            out.append(pattern[start:i])
+            start = i + 1
+        i += 1
+    out.append(pattern[start:])
+    return out
+
+
+def _ascii_source(pattern: str, flags: int) -> str | None:
+    """``pattern`` without its top-level alternatives that cannot match an ASCII text (each needs a character of
+    another script: Cyrillic, CJK ...), in their order; None when none can be dropped, or when dropping could change
+    a match's groups (the pattern has groups) or the split is not the pattern's own (verbose flags)."""
+    if flags & re.VERBOSE or re.compile(pattern, flags).groups:
+        return None
+    alts = _alternatives(pattern)
+    if len(alts) < 2 or "|".join(alts) != pattern:
+        return None
+    fold = bool(flags & re.IGNORECASE)
+    keep = [a for a in alts if not _needs_other_script(_parser.parse(a, flags), fold)]
+    if len(keep) == len(alts):
+        return None
+    return "|".join(keep) if keep else "(?!)"
+
+
+#: The last text :class:`Folded` looked at, and what it is: 0 another script, 1 ASCII, 2 ASCII without a capital
+#: (the patterns of one span are tried on the same text one after another, often in several windows: it is looked
+#: at once).
+_LAST_PLAIN: tuple[str, int] = ("", 2)
+
+
+def _plain(text: str) -> int:
+    """0 when ``text`` holds a character outside ASCII, 2 when it is ASCII without a capital letter (what
+    ``str.lower`` gives of an ASCII text), else 1."""
     global _LAST_PLAIN
     last = _LAST_PLAIN
     if last[0] is text:
         return last[1]
-    ok = text.isascii() and text.lower() == text
-    _LAST_PLAIN = (text, ok)
-    return ok
+    level = (2 if text.lower() == text else 1) if text.isascii() else 0
+    _LAST_PLAIN = (text, level)
+    return level
 
 
 class Folded:
-    """A case-insensitive pattern that searches a lowercased ASCII text without case folding.
+    """A pattern that searches an ASCII text without what cannot match there: other scripts, and case folding.
 
-    On an ASCII text without a capital letter, a pattern with no capital of its own (nor a letter that folds to an
-    ASCII one, :data:`_ASCII_TWINS`) matches exactly the same with or without IGNORECASE: the same matches, groups
-    and spans. Unicode case folding makes every literal slower (2-4 times on this module's patterns), and most
-    patterns here run on the lowercased text, so such a text is searched with the case-sensitive twin; any other
-    text (capitals, another script) with the pattern as written. ``pattern`` and ``flags`` are the pattern's own."""
+    * On an ASCII text, a top-level alternative that needs a character of another script (a Cyrillic or CJK word)
+      cannot match: it is left out (a pattern without groups only, so that matches and spans stay the same).
+    * On an ASCII text without a capital letter (a lowercased text: what most callers pass), a case-insensitive
+      pattern with no capital of its own (nor a letter that folds to an ASCII one, :data:`_ASCII_TWINS`) matches
+      exactly the same without IGNORECASE: the same matches, groups and spans.
 
-    __slots__ = ("flags", "full", "groupindex", "groups", "pattern", "plain")
+    Unicode case folding makes every literal slower (2-4 times on this module's patterns), and each alternative is
+    tried at every position, so such texts are searched with these twins; any other text with the pattern as
+    written. ``pattern`` and ``flags`` are the pattern's own."""
+
+    __slots__ = ("ascii", "flags", "full", "groupindex", "groups", "pattern", "plain")
 
     def __init__(self, pattern: str, flags: int = re.IGNORECASE) -> None:
         self.full = re.compile(pattern, flags)
-        self.plain = self.full
+        source = _ascii_source(pattern, flags)
+        self.ascii = self.full if source is None else re.compile(source, flags)
+        self.plain = self.ascii
         if flags & re.IGNORECASE and not _folds_into_ascii(_parser.parse(pattern, flags)):
-            self.plain = re.compile(pattern, flags & ~re.IGNORECASE)
+            self.plain = re.compile(pattern if source is None else source, flags & ~re.IGNORECASE)
         self.pattern, self.flags = self.full.pattern, self.full.flags
         self.groups, self.groupindex = self.full.groups, self.full.groupindex
 
     def _for(self, text: str) -> re.Pattern[str]:
-        return self.plain if _plain(text) else self.full
+        level = _plain(text)
+        return self.plain if level == 2 else self.ascii if level else self.full
 
     def search(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
         return self._for(text).search(text, pos, endpos)
