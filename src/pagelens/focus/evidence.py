@@ -128,7 +128,7 @@ _NONE = Evidence()
 NO_EVIDENCE = _NONE
 
 
-def _any(rx: re.Pattern[str], text: str) -> bool:
+def _any(rx: re.Pattern[str] | lx.Folded, text: str) -> bool:
     return rx.search(text) is not None
 
 
@@ -191,7 +191,7 @@ def _windows(rx: re.Pattern[str] | lx.Stems, low: str, before: int, after: int) 
     return [("" if lo == 0 else "\x00 ") + low[lo:hi] for lo, hi in spans]
 
 
-def _near(rx: re.Pattern[str], finder: re.Pattern[str] | lx.Stems, low: str, text: str, before: int, after: int) -> bool:
+def _near(rx: re.Pattern[str] | lx.Folded, finder: re.Pattern[str] | lx.Stems, low: str, text: str, before: int, after: int) -> bool:
     """``rx.search(text)``, tried only around the hits of ``finder`` in ``low`` (bounds, not slices, so that
     ``\\b`` and lookbehinds still see the text around)."""
     if len(low) != len(text):

@@ -17,8 +17,7 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Iterator
-from re import _constants as _sre
-from re import _parser
+from re import _parser  # type: ignore[attr-defined]  # the stdlib's parser (private: typeshed has no stub)
 from typing import Any
 
 
@@ -85,35 +84,35 @@ def _folds_into_ascii(items: Any) -> bool:
     lowercase ASCII letter only through case folding (a capital, or one of :data:`_ASCII_TWINS`); True as well
     for a construct this walk does not know (then the pattern keeps its flag)."""
     for op, av in items:
-        if op in (_sre.LITERAL, _sre.NOT_LITERAL):
+        if op in (_parser.LITERAL, _parser.NOT_LITERAL):
             if 65 <= av <= 90 or av in _ASCII_TWINS:
                 return True
-        elif op is _sre.RANGE:
+        elif op is _parser.RANGE:
             lo, hi = av
             if (lo <= 90 and hi >= 65) or any(lo <= c <= hi for c in _ASCII_TWINS):
                 return True
-        elif op is _sre.IN:
+        elif op is _parser.IN:
             if _folds_into_ascii(av):
                 return True
-        elif op is _sre.BRANCH:
+        elif op is _parser.BRANCH:
             if any(_folds_into_ascii(alt) for alt in av[1]):
                 return True
-        elif op in (_sre.MAX_REPEAT, _sre.MIN_REPEAT, _sre.POSSESSIVE_REPEAT):
+        elif op in (_parser.MAX_REPEAT, _parser.MIN_REPEAT, _parser.POSSESSIVE_REPEAT):
             if _folds_into_ascii(av[2]):
                 return True
-        elif op is _sre.SUBPATTERN:
+        elif op is _parser.SUBPATTERN:
             if _folds_into_ascii(av[3]):
                 return True
-        elif op in (_sre.ASSERT, _sre.ASSERT_NOT):
+        elif op in (_parser.ASSERT, _parser.ASSERT_NOT):
             if _folds_into_ascii(av[1]):
                 return True
-        elif op is _sre.ATOMIC_GROUP:
+        elif op is _parser.ATOMIC_GROUP:
             if _folds_into_ascii(av):
                 return True
-        elif op is _sre.GROUPREF_EXISTS:
+        elif op is _parser.GROUPREF_EXISTS:
             if _folds_into_ascii(av[1]) or (av[2] is not None and _folds_into_ascii(av[2])):
                 return True
-        elif op not in (_sre.AT, _sre.ANY, _sre.CATEGORY, _sre.NEGATE, _sre.GROUPREF):
+        elif op not in (_parser.AT, _parser.ANY, _parser.CATEGORY, _parser.NEGATE, _parser.GROUPREF):
             return True
     return False
 
@@ -127,22 +126,22 @@ def _needs_other_script(items: Any, fold: bool) -> bool:
         return c > 127 and not (fold and c in _ASCII_TWINS)
 
     for op, av in items:
-        if op is _sre.LITERAL and other(av):
+        if op is _parser.LITERAL and other(av):
             return True
-        if op is _sre.IN and av and all(
-                (o is _sre.LITERAL and other(a)) or (o is _sre.RANGE and a[0] > 127 and not (
+        if op is _parser.IN and av and all(
+                (o is _parser.LITERAL and other(a)) or (o is _parser.RANGE and a[0] > 127 and not (
                     fold and any(a[0] <= c <= a[1] for c in _ASCII_TWINS))) for o, a in av):
             return True
-        if op is _sre.SUBPATTERN and _needs_other_script(av[3], fold):
+        if op is _parser.SUBPATTERN and _needs_other_script(av[3], fold):
             return True
-        if op in (_sre.MAX_REPEAT, _sre.MIN_REPEAT, _sre.POSSESSIVE_REPEAT) and av[0] >= 1 and _needs_other_script(
+        if op in (_parser.MAX_REPEAT, _parser.MIN_REPEAT, _parser.POSSESSIVE_REPEAT) and av[0] >= 1 and _needs_other_script(
                 av[2], fold):
             return True
-        if op is _sre.ATOMIC_GROUP and _needs_other_script(av, fold):
+        if op is _parser.ATOMIC_GROUP and _needs_other_script(av, fold):
             return True
-        if op is _sre.ASSERT and _needs_other_script(av[1], fold):
+        if op is _parser.ASSERT and _needs_other_script(av[1], fold):
             return True
-        if op is _sre.BRANCH and all(_needs_other_script(alt, fold) for alt in av[1]):
+        if op is _parser.BRANCH and all(_needs_other_script(alt, fold) for alt in av[1]):
             return True
     return False
 
