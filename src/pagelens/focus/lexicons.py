@@ -65,7 +65,7 @@ class Stems:
         self.pattern = self.full.pattern
 
     def _for(self, text: str) -> re.Pattern[str]:
-        return self.narrow if text.isascii() else self.full
+        return self.narrow if narrow_script(text) else self.full
 
     def search(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
         return self._for(text).search(text, pos, endpos)
@@ -77,6 +77,12 @@ class Stems:
 #: Characters other than the capitals A-Z that IGNORECASE lets match a lowercase ASCII letter (İ ı → i, ſ → s,
 #: the Kelvin sign → k): a pattern holding none of them matches a lowercased ASCII text the same without the flag.
 _ASCII_TWINS = frozenset({0x130, 0x131, 0x17F, 0x212A})
+#: Blocks of punctuation and symbols without case (no character folds into or out of them): general punctuation
+#: (curly quotes, dashes, bullets), arrows, mathematical and technical symbols, box drawing, shapes, dingbats. Prose
+#: in English holds them often; no stem of another script is made of them.
+_INERT = ((0x2000, 0x206F), (0x2190, 0x23FF), (0x2500, 0x27BF))
+#: A character other than ASCII and :data:`_INERT`: what a text needs before a word of another script can match.
+_BEYOND = re.compile("[^\\x00-\\x7f" + "".join(f"\\u{lo:04x}-\\u{hi:04x}" for lo, hi in _INERT) + "]")
 
 
 def _folds_into_ascii(items: Any) -> bool:
@@ -118,19 +124,23 @@ def _folds_into_ascii(items: Any) -> bool:
 
 
 def _needs_other_script(items: Any, fold: bool) -> bool:
-    """Whether every match of a parsed pattern holds (or asserts) a character outside ASCII: a literal, or a set of
-    such characters only, in the sequence itself, in a group, a repeat of at least one, a lookaround or every branch.
-    ``fold``: IGNORECASE is on (then :data:`_ASCII_TWINS` may match an ASCII letter: they do not count)."""
+    """Whether every match of a parsed pattern holds (or asserts) a character outside ASCII and :data:`_INERT`: a
+    literal, or a set of such characters only, in the sequence itself, in a group, a repeat of at least one, a
+    lookaround or every branch. ``fold``: IGNORECASE is on (then :data:`_ASCII_TWINS` may match an ASCII letter: they
+    do not count)."""
 
     def other(c: int) -> bool:
-        return c > 127 and not (fold and c in _ASCII_TWINS)
+        return c > 127 and not any(lo <= c <= hi for lo, hi in _INERT) and not (fold and c in _ASCII_TWINS)
+
+    def other_range(lo: int, hi: int) -> bool:
+        return lo > 127 and not any(a <= hi and lo <= b for a, b in _INERT) and not (
+            fold and any(lo <= c <= hi for c in _ASCII_TWINS))
 
     for op, av in items:
         if op is _parser.LITERAL and other(av):
             return True
         if op is _parser.IN and av and all(
-                (o is _parser.LITERAL and other(a)) or (o is _parser.RANGE and a[0] > 127 and not (
-                    fold and any(a[0] <= c <= a[1] for c in _ASCII_TWINS))) for o, a in av):
+                (o is _parser.LITERAL and other(a)) or (o is _parser.RANGE and other_range(*a)) for o, a in av):
             return True
         if op is _parser.SUBPATTERN and _needs_other_script(av[3], fold):
             return True
@@ -188,32 +198,39 @@ def _ascii_source(pattern: str, flags: int) -> str | None:
     return "|".join(keep) if keep else "(?!)"
 
 
-#: The last text :class:`Folded` looked at, and what it is: 0 another script, 1 ASCII, 2 ASCII without a capital
-#: (the patterns of one span are tried on the same text one after another, often in several windows: it is looked
-#: at once).
+#: The last text :func:`_plain` looked at, and what it is (the patterns of one span are tried on the same text one
+#: after another, often in several windows: it is looked at once).
 _LAST_PLAIN: tuple[str, int] = ("", 2)
 
 
 def _plain(text: str) -> int:
-    """0 when ``text`` holds a character outside ASCII, 2 when it is ASCII without a capital letter (what
-    ``str.lower`` gives of an ASCII text), else 1."""
+    """0 when ``text`` holds a character outside ASCII and :data:`_INERT` (a letter of another script), 2 when it
+    holds none and no capital letter either (a lowercased text), else 1."""
     global _LAST_PLAIN
     last = _LAST_PLAIN
     if last[0] is text:
         return last[1]
-    level = (2 if text.lower() == text else 1) if text.isascii() else 0
+    level = (2 if text.lower() == text else 1) if text.isascii() or _BEYOND.search(text) is None else 0
     _LAST_PLAIN = (text, level)
     return level
+
+
+def narrow_script(text: str) -> bool:
+    """Whether ``text`` holds only ASCII and caseless punctuation or symbols (:data:`_INERT`: curly quotes, dashes,
+    bullets, arrows): then no word of another script can match in it."""
+    return text.isascii() or _plain(text) > 0
 
 
 class Folded:
     """A pattern that searches an ASCII text without what cannot match there: other scripts, and case folding.
 
-    * On an ASCII text, a top-level alternative that needs a character of another script (a Cyrillic or CJK word)
+    "ASCII" here allows the caseless punctuation and symbols of :data:`_INERT` (curly quotes, dashes, bullets):
+
+    * On such a text, a top-level alternative that needs a character of another script (a Cyrillic or CJK word)
       cannot match: it is left out (a pattern without groups only, so that matches and spans stay the same).
-    * On an ASCII text without a capital letter (a lowercased text: what most callers pass), a case-insensitive
+    * On such a text without a capital letter (a lowercased text: what most callers pass), a case-insensitive
       pattern with no capital of its own (nor a letter that folds to an ASCII one, :data:`_ASCII_TWINS`) matches
-      exactly the same without IGNORECASE: the same matches, groups and spans.
+      exactly the same without IGNORECASE: the same matches, groups and spans (nothing folds into :data:`_INERT`).
 
     Unicode case folding makes every literal slower (2-4 times on this module's patterns), and each alternative is
     tried at every position, so such texts are searched with these twins; any other text with the pattern as

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from pagelens.focus.lexicons import Folded, trie
+from pagelens.focus.lexicons import Folded, narrow_script, trie
 
 
 def _alt(words: tuple[str, ...]) -> re.Pattern[str]:
@@ -106,17 +106,18 @@ CRED = _alt(CRED_STEMS)
 USER = _alt(USER_STEMS)
 #: Any stem above: the gate (a text without one has nothing for :func:`wide_evidence` to judge).
 _GATE = _alt(ROLE_STEMS + DISMISS_STEMS + INSTR_STEMS)
-_GATE_ASCII = _alt(tuple(w for w in ROLE_STEMS + DISMISS_STEMS + INSTR_STEMS if w.isascii()))
+#: The stems a text of ASCII and caseless punctuation (:func:`~pagelens.focus.lexicons.narrow_script`) can hold.
+_GATE_ASCII = _alt(tuple(w for w in ROLE_STEMS + DISMISS_STEMS + INSTR_STEMS if narrow_script(w)))
 
 
 def gate(low: str) -> bool:
     """Whether the lowercased text holds any stem above (an ASCII text is searched for the ASCII stems only)."""
-    return (_GATE_ASCII if low.isascii() else _GATE).search(low) is not None
+    return (_GATE_ASCII if narrow_script(low) else _GATE).search(low) is not None
 
 
 def gate_hits(low: str) -> list[int]:
     """Where the stems above start in ``low``."""
-    return [m.start() for m in (_GATE_ASCII if low.isascii() else _GATE).finditer(low)]
+    return [m.start() for m in (_GATE_ASCII if narrow_script(low) else _GATE).finditer(low)]
 
 
 # ---- a vocative noun phrase opening a sentence and closed by a colon ("Automated shopping tools:", "AI reviewers of
