@@ -55,7 +55,7 @@ from pagelens.focus.evidence import (
     domain,
     drifts,
     evidence,
-    gates,
+    gate,
     gives_order,
     joined_evidence,
     normalise,
@@ -355,8 +355,8 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
     home, linked = page_domains(rendering)
     payloads = [_payload(ln) for ln in lines]
     regions = _live_regions(lines)
-    gated = [g or (bool(p) and regions[i] == "unseen" and lx.URGENT_NOW.search(p) is not None)
-             for i, (g, p) in enumerate(zip(gates(payloads, [r in _FOREIGN for r in regions]), payloads))]
+    gated = [bool(p) and (gate(p, regions[i] in _FOREIGN) or (regions[i] == "unseen" and lx.URGENT_NOW.search(p) is not None))
+             for i, p in enumerate(payloads)]
     if goal:  # goal drift needs no trigger word of its own, only a change word, or the goal quoted
         gated = [g or (bool(p) and (lx.CHANGE.search(p) is not None or quotes_goal(p, goal)))
                  for g, p in zip(gated, payloads)]

@@ -172,43 +172,6 @@ def gate(text: str, foreign: bool = True) -> bool:
             or (foreign and lx.GATE_DEST.search(text) is not None))
 
 
-_SEP = "\x00"
-
-
-def gates(texts: Sequence[str], foreign: Sequence[bool]) -> list[bool]:
-    """``[bool(t) and gate(t, f) for t, f in zip(texts, foreign)]`` for the texts of one page, its stem scans run once
-    over the texts joined (a few regex calls per page, not a few per line).
-
-    The stems (:data:`lexicons.GATE`, :data:`lexicons.GATE_CASED`, the ASCII stems of :mod:`lexicons_wide`) are
-    literal words behind a lookbehind for a word character: a match cannot hold the separator, and a text's start
-    after it looks like the start of a string. The rarer tests (another script, a format's marks, an address) stay per
-    text; so do the stems of other scripts of :mod:`lexicons_wide`, in a text outside ASCII that has none of the rest."""
-    joined = _SEP.join(texts)
-    if joined.count(_SEP) != len(texts) - 1:  # a text holding the separator itself: each text alone
-        return [bool(t) and gate(t, f) for t, f in zip(texts, foreign)]
-    low = joined.lower()  # each text's own lower case (only a final sigma depends on what follows: a separator ends it)
-    hit = [False] * len(texts)
-    for rx, s in ((lx.GATE, low), (lx.GATE_CASED, joined), (lw.gate_pattern(""), low)):  # "": the ASCII stems
-        _mark(rx, s, hit)
-    return [bool(t) and (hit[k] or (not t.isascii() and (lx.GATE_WIDE.search(t) is not None or lw.gate(t.lower())))
-                         or (_may_mark(t) and lx.GATE_MARK.search(t) is not None)
-                         or (foreign[k] and lx.GATE_DEST.search(t) is not None))
-            for k, t in enumerate(texts)]
-
-
-def _mark(rx: re.Pattern[str], joined: str, hit: list[bool]) -> None:
-    """``hit[k] = True`` for each text ``k`` of ``joined`` (texts joined by :data:`_SEP`) that holds a match of ``rx``:
-    one search per text that has one, the next from the start of the text after it."""
-    pos = k = 0
-    while (m := rx.search(joined, pos)) is not None:
-        k += joined.count(_SEP, pos, m.start())
-        hit[k] = True
-        pos = joined.find(_SEP, m.end()) + 1
-        if pos == 0:
-            return
-        k += 1
-
-
 def _may_mark(text: str) -> bool:
     """Whether ``text`` holds a character every imitated format needs (a cheap test before GATE_MARK)."""
     return ("(" in text or "[" in text or "<" in text or "#" in text or "-->" in text

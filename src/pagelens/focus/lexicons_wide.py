@@ -110,19 +110,14 @@ _GATE = _alt(ROLE_STEMS + DISMISS_STEMS + INSTR_STEMS)
 _GATE_ASCII = _alt(tuple(w for w in ROLE_STEMS + DISMISS_STEMS + INSTR_STEMS if narrow_script(w)))
 
 
-def gate_pattern(low: str) -> re.Pattern[str]:
-    """The stems above as a pattern for ``low`` (an ASCII text is searched for the ASCII stems only)."""
-    return _GATE_ASCII if narrow_script(low) else _GATE
-
-
 def gate(low: str) -> bool:
     """Whether the lowercased text holds any stem above (an ASCII text is searched for the ASCII stems only)."""
-    return gate_pattern(low).search(low) is not None
+    return (_GATE_ASCII if narrow_script(low) else _GATE).search(low) is not None
 
 
 def gate_hits(low: str) -> list[int]:
     """Where the stems above start in ``low``."""
-    return [m.start() for m in gate_pattern(low).finditer(low)]
+    return [m.start() for m in (_GATE_ASCII if narrow_script(low) else _GATE).finditer(low)]
 
 
 # ---- a vocative noun phrase opening a sentence and closed by a colon ("Automated shopping tools:", "AI reviewers of

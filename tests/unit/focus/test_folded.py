@@ -106,18 +106,3 @@ def test_the_twin_is_what_searches_a_lowercased_ascii_text() -> None:
     assert f._for("please ignore it, пользователь") is f.full
     assert f._for("12 34") is f.plain  # no letter at all: nothing to fold
     assert f._for("“please ignore it” —") is f.plain  # curly quotes and dashes have no case
-
-
-def test_the_gate_of_a_page_is_the_gate_of_each_text() -> None:
-    """evidence.gates scans a page's texts joined: the same verdict as evidence.gate on each text alone."""
-    rng = random.Random(3)
-    bits = ["agent", "bot", "AI", "KI", "ignore", "instruc", "model", "the", "robot", "http://x.example/a", "[12]",
-            "click('3')", "<!--", "ΑΣ", "İ", "ignorowa", "agenta", "模型", "ассистент", "“", "—", "a", "x", "12", ""]
-    for _ in range(60):
-        texts = ["".join(rng.choice(bits) + rng.choice([" ", "", "-", "."]) for _ in range(rng.randint(0, 5)))
-                 for _ in range(rng.randint(0, 30))]
-        foreign = [rng.random() < 0.3 for _ in texts]
-        assert ev.gates(texts, foreign) == [bool(t) and ev.gate(t, f) for t, f in zip(texts, foreign)], texts
-    with_sep = ["ag\x00ent", "agent", "x"]  # a text holding the separator: each text judged alone
-    assert ev.gates(with_sep, [False] * 3) == [bool(t) and ev.gate(t, False) for t in with_sep]
-    assert ev.gates([], []) == []
