@@ -62,6 +62,7 @@ def outputs(cache: Path) -> dict[str, Any]:
 def injected_outputs(obs_dir: Path) -> dict[str, Any]:
     """case id -> what the defense does on its page, for the development injection cases observed in ``obs_dir``."""
     import re
+    from functools import partial
 
     from pagelens.api import render_observation
     from pagelens.focus.apply import removal_set
@@ -79,7 +80,7 @@ def injected_outputs(obs_dir: Path) -> dict[str, Any]:
             for name, goal in (("no_goal", None), ("goal", raw["goal"])):
                 flags = detect(r, goal)
                 hidden, redacted = removal_set(r, flags)
-                folded = fold(r.lines, None, home=lambda r=r: home_domains(r), hidden=hidden)
+                folded = fold(r.lines, None, home=partial(home_domains, r), hidden=hidden)
                 row[name] = {"flags": [[f.line, f.kind, f.reason, f.excerpt, f.region] for f in flags],
                              "hidden": sorted(hidden), "redacted": sorted(redacted),
                              "folded": sorted(repr(x) for x in folded.folded)}
