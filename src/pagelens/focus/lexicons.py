@@ -234,23 +234,42 @@ class Folded:
 
     Unicode case folding makes every literal slower (2-4 times on this module's patterns), and each alternative is
     tried at every position, so such texts are searched with these twins; any other text with the pattern as
-    written. ``pattern`` and ``flags`` are the pattern's own."""
+    written. The twins are made on first use (an import compiles only the pattern as written, as before).
+    ``pattern`` and ``flags`` are the pattern's own."""
 
-    __slots__ = ("ascii", "flags", "full", "groupindex", "groups", "pattern", "plain")
+    __slots__ = ("_twins", "flags", "full", "groupindex", "groups", "pattern")
 
     def __init__(self, pattern: str, flags: int = re.IGNORECASE) -> None:
         self.full = re.compile(pattern, flags)
-        source = _ascii_source(pattern, flags)
-        self.ascii = self.full if source is None else re.compile(source, flags)
-        self.plain = self.ascii
-        if flags & re.IGNORECASE and not _folds_into_ascii(_parser.parse(pattern, flags)):
-            self.plain = re.compile(pattern if source is None else source, flags & ~re.IGNORECASE)
         self.pattern, self.flags = self.full.pattern, self.full.flags
         self.groups, self.groupindex = self.full.groups, self.full.groupindex
+        self._twins: tuple[re.Pattern[str], re.Pattern[str]] | None = None
+
+    def _make_twins(self) -> tuple[re.Pattern[str], re.Pattern[str]]:
+        """(for a text of :func:`_plain` level 1, for level 2), made once (two threads may both make them: the same)."""
+        source = _ascii_source(self.pattern, self.flags)
+        ascii_ = self.full if source is None else re.compile(source, self.flags)
+        plain = ascii_
+        if self.flags & re.IGNORECASE and not _folds_into_ascii(_parser.parse(self.pattern, self.flags)):
+            plain = re.compile(self.pattern if source is None else source, self.flags & ~re.IGNORECASE)
+        self._twins = (ascii_, plain)
+        return self._twins
+
+    @property
+    def ascii(self) -> re.Pattern[str]:
+        """The pattern for a text of ASCII (and caseless punctuation) with capitals."""
+        return (self._twins or self._make_twins())[0]
+
+    @property
+    def plain(self) -> re.Pattern[str]:
+        """The pattern for such a text without capitals."""
+        return (self._twins or self._make_twins())[1]
 
     def _for(self, text: str) -> re.Pattern[str]:
         level = _plain(text)
-        return self.plain if level == 2 else self.ascii if level else self.full
+        if not level:
+            return self.full
+        return (self._twins or self._make_twins())[level - 1]
 
     def search(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
         return self._for(text).search(text, pos, endpos)
