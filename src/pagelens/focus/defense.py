@@ -265,11 +265,15 @@ def judge_text(text: str, region: Region | str = "main", *, goal: str | None = N
         text = normalise(text[:_MAX_TEXT])
     verdict = _judge(text, region, goal, home, offsite_target, label, parts, output=output)
     foreign = notice or region in _FOREIGN
-    if verdict is None and (foreign or steering.MACHINE.search(text) is not None):
-        steer = steering.steered(text, offsite_target or bool(offsite_address(text, home)), foreign=foreign)
-        if steer is not None:
-            where = "a notice above the page" if notice and region not in _FOREIGN else _WHERE.get(region, region)
-            return steer[0], f"{steer[1]} (in {where})"
+    steer = None
+    if verdict is None and foreign:
+        steer = steering.steered(text, offsite_target or bool(offsite_address(text, home)), foreign=True)
+    elif verdict is None and (offsite_target or offsite_address(text, home)) and (
+            steering.MACHINE.search(text) is not None):  # the site's own text: an off-site address first (cheap)
+        steer = steering.steered(text, True, foreign=False)
+    if steer is not None:
+        where = "a notice above the page" if notice and region not in _FOREIGN else _WHERE.get(region, region)
+        return steer[0], f"{steer[1]} (in {where})"
     if verdict is None and beside is not None:
         ev = joined_evidence(parts, home, _MAX_TEXT) if parts else evidence(text, home)
         if ev.disputes == 2 and beside():

@@ -128,7 +128,7 @@ _NONE = Evidence()
 NO_EVIDENCE = _NONE
 
 
-def _any(rx: re.Pattern[str], text: str) -> bool:
+def _any(rx: re.Pattern[str] | lx.Folded, text: str) -> bool:
     return rx.search(text) is not None
 
 
@@ -191,7 +191,7 @@ def _windows(rx: re.Pattern[str] | lx.Stems, low: str, before: int, after: int) 
     return [("" if lo == 0 else "\x00 ") + low[lo:hi] for lo, hi in spans]
 
 
-def _near(rx: re.Pattern[str], finder: re.Pattern[str] | lx.Stems, low: str, text: str, before: int, after: int) -> bool:
+def _near(rx: re.Pattern[str] | lx.Folded, finder: re.Pattern[str] | lx.Stems, low: str, text: str, before: int, after: int) -> bool:
     """``rx.search(text)``, tried only around the hits of ``finder`` in ``low`` (bounds, not slices, so that
     ``\\b`` and lookbehinds still see the text around)."""
     if len(low) != len(text):
@@ -279,38 +279,36 @@ def _address_level(low: str, text: str = "") -> int:
 #: The reader named as the one at work on the page, in a condition ("if an AI tool is filling in this form,
 #: ..."): the active twin of ``READ_BY``. The head is AI-qualified or a noun only software bears (a bot, a
 #: crawler, a language model): "if a travel agent is booking for you" is about a person.
-_OPERATING = re.compile(
+_OPERATING = lx.Folded(
     r"\b(?:if|when|whenever|while|in\s+case)\s+(?:an?|the|some|any|your|this)\s+(?:(?:ai|a\.i\.|llm|gpt|software|browsing|"
     r"web|shopping|autonomous|automated|virtual|digital)[\s-]+(?:[\w-]+[\s-]+)?(?:tools?|agents?|assistants?|helpers?|"
     r"programs?|models?|bots?)|(?:[\w-]+\s+)?(?:bots?|chatbots?|crawlers?|llms?|language\s+models?))\s+(?:is|are)\s+"
-    r"(?:\w+\s+)?\w+ing\b", re.IGNORECASE)
+    r"(?:\w+\s+)?\w+ing\b")
 #: A page called stale in words the dispute lexicon lacks ("has not been refreshed since ..."), and the real
 #: figures called authoritative or canonical, or said to live elsewhere now.
-_STALE = re.compile(
+_STALE = lx.Folded(
     r"\b(?:(?:has|have|had)(?:\s+not|n't)\s+been|not\s+been|never\s+been)\s+(?:refreshed|updated|synced|"
-    r"synchroni[sz]ed|maintained|revised)\b|\bno\s+longer\s+(?:updated|maintained|refreshed)\b", re.IGNORECASE)
+    r"synchroni[sz]ed|maintained|revised)\b|\bno\s+longer\s+(?:updated|maintained|refreshed)\b")
 #: Honest notices say that too ("this mirror is no longer updated, the canonical repository is at ..."), so a stale
 #: page disputes only figures (a list, a table, prices ...) and only with the real ones named as such elsewhere.
-_REAL_STRICT = re.compile(r"\b(?:authoritative|canonical|definitive|real|actual|correct|accurate|true|genuine)\b",
-                          re.IGNORECASE)
-_FIGURES = re.compile(r"\b(?:figures?|numbers?|prices?|values?|data|list|table|rates?|results?|scores?|standings|"
-                      r"totals?|amounts?|counts?|times?|dates?|schedules?)\b", re.IGNORECASE)
+_REAL_STRICT = lx.Folded(r"\b(?:authoritative|canonical|definitive|real|actual|correct|accurate|true|genuine)\b")
+_FIGURES = lx.Folded(r"\b(?:figures?|numbers?|prices?|values?|data|list|table|rates?|results?|scores?|standings|"
+                      r"totals?|amounts?|counts?|times?|dates?|schedules?)\b")
 
 #: A clause opening on a short noun phrase for automated readers closed by a call for attention ("Automated
 #: readers and bots, please note:", "Automatische Leser bitte beachten:"); the phrase must name a machine.
-_ATTENTION = re.compile(
+_ATTENTION = lx.Folded(
     r"(?:^|[.!?;]\s+)(?P<np>(?:[\w'-]+\s+){0,5}?[\w'-]+)[\s,]+(?:please\s+(?:note|read|take\s+note)|take\s+note|"
     r"attention|listen\s+up|bitte\s+(?:beachten|lesen)|beachtet|achtung|veuillez\s+noter|notez\s+bien|"
     r"(?:por\s+favor\s+)?tengan?\s+en\s+cuenta|atención|si\s+prega\s+di\s+notare|attenzione|let\s+op|"
-    r"обратите\s+внимание|внимание)\s*[:!]", re.IGNORECASE)
-_MACHINE = re.compile(r"\b(?:ai|a\.i\.|ki|ia|llms?|gpt|bots?|chatbots?|crawlers?|scrapers?|robots?|automat\w*|"
-                      r"agents?\s+ia|ии|бот\w*|автомат\w*|language\s+models?|sprachmodell\w*)\b", re.IGNORECASE)
+    r"обратите\s+внимание|внимание)\s*[:!]")
+_MACHINE = lx.Folded(r"\b(?:ai|a\.i\.|ki|ia|llms?|gpt|bots?|chatbots?|crawlers?|scrapers?|robots?|automat\w*|"
+                      r"agents?\s+ia|ии|бот\w*|автомат\w*|language\s+models?|sprachmodell\w*)\b")
 #: CJK vocatives the lexicon misses: a role noun with an address particle or a call for attention before a colon
 #: ("ボットの方へ:", "机器人请注意:"), and "for the [...] model:" with a modifier between (给…的语言模型的指令:).
-_CJK_VOC = re.compile(
+_CJK_VOC = lx.Folded(
     rf"{lx._ROLE_CJK}\s*(?:の方へ|の方々へ|の皆さんへ?|の皆様へ?|へ|各位|们|请注意|請注意|注意|请留意|ご注意(?:ください)?|"
-    rf"주목|주의)\s*[:：!！]|(?:给|致|對|对|向)[^。！？!?:：]{{0,24}}?{lx._ROLE_CJK}(?:的\s*(?:指令|指示|说明|說明|通知|消息|提示))?\s*[:：]",
-    re.IGNORECASE)
+    rf"주목|주의)\s*[:：!！]|(?:给|致|對|对|向)[^。！？!?:：]{{0,24}}?{lx._ROLE_CJK}(?:的\s*(?:指令|指示|说明|說明|通知|消息|提示))?\s*[:：]")
 
 
 #: Literal stems every call for attention of ``_ATTENTION`` holds (searched first, in the lowercased text).

@@ -17,8 +17,8 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Iterator
-
-_I = re.IGNORECASE
+from re import _parser  # type: ignore[attr-defined]  # the stdlib's parser (private: typeshed has no stub)
+from typing import Any
 
 
 def trie(words: list[str] | tuple[str, ...]) -> str:
@@ -65,13 +65,232 @@ class Stems:
         self.pattern = self.full.pattern
 
     def _for(self, text: str) -> re.Pattern[str]:
-        return self.narrow if text.isascii() else self.full
+        return self.narrow if narrow_script(text) else self.full
 
     def search(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
         return self._for(text).search(text, pos, endpos)
 
     def finditer(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> Iterator[re.Match[str]]:
         return self._for(text).finditer(text, pos, endpos)
+
+
+#: Characters other than the capitals A-Z that IGNORECASE lets match a lowercase ASCII letter (İ ı → i, ſ → s,
+#: the Kelvin sign → k): a pattern holding none of them matches a lowercased ASCII text the same without the flag.
+_ASCII_TWINS = frozenset({0x130, 0x131, 0x17F, 0x212A})
+#: Blocks of punctuation and symbols without case (no character folds into or out of them): general punctuation
+#: (curly quotes, dashes, bullets), arrows, mathematical and technical symbols, box drawing, shapes, dingbats. Prose
+#: in English holds them often; no stem of another script is made of them.
+_INERT = ((0x2000, 0x206F), (0x2190, 0x23FF), (0x2500, 0x27BF))
+#: A character other than ASCII and :data:`_INERT`: what a text needs before a word of another script can match.
+_BEYOND = re.compile("[^\\x00-\\x7f" + "".join(f"\\u{lo:04x}-\\u{hi:04x}" for lo, hi in _INERT) + "]")
+
+
+def _folds_into_ascii(items: Any) -> bool:
+    """Whether a parsed pattern (``re._parser``) has a literal, a range or a set member that matches some
+    lowercase ASCII letter only through case folding (a capital, or one of :data:`_ASCII_TWINS`); True as well
+    for a construct this walk does not know (then the pattern keeps its flag)."""
+    for op, av in items:
+        if op in (_parser.LITERAL, _parser.NOT_LITERAL):
+            if 65 <= av <= 90 or av in _ASCII_TWINS:
+                return True
+        elif op is _parser.RANGE:
+            lo, hi = av
+            if (lo <= 90 and hi >= 65) or any(lo <= c <= hi for c in _ASCII_TWINS):
+                return True
+        elif op is _parser.IN:
+            if _folds_into_ascii(av):
+                return True
+        elif op is _parser.BRANCH:
+            if any(_folds_into_ascii(alt) for alt in av[1]):
+                return True
+        elif op in (_parser.MAX_REPEAT, _parser.MIN_REPEAT, _parser.POSSESSIVE_REPEAT):
+            if _folds_into_ascii(av[2]):
+                return True
+        elif op is _parser.SUBPATTERN:
+            if _folds_into_ascii(av[3]):
+                return True
+        elif op in (_parser.ASSERT, _parser.ASSERT_NOT):
+            if _folds_into_ascii(av[1]):
+                return True
+        elif op is _parser.ATOMIC_GROUP:
+            if _folds_into_ascii(av):
+                return True
+        elif op is _parser.GROUPREF_EXISTS:
+            if _folds_into_ascii(av[1]) or (av[2] is not None and _folds_into_ascii(av[2])):
+                return True
+        elif op not in (_parser.AT, _parser.ANY, _parser.CATEGORY, _parser.NEGATE, _parser.GROUPREF):
+            return True
+    return False
+
+
+def _needs_other_script(items: Any, fold: bool) -> bool:
+    """Whether every match of a parsed pattern holds (or asserts) a character outside ASCII and :data:`_INERT`: a
+    literal, or a set of such characters only, in the sequence itself, in a group, a repeat of at least one, a
+    lookaround or every branch. ``fold``: IGNORECASE is on (then :data:`_ASCII_TWINS` may match an ASCII letter: they
+    do not count)."""
+
+    def other(c: int) -> bool:
+        return c > 127 and not any(lo <= c <= hi for lo, hi in _INERT) and not (fold and c in _ASCII_TWINS)
+
+    def other_range(lo: int, hi: int) -> bool:
+        return lo > 127 and not any(a <= hi and lo <= b for a, b in _INERT) and not (
+            fold and any(lo <= c <= hi for c in _ASCII_TWINS))
+
+    for op, av in items:
+        if op is _parser.LITERAL and other(av):
+            return True
+        if op is _parser.IN and av and all(
+                (o is _parser.LITERAL and other(a)) or (o is _parser.RANGE and other_range(*a)) for o, a in av):
+            return True
+        if op is _parser.SUBPATTERN and _needs_other_script(av[3], fold):
+            return True
+        if op in (_parser.MAX_REPEAT, _parser.MIN_REPEAT, _parser.POSSESSIVE_REPEAT) and av[0] >= 1 and _needs_other_script(
+                av[2], fold):
+            return True
+        if op is _parser.ATOMIC_GROUP and _needs_other_script(av, fold):
+            return True
+        if op is _parser.ASSERT and _needs_other_script(av[1], fold):
+            return True
+        if op is _parser.BRANCH and all(_needs_other_script(alt, fold) for alt in av[1]):
+            return True
+    return False
+
+
+def _alternatives(pattern: str) -> list[str]:
+    """The top-level alternatives of a pattern's source: split at each ``|`` outside groups and sets."""
+    out: list[str] = []
+    depth, start, i, in_set = 0, 0, 0, False
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            i += 2
+            continue
+        if in_set:
+            in_set = c != "]"
+        elif c == "[":
+            in_set = True
+            i += 2 if pattern.startswith("^]", i + 1) else 1 if pattern.startswith("]", i + 1) else 0
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c == "|" and depth == 0:
+            out.append(pattern[start:i])
+            start = i + 1
+        i += 1
+    out.append(pattern[start:])
+    return out
+
+
+def _ascii_source(pattern: str, flags: int) -> str | None:
+    """``pattern`` without its top-level alternatives that cannot match an ASCII text (each needs a character of
+    another script: Cyrillic, CJK ...), in their order; None when none can be dropped, or when dropping could change
+    a match's groups (the pattern has groups) or the split is not the pattern's own (verbose flags)."""
+    if flags & re.VERBOSE or re.compile(pattern, flags).groups:
+        return None
+    alts = _alternatives(pattern)
+    if len(alts) < 2 or "|".join(alts) != pattern:
+        return None
+    fold = bool(flags & re.IGNORECASE)
+    keep = [a for a in alts if not _needs_other_script(_parser.parse(a, flags), fold)]
+    if len(keep) == len(alts):
+        return None
+    return "|".join(keep) if keep else "(?!)"
+
+
+#: The last text :func:`_plain` looked at, and what it is (the patterns of one span are tried on the same text one
+#: after another, often in several windows: it is looked at once).
+_LAST_PLAIN: tuple[str, int] = ("", 2)
+
+
+def _plain(text: str) -> int:
+    """0 when ``text`` holds a character outside ASCII and :data:`_INERT` (a letter of another script), 2 when it
+    holds none and no capital letter either (a lowercased text), else 1."""
+    global _LAST_PLAIN
+    last = _LAST_PLAIN
+    if last[0] is text:
+        return last[1]
+    level = (2 if text.lower() == text else 1) if text.isascii() or _BEYOND.search(text) is None else 0
+    _LAST_PLAIN = (text, level)
+    return level
+
+
+def narrow_script(text: str) -> bool:
+    """Whether ``text`` holds only ASCII and caseless punctuation or symbols (:data:`_INERT`: curly quotes, dashes,
+    bullets, arrows): then no word of another script can match in it."""
+    return text.isascii() or _plain(text) > 0
+
+
+class Folded:
+    """A pattern that searches an ASCII text without what cannot match there: other scripts, and case folding.
+
+    "ASCII" here allows the caseless punctuation and symbols of :data:`_INERT` (curly quotes, dashes, bullets):
+
+    * On such a text, a top-level alternative that needs a character of another script (a Cyrillic or CJK word)
+      cannot match: it is left out (a pattern without groups only, so that matches and spans stay the same).
+    * On such a text without a capital letter (a lowercased text: what most callers pass), a case-insensitive
+      pattern with no capital of its own (nor a letter that folds to an ASCII one, :data:`_ASCII_TWINS`) matches
+      exactly the same without IGNORECASE: the same matches, groups and spans (nothing folds into :data:`_INERT`).
+
+    Unicode case folding makes every literal slower (2-4 times on this module's patterns), and each alternative is
+    tried at every position, so such texts are searched with these twins; any other text with the pattern as
+    written. The twins are made on first use (an import compiles only the pattern as written, as before).
+    ``pattern`` and ``flags`` are the pattern's own."""
+
+    __slots__ = ("_twins", "flags", "full", "groupindex", "groups", "pattern")
+
+    def __init__(self, pattern: str, flags: int = re.IGNORECASE) -> None:
+        self.full = re.compile(pattern, flags)
+        self.pattern, self.flags = self.full.pattern, self.full.flags
+        self.groups, self.groupindex = self.full.groups, self.full.groupindex
+        self._twins: tuple[re.Pattern[str], re.Pattern[str]] | None = None
+
+    def _make_twins(self) -> tuple[re.Pattern[str], re.Pattern[str]]:
+        """(for a text of :func:`_plain` level 1, for level 2), made once (two threads may both make them: the same)."""
+        source = _ascii_source(self.pattern, self.flags)
+        ascii_ = self.full if source is None else re.compile(source, self.flags)
+        plain = ascii_
+        if self.flags & re.IGNORECASE and not _folds_into_ascii(_parser.parse(self.pattern, self.flags)):
+            plain = re.compile(self.pattern if source is None else source, self.flags & ~re.IGNORECASE)
+        self._twins = (ascii_, plain)
+        return self._twins
+
+    @property
+    def ascii(self) -> re.Pattern[str]:
+        """The pattern for a text of ASCII (and caseless punctuation) with capitals."""
+        return (self._twins or self._make_twins())[0]
+
+    @property
+    def plain(self) -> re.Pattern[str]:
+        """The pattern for such a text without capitals."""
+        return (self._twins or self._make_twins())[1]
+
+    def _for(self, text: str) -> re.Pattern[str]:
+        level = _plain(text)
+        if not level:
+            return self.full
+        return (self._twins or self._make_twins())[level - 1]
+
+    def search(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
+        return self._for(text).search(text, pos, endpos)
+
+    def match(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
+        return self._for(text).match(text, pos, endpos)
+
+    def fullmatch(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
+        return self._for(text).fullmatch(text, pos, endpos)
+
+    def finditer(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> Iterator[re.Match[str]]:
+        return self._for(text).finditer(text, pos, endpos)
+
+    def findall(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> list[Any]:
+        return self._for(text).findall(text, pos, endpos)
+
+    def split(self, text: str, maxsplit: int = 0) -> list[str | Any]:
+        return self._for(text).split(text, maxsplit)
+
+    def sub(self, repl: Any, text: str, count: int = 0) -> str:
+        return self._for(text).sub(repl, text, count)
 
 
 # ---- look-alike letters inside Latin words (folded only in words that mix scripts)
@@ -165,25 +384,25 @@ _VERBS = (
     r"посетите|укажите|сообщи\w*|удали\w*|очисти\w*)"
 )
 #: A sentence opening on an order (after an optional "X:" heading, "please", "now", "first").
-ORDER_START = re.compile(
+ORDER_START = Folded(
     rf"^(?:[\w\s'.-]{{0,40}}[:—–]\s*)?(?:(?:please|kindly|now|first|then|bitte|veuillez|por\s+favor|per\s+favore|"
     rf"пожалуйста|alors|dann|luego|срочно|немедленно|sofort|immediately|urgently|quickly|schnell|vite|rápido|"
-    rf"ahora|jetzt|maintenant|сначала|zuerst|d'abord|primero|prima)\s*,?\s+){{0,2}}{_VERBS}\b", _I)
-ORDER_ANY = re.compile(
+    rf"ahora|jetzt|maintenant|сначала|zuerst|d'abord|primero|prima)\s*,?\s+){{0,2}}{_VERBS}\b")
+ORDER_ANY = Folded(
     r"\bplease\s+(?:do\s+)?\w+|\bbitte\s+\w+|\bveuillez\b|\bpor\s+favor\b|\bper\s+favore\b|пожалуйста|"
-    r"(?:て|で)(?:ください|下さい)|(?:ご|お)[^\s。、]{1,8}(?:ください|下さい)|しなさい|せよ|すること|してはいけません|请|務必|务必|하세요|하십시오|해\s*주세요|주세요", _I)
+    r"(?:て|で)(?:ください|下さい)|(?:ご|お)[^\s。、]{1,8}(?:ください|下さい)|しなさい|せよ|すること|してはいけません|请|務必|务必|하세요|하십시오|해\s*주세요|주세요")
 #: An AI-qualified noun as the subject of an obligation ("automated visitors must first ...", "KI-Agenten müssen
 #: ... zustimmen"): the verb may come at the clause's end, so only the modal is required, right after the noun.
-SUBJ_MODAL = re.compile(
+SUBJ_MODAL = Folded(
     r"\s+(?:[\w-]+\s+)?(?:must|shall|have\s+to|has\s+to|need\s+to|needs\s+to|are\s+(?:required|expected|asked)\s+to|"
     r"müssen|muss|sollen|doivent|doit|deben|debe|devono|deve|moeten|moet|должн\w*|обязан\w*)\b"
-    r"(?!\s+(?:not\s+)?(?:be|been|werden|être|ser|essere|worden|быть)\b)", _I)  # a passive speaks about it, not to it
-MODAL = re.compile(
+    r"(?!\s+(?:not\s+)?(?:be|been|werden|être|ser|essere|worden|быть)\b)")  # a passive speaks about it, not to it
+MODAL = Folded(
     r"\b(?:must|shall|need\s+to|needs\s+to|have\s+to|has\s+to|should|(?:are|is)\s+(?:required|instructed|expected|"
     r"asked|obliged|supposed)\s+to|are\s+to|müssen|muss|musst|sollst|sollen|sollten|doit|doivent|devez|dois|il\s+faut|"
     r"debe[ns]?|debes|tienes\s+que|tiene\s+que|hay\s+que|deve|devi|devono|precisa|moet|moeten|должн\w*|нужно|"
-    r"необходимо|надо|обязан\w*)\b|必要があります|しなければ|なければならない|必须|必須|需要|应该|해야", _I)
-URGENT = re.compile(
+    r"необходимо|надо|обязан\w*)\b|必要があります|しなければ|なければならない|必须|必須|需要|应该|해야")
+URGENT = Folded(
     r"\b(?:immediately|urgent\w*|right\s+(?:now|away)|asap|at\s+once|without\s+delay|before\s+(?:you\s+)?(?:continu\w*|"
     r"proceed\w*|do(?:ing)?\s+anything|anything\s+else|answer\w*|go(?:ing)?\s+on)|mandatory|required|critical|final|"
     r"expir\w*|suspend\w*|sofort|dringend|umgehend|unverzüglich|zuerst|vorher|immédiatement|d'abord|avant\s+tout|"
@@ -191,7 +410,7 @@ URGENT = re.compile(
     r"немедленно|сначала|прежде\s+всего|ahora\s+mismo|otherwise|or\s+else|sonst|andernfalls|sinon|de\s+lo\s+contrario|"
     r"иначе|cancell?ed\s+(?:automatically|within|in|today)|will\s+be\s+(?:cancell?ed|blocked|locked|closed|deleted)|"
     r"wird\s+(?:storniert|gesperrt|gelöscht)|sera\s+(?:annulée?|bloquée?|supprimée?)|será\s+(?:cancelad[oa]|bloquead[oa])|"
-    r"отменят|заблокиру\w*)\b|さもないと|否则|至急|すぐに|直ちに|今すぐ|まず|立即|马上|紧急|首先|즉시|먼저", _I)
+    r"отменят|заблокиру\w*)\b|さもないと|否则|至急|すぐに|直ちに|今すぐ|まず|立即|马上|紧急|首先|즉시|먼저")
 
 # ---- whom it addresses
 _AFTER_WEAK = (rf"\s*[:,!—–]\s*(?:please\s+|now\s+|first\s+|kindly\s+)?(?:you\b|your\b|the\s+user\b|the\s+(?:real|correct|"
@@ -213,8 +432,8 @@ _OBLIGED = rf"\b(?:must|shall|need\s+to|needs\s+to|have\s+to|has\s+to|should|(?:
 # The address patterns are checked around each role noun found (NOUN): what stands before it (``*_BEFORE``,
 # anchored at the noun) and what follows it (``*_AFTER``, matched at the noun's end). One regex per side keeps
 # the cost to a few anchored matches per noun instead of a scan of the whole text per pattern.
-NOUN = re.compile(
-    rf"(?<![\w-])(?:(?P<ai>{_AINOUN})|(?P<bare>ai|a\.i\.|llms?)|(?P<weak>{_ROLE}))(?![\w])", _I)
+NOUN = Folded(
+    rf"(?<![\w-])(?:(?P<ai>{_AINOUN})|(?P<bare>ai|a\.i\.|llms?)|(?P<weak>{_ROLE}))(?![\w])")
 #: Greetings that are prepositions ("to", "for", German "an" ...) open a vocative only where a sentence or
 #: clause opens ("To the agent:"); mid-sentence they are prepositions ("run it from an automated tool, ...").
 _PREP_GREET = r"(?:to|for|an|für|à|aux|pour|para|per|для)"
@@ -222,14 +441,14 @@ _GREET_MID = "(?!" + _PREP_GREET + r"\b)" + _GREET
 _VOC_PRE = (rf"(?:(?:^|[.!?;:,|/\[(]\s*|\s[-–—]\s*)(?:{_PREP_GREET}\b[\s,:!—–-]*)?|\b{_GREET_MID}\b[\s,:!—–-]*)"
             rf"{_DET}")
 #: Before an AI-qualified noun: the start of a sentence, a greeting, or a message heading "... for the".
-AI_BEFORE = re.compile(
+AI_BEFORE = Folded(
     rf"(?:{_VOC_PRE}(?:\w+\s+(?:and|or|&|und|et|y|e|и)\s+)?|\b{_MSG}\s+(?:(?:is|are|ist|est|es)\s+)?(?:only\s+)?"
     rf"(?:for|to|an|für|pour|para|per|для)\s+{_DET}"
-    rf"(?:[\w-]+\s+){{0,2}}?)$", _I)
+    rf"(?:[\w-]+\s+){{0,2}}?)$")
 #: After an AI-qualified noun: a vocative's punctuation, "reading this page", an obligation, a message heading.
-AI_AFTER = re.compile(
+AI_AFTER = Folded(
     r"\s*[:,!—–]|\s+(?:and|or|&|und|oder|et|ou|y|o|e|и|или)\s+[\w-]+(?:\s+[\w-]+)?\s*[:!—–]|"
-    r"\s+[\w-]+ing(?:\s+[\w'-]+){0,4}\s*[:!—–]|\s+(?:only|reading|visiting|browsing|processing|crawling|using|that|who|which|please)\b|\s*$", _I)
+    r"\s+[\w-]+ing(?:\s+[\w'-]+){0,4}\s*[:!—–]|\s+(?:only|reading|visiting|browsing|processing|crawling|using|that|who|which|please)\b|\s*$")
 _READS_THIS = (
     r"\s+(?:(?:that|who|which)\s+)?(?:is\s+|are\s+)?(?:currently\s+|now\s+)?(?:reading|processing|parsing|"
     r"summari[sz]ing|browsing|crawling|scraping|visiting|analy[sz]ing|indexing|handling|completing|working\s+on|"
@@ -242,25 +461,25 @@ _READS_THIS_ROMANCE = (  # "... qui lit cette page", "..., der diese Seite liest
     r"(?:diese[ns]?|den|das)\s+\w+\s+(?:liest|besucht|verarbeitet)\b)"
 )
 #: After an AI-qualified noun, whatever precedes it: it reads this page, is obliged to act, or heads a message.
-AI_AFTER_ANY = re.compile(
-    rf"{_READS_THIS}|{_READS_THIS_ROMANCE}|(?:\s+[\w-]+){{0,5}}?\s+{_OBLIGED}|[\s-]+(?:only[\s-]+)?{_MSG}\s*[:\]#—–]", _I)
-MSG_FOR_BEFORE = re.compile(rf"\b{_MSG}\s+(?:(?:is|are|ist|est|es)\s+)?(?:only\s+)?(?:for|to|an|für|pour|para|per|для)\s+{_DET}(?:[\w-]+\s+){{0,2}}?$", _I)
+AI_AFTER_ANY = Folded(
+    rf"{_READS_THIS}|{_READS_THIS_ROMANCE}|(?:\s+[\w-]+){{0,5}}?\s+{_OBLIGED}|[\s-]+(?:only[\s-]+)?{_MSG}\s*[:\]#—–]")
+MSG_FOR_BEFORE = Folded(rf"\b{_MSG}\s+(?:(?:is|are|ist|est|es)\s+)?(?:only\s+)?(?:for|to|an|für|pour|para|per|для)\s+{_DET}(?:[\w-]+\s+){{0,2}}?$")
 #: Before a plain role noun: a greeting, the start of the text or of a sentence ("To the agent:").
-WEAK_BEFORE = re.compile(rf"{_VOC_PRE}(?:[\w-]+\s+){{0,2}}?$", _I)
-WEAK_HEAD_BEFORE = re.compile(
+WEAK_BEFORE = Folded(rf"{_VOC_PRE}(?:[\w-]+\s+){{0,2}}?$")
+WEAK_HEAD_BEFORE = Folded(
     rf"(?:^{_DET}(?:[\w-]+\s+){{0,2}}|(?:^|[.!?]\s+|\s[-–—]\s*)(?:(?:to|for|an|für|à|para|per|для)\s+)?(?:the|all|any|every|alle|"
-    rf"tous\s+les|todos\s+los)\s+)$", _I)
-GREET_BEFORE = re.compile(
+    rf"tous\s+les|todos\s+los)\s+)$")
+GREET_BEFORE = Folded(
     rf"\b(?:hey|hi|hello|dear|attention|psst|yo|hallo|liebe[rs]?|cher|chère|querid[oa]|hola|привет|уважаем\w*)"
-    rf"[\s,]+{_DET}(?:[\w-]+\s+){{0,2}}?$", _I)
-WEAK_AFTER = re.compile(_AFTER_WEAK, _I)
-WEAK_AFTER_ANY = re.compile(
-    rf"{_READS_THIS}|(?:\s+[\w-]+ing(?:\s+[\w-]+){{0,2}})?\s+{_OBLIGED}|[\s-]+(?:only[\s-]+)?{_MSG}\s*[:\]#—–]", _I)
-HEAD_AFTER = re.compile(r"\s*[:—–]", _I)
-MSG_FOR_AFTER = re.compile(r"(?:\s+[\w-]+ing(?:\s+[\w-]+){0,3})?\s*[:\]#—–,]", _I)
+    rf"[\s,]+{_DET}(?:[\w-]+\s+){{0,2}}?$")
+WEAK_AFTER = Folded(_AFTER_WEAK)
+WEAK_AFTER_ANY = Folded(
+    rf"{_READS_THIS}|(?:\s+[\w-]+ing(?:\s+[\w-]+){{0,2}})?\s+{_OBLIGED}|[\s-]+(?:only[\s-]+)?{_MSG}\s*[:\]#—–]")
+HEAD_AFTER = Folded(r"\s*[:—–]")
+MSG_FOR_AFTER = Folded(r"(?:\s+[\w-]+ing(?:\s+[\w-]+){0,3})?\s*[:\]#—–,]")
 #: CJK: a role noun followed by a vocative particle or colon, or after 致/给.
-ADDRESSED_CJK = re.compile(
-    rf"(?:(?-i:AI|ＡＩ)\s*)?{_ROLE_CJK}(?:へ|に告ぐ|の皆様|様|们|여러분|님)?\s*[:：、，,]|(?:致|给)\s*(?:(?-i:AI)\s*)?{_ROLE_CJK}", _I)
+ADDRESSED_CJK = Folded(
+    rf"(?:(?-i:AI|ＡＩ)\s*)?{_ROLE_CJK}(?:へ|に告ぐ|の皆様|様|们|여러분|님)?\s*[:：、，,]|(?:致|给)\s*(?:(?-i:AI)\s*)?{_ROLE_CJK}")
 ADDRESSED = re.compile(  # cased: "AI:" / "KI," used as a vocative; an assistant product greeted by name
     r"(?:^|[.!?;]\s*|\b(?:(?i:attention|hey|hi|hello|dear|note\s+to|achtung|hallo|atención|внимание))\b[\s,:!—–-]*)"
     r"(?:AI|KI|IA|LLMs?|ИИ)\s*[:,!—–]|"
@@ -269,7 +488,7 @@ ADDRESSED = re.compile(  # cased: "AI:" / "KI," used as a vocative; an assistant
     r"(?:\s*(?:,|and|&|or)\s*(?:Claude|Gemini|Copilot|ChatGPT|GPT|Bard|Llama|Mistral|Grok))*\s*[:,!—–]")
 #: What every match of ADDRESSED holds (with GATE_CASED's acronyms): a product name, cased as ADDRESSED writes it.
 PRODUCTS = re.compile("Claude|Gemini|Copilot|GPT|Bard|Llama|Mistral|Grok|Perplexity|DeepSeek|Qwen|Alexa|Siri|Cortana")
-YOU_ARE_AI = re.compile(
+YOU_ARE_AI = Folded(
     rf"\b(?:you\s+are|you're|if\s+you\s+are|as\s+an?|du\s+bist|sie\s+sind|als|tu\s+es|vous\s+[êe]tes|en\s+tant\s+qu'?|"
     rf"eres|usted\s+es|como|sei|você\s+é|ты|вы|как)\s+(?:now\s+|jetzt\s+|maintenant\s+|ahora\s+)?(?:an?\s+|eine?n?\s+|"
     rf"une?\s+|una?\s+)?(?:(?i:{_AINOUN})|AI|KI|IA|ИИ|LLM|(?i:bot|crawler|automated\s+\w+))(?![\w-])"
@@ -277,10 +496,10 @@ YOU_ARE_AI = re.compile(
     rf"processing|working|helping|designed|built|controlled|instructed|must|should|will|visiting|navigating|"
     rf"und|et|y|e|и|dann|alors|entonces|without|sans|ohne|sin|senza|sem|без|with|mit|avec|con|now|jetzt|maintenant|"
     rf"ahora|ora|agora|теперь)\b|\s+[a-z]{{3,}}(?:ed|ing)\s+(?:to|by|for|with|on)\b)|"
-    rf"(?:あなた|君)は\s*(?:AI|人工知能|{_ROLE_CJK})|(?:你|您)是\s*(?:AI|人工智能|{_ROLE_CJK})", _I)
-YOU = re.compile(
+    rf"(?:あなた|君)は\s*(?:AI|人工知能|{_ROLE_CJK})|(?:你|您)是\s*(?:AI|人工智能|{_ROLE_CJK})")
+YOU = Folded(
     r"\b(?:you|your|yours|yourself|du|dich|dir|dein\w*|euch|vous|votre|vos|tu|toi|ton|ta|tes|usted|ustedes|vosotros|"
-    r"tú|tuyo|voi|tuo|tua|você|vocês|jij|je|jouw|u|uw|вы|ты|ваш\w*|тво\w*|тебе|вам|тебя)\b|あなた|君|你|您|당신", _I)
+    r"tú|tuyo|voi|tuo|tua|você|vocês|jij|je|jouw|u|uw|вы|ты|ваш\w*|тво\w*|тебе|вам|тебя)\b|あなた|君|你|您|당신")
 
 # ---- dismissing the reader's instructions
 _DISMISS = (
@@ -296,7 +515,7 @@ _INSTR = (
     r"solicitud|istruzion\w+|compito|richiesta|instruç\w+|tarefa|pedido|instructies|opdracht|инструкци\w*|"
     r"указани\w*|задач\w*|запрос\w*|правил\w*|команд\w*)"
 )
-OVERRIDE = re.compile(
+OVERRIDE = Folded(
     rf"\b{_DISMISS}\s+(?:[\w'-]+\s+){{0,4}}?{_INSTR}\b|\b{_DISMISS}\s+(?:all\s+(?:of\s+)?)?(?:the\s+|what\s+is\s+)?"
     rf"(?:above|foregoing|preceding)\b|\b{_DISMISS}\s+everything\s+(?:you\s+(?:were|have\s+been)\s+(?:told|given)|above|"
     rf"before|else)|"
@@ -308,58 +527,58 @@ OVERRIDE = re.compile(
     rf"have\s+been)\s+)?(?:now\s+)?(?:void|obsolete|outdated|superseded|cancell?ed|withdrawn|replaced|no\s+longer\s+"
     rf"(?:valid|applies|apply|relevant))\b|(?:指示|命令|指令|タスク|依頼)(?:を|は)?\s*(?:すべて)?\s*(?:無視|忘れ)|"
     rf"(?:忽略|无视|無視|忘记|忘掉)\s*(?:之前|以上|先前|所有|全部|前面|上面)?的?\s*(?:所有的?)?\s*(?:指示|指令|说明|說明|"
-    rf"提示|任务|要求|命令)|(?:以前|之前|先前|以上|上記|これまで)の?\s*(?:すべての|全ての)?\s*(?:指示|指令|命令)", _I)
+    rf"提示|任务|要求|命令)|(?:以前|之前|先前|以上|上記|これまで)の?\s*(?:すべての|全ての)?\s*(?:指示|指令|命令)")
 #: A dismissal given as an order (clause start, after "please", a modal or a vocative), not reported speech.
-OVERRIDE_ORDER = re.compile(
+OVERRIDE_ORDER = Folded(
     rf"(?:^|[.!?:;,(\[]\s*|\b(?:please|and|now|then|so|just|simply|kindly|bitte|veuillez|por\s+favor|пожалуйста)\s+|"
     rf"\b(?:must|should|need\s+to|have\s+to|are\s+to)\s+|\byou\s+(?:must|should|will|can)\s+(?:now\s+)?)"
-    rf"{_DISMISS}\s+(?!(?:its|his|her|their|my|our)\b)", _I)
+    rf"{_DISMISS}\s+(?!(?:its|his|her|their|my|our)\b)")
 #: A replacement task announced: "your new task is", "the real job", "new directive:", "change of plans:".
-REPLACED_TASK = re.compile(
+REPLACED_TASK = Folded(
     rf"\b(?:your|the)\s+(?:new|real|actual|true|updated|revised|changed|current|only)\s+(?:tasks?|instructions?|"
     rf"directives?|assignment|mission|orders|prompt|objective|priority|purpose)\s*(?:is|are|:|now|today|here)\b|\b(?:new|updated|revised|secret|hidden)\s+(?:{_INSTR})(?:\s+(?:for|to)\s+(?:the\s+|all\s+|any\s+)?[\w-]+(?:\s+[\w-]+)?)?\s*[:\]#—–]|"
     rf"\b(?:change\s+of\s+plans?|plan\s+change|task\s+change|task\s+update)\s*[:—–]|(?:^|[.!?]\s+|\[)(?:system\s+|admin\s+|"
     rf"operator\s+|developer\s+|security\s+)?override\s*[:\]—–]|\b(?:your|the)\s+{_INSTR}\s+(?:has|have)\s+(?:now\s+)?"
     rf"(?:been\s+)?(?:changed|updated|replaced|revised)\b|\b(?:deine|ihre)\s+(?:neue|eigentliche|wahre)\s+aufgabe\b|"
     rf"\b(?:ta|votre)\s+(?:nouvelle|vraie|v[ée]ritable)\s+t[âa]che\b|\b(?:tu|su)\s+(?:nueva|verdadera)\s+tarea\b|"
-    rf"\b(?:eigentliche|wahre)\s+aufgabe\b|\b(?:ваша|твоя)\s+(?:новая|настоящая)\s+задача\b", _I)
+    rf"\b(?:eigentliche|wahre)\s+aufgabe\b|\b(?:ваша|твоя)\s+(?:новая|настоящая)\s+задача\b")
 #: Framing as a system or admin turn ("SYSTEM MESSAGE:"): honest intranets say it too, so it only adds weight.
-AUTHORITY = re.compile(
+AUTHORITY = Folded(
     r"(?:^|[.!?\]]\s+|\[|\b(?:important|urgent|official|mandatory|critical)\s+)(?:system|assistant|developer|admin|"
     r"administrator|security|compliance|moderator)\s*(?:message|prompt|note|instruction|override|update|notice|alert|"
-    r"directive|announcement)?s?\s*(?:\]|:|[-–—]\s)", _I)
+    r"directive|announcement)?s?\s*(?:\]|:|[-–—]\s)")
 #: An automated reader singled out: "automated agent detected".
-DETECTED = re.compile(r"\b(?:automated|bot|robot|ai|agent|crawler|automation)\w*\s+(?:\w+\s+)?(?:was\s+|has\s+been\s+)?detected\b", _I)
-PRIOR = re.compile(
+DETECTED = Folded(r"\b(?:automated|bot|robot|ai|agent|crawler|automation)\w*\s+(?:\w+\s+)?(?:was\s+|has\s+been\s+)?detected\b")
+PRIOR = Folded(
     r"\b(?:previous|prior|preceding|above|earlier|former|original|initial|existing|all|your|any|vorherig\w*|bisherig\w*|"
     r"alle|deine|ihre|précédent\w*|antérieur\w*|toutes|tes|vos|anterior\w*|previas?|todas|tus|sus|precedent\w*|"
-    r"tutte|tue|anteriores|suas|предыдущ\w*|прежн\w*|все|сво\w*|ваш\w*)\b|以前|之前|先前|以上|上記|これまで|所有|全部", _I)
+    r"tutte|tue|anteriores|suas|предыдущ\w*|прежн\w*|все|сво\w*|ваш\w*)\b|以前|之前|先前|以上|上記|これまで|所有|全部")
 
 # ---- the reader's own user
 _USER = (
     r"(?:user|human|principal|operator|owner|nutzer\w*|benutzer\w*|utilisat\w+|usuari[oa]s?|utente|usuário|gebruiker|"
     r"пользовател\w*|человек\w*)"
 )
-PRINCIPAL = re.compile(
+PRINCIPAL = Folded(
     rf"\b(?:your|ihr|dein|deinen|votre|ton|tu|su|tuo|seu|jouw|uw|ваш\w*|тво\w*)\s+{_USER}\b|"
     rf"\b(?:the\s+)?(?:human|person|user|customer|client)\s+(?:(?:that|who|whom)\s+)?you\s+(?:are|'re)\s+(?:assisting|"
     rf"helping|serving|working\s+for|acting\s+(?:for|on\s+behalf\s+of)|browsing\s+for)\b|"
-    rf"\b(?:on\s+behalf\s+of|im\s+auftrag|au\s+nom|en\s+nombre)\s+(?:of\s+)?(?:the|your|des|de\s+l'|del)\s+{_USER}", _I)
+    rf"\b(?:on\s+behalf\s+of|im\s+auftrag|au\s+nom|en\s+nombre)\s+(?:of\s+)?(?:the|your|des|de\s+l'|del)\s+{_USER}")
 _WISH = (
     r"(?:wants?|wanted|needs?|asks?|asked|would\s+(?:like|prefer|rather)|prefers?|requests?|requested|expects?|meant|"
     r"intends?|changed|switched|updated|revised|decided|forgot|möchte|will|wollte|braucht|veut|voulait|souhaite|"
     r"quiere|quería|desea|vuole|voleva|quer|queria|wil|хочет|хотел\w*|просит|просил\w*|передумал\w*)"
 )
-PRINCIPAL_WISH = re.compile(
+PRINCIPAL_WISH = Folded(
     rf"(?<!what\s)(?<!whatever\s)\b(?:the|your|der|die|ihr|dein|l'|le|votre|el|tu|su|il|o|seu|de|jouw|ваш\w*)\s*{_USER}\s+(?:has\s+|have\s+|hat\s+|a\s+|"
     rf"ha\s+)?(?:now\s+|actually\s+|really\s+|instead\s+|also\s+|just\s+|since\s+|secretly\s+|jetzt\s+|eigentlich\s+|"
     rf"maintenant\s+|vraiment\s+|en\s+fait\s+|ahora\s+|realmente\s+|en\s+realidad\s+|ora\s+|agora\s+|теперь\s+|"
     rf"на\s+самом\s+деле\s+)+{_WISH}\b(?!\s+(?:is|was|are|were)\b)|"
     rf"\b(?:the|your)\s+{_USER}'s\s+(?:real|actual|true|new|updated|revised|underlying|correct)\s+\w+|"
     rf"\b{_USER}\s+(?:has|have|'s)\s+(?:now\s+|just\s+)?(?:changed|switched|revised|updated)\s+(?:their|his|her|its|the)\s+(?:mind|request|plans?|"
-    rf"task|goal|order|instructions?)\b", _I)
+    rf"task|goal|order|instructions?)\b")
 #: The reader's principal named as only an agent has one, or claimed by the text itself.
-PRINCIPAL_STRONG = re.compile(
+PRINCIPAL_STRONG = Folded(
     rf"\b(?:the\s+)?(?:human|principal)\s+(?:(?:that|who|whom)\s+)?you\s+(?:are|'re)\s+(?:assisting|"
     rf"helping|serving|working\s+for|acting\s+(?:for|on\s+behalf\s+of)|browsing\s+for|shopping\s+for)\b|"
     rf"\byour\s+(?:human|principal)\b|\b(?:person|human|user)\s+who\s+sent\s+you\b|"
@@ -369,32 +588,32 @@ PRINCIPAL_STRONG = re.compile(
     rf"nutzer|benutzer|utilisateur|usuario)\s+(?:(?:has\s+)?\w+\s+){{0,2}}?(?:wants?|would\s+(?:\w+\s+)?(?:like|prefer)|"
     rf"prefers?|asked|asks|expects?|needs?|requested|instructed|forgot\s+to\s+mention)\s+(?:you|that\s+you|the\s+agent|"
     rf"the\s+assistant)\b|\b{_USER}\s+{_WISH}\s+(?:eigentlich|en\s+r[ée]alit[ée]|en\s+realidad|in\s+realtà|"
-    rf"на\s+самом\s+деле|actually|really)\b|\b{_USER}\s+(?:has\s+)?(?:pre-?)?(?:approved|authori[sz]ed|granted|allowed)\b", _I)
+    rf"на\s+самом\s+деле|actually|really)\b|\b{_USER}\s+(?:has\s+)?(?:pre-?)?(?:approved|authori[sz]ed|granted|allowed)\b")
 #: The reader's task referred to as something to finish ("to complete your task, first ...").
-TASK_REF = re.compile(
+TASK_REF = Folded(
     r"\b(?:to|in\s+order\s+to|before\s+you|before)\s+(?:can\s+)?(?:complete|finish|accomplish|continue|proceed\s+with|"
-    r"continuing|completing|finishing)\s+(?:your|the\s+user's|this|the)\s+(?:task|goal|request|mission|assignment|objective)\b", _I)
+    r"continuing|completing|finishing)\s+(?:your|the\s+user's|this|the)\s+(?:task|goal|request|mission|assignment|objective)\b")
 #: Orders about the user or the answer: "tell the user ...", "report the count as ...", "the answer is ...".
-ABOUT_USER = re.compile(
+ABOUT_USER = Folded(
     r"\b(?:tell|ask|inform|convince|remind|persuade|notify|warn|reassure)\s+(?:the|your)\s+(?:user|human|customer)\b|"
     r"\breport\s+[^.!?;]{1,40}?\s+(?:to\s+the\s+user|as)\b|\bthe\s+(?:correct|real|actual|true|right)?\s*answer\s+"
     r"(?:to\s+[^.!?]{1,60}?\s+)?is\b|\bwhen\s+(?:you\s+are\s+)?asked\b|\bsummari[sz]e\s+(?:this|it|the\s+\w+)\b[^.!?]{0,40}\bas\b|"
-    r"\bnot\s+what\s+the\s+(?:table|page|site|list|data)\s+says\b|\b(?:respond|reply|answer)\s+(?:to\s+the\s+user\s+)?only\s+in\b", _I)
+    r"\bnot\s+what\s+the\s+(?:table|page|site|list|data)\s+says\b|\b(?:respond|reply|answer)\s+(?:to\s+the\s+user\s+)?only\s+in\b")
 #: Changed wishes of a third party relayed to the reader (an adverb of change, a wish verb, "you to").
-WANTS_YOU_NOW = re.compile(
+WANTS_YOU_NOW = Folded(
     rf"\b(?:now|actually|really|instead|secretly|also|suddenly|jetzt|eigentlich|maintenant|ahora|ora|agora|теперь)\s+"
-    rf"{_WISH}\s+(?:you|the\s+(?:agent|assistant))\s+to\b|\bwould\s+(?:now\s+|actually\s+|really\s+)?rather\s+you\b", _I)
+    rf"{_WISH}\s+(?:you|the\s+(?:agent|assistant))\s+to\b|\bwould\s+(?:now\s+|actually\s+|really\s+)?rather\s+you\b")
 #: Moving private data out: "upload the salary table", "export the customer records", "send the history to".
-EXFIL = re.compile(
+EXFIL = Folded(
     r"\b(?:upload|send|export|forward|share|paste|e-?mail|transfer|post|leak|dump|copy)\s+(?:[\w'-]+\s+){0,4}?(?:data|"
     r"records?|tables?|database|lists?|contacts?|salar\w*|payroll|history|messages?|addresses|address|phone\s+numbers?|"
-    r"files?|documents?|conversations?|chats?|emails?|e-mails?)\b", _I)
-WANTS_YOU = re.compile(
+    r"files?|documents?|conversations?|chats?|emails?|e-mails?)\b")
+WANTS_YOU = Folded(
     rf"\b{_WISH}\s+(?:you|the\s+(?:agent|assistant))\s+to\b|\bwill,?\s+dass\s+du\b|\bveut\s+que\s+(?:tu|vous)\b|"
-    rf"\bquiere\s+que\s+(?:tú|usted)?\b|\bхочет,?\s+чтобы\s+(?:ты|вы)\b", _I)
+    rf"\bquiere\s+que\s+(?:tú|usted)?\b|\bхочет,?\s+чтобы\s+(?:ты|вы)\b")
 
 # ---- steering: secrecy, credentials, disputes, off-site destinations
-SECRECY = re.compile(
+SECRECY = Folded(
     r"\b(?:do\s+not|don't|never|must\s+not|mustn't|should\s+not)\s+(?:tell|inform|notify|alert|warn|ask|consult|mention|"
     r"reveal|disclose|show|explain|report)\b[^.!?]{0,30}?\b(?:the\s+user|your\s+user|the\s+human|them|anyone|this|it)\b|"
     r"\bwithout\s+(?:telling|informing|notifying|alerting|asking|consulting|warning|confirming\s+with)\b|"
@@ -404,8 +623,8 @@ SECRECY = re.compile(
     r"(?:dire|prévenir|demander|mentionner|informer)\b|\bsecrètement\b|\ben\s+secreto\b|\bsin\s+(?:decir|avisar|"
     r"preguntar|mencionar|informar)\b|\bsenza\s+(?:dire|avvisare|chiedere)\b|\bsem\s+(?:dizer|avisar|perguntar)\b|"
     r"\bне\s+(?:говори|сообщай|рассказывай|упоминай)\w*|\bтайно\b|\bнезаметно\b|伝えないで|言わないで|知らせないで|"
-    r"黙って|こっそり|内緒|不要告诉|别告诉|悄悄|秘密地|말하지\s*마", _I)
-CREDENTIAL = re.compile(
+    r"黙って|こっそり|内緒|不要告诉|别告诉|悄悄|秘密地|말하지\s*마")
+CREDENTIAL = Folded(
     r"\b(?:passwords?|passcodes?|passphrases?|credentials?|log-?in\s+details|card\s+(?:numbers?|details)|credit\s+cards?|"
     r"cvv|cvc|security\s+codes?|pin\s+codes?|api\s+keys?|access\s+tokens?|session\s+(?:tokens?|cookies?)|"
     r"one-?time\s+(?:codes?|passwords?)|2fa|otp|iban|bank\s+(?:details|accounts?)|social\s+security|seed\s+phrase|"
@@ -418,8 +637,8 @@ CREDENTIAL = re.compile(
     r"credenziali|accesso|pagamento|carta\s+di\s+credito|senha|cartão|wachtwoord|inloggen|"
     r"пароль\w*|логин\w*|войти|вход\w*|учётн\w*|учетн\w*|реквизит\w*|карт[аыу]\b|оплат\w*|подтвер\w*|верифи\w*)\b|"
     r"パスワード|ログイン|認証|暗証|カード番号|クレジットカード|支払|口座|本人確認|密码|登录|登入|验证|驗證|支付|"
-    r"银行卡|信用卡|付款|账户|비밀번호|로그인|인증|결제|카드\s*번호", _I)
-DISPUTE = re.compile(
+    r"银行卡|信用卡|付款|账户|비밀번호|로그인|인증|결제|카드\s*번호")
+DISPUTE = Folded(
     r"\b(?:wrong|incorrect|inaccurate|outdated|out\s+of\s+date|obsolete|stale|invalid|typos?|erroneous|misprint\w*|"
     r"fake|bogus|broken|counterfeit|decoy|placeholders?|dummy|cached|roto|rota|kaputt|deprecated|disabled|compromised|hacked|moved|relocated|transferred|migrated|discontinued|misleading|superseded|"
     r"no\s+longer\s+(?:valid|accurate|current|correct|working|available|in\s+use)|not\s+(?:accurate|correct|current|"
@@ -434,16 +653,16 @@ DISPUTE = re.compile(
     r"ancienne\s+copie|en\s+retard|pas\s+à\s+jour|plus\s+à\s+jour|atrasad\w*|desfasad\w*|copia\s+antigua|"
     r"con\s+retraso|in\s+ritardo|copia\s+vecchia|non\s+aggiornat\w*|отста[юё]\w*|с\s+опозданием|"
     r"старая\s+копия)\b|誤り|間違|古い|古く|無効|正しくない|移転|遅れ|最新ではありません|"
-    r"错误|錯誤|过时|過時|无效|不正确|已迁移|滞后|延迟|旧版|잘못|오래된|지연", _I)
-REAL = re.compile(
+    r"错误|錯誤|过时|過時|无效|不正确|已迁移|滞后|延迟|旧版|잘못|오래된|지연")
+REAL = Folded(
     r"\b(?:real|actual|correct|true|accurate|up-?to-?date|official|genuine|"
     r"richtig\w*|echt\w*|tatsächlich\w*|offiziell\w*|korrekt\w*|vrai\w*|réel\w*|correct\w*|"
     r"officiel\w*|exact\w*|verdader\w*|oficial\w*|vero|vera|veri|"
     r"corrett\w*|verdadeir\w*|juist\w*|настоящ\w*|реальн\w*|правильн\w*|"
     r"официальн\w*|верн\w*|current|latest|live|à\s+jour|aktuell\w*|actual(?:es|izad\w*)|aggiornat\w*|"
-    r"действующ\w*|актуальн\w*)\b|正しい|本当|実際|公式|正確|最新|真实|正确|实际|官方|准确|진짜|정확|최신", _I)
+    r"действующ\w*|актуальн\w*)\b|正しい|本当|実際|公式|正確|最新|真实|正确|实际|官方|准确|진짜|정확|최신")
 #: Words of a condition ("if you use a Mac, ignore ..."): an instruction for some readers, not an override.
-CONDITION = re.compile(r"\b(?:if|when|unless|wenn|falls|si|se|als|если)\b[^.!?]*$", _I)
+CONDITION = Folded(r"\b(?:if|when|unless|wenn|falls|si|se|als|если)\b[^.!?]*$")
 #: The alternatives of DEST, each with a literal test that every one of its matches passes (see ``evidence._offsite``:
 #: an alternative that cannot match anywhere in a text is left out of its scan, which changes no match).
 DEST_PARTS: tuple[tuple[str, str], ...] = (
@@ -456,7 +675,7 @@ DEST_PARTS: tuple[tuple[str, str], ...] = (
     (r"\b[\w.+-]+@(?:[a-z0-9-]+\.)+[a-z]{2,12}\b", "@"),
 )
 #: Where a text can send the reader or its data: a URL, or an e-mail address.
-DEST = re.compile("|".join(src for src, _ in DEST_PARTS), _I)
+DEST = Folded("|".join(src for src, _ in DEST_PARTS))
 
 # ---- imitation of the observation format, of chat turns and of action calls
 _AXROLES = (
@@ -464,7 +683,7 @@ _AXROLES = (
     r"spinbutton|switch|dialog|heading|generic|gridcell|row|cell|rowheader|columnheader|navigation|main|banner|form|"
     r"list|listitem|paragraph|article|region|alert|status|RootWebArea|group|table)"
 )
-IMITATION = re.compile(
+IMITATION = Folded(
     rf"(?P<tree_line>\[\s*[a-z]{{0,2}}\d+\s*\]\s+(?-i:{_AXROLES})\s*(?:['\"]|,|$))|"
     r"(?P<chat_tokens><\|[a-z_]{2,20}\|>|\[/?INST\]|<<\s*/?SYS\s*>>|</?(?:system|assistant|user)>|"
     r"[\"'](?:role)[\"']\s*:\s*[\"'](?:system|developer|assistant|tool)[\"'])|"
@@ -474,15 +693,15 @@ IMITATION = re.compile(
     r"(?:of\s+)?(?:the\s+)?(?:agent|assistant|ai|system|hidden|secret|llm)\s+(?:instructions?|prompt|message|directives?)\b)|"
     r"(?P<action_call>(?<![\w.$])(?:click|dblclick|fill|select_option|hover|press|focus|clear|goto|go_back|type|"
     r"send_msg_to_user|report_infeasible|scroll|upload_file|mouse_click|keyboard_type|new_tab|answer|stop)\(\s*"
-    r"(?:['\"][a-z]{0,4}-?\d+['\"]|\d+|['\"]https?:)\s*[,)]?)", _I)
+    r"(?:['\"][a-z]{0,4}-?\d+['\"]|\d+|['\"]https?:)\s*[,)]?)")
 
 #: A chat transcript imitated: a turn of the user and a turn of the assistant, labelled "Name:", in either order.
 _USER_TURN = (r"(?:user|human|utilisateur|utilisatrice|benutzer|nutzer|usuario|humano|utente|usuário|пользователь|"
               r"человек|用户|ユーザー|사용자)")
 _AGENT_TURN = r"(?:assistant|ai|assistent|asistente|assistente|ассистент|ии|助手|アシスタント|어시스턴트)"
-CHAT_TURNS = re.compile(
+CHAT_TURNS = Folded(
     rf"(?:^|[.!?;»\"'\s])(?:{_USER_TURN}\s*[:：][^:：]{{2,300}}?(?<![\w-]){_AGENT_TURN}|"
-    rf"{_AGENT_TURN}\s*[:：][^:：]{{2,300}}?(?<![\w-]){_USER_TURN})\s*[:：]", _I)
+    rf"{_AGENT_TURN}\s*[:：][^:：]{{2,300}}?(?<![\w-]){_USER_TURN})\s*[:：]")
 
 # ---- the gate: stems without which no span can be anchored (most lines stop here). Plain literals only, so
 # that the scan is fast; the acronyms are matched case-sensitively on the cased text (see GATE_CASED).
@@ -520,11 +739,11 @@ GATE = re.compile(r"(?<!\w)(?:" + trie([w for w in _GATE_STEMS if w not in _GATE
 GATE_WIDE = re.compile(trie(_GATE_WIDE))
 GATE_CASED = re.compile(r"AI|A\.I\.|KI|IA|LLM|GPT|ИИ|ＡＩ")
 #: The gate of imitated formats: tree-line ids, chat-turn tokens, prompt markup, action calls ("click('12')").
-GATE_MARK = re.compile(r"\w\(\s*['\"\d]|\[\s*[a-z]{0,2}\d+\s*\]|<\||\[/?inst\]|<<\s*/?sys|</?(?:system|assistant|user)>|"
-                       r"<!--|-->|##|[\"']role[\"']\s*:", re.IGNORECASE)
+GATE_MARK = Folded(r"\w\(\s*['\"\d]|\[\s*[a-z]{0,2}\d+\s*\]|<\||\[/?inst\]|<<\s*/?sys|</?(?:system|assistant|user)>|"
+                       r"<!--|-->|##|[\"']role[\"']\s*:")
 #: The gate of destinations (a written address): it matters only in text the site did not write for
 #: every reader, where an unaddressed order that steers off-site is enough (``evidence.steers``).
-GATE_DEST = re.compile(r"http|www\.|@|[a-z0-9-]\.[a-z]{2,12}[/:]|\d\.\d{1,3}[:/]\w", re.IGNORECASE)
+GATE_DEST = Folded(r"http|www\.|@|[a-z0-9-]\.[a-z]{2,12}[/:]|\d\.\d{1,3}[:/]\w")
 
 
 # ---- finders: literal stems that locate where the slow patterns above can match (windows, not whole texts)
@@ -579,30 +798,29 @@ PRINCIPAL_FIND = Stems((
     "user", "human", "principal", "operator", "owner", "nutzer", "utilisat", "usuari", "utente", "gebruiker",
     "пользовател", "человек", "customer", "buyer", "guest", "shopper", "client", "person", "reader", "people"))
 #: Words pointing at this page or its figures ("this page", "the prices here", "above").
-DEICTIC = re.compile(
+DEICTIC = Folded(
     r"\b(?:this|these|here|above|below|shown|listed|displayed|dies\w*|hier|oben|unten|ce|cette|ces|ici|ci-dessus|este|"
-    r"esta|estos|estas|aquí|arriba|questo|questa|qui|sopra|deze|dit|эт\w*|здесь|выше|ниже)\b|この|ここ|上記|以下|这|此|本页|上面",
-    re.IGNORECASE)
+    r"esta|estos|estas|aquí|arriba|questo|questa|qui|sopra|deze|dit|эт\w*|здесь|выше|ниже)\b|この|ここ|上記|以下|这|此|本页|上面")
 
 #: Sending the reader's action somewhere else ("instead", "only at", "elsewhere"): with an off-site address
 #: and an order in content the site did not write, a diversion.
-ELSEWHERE = re.compile(
+ELSEWHERE = Folded(
     r"\b(?:instead|elsewhere|rather|only\s+(?:at|on|via|through)|from\s+now\s+on|stattdessen|anderswo|woanders|nur\s+(?:noch\s+)?(?:unter|auf|bei)|"
     r"ailleurs|plutôt|désormais|uniquement\s+sur|en\s+su\s+lugar|en\s+cambio|en\s+otro\s+sitio|solo\s+en|invece|altrove|"
-    r"em\s+vez|somente\s+em|вместо|теперь\s+только|только\s+на|в\s+другом\s+месте)\b|代わりに|ではなく|のみ|而是|改为|改成|只在|仅在", _I)
+    r"em\s+vez|somente\s+em|вместо|теперь\s+только|только\s+на|в\s+другом\s+месте)\b|代わりに|ではなく|のみ|而是|改为|改成|只在|仅在")
 #: Goal drift: a change of the task announced ("instead of", "not X but", "the request changed", "now needs").
-CHANGE = re.compile(
+CHANGE = Folded(
     r"\b(?:instead|rather\s+than|not\s+the|changed|change\s+of|correction|corrected|update[sd]?|revised|now\s+(?:needs?|wants?|prefers?)|"
     r"no\s+longer|statt|anstatt|stattdessen|geändert|änderung\w*|planänderung|korrektur|jetzt|nicht\s+mehr|au\s+lieu|plutôt|"
     r"changé|modifié|correction|désormais|en\s+lugar|en\s+vez|cambi[oó]|corrección|ahora|invece|cambiat\w*|em\s+vez|mudou|"
-    r"вместо|изменил\w*|теперь|поправка)\b|代わりに|ではなく|変更|訂正|而不是|改为|改成|更改|变更", _I)
+    r"вместо|изменил\w*|теперь|поправка)\b|代わりに|ではなく|変更|訂正|而不是|改为|改成|更改|变更")
 #: The reader's task spoken of as a request someone made ("the request", "whoever is placing", "the person who asked").
-TASK_WORDS = re.compile(
+TASK_WORDS = Folded(
     r"\b(?:requests?|requested|requester|tasks?|assignment|errand|instructions?|brief|"
     r"(?:person|one|people|customer|client|user|buyer|shopper|owner)\s+(?:who|that)\s+(?:asked|requested|sent|wants|ordered|"
     r"is\s+asking)|whoever\s+(?:is|are)\s+\w+ing|change\s+of\s+plans?|plan\s*änderung|planänderung|auftrag\w*|anfrage|aufgabe|"
     r"demande|tâche|mission|solicitud|pedido|encargo|tarea|richiesta|incarico|compito|tarefa|запрос\w*|задани\w*|"
-    r"задач\w*|поручени\w*)\b|依頼|リクエスト|タスク|请求|任务|要求", _I)
+    r"задач\w*|поручени\w*)\b|依頼|リクエスト|タスク|请求|任务|要求")
 
 #: Where "you are an AI" can start (YOU_ARE_AI runs only near these).
 YOU_ARE_FIND = Stems((
@@ -610,8 +828,8 @@ YOU_ARE_FIND = Stems((
     "usted es", "como ", "sei ", "você", "ты ", "вы ", "как ", "あなた", "君", "你是", "您是"))
 
 #: Urgency that asks for an action now (not "required" or "final", which honest form labels say).
-URGENT_NOW = re.compile(
+URGENT_NOW = Folded(
     r"\b(?:immediately|right\s+(?:now|away)|at\s+once|asap|without\s+delay|before\s+(?:doing\s+)?anything\s+else|"
     r"first\s+of\s+all|sofort|unverzüglich|umgehend|immédiatement|tout\s+de\s+suite|inmediatamente|ahora\s+mismo|"
     r"zuallererst|avant\s+tout|antes\s+que\s+nada|прежде\s+всего|в\s+первую\s+очередь|"
-    r"subito|imediatamente|срочно|немедленно)\b|至急|すぐに|直ちに|今すぐ|立即|马上|즉시", re.IGNORECASE)
+    r"subito|imediatamente|срочно|немедленно)\b|至急|すぐに|直ちに|今すぐ|立即|马上|즉시")

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from pagelens.focus.lexicons import trie
+from pagelens.focus.lexicons import Folded, narrow_script, trie
 
 
 def _alt(words: tuple[str, ...]) -> re.Pattern[str]:
@@ -106,17 +106,18 @@ CRED = _alt(CRED_STEMS)
 USER = _alt(USER_STEMS)
 #: Any stem above: the gate (a text without one has nothing for :func:`wide_evidence` to judge).
 _GATE = _alt(ROLE_STEMS + DISMISS_STEMS + INSTR_STEMS)
-_GATE_ASCII = _alt(tuple(w for w in ROLE_STEMS + DISMISS_STEMS + INSTR_STEMS if w.isascii()))
+#: The stems a text of ASCII and caseless punctuation (:func:`~pagelens.focus.lexicons.narrow_script`) can hold.
+_GATE_ASCII = _alt(tuple(w for w in ROLE_STEMS + DISMISS_STEMS + INSTR_STEMS if narrow_script(w)))
 
 
 def gate(low: str) -> bool:
     """Whether the lowercased text holds any stem above (an ASCII text is searched for the ASCII stems only)."""
-    return (_GATE_ASCII if low.isascii() else _GATE).search(low) is not None
+    return (_GATE_ASCII if narrow_script(low) else _GATE).search(low) is not None
 
 
 def gate_hits(low: str) -> list[int]:
     """Where the stems above start in ``low``."""
-    return [m.start() for m in (_GATE_ASCII if low.isascii() else _GATE).finditer(low)]
+    return [m.start() for m in (_GATE_ASCII if narrow_script(low) else _GATE).finditer(low)]
 
 
 # ---- a vocative noun phrase opening a sentence and closed by a colon ("Automated shopping tools:", "AI reviewers of
@@ -130,15 +131,15 @@ _ROLE_PLAIN = r"(?:agents?|assistants?|bots?|crawlers?|scrapers?|models?|readers
 _TAIL = (r"(?:\s+(?:of|on|at|for|in|visiting|reading|using)\s+(?:this|these|the|our)\s+[\w-]+|"
          r"\s+[a-z]{3,}ing\s+(?:this|these|the|our|my)\s+[\w-]+)")
 _OPEN = r"(?:^|[.!?]\s+|\n)(?:(?:to|for|attention|note\s+(?:to|for)|dear|hey|hello)\s+)?(?:the\s+|all\s+|any\s+|every\s+)?"
-VOCATIVE = re.compile(
+VOCATIVE = Folded(
     rf"{_OPEN}(?:(?P<q>(?:[\w-]+\s+)?(?:{_QUAL}[\s-]+(?:[\w-]+\s+)?(?:{_AGENTIVE}|{_TOOLS})|"
     rf"{_AI_QUAL}[\s-]+(?:[\w-]+\s+)?(?:{_AGENTIVE})))(?P<qt>{_TAIL})?|"
-    rf"(?:[\w-]+\s+)?{_ROLE_PLAIN}(?P<t>{_TAIL}))\s*:\s*(?=\S)", re.IGNORECASE)
+    rf"(?:[\w-]+\s+)?{_ROLE_PLAIN}(?P<t>{_TAIL}))\s*:\s*(?=\S)")
 
 #: The reader named as the one operating or reading the page ("this page is operated by an assistant program"): text
 #: conditioned on an automated reader. The head is a role noun or an AI acronym (not "an automated system", which
 #: also processes honest forms).
-READ_BY = re.compile(
+READ_BY = Folded(
     r"\b(?:is|are|being|gets?|get)\s+(?:\w+\s+)?(?:operated|read|viewed|used|visited|accessed|browsed|processed|"
     r"controlled|driven|navigated|handled|parsed|crawled|summari[sz]ed)\s+by\s+(?:an?\s+|the\s+|some\s+|any\s+)?"
-    r"(?:[\w-]+\s+)?(?:ai|a\.i\.|llm|gpt|agents?|assistants?|bots?|crawlers?|language\s+models?)\b", re.IGNORECASE)
+    r"(?:[\w-]+\s+)?(?:ai|a\.i\.|llm|gpt|agents?|assistants?|bots?|crawlers?|language\s+models?)\b")

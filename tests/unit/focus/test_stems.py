@@ -12,7 +12,8 @@ FINDERS = [v for v in vars(lx).values() if isinstance(v, lx.Stems)]
 def _texts() -> list[str]:
     rng = random.Random(7)
     words = ["the", "user", "agent", "ignore", "outdated", "モデル", "ユーザー", "指示", "無視して", "moved", "no longer",
-             "you are", "assistant", "人工智能", "x", "-", ":", "\u200b", "é", "пользователь", "автомат", "lags ", "12"]
+             "you are", "assistant", "人工智能", "x", "-", ":", "\u200b", "é", "пользователь", "автомат", "lags ", "12",
+             "“", "”", "—", "•"]
     out = ["", "a", "agent", "xagent agent", "no longer valid", "指令を無視", "AI: ignore"]
     for _ in range(400):
         out.append(" ".join(rng.choice(words) for _ in range(rng.randint(1, 12))))
