@@ -182,6 +182,8 @@ class RulesConfig:
     weak_lead_tokens: int = 0
     weak_share: float = 0.3
     weak_unseen: float = 0.5
+    #: ...and with weak evidence, the fusion model orders every unit, not only those some signal ranks
+    weak_all_units: bool = False
     debug_units: int = 8
 
 
@@ -262,8 +264,8 @@ class RulesRetriever:
             # a goal that fills something in needs the page's fields even when their labels
             # share no word with it ("Member number", "Secret phrase"): each with its label
             extra += self._fields(page, int(budget * cfg.form_share))
-        weak = cfg.weak_lead_tokens > 0 and weak_evidence(query, unseen, cfg.weak_unseen)
-        if weak:
+        weak = (cfg.weak_lead_tokens > 0 or cfg.weak_all_units) and weak_evidence(query, unseen, cfg.weak_unseen)
+        if weak and cfg.weak_lead_tokens > 0:
             extra += section_leads(pa, cfg.weak_lead_tokens, int(budget * cfg.weak_share))
         keep, spent, chosen = self._fill(query, pa, order, budget, extra, line_terms)
         if cfg.gap_tokens > 0:
@@ -310,6 +312,7 @@ class RulesRetriever:
         x = learned.features(pa, signals, {n: getattr(r, "scores", {}) for n, r in signals.items()}, fused,
                              goal_shape(query, unseen), relations=model.reads_relations, answers=model.reads_answers)
         every = self.config.fusion_all_units or (self.config.fusion_all_units_questions and is_question(query.goal))
+        every = every or (self.config.weak_all_units and weak_evidence(query, unseen, self.config.weak_unseen))
         cands: list[int] | None = None if every else order
         if cands is not None and self.config.fusion_relatives > 0:
             from pagelens.focus.relations import relatives
