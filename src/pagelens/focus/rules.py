@@ -184,6 +184,8 @@ class RulesConfig:
     weak_unseen: float = 0.5
     #: ...and with weak evidence, the fusion model orders every unit, not only those some signal ranks
     weak_all_units: bool = False
+    #: ...only when the goal is in the page's language (:func:`same_language`): a paraphrase, not a translation
+    weak_same_language: bool = False
     debug_units: int = 8
 
 
@@ -312,7 +314,8 @@ class RulesRetriever:
         x = learned.features(pa, signals, {n: getattr(r, "scores", {}) for n, r in signals.items()}, fused,
                              goal_shape(query, unseen), relations=model.reads_relations, answers=model.reads_answers)
         every = self.config.fusion_all_units or (self.config.fusion_all_units_questions and is_question(query.goal))
-        every = every or (self.config.weak_all_units and weak_evidence(query, unseen, self.config.weak_unseen))
+        every = every or (self.config.weak_all_units and weak_evidence(query, unseen, self.config.weak_unseen)
+                          and (not self.config.weak_same_language or same_language(query, pa)))
         cands: list[int] | None = None if every else order
         if cands is not None and self.config.fusion_relatives > 0:
             from pagelens.focus.relations import relatives
@@ -623,6 +626,24 @@ def weak_evidence(query: FocusQuery, unseen: set[str], share: float) -> bool:
     weights, _ = query_terms(query)
     words = [t for t in weights if t[0] not in "§+\"" and t.isalpha()]
     return bool(words) and len([t for t in words if t in unseen]) >= share * len(words)
+
+
+def same_language(query: FocusQuery, pa: PageAnalysis) -> bool:
+    """Is the goal in the page's language, as far as script and function words tell
+    (:mod:`.lexicons_lang`; the page read from its first 400 unit texts)? A language that is not
+    decided (a short goal, a page of names) counts as the same."""
+    from pagelens.focus import lexicons_lang as ll
+
+    page_text = " ".join(pa.units.texts[:400])
+    g_script, _ = ll.script(query.goal)
+    p_script, _ = ll.script(page_text, limit=4000)
+    if g_script and p_script and g_script != p_script:
+        return False
+    if g_script != "latin":
+        return True
+    g_lang = ll.language(ll.hits(ll.words(query.goal)), least=1)
+    p_lang = ll.language(ll.hits(ll.words(page_text)))
+    return not (g_lang and p_lang and g_lang != p_lang)
 
 
 def section_leads(pa: PageAnalysis, lead_tokens: int, tokens: int) -> list[int]:
