@@ -175,17 +175,6 @@ class RulesConfig:
     #: a kept label unit (a line ending in a colon) brings up to this many tokens of what follows it under the
     #: same parent (:func:`.units.label_value`; 0: off)
     label_value_tokens: int = 0
-    #: when the goal's evidence on the page is weak — at least :attr:`weak_unseen` of its content words
-    #: occur in no unit (a goal in another language than the page, a paraphrase) — each heading brings
-    #: up to this many tokens of its section lead, in page order, within :attr:`weak_share` of the
-    #: budget, ahead of what the weak signals rank (0: off; BENCHMARKS.md "Focus, sixteenth pass")
-    weak_lead_tokens: int = 0
-    weak_share: float = 0.3
-    weak_unseen: float = 0.5
-    #: ...and with weak evidence, the fusion model orders every unit, not only those some signal ranks
-    weak_all_units: bool = False
-    #: ...only when the goal is in the page's language (:func:`same_language`): a paraphrase, not a translation
-    weak_same_language: bool = False
     debug_units: int = 8
 
 
@@ -266,9 +255,6 @@ class RulesRetriever:
             # a goal that fills something in needs the page's fields even when their labels
             # share no word with it ("Member number", "Secret phrase"): each with its label
             extra += self._fields(page, int(budget * cfg.form_share))
-        weak = (cfg.weak_lead_tokens > 0 or cfg.weak_all_units) and weak_evidence(query, unseen, cfg.weak_unseen)
-        if weak and cfg.weak_lead_tokens > 0:
-            extra += section_leads(pa, cfg.weak_lead_tokens, int(budget * cfg.weak_share))
         keep, spent, chosen = self._fill(query, pa, order, budget, extra, line_terms)
         if cfg.gap_tokens > 0:
             spent += close_gaps(page, keep, cfg.gap_tokens, cfg.gap_lines, pa.spare)
@@ -285,8 +271,6 @@ class RulesRetriever:
         }
         if fallback:
             info["fusion_fallback"] = fallback
-        if weak:
-            info["weak_evidence"] = True
         return Selection(keep=frozenset(lines[i].no for i in keep), info=info)
 
     def fused(self, query: FocusQuery, pa: PageAnalysis
@@ -314,8 +298,6 @@ class RulesRetriever:
         x = learned.features(pa, signals, {n: getattr(r, "scores", {}) for n, r in signals.items()}, fused,
                              goal_shape(query, unseen), relations=model.reads_relations, answers=model.reads_answers)
         every = self.config.fusion_all_units or (self.config.fusion_all_units_questions and is_question(query.goal))
-        every = every or (self.config.weak_all_units and weak_evidence(query, unseen, self.config.weak_unseen)
-                          and (not self.config.weak_same_language or same_language(query, pa)))
         cands: list[int] | None = None if every else order
         if cands is not None and self.config.fusion_relatives > 0:
             from pagelens.focus.relations import relatives
@@ -618,51 +600,6 @@ def _compared_values(page: Page, line_terms: dict[int, frozenset[str]], asked: s
         if money:
             values = money | frozenset(j for j in values if line_terms[j] & (asked - money_kinds))
     return values
-
-
-def weak_evidence(query: FocusQuery, unseen: set[str], share: float) -> bool:
-    """Do at least ``share`` of the goal's content words (as :meth:`RulesRetriever._signals` counts
-    ``unseen``: alphabetic terms, not concepts or quoted phrases) occur in no unit of the page?"""
-    weights, _ = query_terms(query)
-    words = [t for t in weights if t[0] not in "§+\"" and t.isalpha()]
-    return bool(words) and len([t for t in words if t in unseen]) >= share * len(words)
-
-
-def same_language(query: FocusQuery, pa: PageAnalysis) -> bool:
-    """Is the goal in the page's language, as far as script and function words tell
-    (:mod:`.lexicons_lang`; the page read from its first 400 unit texts)? A language that is not
-    decided (a short goal, a page of names) counts as the same."""
-    from pagelens.focus import lexicons_lang as ll
-
-    page_text = " ".join(pa.units.texts[:400])
-    g_script, _ = ll.script(query.goal)
-    p_script, _ = ll.script(page_text, limit=4000)
-    if g_script and p_script and g_script != p_script:
-        return False
-    if g_script != "latin":
-        return True
-    g_lang = ll.language(ll.hits(ll.words(query.goal)), least=1)
-    p_lang = ll.language(ll.hits(ll.words(page_text)))
-    return not (g_lang and p_lang and g_lang != p_lang)
-
-
-def section_leads(pa: PageAnalysis, lead_tokens: int, tokens: int) -> list[int]:
-    """Each heading of the page (not inside a long listing's later items) with up to ``lead_tokens``
-    tokens of the lines after it (:func:`following`: not past the next heading), in page order,
-    while they fit ``tokens`` (a lead that does not fit is skipped, later ones may)."""
-    page = pa.page
-    out: list[int] = []
-    spent = 0
-    for i, ln in enumerate(page.lines):
-        if ln.role not in HEADING_ROLES or not ln.name or pa.deep[i]:
-            continue
-        span = [i, *following(page, page.ends[i], lead_tokens)]
-        cost = sum(page.cost[j] + 1 for j in span)
-        if spent + cost > tokens:
-            continue
-        out += span
-        spent += cost
-    return out
 
 
 def goal_shape(query: FocusQuery, unseen: set[str]) -> GoalShape:
