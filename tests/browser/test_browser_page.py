@@ -173,3 +173,16 @@ def test_screenshot_bytes_png_and_jpeg(episode, pages_server) -> None:  # type: 
     png = episode.tab.screenshot_bytes()
     jpeg = episode.tab.screenshot_bytes(kind="jpeg", quality=50, full_page=True)
     assert png.startswith(b"\x89PNG") and jpeg.startswith(b"\xff\xd8")
+
+
+def test_the_launched_chromium_carries_the_launchs_v8_flags(browser_session) -> None:  # type: ignore[no-untyped-def]
+    from pagelens.browser.chromium import JIT_ARGS
+
+    wanted = [f for a in JIT_ARGS for f in a.split("=", 1)[1].split(" ")]
+    pids = browser_session.chromium_pids()
+    assert pids
+    for pid in pids:
+        with open(f"/proc/{pid}/cmdline", encoding="utf-8") as fh:
+            args = fh.read().split("\0")
+        js = [a for a in args if a.startswith("--js-flags=")]
+        assert len(js) == 1 and all(f in js[0].split("=", 1)[1].split(" ") for f in wanted), js

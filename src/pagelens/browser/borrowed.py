@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from pagelens.browser.chromium import OFFLINE_ARGS, find_chromium, launch_args
+from pagelens.browser.chromium import JIT_ARGS, OFFLINE_ARGS, find_chromium, launch_args
 from pagelens.browser.driving import first_line
 from pagelens.browser.page import Tab
 from pagelens.errors import BrowserError
@@ -47,7 +47,7 @@ class BorrowedBrowser:
                 if self._test_id:
                     self._driver.selectors.set_test_id_attribute(self._test_id)
                 self._browser = self._driver.chromium.launch(executable_path=find_chromium(), headless=True,
-                                                             args=launch_args(OFFLINE_ARGS, self._args))
+                                                             args=launch_args(OFFLINE_ARGS, JIT_ARGS, self._args))
             except PlaywrightError as exc:
                 raise BrowserError(f"could not launch Chromium: {first_line(exc)}") from None
         return self._browser

@@ -14,7 +14,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, Self
 from urllib.parse import urlsplit
 
-from pagelens.browser.chromium import OFFLINE_ARGS, find_chromium, launch_args
+from pagelens.browser.chromium import JIT_ARGS, OFFLINE_ARGS, find_chromium, launch_args
 from pagelens.browser.watchdog import Deadline, kill_tree, processes, wait_gone, watchdog
 from pagelens.config import BrowserConfig
 from pagelens.errors import (
@@ -108,7 +108,7 @@ class BrowserSession:
                 # every non-loopback request goes to a proxy that refuses it at once, loopback
                 # bypasses it: far cheaper than routing each request through Python (a
                 # 478-request page loaded 2.4x faster)
-                args=launch_args(OFFLINE_ARGS, _BLACKHOLE_ARGS if self.config.block_external else (), self.config.extra_args),
+                args=launch_args(OFFLINE_ARGS, JIT_ARGS, _BLACKHOLE_ARGS if self.config.block_external else (), self.config.extra_args),
                 timeout=30_000,
             )
         except PlaywrightError as exc:
