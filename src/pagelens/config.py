@@ -24,6 +24,10 @@ class BrowserConfig(_Frozen):
     extract_timeout_s: float = Field(default=30.0, gt=0)
     #: Closing a context or the browser waits at most this long, then its processes are killed.
     close_timeout_s: float = Field(default=5.0, gt=0)
+    #: More Chromium switches, after pagelens' own (``browser.chromium``: offline switches and a later V8
+    #: Maglev tier, ``JIT_ARGS``). ``--disable-features``/``--enable-features``/``--js-flags`` given here are
+    #: merged into pagelens' (a caller's V8 flag comes last and wins, e.g.
+    #: ``--js-flags=--invocation-count-for-maglev=400`` restores V8's default).
     extra_args: tuple[str, ...] = ()
     #: How a page is read: ``"walker"`` (pagelens' in-page JS walker: one ``evaluate`` per frame,
     #: the default since it agrees with the reference on every interactive element of the corpus)
