@@ -306,7 +306,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     pythons = {"pagelens": sys.executable, "walker": sys.executable, "browsergym": sys.executable,
                "browser-use": args.bu_python, "playwright": args.pw_python, "walker-base": sys.executable}
     if "walker-base" in args.tools and not args.base_src:
-        raise SystemExit("--tools walker-base needs --base-src DIR")
+        raise SystemExit("--tools walker-base needs --base-src DIR (the src folder of the baseline checkout)")
     workers: dict[str, Worker] = {}
     skipped: dict[str, str] = {}
     for tool in args.tools:
@@ -378,7 +378,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--big-reps", type=int, default=1, help="repetitions for generated pages of 50k elements and more")
     ap.add_argument("--deadline", type=float, default=60.0, help="seconds per observation, corpus pages")
     ap.add_argument("--size-deadline", type=float, default=180.0, help="seconds per observation, generated pages")
-    ap.add_argument("--tools", default=",".join(TOOLS))
+    ap.add_argument("--tools", help="comma-separated, of: " + ", ".join(TOOLS)
+                    + " (default: all; walker-base only with --base-src)")
     ap.add_argument("--chromium", default=os.environ.get("PAGELENS_CHROMIUM", "/usr/lib/chromium/chromium"))
     ap.add_argument("--bu-python", default="/work/venvs/bu/bin/python")
     ap.add_argument("--pw-python", default="/work/venvs/pw/bin/python")
@@ -390,6 +391,8 @@ def main(argv: list[str] | None = None) -> int:
         print(markdown(json.loads(args.report.read_text())))
         return 0
     args.sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
+    if args.tools is None:  # every tool this run can have: the baseline walker needs a baseline
+        args.tools = ",".join(t for t in TOOLS if t != "walker-base" or args.base_src)
     args.tools = [t for t in args.tools.split(",") if t]
     if bad := [t for t in args.tools if t not in TOOLS]:
         ap.error(f"unknown tools {bad}; choose from {', '.join(TOOLS)}")
