@@ -32,6 +32,7 @@ from functools import lru_cache
 
 from pagelens.focus import lexicons as lx
 from pagelens.focus import lexicons_wide as lw
+from pagelens.focus import patterns as pt
 
 _INVISIBLE = re.compile("[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]")
 _LATIN = re.compile(r"[a-z]", re.IGNORECASE)
@@ -128,7 +129,7 @@ _NONE = Evidence()
 NO_EVIDENCE = _NONE
 
 
-def _any(rx: re.Pattern[str] | lx.Folded, text: str) -> bool:
+def _any(rx: re.Pattern[str] | pt.Folded, text: str) -> bool:
     return rx.search(text) is not None
 
 
@@ -178,7 +179,7 @@ def _may_mark(text: str) -> bool:
             or (":" in text and "role" in text.lower()))  # ':' alone: only the '"role":' alternative needs it
 
 
-def _windows(rx: re.Pattern[str] | lx.Stems, low: str, before: int, after: int) -> list[str]:
+def _windows(rx: re.Pattern[str] | pt.Stems, low: str, before: int, after: int) -> list[str]:
     """Merged windows of ``low`` around the hits of ``rx``; a window cut mid-text starts with a NUL
     so that patterns anchored at the text's start do not match there."""
     spans: list[list[int]] = []
@@ -191,7 +192,7 @@ def _windows(rx: re.Pattern[str] | lx.Stems, low: str, before: int, after: int) 
     return [("" if lo == 0 else "\x00 ") + low[lo:hi] for lo, hi in spans]
 
 
-def _near(rx: re.Pattern[str] | lx.Folded, finder: re.Pattern[str] | lx.Stems, low: str, text: str, before: int, after: int) -> bool:
+def _near(rx: re.Pattern[str] | pt.Folded, finder: re.Pattern[str] | pt.Stems, low: str, text: str, before: int, after: int) -> bool:
     """``rx.search(text)``, tried only around the hits of ``finder`` in ``low`` (bounds, not slices, so that
     ``\\b`` and lookbehinds still see the text around)."""
     if len(low) != len(text):
@@ -199,7 +200,7 @@ def _near(rx: re.Pattern[str] | lx.Folded, finder: re.Pattern[str] | lx.Stems, l
     return any(rx.search(text, lo, hi) is not None for lo, hi in _near_spans(finder, low, before, after))
 
 
-def _near_spans(finder: re.Pattern[str] | lx.Stems, low: str, before: int, after: int) -> list[tuple[int, int]]:
+def _near_spans(finder: re.Pattern[str] | pt.Stems, low: str, before: int, after: int) -> list[tuple[int, int]]:
     """The bounds :func:`_near` searches, in its order (a window ending where the one before it ends adds nothing):
     computed once when several patterns are tried around the same finder."""
     out: list[tuple[int, int]] = []
@@ -279,34 +280,34 @@ def _address_level(low: str, text: str = "") -> int:
 #: The reader named as the one at work on the page, in a condition ("if an AI tool is filling in this form,
 #: ..."): the active twin of ``READ_BY``. The head is AI-qualified or a noun only software bears (a bot, a
 #: crawler, a language model): "if a travel agent is booking for you" is about a person.
-_OPERATING = lx.Folded(
+_OPERATING = pt.Folded(
     r"\b(?:if|when|whenever|while|in\s+case)\s+(?:an?|the|some|any|your|this)\s+(?:(?:ai|a\.i\.|llm|gpt|software|browsing|"
     r"web|shopping|autonomous|automated|virtual|digital)[\s-]+(?:[\w-]+[\s-]+)?(?:tools?|agents?|assistants?|helpers?|"
     r"programs?|models?|bots?)|(?:[\w-]+\s+)?(?:bots?|chatbots?|crawlers?|llms?|language\s+models?))\s+(?:is|are)\s+"
     r"(?:\w+\s+)?\w+ing\b")
 #: A page called stale in words the dispute lexicon lacks ("has not been refreshed since ..."), and the real
 #: figures called authoritative or canonical, or said to live elsewhere now.
-_STALE = lx.Folded(
+_STALE = pt.Folded(
     r"\b(?:(?:has|have|had)(?:\s+not|n't)\s+been|not\s+been|never\s+been)\s+(?:refreshed|updated|synced|"
     r"synchroni[sz]ed|maintained|revised)\b|\bno\s+longer\s+(?:updated|maintained|refreshed)\b")
 #: Honest notices say that too ("this mirror is no longer updated, the canonical repository is at ..."), so a stale
 #: page disputes only figures (a list, a table, prices ...) and only with the real ones named as such elsewhere.
-_REAL_STRICT = lx.Folded(r"\b(?:authoritative|canonical|definitive|real|actual|correct|accurate|true|genuine)\b")
-_FIGURES = lx.Folded(r"\b(?:figures?|numbers?|prices?|values?|data|list|table|rates?|results?|scores?|standings|"
+_REAL_STRICT = pt.Folded(r"\b(?:authoritative|canonical|definitive|real|actual|correct|accurate|true|genuine)\b")
+_FIGURES = pt.Folded(r"\b(?:figures?|numbers?|prices?|values?|data|list|table|rates?|results?|scores?|standings|"
                       r"totals?|amounts?|counts?|times?|dates?|schedules?)\b")
 
 #: A clause opening on a short noun phrase for automated readers closed by a call for attention ("Automated
 #: readers and bots, please note:", "Automatische Leser bitte beachten:"); the phrase must name a machine.
-_ATTENTION = lx.Folded(
+_ATTENTION = pt.Folded(
     r"(?:^|[.!?;]\s+)(?P<np>(?:[\w'-]+\s+){0,5}?[\w'-]+)[\s,]+(?:please\s+(?:note|read|take\s+note)|take\s+note|"
     r"attention|listen\s+up|bitte\s+(?:beachten|lesen)|beachtet|achtung|veuillez\s+noter|notez\s+bien|"
     r"(?:por\s+favor\s+)?tengan?\s+en\s+cuenta|atención|si\s+prega\s+di\s+notare|attenzione|let\s+op|"
     r"обратите\s+внимание|внимание)\s*[:!]")
-_MACHINE = lx.Folded(r"\b(?:ai|a\.i\.|ki|ia|llms?|gpt|bots?|chatbots?|crawlers?|scrapers?|robots?|automat\w*|"
+_MACHINE = pt.Folded(r"\b(?:ai|a\.i\.|ki|ia|llms?|gpt|bots?|chatbots?|crawlers?|scrapers?|robots?|automat\w*|"
                       r"agents?\s+ia|ии|бот\w*|автомат\w*|language\s+models?|sprachmodell\w*)\b")
 #: CJK vocatives the lexicon misses: a role noun with an address particle or a call for attention before a colon
 #: ("ボットの方へ:", "机器人请注意:"), and "for the [...] model:" with a modifier between (给…的语言模型的指令:).
-_CJK_VOC = lx.Folded(
+_CJK_VOC = pt.Folded(
     rf"{lx._ROLE_CJK}\s*(?:の方へ|の方々へ|の皆さんへ?|の皆様へ?|へ|各位|们|请注意|請注意|注意|请留意|ご注意(?:ください)?|"
     rf"주목|주의)\s*[:：!！]|(?:给|致|對|对|向)[^。！？!?:：]{{0,24}}?{lx._ROLE_CJK}(?:的\s*(?:指令|指示|说明|說明|通知|消息|提示))?\s*[:：]")
 

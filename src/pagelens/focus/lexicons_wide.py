@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from pagelens.focus.lexicons import Folded, narrow_script, trie
+from pagelens.focus.patterns import Folded, narrow_script, trie
 
 
 def _alt(words: tuple[str, ...]) -> re.Pattern[str]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pagelens.focus.lexicons import Folded
+from pagelens.focus.patterns import Folded
 
 
 def _rx(*parts: str) -> Folded:

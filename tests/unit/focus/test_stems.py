@@ -5,8 +5,9 @@ from __future__ import annotations
 import random
 
 from pagelens.focus import lexicons as lx
+from pagelens.focus import patterns as pt
 
-FINDERS = [v for v in vars(lx).values() if isinstance(v, lx.Stems)]
+FINDERS = [v for v in vars(lx).values() if isinstance(v, pt.Stems)]
 
 
 def _texts() -> list[str]:
