@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
@@ -101,11 +101,9 @@ _OUTPUT_ROLES = frozenset({"code", "cell", "gridcell"})
 _OUTPUT_REACH = 12  # ancestors looked at
 
 
-def inside_output(lines: Sequence[Line], k: int, at: dict[int, int]) -> bool:
+def inside_output(lines: Sequence[Line], k: int, at: Mapping[int, int]) -> bool:
     """Whether the line at position ``k`` (or one of its rendered ancestors) is code or a table's cell
-    (:data:`_OUTPUT_ROLES`); ``at`` maps line numbers to positions (filled on first use)."""
-    if not at:
-        at.update((ln.no, i) for i, ln in enumerate(lines))
+    (:data:`_OUTPUT_ROLES`); ``at`` maps line numbers to positions (:class:`.disowned.PageIndex`'s ``pos``)."""
     j: int | None = k
     for _ in range(_OUTPUT_REACH):
         if j is None:
@@ -368,7 +366,7 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
     flags: dict[int, Flag] = {}
     index: list[disowned.PageIndex] = []
 
-    def pos() -> disowned.PageIndex:  # positions and children, built once when a span disputes the page
+    def pos() -> disowned.PageIndex:  # positions and children, built once when a span disputes the page or imitates the format
         if not index:
             index.append(disowned.PageIndex(lines))
         return index[0]
@@ -376,10 +374,8 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
     def beside_at(k: int) -> Callable[[], bool]:  # asked by judge_text only for a span that disputes the page
         return lambda: disowned.beside_data(lines, k, pos())
 
-    at: dict[int, int] = {}
-
     def output_at(k: int) -> Callable[[], bool]:  # asked by judge_text only for a span shaped like a format
-        return lambda: inside_output(lines, k, at)
+        return lambda: inside_output(lines, k, pos().pos)
 
     def flag(idx: Iterable[int], verdict: tuple[str, str], excerpt: str, region: str) -> None:
         for i in idx:
