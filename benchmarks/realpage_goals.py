@@ -107,6 +107,20 @@ generalises), and the held-out ones, each in its own file:
   and the CDP full tree. Written by a helper (h16-goals15) from the full trees only, without
   reading the retriever, the defense or any earlier goal file, and without running either on
   them; held out, run only when asked for by name (``--set blind-15``).
+* ``blind-16`` — 227 goals on 15 real pages in none of the corpus or blind-11 … blind-15
+  (``benchmarks/data/realpage_goals_blind16.jsonl``, same format, 1-4 must-keep items each, 353
+  items; 56% read / 19% act / 25% navigate), of families no earlier set used: application UIs of
+  ThemeSelection's Sneat template (basic tables, account settings and notification forms, a
+  dashboard, form layouts, a page of every input type), Django's HTML documentation (the QuerySet
+  API reference), the GNU Bash Reference Manual (one page of 28,000 lines of full tree),
+  LibreOffice's offline help in German, French and Spanish, and the Debian Installation Guide in
+  Italian, Portuguese, Japanese and Russian; 14 goals in another language than the page on the
+  eight English pages, and more than half of the goals on each of the seven non-English pages in
+  English. Its pages are in ``benchmarks/data/pages_blind16`` (sources and licences in its
+  SOURCES.md; :data:`SET_PAGES`). Every item checked against both the walker's and the CDP full
+  tree. Written by a helper (h17-goals16) from the full trees only, without reading the retriever,
+  the defense or any earlier goal file, and without running either on them; held out, run only
+  when asked for by name (``--set blind-16``).
 
 **blind-3 … blind-8 are development data too** since 2026-12-06 (issue 9, h10-focus): each had
 been run on several code versions, and ``benchmarks/focus_learn.py`` fits ``default``'s learned
@@ -122,7 +136,7 @@ the same rendering with the same ``focus()`` (defense on), as ``pagelens eval-ca
         [--retriever default --retriever bm25-400 ...] [--set blind-2] [--budget 0.15] [--refined]
         [--json out.json]
 
-``--pages`` is the corpus; a set listed in :data:`SET_PAGES` (blind-11 … blind-15) always reads its own pages.
+``--pages`` is the corpus; a set listed in :data:`SET_PAGES` (blind-11 … blind-16) always reads its own pages.
 """
 
 from __future__ import annotations
@@ -151,14 +165,16 @@ HELD_OUT_FILES = {"blind-3": HERE / "data" / "realpage_goals_blind3.jsonl",
                   "blind-12": HERE / "data" / "realpage_goals_blind12.jsonl",
                   "blind-13": HERE / "data" / "realpage_goals_blind13.jsonl",
                   "blind-14": HERE / "data" / "realpage_goals_blind14.jsonl",
-                  "blind-15": HERE / "data" / "realpage_goals_blind15.jsonl"}
+                  "blind-15": HERE / "data" / "realpage_goals_blind15.jsonl",
+                  "blind-16": HERE / "data" / "realpage_goals_blind16.jsonl"}
 #: Sets whose pages are not the corpus: their pages are observed from this directory, not ``--pages``.
 SET_PAGES = {"blind-11": HERE / "data" / "pages_blind11", "blind-12": HERE / "data" / "pages_blind12",
              "blind-13": HERE / "data" / "pages_blind13", "blind-14": HERE / "data" / "pages_blind14",
-             "blind-15": HERE / "data" / "pages_blind15"}
+             "blind-15": HERE / "data" / "pages_blind15", "blind-16": HERE / "data" / "pages_blind16"}
 GOALS = (HERE / "data" / "realpage_goals.jsonl", *HELD_OUT_FILES.values())
 SET_ORDER = ["developer", "blind-1", "blind-2", "blind-3", "blind-4", "blind-5", "blind-6", "blind-7", "blind-8",
-             "blind-9", "blind-10", "blind-11", "blind-12", "blind-13", "blind-14", "blind-15"]
+             "blind-9", "blind-10", "blind-11", "blind-12", "blind-13", "blind-14", "blind-15",
+             "blind-16"]
 #: How each set is labeled in every table.
 #: Once held out, now development data: ``default``'s learned fusion is fitted on them (focus_learn.py).
 TRAINED_ON = frozenset({"blind-3", "blind-4", "blind-5", "blind-6", "blind-7", "blind-8"})

@@ -1,9 +1,9 @@
-"""Shape of the held-out goal files blind-6 to blind-15, and that every must-keep item is on its page.
+"""Shape of the held-out goal files blind-6 to blind-16, and that every must-keep item is on its page.
 
 The figures come from ``benchmarks/realpage_goals.py --set blind-6`` / ``--set blind-7`` /
-``--set blind-8`` / ``--set blind-9`` / ``--set blind-10`` / ``--set blind-11`` / ``--set blind-12`` / ``--set blind-13`` / ``--set blind-14`` / ``--set blind-15``.
-blind-6 to blind-10 are written on the 49 corpus pages; blind-11 to blind-15 on pages of their own
-(``benchmarks/data/pages_blind11`` … ``pages_blind15``), none of them in the corpus. Nothing here runs a retriever: the existence check observes each page with the full
+``--set blind-8`` / ``--set blind-9`` / ``--set blind-10`` / ``--set blind-11`` / ``--set blind-12`` / ``--set blind-13`` / ``--set blind-14`` / ``--set blind-15`` / ``--set blind-16``.
+blind-6 to blind-10 are written on the 49 corpus pages; blind-11 to blind-16 on pages of their own
+(``benchmarks/data/pages_blind11`` … ``pages_blind16``), none of them in the corpus. Nothing here runs a retriever: the existence check observes each page with the full
 tree only (no goal, no focus, no defense) and matches items with the harness's own matcher
 (``pagelens.bench.cases.item_kept``) against every line of the full rendering.
 """
@@ -47,6 +47,8 @@ SETS = [
             pages=DATA / "pages_blind14"),
     HeldOut("blind-15", DATA / "realpage_goals_blind15.jsonl", "blind-14", min_goals=200, min_per_page=10,
             pages=DATA / "pages_blind15"),
+    HeldOut("blind-16", DATA / "realpage_goals_blind16.jsonl", "blind-15", min_goals=220, min_per_page=10,
+            pages=DATA / "pages_blind16"),
 ]
 BY_NAME = pytest.mark.parametrize("held", SETS, ids=[s.name for s in SETS])
 
