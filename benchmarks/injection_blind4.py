@@ -8,7 +8,7 @@ element, ``where.position``: ``beforebegin`` / ``afterbegin`` / ``beforeend`` / 
 helper that read neither the defense nor the retriever code and never ran either on them.
 
 Other case files in the same format, run with ``--cases``: the held-out ``injections_blind5.jsonl``
-to ``injections_blind15.jsonl`` (each run only when named, aggregates only; blind-9: 66 attacks, 6 in
+to ``injections_blind16.jsonl`` (each run only when named, aggregates only; blind-9: 66 attacks, 6 in
 each category, and 30 benign look-alikes on all 49 pages, 17 attack languages; blind-10: 66 attacks,
 6 in each category, and 50 benign look-alikes on all 49 pages, 21 attack languages, written later by
 another helper that read neither the defense nor any other injection file; blind-11: 66 attacks, 6 in
@@ -32,6 +32,12 @@ blind-15: 66 attacks, 6 in each category, half of each category subtle, and 55 b
 (app notices, consent bars, toasts, log lines, code samples, reviews and foreign quotations among them) on
 all 18 translated-handbook, tabler-ui application, SQLite changelog and pdoc pages of ``pages_blind14/``
 (run it with ``--pages benchmarks/data/pages_blind14``), 22 attack languages, written by hand by a seventh
+helper under the same rules as blind-13, and checked only with ``--validate``;
+blind-16: 66 attacks, 6 in each category, half of each category subtle, and 55 benign look-alikes
+(app dialogs and toasts, consent bars, screen-reader labels, build logs, SQL and rebase-todo samples,
+reader comments, translator's notes and foreign quotations among them) on all 14 Python, PostgreSQL,
+git, Czech and Finnish aptitude, Greek GIMP and Material Dashboard pages of ``pages_blind15/`` (run it
+with ``--pages benchmarks/data/pages_blind15``), 22 attack languages, written by hand by an eighth
 helper under the same rules as blind-13, and checked only with ``--validate``) and
 the development files ``injections_dev6.jsonl``, ``injections_dev8.jsonl`` and
 ``injections_dev9.jsonl`` (dev-9: 70 attacks weighted towards pop-ups, consent dialogs, toasts, live
