@@ -426,23 +426,13 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
     #    the windows of gated pieces that overlap merged into one (at most _MAX_WINDOW pieces), so that each
     #    piece is read in a few windows at most, not in every window of three that holds a gated piece.
     #    Evidence only grows with the text, so a window stands for the smaller windows inside it.
-    #    An inline wrapper with no name of its own (a bold label whose text is its child's) is read with its
-    #    children's text there (:func:`inline_texts`), so that a label is judged with the sentence it heads.
-    wpay, wgated = payloads, gated
-    inline = inline_texts(lines, payloads)
-    if inline:
-        wpay, wgated = list(payloads), list(gated)
-        for i, t in inline.items():
-            wpay[i] = t
-            wgated[i] = gate(t, regions[i] in _FOREIGN) or (bool(goal) and lx.CHANGE.search(t) is not None)
-
     def judge_window(window: list[int]) -> None:
-        window = [i for i in window if wpay[i]]
+        window = [i for i in window if payloads[i]]
         if len(window) < 2 or all(lines[i].no in flags for i in window):
             return
-        joined = " ".join(wpay[i] for i in window)
+        joined = " ".join(payloads[i] for i in window)
         region = _worst(regions[i] for i in window)
-        parts = [wpay[i] for i in window]
+        parts = [payloads[i] for i in window]
         v = judge_text(joined, region, goal=goal, home=home, normalised=True, parts=parts,
                        offsite_target=any(offlink[i] for i in window), notice=window[-1] < top,
                        beside=beside_at(window[0]), output=output_at(window[0]))
@@ -450,7 +440,7 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
             flag(window, (v[0], v[1] + " (across adjacent lines)"), joined, region)
 
     for run in _text_runs(rendering):
-        for window in _windows(run, wgated, wpay):
+        for window in _windows(run, gated, payloads):
             judge_window(window)
     # 3. blocks (user posts, dialogs, live regions) judged as one text; the block's root is flagged
     for i, ln in enumerate(lines):
@@ -530,32 +520,6 @@ def _overlay_runs(lines: tuple[Line, ...], regions: list[str]) -> list[tuple[int
         if not dialog and j - i >= 2:
             out.append((i, j))
         i = j
-    return out
-
-
-#: Inline wrappers whose text may sit in their children: a sentence's bold label, an emphasised phrase.
-_INLINE_ROLES = frozenset({"strong", "emphasis", "mark", "superscript", "subscript", "generic"})
-_INLINE_MAX = 4  # lines under such a wrapper (a label, not a section)
-
-
-def inline_texts(lines: Sequence[Line], payloads: Sequence[str]) -> dict[int, str]:
-    """Position → text for each inline wrapper (:data:`_INLINE_ROLES`) with no text of its own whose few
-    descendants are plain text: the words a reader sees in its place among its sibling text lines."""
-    out: dict[int, str] = {}
-    n = len(lines)
-    for i, ln in enumerate(lines):
-        if payloads[i] or ln.role not in _INLINE_ROLES:  # (an eid is no matter: pages put handlers on anything)
-            continue
-        j, parts = i + 1, []
-        while j < n and lines[j].depth > ln.depth and j - i <= _INLINE_MAX:
-            if lines[j].role not in _TEXT_ROLES or lines[j].eid is not None:
-                break
-            if payloads[j]:
-                parts.append(payloads[j])
-            j += 1
-        else:
-            if parts and j - i <= _INLINE_MAX:
-                out[i] = " ".join(parts)
     return out
 
 
