@@ -20,7 +20,8 @@ about *where the sentence stands*, not about its words:
   steer needs). A quotation (a ``blockquote``), a language switcher (links: controls are never folded) and a sentence
   in the page's own language stay; so does a same-script sentence that asks nothing (a review in another language).
   The site's chrome (its banner, navigation, footer) is its own business and is left alone; an image's alternative
-  text and the other text sighted users do not see are read too.
+  text and the other text sighted users do not see are read too, and so is the text a container shows as its own
+  name when no text line lies under it (a table cell, a tooltip, a list item: :func:`carriers`).
 
 Both are folded like a notice the agent did not open (:mod:`pagelens.focus.notices`: one placeholder, ``expand``
 and ``search_page`` bring the text back through the defense); neither is a verdict of injection (nothing is

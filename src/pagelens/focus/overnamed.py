@@ -12,7 +12,9 @@ Read on the controls whose name sighted users do not see (provenance's ``unseen`
 from the visible text) and on images (their alternative text). An honest name is one phrase — an icon button's
 label, an image's description, a product option with its price — or a sentence from its first word (a checkbox's
 "I have read …", a screen-reader hint "Categories, you are currently on …"), and has no short head before a second
-sentence. What :func:`overnamed` finds is folded like a sentence hidden from sighted users
+sentence. An image's name that gives an order or states an obligation (:func:`orders`, six words or more) is folded
+the same way, its first three words kept: a description of an image asks nothing of its reader (controls are left
+out there: "Add … to cart" is an honest control's name). What :func:`overnamed` finds is folded like a sentence hidden from sighted users
 (:mod:`pagelens.focus.notices`, kind ``named``): the element keeps its place and its head, the rest is behind the
 placeholder, and ``expand`` shows it. It is not a verdict of injection (nothing is flagged).
 """
