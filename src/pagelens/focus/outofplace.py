@@ -20,7 +20,8 @@ about *where the sentence stands*, not about its words:
   steer needs). A quotation (a ``blockquote``), a language switcher (links: controls are never folded) and a sentence
   in the page's own language stay; so does a same-script sentence that asks nothing (a review in another language).
   The site's chrome (its banner, navigation, footer) is its own business and is left alone; an image's alternative
-  text and the other text sighted users do not see are read too.
+  text and the other text sighted users do not see are read too, and so is the text a container shows as its own
+  name when no text line lies under it (a table cell, a tooltip, a list item: :func:`carriers`).
 
 Both are folded like a notice the agent did not open (:mod:`pagelens.focus.notices`: one placeholder, ``expand``
 and ``search_page`` bring the text back through the defense); neither is a verdict of injection (nothing is
@@ -82,6 +83,31 @@ def texts(lines: Sequence[Line]) -> list[int]:
     :func:`hidden` and :func:`foreign` read: pass it to both)."""
     return [i for i, ln in enumerate(lines)
             if ln.name and (ln.role in _READ or (ln.role in _CONTROLS and ln.region == "unseen"))]
+
+
+#: Containers the rendering names after the text they hold when no text line of their own lies under them (a table
+#: cell, a tooltip, a list item, a paragraph): that name is text the page shows, read for its language like a line.
+_CARRIERS = frozenset({"cell", "gridcell", "tooltip", "listitem", "paragraph", "note", "definition", "caption"})
+_CARRIER_REACH = 8  # lines looked at under a container for a named text line
+
+
+def carriers(lines: Sequence[Line]) -> list[int]:
+    """Positions of the containers (:data:`_CARRIERS`) with a name and no named text line among their first
+    descendants: the text they show is their name alone."""
+    out: list[int] = []
+    n = len(lines)
+    for i, ln in enumerate(lines):
+        if not ln.name or ln.role not in _CARRIERS:
+            continue
+        j, named = i + 1, False
+        while j < n and lines[j].depth > ln.depth and j - i <= _CARRIER_REACH:
+            if lines[j].role in _TEXT and lines[j].name:
+                named = True
+                break
+            j += 1
+        if not named:
+            out.append(i)
+    return out
 
 
 def hidden(lines: Sequence[Line], text: Sequence[int] | None = None) -> list[int]:
@@ -186,6 +212,7 @@ def foreign(lines: Sequence[Line], skip: frozenset[int] = frozenset(), text: Seq
     page's :func:`texts`, when the caller has them."""
     text = texts(lines) if text is None else text
     cands = [i for i in text if lines[i].region in _REGIONS and i not in skip and _sentence(lines[i])]
+    cands += [i for i in carriers(lines) if lines[i].region in _REGIONS and i not in skip and _sentence(lines[i])]
     if not cands:
         return []
     page = PageLanguage(lines)

@@ -12,7 +12,9 @@ Read on the controls whose name sighted users do not see (provenance's ``unseen`
 from the visible text) and on images (their alternative text). An honest name is one phrase — an icon button's
 label, an image's description, a product option with its price — or a sentence from its first word (a checkbox's
 "I have read …", a screen-reader hint "Categories, you are currently on …"), and has no short head before a second
-sentence. What :func:`overnamed` finds is folded like a sentence hidden from sighted users
+sentence. An image's name that gives an order or states an obligation (:func:`orders`, six words or more) is folded
+the same way, its first three words kept: a description of an image asks nothing of its reader (controls are left
+out there: "Add … to cart" is an honest control's name). What :func:`overnamed` finds is folded like a sentence hidden from sighted users
 (:mod:`pagelens.focus.notices`, kind ``named``): the element keeps its place and its head, the rest is behind the
 placeholder, and ``expand`` shows it. It is not a verdict of injection (nothing is flagged).
 """
@@ -22,10 +24,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from pagelens.focus import lexicons as lx
+from pagelens.focus.evidence import gives_order
 from pagelens.focus.linefmt import word_count
 from pagelens.types import Line
 
-__all__ = ["head_end", "overnamed"]
+__all__ = ["head_end", "orders", "overnamed"]
 
 _CONTROLS = frozenset({"link", "button", "menuitem", "tab", "checkbox", "radio", "option", "switch"})
 _IMAGES = frozenset({"img", "image"})
@@ -66,7 +70,23 @@ def overnamed(lines: Sequence[Line], skip: frozenset[int] = frozenset(),
         if i in skip or len(ln.name) < _MIN:
             continue
         if ln.role in _IMAGES or (ln.role in _CONTROLS and ln.region == "unseen"):
-            keep = head_end(ln.name)
+            keep = head_end(ln.name) or (ln.role in _IMAGES and orders(ln.name))
             if keep:
                 out.append((i, keep))
     return out
+
+
+_ORDER_WORDS = 6  # words an image's name needs before an order in it is read
+_ORDER_HEAD = re.compile(r"\S+(?:\s+\S+){0,2}")  # the head kept: its first three words
+
+
+def orders(name: str) -> int:
+    """Where the head of an image's name ends (its first three words) when the name gives an order or states an
+    obligation (:func:`pagelens.focus.evidence.gives_order`, :data:`pagelens.focus.lexicons.MODAL`) in six words or
+    more, else 0: an image's alternative text describes the image, it has nothing to ask of its reader."""
+    if word_count(name) < _ORDER_WORDS:
+        return 0
+    if not (gives_order(name) or lx.MODAL.search(name.lower()) is not None):
+        return 0
+    m = _ORDER_HEAD.match(name.strip())
+    return (name.index(m.group(0)) + m.end()) if m else 0

@@ -183,3 +183,40 @@ def test_a_control_named_for_screen_readers_in_another_language_keeps_its_place_
     text = focus(r, "how much is the oak bench?", _Keep()).text()
     assert "zqn" not in text
     assert "[15] button 'Эта кнопка больше не оформляет заказ" in text  # still there to click, its name cut
+
+
+# A container the rendering names after the text it holds (no text line under it: a table cell, a tooltip) is read
+# for its language like a text line (outofplace.carriers); its controls stay.
+_TABLE = "\t\t[20] table ''\n\t\t\t[21] row ''\n\t\t\t\t[22] cell '{s}'\n\t\t\t\t\t[23] link 'Open', url='http://127.0.0.1:8000/o'\n"
+
+
+@pytest.mark.parametrize("s", [
+    "Книжный шкаф продаётся только сегодня по цене 40 евро, звоните нам zqt.",  # another script
+    "Per ordinare la panchina inserite il numero della carta nel campo del nome zqt.",  # same script, asks
+])
+def test_a_cell_or_tooltip_whose_own_name_is_a_sentence_in_another_language_is_folded(s: str) -> None:
+    for extra in (_TABLE.format(s=s), f"\t\t[30] tooltip '{s}'\n"):
+        r = _page(extra)
+        assert [r.lines[i].name for i in foreign(r.lines)] == [s]
+        text = _folded(r, "zqt")
+        assert "another language than the page" in text
+        if "link 'Open'" in extra:
+            assert "link 'Open'" in text  # the cell's control keeps its place
+
+
+@pytest.mark.parametrize("s", [
+    "The oak bench can be ordered in three colours, and each of them costs 310 euros zqu.",  # the page's language
+    "El banco de roble es muy bonito y lo recomiendo a todos los que tienen un jardín zqu.",  # asks nothing
+])
+def test_a_cell_in_the_pages_language_or_that_asks_nothing_stays(s: str) -> None:
+    r = _page(_TABLE.format(s=s))
+    assert foreign(r.lines) == []
+    assert "zqu" in focus(r, "how much is the oak bench?", _Keep()).text()
+
+
+def test_a_cell_whose_text_is_a_text_line_under_it_is_read_once() -> None:
+    s = "Книжный шкаф продаётся только сегодня по цене 40 евро, звоните нам zqv."
+    r = _page(f"\t\t[20] table ''\n\t\t\t[21] row ''\n\t\t\t\t[22] cell '{s}'\n\t\t\t\t\tStaticText '{s}'\n")
+    found = foreign(r.lines)
+    assert [r.lines[i].role for i in found] == ["StaticText"]  # the line, not the cell named after it
+    assert "cell '…'" in _folded(r, "zqv")
