@@ -35,6 +35,7 @@ _FREE_WORDS = 6
 _FREE_CHARS = 24
 _MAX_LEAVES = 30
 _MAX_SINGLE = 12
+_SKIP_SEPARATORS = True  # a leaf with no letter and no digit is not counted among a post's texts
 _HEAD = 4  # codes kept per subtree: its first texts (and images), in document order
 _HANDLE = re.compile(r"(?:^|\s)@[^\W\d_][\w.-]{1,30}(?:\s|$)")
 _USER_PATH = re.compile(r"/(?:users?|u|profiles?|members?|authors?|people|accounts?|~)[/=][^/?#\s]+", re.IGNORECASE)
@@ -45,8 +46,8 @@ _USER_PATH = re.compile(r"/(?:users?|u|profiles?|members?|authors?|people|accoun
 def _leaf(text: str, marks: Callable[[str], bool]) -> str:
     words = text.split()
     n = len(words)
-    if n == 0:
-        return ""
+    if n == 0 or (_SKIP_SEPARATORS and not any(ch.isalnum() for ch in text)):
+        return ""  # nothing, or a separator (a bullet, a middle dot): layout, not a text
     if n <= _CUE_WORDS and (marks(text) or _HANDLE.search(text) is not None):
         return "c"
     if n >= _FREE_WORDS or (n <= 2 and len(text) >= _FREE_CHARS and not text.isascii()):

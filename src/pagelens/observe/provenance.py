@@ -40,7 +40,7 @@ _SELF_BLOCK_ROLES = frozenset({"article", "comment"})
 _FIELD_ROLES = frozenset({"textbox", "searchbox"})
 _IMAGE_ROLES = frozenset({"img", "image", "graphics-symbol"})
 _TEXT_ROLES = frozenset({"StaticText", "ListMarker"})
-_SINGLE_POSTS = False  # a post with no repeated sibling counts when its byline opens it (posts.post_nodes)
+_SINGLE_POSTS = True  # a post with no repeated sibling counts when its byline opens it (posts.post_nodes)
 _MAX_BLOCK_LINES = 400  # a "block" holding more than this is a page section, not one post
 
 _MONTHS = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|jun(?:e)?|jul(?:y)?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
