@@ -30,7 +30,6 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
-from pagelens.observe.posts import post_nodes
 from pagelens.types import Line, Observation, Region
 
 _CHROME_ROLES = frozenset({"banner", "navigation", "contentinfo"})
@@ -40,7 +39,6 @@ _SELF_BLOCK_ROLES = frozenset({"article", "comment"})
 _FIELD_ROLES = frozenset({"textbox", "searchbox"})
 _IMAGE_ROLES = frozenset({"img", "image", "graphics-symbol"})
 _TEXT_ROLES = frozenset({"StaticText", "ListMarker"})
-_SINGLE_POSTS = True  # a post with no repeated sibling counts when its byline opens it (posts.post_nodes)
 _MAX_BLOCK_LINES = 400  # a "block" holding more than this is a page section, not one post
 
 _MONTHS = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|jun(?:e)?|jul(?:y)?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
@@ -305,7 +303,6 @@ def _regions(obs: Observation, lines: Sequence[Line]) -> list[Region]:
     ]
     visible_text = _descendant_text(obs)
     nodes = obs.nodes
-    in_post = post_nodes(nodes, _text_marks, single=_SINGLE_POSTS) if nodes else []
     out: list[Region] = []
     inherited: list[Region] = []  # the container region each line hands to its children
     for i, ln in enumerate(lines):
@@ -315,7 +312,7 @@ def _regions(obs: Observation, lines: Sequence[Line]) -> list[Region]:
         if up != "overlay":
             if ln.role in _OVERLAY_ROLES or (node is not None and node.overlay) or i in floated:
                 up = "overlay"
-            elif block[i] or (0 <= ln.node < len(in_post) and in_post[ln.node]):
+            elif block[i]:
                 up = "user"
             elif ln.role in _CHROME_ROLES and up == "main":
                 up = "chrome"
