@@ -383,11 +383,19 @@ def focus(
             ),
             refined=rendering.refined,
         )
-    all_nos = {ln.no for ln in visible.lines}
     folded_lines = frozenset(folded)
     state = folding.state if folding is not None else None
+    # the shown lines' numbers, made once the retriever has selected (a set of every line of a
+    # 100,000-element page is 4 MB, not held while the retriever ranks the page, focus' peak)
+    nos: list[set[int]] = []
+
+    def shown_nos() -> set[int]:
+        if not nos:
+            nos.append({ln.no for ln in visible.lines})
+        return nos[0]
 
     def full_view(reason: str | None, info: Mapping[str, Any]) -> FocusResult:
+        all_nos = shown_nos()
         lines = _warned(build_lines(rendering, all_nos, compact=False, redact=redact, hidden=flagged, regions=regions,
                                     folds=folds), unprotected)
         return FocusResult(
@@ -416,6 +424,7 @@ def focus(
             raise TypeError(f"retriever returned {type(selection).__name__}, not Selection")
     except Exception as exc:  # noqa: BLE001 - the contract: never lose the tree
         return full_view(f"{type(exc).__name__}: {exc}", {})
+    all_nos = shown_nos()
     keep = {no for no in selection.keep if no in all_nos}
     if not keep:
         reason = "empty selection" if not selection.keep else "selection outside the tree"

@@ -295,8 +295,6 @@ class RulesRetriever:
         model, reason = learned.load_model(self.config.fusion_model)
         if model is None:
             return order, reason
-        x = learned.features(pa, signals, {n: getattr(r, "scores", {}) for n, r in signals.items()}, fused,
-                             goal_shape(query, unseen), relations=model.reads_relations, answers=model.reads_answers)
         every = self.config.fusion_all_units or (self.config.fusion_all_units_questions and is_question(query.goal))
         cands: list[int] | None = None if every else order
         if cands is not None and self.config.fusion_relatives > 0:
@@ -304,7 +302,12 @@ class RulesRetriever:
 
             near = relatives(pa, order[: self.config.fusion_relatives_of], self.config.fusion_relatives)
             cands = list(dict.fromkeys([*order, *near]))
-        got = learned.learned_order(model, x, cands, self.config.fusion_cost_weight)
+        # only the candidates' rows, and only the columns the model reads (the whole matrix of a
+        # 100,000-element page was 23 MB at focus' peak; these rows and columns ~5)
+        x = learned.features(pa, signals, {n: getattr(r, "scores", {}) for n, r in signals.items()}, fused,
+                             goal_shape(query, unseen), relations=model.reads_relations, answers=model.reads_answers,
+                             width=model.reads, rows=cands)
+        got = learned.learned_order(model, x, cands, self.config.fusion_cost_weight, rows_only=cands is not None)
         if self.config.fusion_rrf_weight > 0:
             got = learned.rank_fused(got, order, self.config.fusion_rrf_weight)
         return got, ""
@@ -374,7 +377,9 @@ class RulesRetriever:
         bm_query = without_quotes(query.goal) if len(query.goal) > 200 else query.goal
         bm_query = " ".join((bm_query, *(h for h in query.history[-3:])))
         bm = bm25_over_tokens(bm_query, pa.tokens, pa.lang)
-        out["bm25"] = _ranked({k: float(s) for k, s in enumerate(bm)})
+        # (the units that score: _ranked keeps no other, and features() reads the scores of ranked units
+        # only; a dict of every unit's score was ~3 MB of focus' peak at 100,000 elements)
+        out["bm25"] = _ranked({k: float(s) for k, s in enumerate(bm) if s > 0})
         if question:  # short label-value units naming what is asked, before prose that repeats it
             out["facts"] = _ranked(fact_scores(pa, unit_hits, line_terms, mass))
 

@@ -189,6 +189,62 @@ def test_relative_features_are_shares_and_percentiles() -> None:
     assert rel[:, learned.RELATIVE_FEATURES.index("rrf_pct")].max() == 1.0  # the fusion's best unit
 
 
+def test_a_narrower_matrix_is_the_whole_ones_first_columns() -> None:
+    from pagelens.focus.analysis import analysis_of
+    from pagelens.focus.rules import goal_shape
+
+    cfg = RulesConfig()
+    ret = RulesRetriever(cfg)
+    pa = analysis_of(_shop(300), cfg.limits, cfg.unit_text_chars)
+    q = FocusQuery("What does kettle model 12 cost?")
+    signals, _lt, unseen, fused = ret.fused(q, pa)
+    scores = {n: getattr(r, "scores", {}) for n, r in signals.items()}
+    whole = learned.features(pa, signals, scores, fused, goal_shape(q, unseen))
+    assert whole.shape[1] == len(learned.FEATURES) and whole[:, learned._REL :].any()
+    for width in (1, 40, 64, 67, 70, 75, 85, 92, len(learned.FEATURES), 500):
+        got = learned.features(pa, signals, scores, fused, goal_shape(q, unseen), width=width)
+        w = max(learned._REL, min(width, len(learned.FEATURES)))
+        assert got.shape == (len(whole), w)
+        assert np.array_equal(got, whole[:, :w]), width  # bit for bit, column by column
+    model, _ = learned.load_model()
+    assert model is not None and model.reads <= len(learned.FEATURES)
+    narrow = learned.features(pa, signals, scores, fused, goal_shape(q, unseen), width=model.reads,
+                              relations=model.reads_relations, answers=model.reads_answers)
+    assert np.array_equal(model.score(narrow), model.score(whole))
+    assert learned.learned_order(model, narrow, None, 0.3) == learned.learned_order(model, whole, None, 0.3)
+
+
+def test_the_candidates_rows_are_the_whole_matrixs_rows() -> None:
+    from pagelens.focus.analysis import analysis_of
+    from pagelens.focus.rules import goal_shape
+
+    cfg = RulesConfig()
+    ret = RulesRetriever(cfg)
+    pa = analysis_of(_shop(300), cfg.limits, cfg.unit_text_chars)
+    model, _ = learned.load_model()
+    assert model is not None
+    for goal in ("What does kettle model 12 cost?", "Add kettle model 7 to the cart"):
+        q = FocusQuery(goal)
+        signals, _lt, unseen, fused = ret.fused(q, pa)
+        scores = {n: getattr(r, "scores", {}) for n, r in signals.items()}
+        whole = learned.features(pa, signals, scores, fused, goal_shape(q, unseen))
+        order = list(signals["terms"]) + [k for k in range(0, len(whole), 7) if k not in signals["terms"]]
+        order = list(dict.fromkeys([*order[::-1], 3]))  # not in unit order, the last unit included or not
+        for width in (None, model.reads):
+            w = whole.shape[1] if width is None else model.reads
+            some = learned.features(pa, signals, scores, fused, goal_shape(q, unseen), width=width, rows=order)
+            assert some.shape == (len(order), w)
+            assert np.array_equal(some, whole[order, :w])  # bit for bit
+            for cw in (0.0, 0.3):
+                assert (learned.learned_order(model, some, order, cw, rows_only=True)
+                        == learned.learned_order(model, whole, order, cw))
+        twice = learned.features(pa, signals, scores, fused, goal_shape(q, unseen), rows=[5, 2, 5])
+        assert np.array_equal(twice, whole[[5, 2, 5]])
+        assert learned.features(pa, signals, scores, fused, goal_shape(q, unseen), rows=[]).shape == (0, whole.shape[1])
+    with pytest.raises(ValueError, match="rows_only"):
+        learned.learned_order(model, whole[:3], [0, 1], rows_only=True)
+
+
 def test_the_rrf_safety_net_moves_what_rrf_ranks_high() -> None:
     model_order = [5, 4, 3, 2, 1]
     assert learned.rank_fused(model_order, [1, 2, 3, 4, 5], 0.0) == model_order
