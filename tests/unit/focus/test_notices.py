@@ -163,3 +163,40 @@ def test_only_an_action_on_an_element_marks_the_page_acted_on() -> None:
     assert after_action(state, "fill").acted and after_action(state, "hover_at").acted  # type: ignore[union-attr]
     assert after_action(state, "scroll") is state and after_action(state, "goto") is state
     assert after_action(None, "click") is None  # no earlier observation: nothing to mark
+
+
+def _panel(*, shown_page: bool = True, shown_panel: bool = False) -> Rendering:
+    """A page with a settings panel in a floating box (provenance's overlay region); the rendering marks the elements
+    in the viewport ``, visible`` (``shown_page``: the page's own, ``shown_panel``: the panel's)."""
+    mark = ", visible" if shown_page else ""
+    pmark = ", visible" if shown_panel else ""
+    page = ("RootWebArea 'Chairs', url='http://127.0.0.1:8000/chairs'\n"
+            f"\t[1] heading 'Walnut chair'{mark}\n\tStaticText 'The walnut chair costs 240 euros.'\n"
+            f"\t[2] link 'Stools', url='http://127.0.0.1:8000/stools'{mark}\n"
+            "\t[40] generic ''\n"
+            f"\t\t[41] heading 'Layout options zqpanelhead'{pmark}\n"
+            "\t\t[42] paragraph ''\n\t\t\tStaticText 'Choose how the list of chairs is shown on this page zqpanel.'\n"
+            f"\t\t[43] button 'Compact'{pmark}\n\t\t[44] button 'Roomy'\n"
+            "\t\t[45] link 'Post it', url='https://elsewhere.example.net/share'\n")
+    r = rendering_from_text(page)
+    return Rendering(tuple(replace(ln, region="overlay") if ln.no >= 5 else ln for ln in r.lines))
+
+
+def test_a_panel_the_page_keeps_closed_is_a_section_not_a_notice() -> None:
+    """A floating panel none of whose elements lies in the viewport (a drawer off-screen) is not laid over the page
+    to be read unasked: it is not folded, its headings and links stay for the retriever; one in view is a pop-up."""
+    closed = _panel()
+    assert [n.kind for n in find(closed.lines)] == []
+    text = focus(closed, "layout options share", _Every()).text()
+    assert "zqpanelhead" in text and "link 'Post it'" in text and "folded" not in text
+    assert [n.kind for n in find(_panel(shown_panel=True).lines)] == ["overlay"]  # in view: a pop-up, folded
+    assert [n.kind for n in find(_panel(shown_page=False).lines)] == ["overlay"]  # no viewport marks: as before
+
+
+class _Every:
+    """Keeps every line but the link to the stools (a retriever that chose the panel)."""
+
+    name = "every"
+
+    def select(self, query: FocusQuery, rendering: Rendering) -> Selection:
+        return Selection(frozenset(ln.no for ln in rendering.lines if "Stools" not in ln.name))

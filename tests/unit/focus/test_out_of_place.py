@@ -220,3 +220,65 @@ def test_a_cell_whose_text_is_a_text_line_under_it_is_read_once() -> None:
     found = foreign(r.lines)
     assert [r.lines[i].role for i in found] == ["StaticText"]  # the line, not the cell named after it
     assert "cell '…'" in _folded(r, "zqv")
+
+
+# A half-translated page (a translation whose untranslated stretches stay in the original language) writes a real
+# share of its prose in two languages: a sentence in either is in place (outofplace.prose_tongues); one sentence or
+# two in a language the page does not otherwise write are still out of place.
+_MORE_EN = [
+    "Each bench is oiled twice before it leaves the workshop, and once more after a year.",
+    "The legs of the bench are cut from one piece of wood, so they do not loosen over time.",
+    "A cushion for the bench can be ordered in four colours from the same page as the bench.",
+    "The teak bench weighs more than the others, and two people are needed to carry it.",
+    "Our workshop is open to visitors on Saturdays, when the benches can be tried in the yard.",
+    "Moss that grows on a bench in a shaded garden is removed with water and a soft brush.",
+    "Benches that are left outside in winter should be covered, or stored in a dry shed.",
+]
+_DE = [
+    "Die Eichenbank wird aus dem Holz von Bäumen gebaut, die in der Nähe der Werkstatt gewachsen sind.",
+    "Für die Lieferung in die Berge wird ein Zuschlag von 40 Euro berechnet, der auf der Rechnung steht.",
+    "Eine Bank aus Kiefer ist leichter, aber sie muss im Herbst mit einem Öl für Holz behandelt werden.",
+    "Wenn die Bank im Regen stand, kann sie nicht mehr zurückgegeben werden, auch nicht nach einem Tag.",
+    "Die Schrauben für die Teakbank kosten 12 Euro pro Packung und werden in einer Woche verschickt zqd.",
+]
+
+
+def _lines(sentences: list[str]) -> str:
+    return "".join(f"\t\tStaticText '{s}'\n" for s in sentences)
+
+
+def test_a_stretch_in_the_second_language_of_a_half_translated_page_stays() -> None:
+    r = _page(_lines(_MORE_EN) + _lines(_DE))  # 5 of 17 sentences in German: a real share of the page's prose
+    assert foreign(r.lines) == []
+    assert "zqd" in focus(r, "how much is the oak bench?", _Keep()).text()
+
+
+def test_two_sentences_in_a_language_the_page_does_not_write_are_still_folded() -> None:
+    r = _page(_lines(_MORE_EN) + _lines(_DE[-2:]))  # 2 of 14: not the page's language
+    assert any("zqd" in r.lines[i].name for i in foreign(r.lines))
+    assert "another language than the page" in _folded(r, "zqd")
+
+
+_EL = [
+    "Ο δρύινος πάγκος κοστίζει 310 ευρώ και χωράει τρία άτομα στον κήπο του σπιτιού σας.",
+    "Κάθε πάγκος φτιάχνεται με το χέρι στο εργαστήριό μας και παραδίδεται σε δύο εβδομάδες.",
+    "Ο πάγκος από πεύκο είναι πιο ελαφρύς αλλά χρειάζεται περισσότερη φροντίδα μετά τον χειμώνα.",
+    "Μπορείτε να επιστρέψετε έναν πάγκο μέσα σε τριάντα ημέρες αν δεν έμεινε έξω στη βροχή.",
+    "Οι πάγκοι μας είναι φτιαγμένοι από ξύλο που μεγάλωσε σε δάση που ξαναφυτεύονται κάθε χρόνο.",
+    "Το λάδι για το ξύλο πωλείται χωριστά και αρκεί για δύο χρόνια κανονικής χρήσης στον κήπο.",
+    "Η βάση του πάγκου βιδώνεται στο έδαφος με τέσσερις βίδες από ανοξείδωτο χάλυβα.",
+    "Για μεγάλες παραγγελίες ο κήπος σας μετριέται δωρεάν από τον τεχνίτη μας πριν την κατασκευή.",
+]
+
+
+def _greek(latin: list[str]) -> Rendering:
+    body = _lines(_EL[:4]) + _lines(latin) + _lines(_EL[4:])
+    return rendering_from_text("RootWebArea 'Πάγκοι', url='http://127.0.0.1:8000/el/benches'\n\t[5] main ''\n"
+                               "\t\t[6] heading 'Πάγκοι κήπου'\n" + body)
+
+
+def test_untranslated_english_on_a_page_in_another_script_stays_when_the_page_writes_much_of_it() -> None:
+    r = _greek(_MORE_EN[:4] + ["Screws for the teak bench cost 12 euros per pack and ship within a week zqe."])
+    assert foreign(r.lines) == []  # 5 of 13 sentences in Latin script: the page's own second script
+    one = _greek(["Screws for the teak bench cost 12 euros per pack and ship within a week zqe."])
+    assert [one.lines[i].name[-4:] for i in foreign(one.lines)] == ["zqe."]  # one sentence: out of place
