@@ -250,8 +250,10 @@ def _closed(lines: Sequence[Line], start: int, end: int) -> bool:
     """Whether the pop-up ``lines[start:end]`` is a panel the page keeps closed: none of its elements lies in the
     viewport (a drawer translated off-screen, a settings panel beside the page). A notice laid over the page to be
     read unasked is shown where the reader looks; a closed panel is a section of the page kept for later, as a
-    collapsed list is (:func:`pagelens.focus.outofplace.hidden` leaves such sections alone too)."""
-    return not any(_in_view(lines[k]) for k in range(start, end))
+    collapsed list is (:func:`pagelens.focus.outofplace.hidden` leaves such sections alone too). A box without an
+    element of its own (text alone: the rendering marks elements only) is not known to be closed."""
+    elements = [lines[k] for k in range(start, end) if lines[k].eid is not None]
+    return bool(elements) and not any(_in_view(x) for x in elements)
 
 
 def _main_top(lines: Sequence[Line], main: int) -> range:
