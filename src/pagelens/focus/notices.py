@@ -191,7 +191,6 @@ def find(lines: Sequence[Line]) -> tuple[Notice, ...]:
     out: list[Notice] = []
     i, n = 0, len(lines)
     main = -1
-    shows: list[bool] = []  # whether the lines carry the viewport flag at all (read once, at the first pop-up)
     while i < n:
         ln = lines[i]
         if not (ln.role in DIALOG_ROLES or ln.region == "overlay" or ln.role in LIVE_ROLES or (ln.states and is_live(ln))):
@@ -209,11 +208,6 @@ def find(lines: Sequence[Line]) -> tuple[Notice, ...]:
             while end < n and lines[end].region == "overlay" and lines[end].parent == parent \
                     and lines[end].role not in DIALOG_ROLES:
                 end = _end(lines, end)
-            if not shows:
-                shows.append(any(_in_view(x) for x in lines))
-            if shows[0] and _closed(lines, i, end):
-                i = end  # a panel the page keeps closed (a drawer off-screen): a section, not a notice
-                continue
         out.append(_notice(lines, i, end, kind, f"{kind}:{lines[i].role}:{lines[i].depth}:{lines[i].name[:40]}"))
         i = end
     bars = [b for b in (_bar(lines, range(min(notice_zone(lines), out[0].start if out else n))),
@@ -230,30 +224,6 @@ def find(lines: Sequence[Line]) -> tuple[Notice, ...]:
               for i, keep in named]
     found += [_notice(lines, i, i + 1, "foreign", f"foreign:{lines[i].name[:40]}") for i in strange]
     return tuple(sorted(found, key=lambda nt: nt.start)) if len(found) > len(out) else tuple(out)
-
-
-#: The rendering's mark on an element at least half inside the viewport (:attr:`pagelens.types.Node.visible`; shown
-#: after the element's name, as :mod:`pagelens.focus.delta` reads it).
-_VISIBLE = re.compile(r", visible(?=,|$)")
-
-
-def _in_view(line: Line) -> bool:
-    """Whether the rendering marks ``line``'s element as in the viewport."""
-    if line.eid is None:
-        return False
-    text = line.text
-    at = text.find(line.name) + len(line.name) if line.name else 0
-    return _VISIBLE.search(text, max(at, 0)) is not None
-
-
-def _closed(lines: Sequence[Line], start: int, end: int) -> bool:
-    """Whether the pop-up ``lines[start:end]`` is a panel the page keeps closed: none of its elements lies in the
-    viewport (a drawer translated off-screen, a settings panel beside the page). A notice laid over the page to be
-    read unasked is shown where the reader looks; a closed panel is a section of the page kept for later, as a
-    collapsed list is (:func:`pagelens.focus.outofplace.hidden` leaves such sections alone too). A box without an
-    element of its own (text alone: the rendering marks elements only) is not known to be closed."""
-    elements = [lines[k] for k in range(start, end) if lines[k].eid is not None]
-    return bool(elements) and not any(_in_view(x) for x in elements)
 
 
 def _main_top(lines: Sequence[Line], main: int) -> range:

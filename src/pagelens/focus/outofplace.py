@@ -40,7 +40,7 @@ from pagelens.focus.linefmt import word_count
 from pagelens.focus.uncollected import secret_kinds
 from pagelens.types import Line
 
-__all__ = ["PageLanguage", "foreign", "hidden", "prose_tongues", "repeats", "texts"]
+__all__ = ["PageLanguage", "foreign", "hidden", "repeats", "texts"]
 
 _TEXT = frozenset({"StaticText", "text"})
 _IMAGES = frozenset({"img", "image"})
@@ -180,60 +180,22 @@ class PageLanguage:
     def other(self, text: str) -> str:
         """"script" when ``text`` (a sentence) is written in another script than the page, "language" when it is in
         the page's script but another language's function words lead in it, else ""."""
-        return self.which(text)[0]
-
-    def which(self, text: str) -> tuple[str, str]:
-        """(:meth:`other`'s answer, the script or the language ``text`` is in when it is another one; else "")."""
         if not self.script:
-            return "", ""
+            return ""
         s, letters = ll.script(text)
         if s and s != self.script:
-            return ("script", s) if letters >= _MIN_LETTERS else ("", "")
+            return "script" if letters >= _MIN_LETTERS else ""
         if s != "latin" or not self.languages:
-            return "", ""
+            return ""
         low = text[:_SPAN].lower()  # (a huge text is judged on its head, as a sentence)
         if self.own is not None:
             found = self.own.finditer(low)
             if next(found, None) is not None and next(found, None) is not None:
-                return "", ""  # (most sentences: two of the page's own function words, found in one scan)
+                return ""  # (most sentences: two of the page's own function words, found in one scan)
         counts = ll.hits(ll.words(low))
         own = max((counts.get(lang, 0) for lang in self.languages), default=0)
         lead = ll.language({k: v for k, v in counts.items() if k not in self.languages}, least=_LEAD)
-        return ("language", lead) if lead and counts[lead] >= _LEAD * max(own, 1) else ("", "")
-
-
-#: A script or a language the page writes at least this share of its prose sentences in (and at least
-#: :data:`_OWN_LEAST` of them) is one of its own, whatever its sample says: a half-translated page (a translation
-#: whose untranslated stretches stay in the original language) has two, and a sentence in either is in place.
-_OWN_SHARE = 0.15
-_OWN_LEAST = 5
-_OWN_SPREAD = 400  # prose sentences (about) counted, evenly over the page
-
-
-def prose_tongues(lines: Sequence[Line], text: Sequence[int]) -> dict[str, int]:
-    """How many of the page's prose sentences (text lines of its main and user content, :func:`_sentence`) are in
-    each script (its name) and, in Latin script, in each language whose function words lead in them (its code;
-    ``_total``: the sentences counted), on at most about :data:`_OWN_SPREAD` sentences spread over the page."""
-    prose = [i for i in text if lines[i].role in _TEXT and lines[i].region in ("main", "user") and _sentence(lines[i])]
-    out: dict[str, int] = {"_total": 0}
-    for i in prose[:: max(1, len(prose) // _OWN_SPREAD)]:
-        name = lines[i].name
-        s, _ = ll.script(name)
-        if not s:
-            continue
-        out["_total"] += 1
-        out[s] = out.get(s, 0) + 1
-        if s == "latin":
-            lead = ll.language(ll.hits(ll.words(name[:_SPAN].lower())), least=_LEAD)
-            if lead:
-                out[lead] = out.get(lead, 0) + 1
-    return out
-
-
-def _own_tongue(tongues: dict[str, int], tag: str) -> bool:
-    """Whether the page writes a real share of its prose in ``tag`` (a script or a language: :func:`prose_tongues`)."""
-    n = tongues.get(tag, 0)
-    return n >= _OWN_LEAST and n >= _OWN_SHARE * tongues["_total"]
+        return "language" if lead and counts[lead] >= _LEAD * max(own, 1) else ""
 
 
 def _asks(text: str) -> bool:
@@ -258,15 +220,11 @@ def foreign(lines: Sequence[Line], skip: frozenset[int] = frozenset(), text: Seq
         return []
     quoted = _quoted(lines)
     out: list[int] = []
-    tongues: dict[str, int] | None = None
     for i in cands:
         name = lines[i].name
-        other, tag = page.which(name) if i not in quoted else ("", "")
+        other = page.other(name) if i not in quoted else ""
         if other == "script" or (other == "language" and _asks(name)):
-            if tongues is None:  # counted once, when a sentence would be folded
-                tongues = prose_tongues(lines, text)
-            if not _own_tongue(tongues, tag):
-                out.append(i)
+            out.append(i)
     return out
 
 
