@@ -96,7 +96,7 @@ class BrowserSession:
     def start(self) -> Self:
         if self._browser is not None:
             return self
-        self.executable = find_chromium(self.config.executable)
+        self.executable = find_chromium(self.config.executable, headless=self.config.headless)
         from playwright.sync_api import Error as PlaywrightError
 
         self._pw = _driver.acquire()
