@@ -2,8 +2,8 @@
 field of every :class:`~pagelens.types.Node` of ``Episode.observe()`` (walker), but the element
 reference (its document token is random per load) and the CDP backend id (numbered per load: only
 whether a node has one), compared page by page (the local server's
-address, a random port per run, written as ``ORIGIN``; a same-origin iframe's frame key
-``w:<token>``, random per load, numbered in order of appearance).
+address, a random port per run, written as ``ORIGIN``; an iframe's frame key — the walker's
+``w:<token>``, the CDP extraction's frame id — random per load, numbered in order of appearance).
 
 Each source tree runs in its own child process (its own browser), pages in the same order.
 
@@ -54,10 +54,10 @@ def _observe(paths: list[str], out: str) -> None:
                 ep.goto(srv.url(Path(path).name))
                 obs = ep.observe(timeout_s=600)
                 origin = srv.base_url.rstrip("/")  # a random port per run
-                frames: dict[str, str] = {}  # a same-origin iframe's key holds a random token per load
+                frames: dict[str, str] = {}  # an iframe's key holds a random token (frame id) per load
                 result[path] = [repr(dataclasses.astuple(dataclasses.replace(
                     n, ref=None, backend_id=n.backend_id is not None,
-                    frame=frames.setdefault(n.frame, f"w:#{len(frames)}") if n.frame.startswith("w:") else n.frame))).replace(origin, "ORIGIN")
+                    frame=frames.setdefault(n.frame, f"f#{len(frames)}") if n.frame != "main" else n.frame))).replace(origin, "ORIGIN")
                     for n in obs.nodes]
                 del obs
     Path(out).write_bytes(pickle.dumps(result))
