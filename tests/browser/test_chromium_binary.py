@@ -20,11 +20,16 @@ needs_shell = pytest.mark.skipif(SHELL is None, reason="Chromium's headless shel
                                  "(Debian: apt-get install -y chromium-headless-shell)")
 
 
-def _launched(session: BrowserSession) -> set[str]:
-    """The executables of the session's browser processes, as the kernel sees them."""
-    pids = session.chromium_pids()
+def _launched(session: BrowserSession, before: set[int]) -> set[str]:
+    """The executables of the browser processes the session started (the thread's driver may
+    also run a shared fixture's browser, there before), as the kernel sees them."""
+    pids = set(session.chromium_pids()) - before
     assert pids
     return {os.path.realpath(f"/proc/{pid}/exe") for pid in pids}
+
+
+def _running() -> set[int]:
+    return {int(p) for p in os.listdir("/proc") if p.isdigit()}
 
 
 def _observes(session: BrowserSession, url: str) -> None:
@@ -37,23 +42,26 @@ def _observes(session: BrowserSession, url: str) -> None:
 @needs_shell
 def test_a_headless_session_runs_the_headless_shell(monkeypatch: pytest.MonkeyPatch, pages_server) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.delenv(ENV_VAR, raising=False)
+    before = _running()
     with BrowserSession() as session:
         assert session.executable == SHELL
-        assert _launched(session) == {os.path.realpath(SHELL)}
+        assert _launched(session, before) == {os.path.realpath(SHELL)}
         _observes(session, pages_server.url("actions_main.html"))
 
 
 def test_pagelens_chromium_chooses_the_full_browser(monkeypatch: pytest.MonkeyPatch, pages_server) -> None:  # type: ignore[no-untyped-def]
     full = find_chromium(headless=False)
     monkeypatch.setenv(ENV_VAR, full)
+    before = _running()
     with BrowserSession() as session:
         assert session.executable == full
-        assert _launched(session) == {os.path.realpath(full)}
+        assert _launched(session, before) == {os.path.realpath(full)}
         _observes(session, pages_server.url("actions_main.html"))
 
 
 def test_the_configured_executable_wins_over_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     full = find_chromium(headless=False)
     monkeypatch.setenv(ENV_VAR, SHELL or full)
+    before = _running()
     with BrowserSession(BrowserConfig(executable=full)) as session:
-        assert _launched(session) == {os.path.realpath(full)}
+        assert _launched(session, before) == {os.path.realpath(full)}
