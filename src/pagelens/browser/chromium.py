@@ -115,9 +115,8 @@ def find_chromium(explicit: str | None = None, *, headless: bool = False) -> str
         if _usable(env):
             return env
         raise BrowserNotFound(f"{ENV_VAR}={env!r} is not an executable file")
-    if headless:
-        if shell := _first(_HEADLESS_KNOWN, _HEADLESS_ON_PATH):
-            return shell
+    if headless and (shell := _first(_HEADLESS_KNOWN, _HEADLESS_ON_PATH)):
+        return shell
     if found := _first(_KNOWN, _ON_PATH):
         return found
     raise BrowserNotFound(
