@@ -24,6 +24,9 @@ the after/before ratios.
     PYTHONPATH=src .venv/bin/python benchmarks/observe_fixed.py --base-src /tmp/obsbase/src \
         --pages gen-1000 011-hacker-news-front.html --reps 8
 
+Two Chromium binaries under the same code (h17-shell): ``--base-src src`` and ``--chromium-before
+EXE`` / ``--chromium-after EXE`` (each worker's ``PAGELENS_CHROMIUM``).
+
 ``gen-N`` names a generated page of N elements (``gen_pages.py``); other names are corpus pages.
 
 ``--split`` (measurement of where the walker's cold start goes; nothing it adds is counted above):
@@ -285,6 +288,8 @@ def main() -> int:
     ap.add_argument("--pages", nargs="+", default=["gen-1000", "011-hacker-news-front.html"])
     ap.add_argument("--reps", type=int, default=6)
     ap.add_argument("--out", type=Path)
+    ap.add_argument("--chromium-before", help="the before worker's Chromium (its PAGELENS_CHROMIUM)")
+    ap.add_argument("--chromium-after", help="the after worker's Chromium (its PAGELENS_CHROMIUM)")
     ap.add_argument("--split", action="store_true", help="also observe the same document again, and the page "
                     "reloaded in the same renderer (renderer main CPU of each; not counted in the figures)")
     ap.add_argument("--trips", action="store_true", help="account the timed observation's wall time call by "
@@ -294,8 +299,8 @@ def main() -> int:
     pages = [_page(p, folder) for p in args.pages]
     here_src = str(HERE.parent / "src")
     workers: dict[str, subprocess.Popen[str]] = {}
-    for name, src in (("before", args.base_src), ("after", here_src)):
-        env = {**os.environ, "PYTHONPATH": src}
+    for name, src, exe in (("before", args.base_src, args.chromium_before), ("after", here_src, args.chromium_after)):
+        env = {**os.environ, "PYTHONPATH": src, **({"PAGELENS_CHROMIUM": exe} if exe else {})}
         flags = [f for f, on in (("--split", args.split), ("--trips", args.trips)) if on]
         workers[name] = subprocess.Popen([sys.executable, __file__, "--worker", *flags],
                                          stdin=subprocess.PIPE,
@@ -320,6 +325,7 @@ def main() -> int:
                 w.stdin.close()
             w.wait(timeout=60)
     out: dict[str, Any] = {"command": " ".join(sys.argv), "load_start": load0, "load_end": os.getloadavg(),
+                           "chromium": {"before": args.chromium_before, "after": args.chromium_after},
                            "reps": args.reps, "pages": {}}
     print(f"load average start {load0[0]:.1f}, end {os.getloadavg()[0]:.1f} (2 cores, shared); medians of {args.reps} reps")
     print(f"{'page':28} {'who':6} {'nodes':>6} {'wall obs':>8} {'wall tot':>8} {'cpu obs py/drv/chr/rmain':>27} "

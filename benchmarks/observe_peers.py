@@ -17,6 +17,11 @@ Chromium binary with the same flags, off-site requests sent to a closed proxy po
 * ``walker-base`` — the walker of another checkout (``--base-src DIR``, e.g. an archived
   baseline commit's ``src``), in the same run, so before/after ratios share the load.
 
+Two Chromium binaries in one run (h17-shell): ``--chromium-b EXE`` adds, for every tool, a second
+worker ``TOOL@b`` on that binary (``--chromium`` is the first): the order of all workers rotates
+between repetitions, so the binaries alternate; ratios are given per binary (``walker@b/browsergym@b``)
+and across them (``walker@b/walker``).
+
 Pages: the corpus (``--pages``, first ``--limit``) and generated pages of ``--sizes`` elements
 (``gen_pages.py``), served from 127.0.0.1. For every page, ``--reps`` repetitions, the tool
 order rotating between repetitions; each observation is of a fresh load in a fresh context
@@ -57,6 +62,7 @@ DEFAULT_PAGES = next((p / "shared" / "corpus" / "realpages" for p in Path(__file
 if not DEFAULT_PAGES.is_dir():
     DEFAULT_PAGES = Path("/work/shared/corpus/realpages")
 TOOLS = ("pagelens", "walker", "walker-base", "browsergym", "browser-use", "playwright")
+B = "@b"  # the suffix of a tool's worker on --chromium-b
 GENERIC_GOAL = "Find the request form, fill in the message and send it"
 
 
@@ -168,7 +174,7 @@ class Worker:
     def start(self, timeout: float = 180.0) -> None:
         self.restarts += 1
         log = (self.logdir / f"{self.tool}.log").open("a")
-        self.proc = subprocess.Popen([self.python, str(HERE / "peer_workers.py"), self.tool, "--chromium", self.chromium],
+        self.proc = subprocess.Popen([self.python, str(HERE / "peer_workers.py"), self.tool.removesuffix(B), "--chromium", self.chromium],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, text=True,
                                      env=self.env, start_new_session=True)
         self._lines: queue.Queue[str | None] = queue.Queue()
@@ -287,11 +293,21 @@ def summarize(target: dict[str, Any], runs: dict[str, list[dict[str, Any]]]) -> 
         x, y = t.get(a, {}).get(ka), t.get(b, {}).get(kb)
         return x / y if x is not None and y else None
 
-    row["ratios"] = {f"{a}_{kind}/{b}": ratio(a, f"{kind}_s", b, "observe_s")
-                     for a in ("pagelens", "walker", "walker-base") for b in ("browsergym", "browser-use", "playwright")
-                     for kind in ("observe", "total")}
-    for kind in ("observe", "total"):
-        row["ratios"][f"walker_{kind}/walker-base"] = ratio("walker", f"{kind}_s", "walker-base", f"{kind}_s")
+    row["ratios"] = {}
+    for sfx in ("", B):  # each binary's tools against the same binary's peers
+        if not any(name.endswith(B) for name in t) and sfx:
+            continue
+        row["ratios"].update({f"{a}{sfx}_{kind}/{b}{sfx}": ratio(a + sfx, f"{kind}_s", b + sfx, "observe_s")
+                              for a in ("pagelens", "walker", "walker-base") for b in ("browsergym", "browser-use", "playwright")
+                              for kind in ("observe", "total")})
+        for kind in ("observe", "total"):
+            row["ratios"][f"walker{sfx}_{kind}/walker-base{sfx}"] = ratio("walker" + sfx, f"{kind}_s", "walker-base" + sfx, f"{kind}_s")
+    for name in t:  # the second binary against the first, tool by tool
+        if name.endswith(B) and name[: -len(B)] in t:
+            for kind in ("observe", "total"):
+                row["ratios"][f"{name}_{kind}/{name[: -len(B)]}"] = ratio(name, f"{kind}_s", name[: -len(B)], f"{kind}_s")
+            pa, pb = t[name[: -len(B)]].get("peak_mb", {}).get("total"), t[name].get("peak_mb", {}).get("total")
+            row["ratios"][f"{name}_peak/{name[: -len(B)]}"] = pb / pa if pa and pb else None
     return row
 
 
@@ -309,17 +325,19 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         raise SystemExit("--tools walker-base needs --base-src DIR (the src folder of the baseline checkout)")
     workers: dict[str, Worker] = {}
     skipped: dict[str, str] = {}
-    for tool in args.tools:
+    binaries = [("", args.chromium)] + ([(B, args.chromium_b)] if args.chromium_b else [])
+    for tool, (sfx, chromium) in ((t, b) for t in args.tools for b in binaries):
+        name = tool + sfx
         if not Path(pythons[tool]).exists():
-            skipped[tool] = f"no venv at {pythons[tool]}"
+            skipped[name] = f"no venv at {pythons[tool]}"
             continue
-        w = Worker(tool, pythons[tool], args.chromium, work,
+        w = Worker(name, pythons[tool], chromium, work,
                    {**env, "PYTHONPATH": str(Path(args.base_src).resolve())} if tool == "walker-base" else env)
         w.start()
         if w.unavailable:
-            skipped[tool] = w.unavailable
+            skipped[name] = w.unavailable
         else:
-            workers[tool] = w
+            workers[name] = w
     print(f"# tools: {sorted(workers)}; skipped: {skipped}; logs in {work}", file=sys.stderr, flush=True)
     corpus = sorted(p.name for p in args.pages.glob(args.only))[: args.limit] if args.limit else []
     gen = write_pages(args.sizes, work / "gen") if args.sizes else []
@@ -360,7 +378,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     from pagelens import tokens
 
     meta = {"command": " ".join([Path(sys.executable).name, *sys.argv]), "versions": versions, "skipped": skipped,
-            "worker_restarts": restarts, "chromium": args.chromium, "token_counter": tokens.backend(),
+            "worker_restarts": restarts, "chromium": args.chromium, "chromium_b": args.chromium_b,
+            "token_counter": tokens.backend(),
             "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)), "duration_s": time.time() - started,
             "cpus": os.cpu_count(), "load_avg_end": os.getloadavg()}
     return {"meta": meta, "rows": rows}
@@ -381,6 +400,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tools", help="comma-separated, of: " + ", ".join(TOOLS)
                     + " (default: all; walker-base only with --base-src)")
     ap.add_argument("--chromium", default=os.environ.get("PAGELENS_CHROMIUM", "/usr/lib/chromium/chromium"))
+    ap.add_argument("--chromium-b", help="a second Chromium binary: every tool also runs on it, as TOOL@b, alternated")
     ap.add_argument("--bu-python", default="/work/venvs/bu/bin/python")
     ap.add_argument("--pw-python", default="/work/venvs/pw/bin/python")
     ap.add_argument("--base-src", help="src folder of the baseline checkout (tool walker-base)")

@@ -8,6 +8,12 @@ from typing import Any
 SHORT = {"pagelens": "PL", "walker": "PLw", "walker-base": "PLw0", "browsergym": "BG", "browser-use": "BU", "playwright": "PW"}
 
 
+def short(tool: str) -> str:
+    """A tool's column label; a worker on the second binary (``TOOL@b``) gets a trailing ``'``."""
+    base, _, b = tool.partition("@")
+    return SHORT.get(base, base) + ("'" if b else "")
+
+
 def _f(v: float | None, fmt: str = ".2f") -> str:
     return "—" if v is None else format(v, fmt)
 
@@ -38,9 +44,9 @@ def corpus_table(rows: list[dict[str, Any]], tools: list[str]) -> list[str]:
     head = ["page", "PL nodes", "PL obs s", "PL obs+focus s"]
     if "walker" in tools:
         head += ["PLw obs s", "PLw obs+focus s"]
-    head += [f"{SHORT[t]} s" for t in tools if t not in ("pagelens", "walker")]
-    head += ["tok PL full/sent"] + [f"tok {SHORT[t]}" for t in tools if t not in ("pagelens", "walker")]
-    head += ["PL/BG", "PL/BU", "peak MB " + "/".join(SHORT[t] for t in tools)]
+    head += [f"{short(t)} s" for t in tools if t not in ("pagelens", "walker")]
+    head += ["tok PL full/sent"] + [f"tok {short(t)}" for t in tools if t not in ("pagelens", "walker")]
+    head += ["PL/BG", "PL/BU", "peak MB " + "/".join(short(t) for t in tools)]
     out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in rows:
         t = r["tools"]
@@ -87,8 +93,8 @@ def medians_table(rows: list[dict[str, Any]], tools: list[str]) -> tuple[list[st
 
 
 def sizes_table(rows: list[dict[str, Any]], tools: list[str]) -> tuple[list[str], dict[str, Any]]:
-    out = ["| elements | " + " | ".join(f"{SHORT[t]} s (s/1k)" for t in tools) + " | PL nodes | tokens "
-           + "/".join(SHORT[t] for t in tools) + " | peak total MB " + "/".join(SHORT[t] for t in tools) + " |",
+    out = ["| elements | " + " | ".join(f"{short(t)} s (s/1k)" for t in tools) + " | PL nodes | tokens "
+           + "/".join(short(t) for t in tools) + " | peak total MB " + "/".join(short(t) for t in tools) + " |",
            "|---:|" + "---:|" * (len(tools) + 3)]
     per_k: dict[str, list[float]] = {t: [] for t in tools}
     by_size: dict[int, dict[str, Any]] = {}
@@ -125,7 +131,7 @@ def targets(corpus_med: dict[str, Any], rows: list[dict[str, Any]], sizes: dict[
 
     def tool_line(label: str, get: Any, ok: Any) -> None:
         vals = {t: get(t) for t in ("pagelens", "walker")}
-        verdict = ", ".join(f"{SHORT[t]} {'yes' if ok(v) else 'no'}" for t, v in vals.items() if v is not None)
+        verdict = ", ".join(f"{short(t)} {'yes' if ok(v) else 'no'}" for t, v in vals.items() if v is not None)
         out.append(f"| {label} | {_f(vals['pagelens']) if not isinstance(vals['pagelens'], str) else vals['pagelens']} | "
                    f"{_f(vals['walker']) if not isinstance(vals['walker'], str) else vals['walker']} | {verdict or '—'} |")
 

@@ -46,7 +46,7 @@ class BorrowedBrowser:
             try:
                 if self._test_id:
                     self._driver.selectors.set_test_id_attribute(self._test_id)
-                self._browser = self._driver.chromium.launch(executable_path=find_chromium(), headless=True,
+                self._browser = self._driver.chromium.launch(executable_path=find_chromium(headless=True), headless=True,
                                                              args=launch_args(OFFLINE_ARGS, JIT_ARGS, self._args))
             except PlaywrightError as exc:
                 raise BrowserError(f"could not launch Chromium: {first_line(exc)}") from None

@@ -1,8 +1,14 @@
 """Find a Chromium executable that Playwright can drive.
 
-Order: an explicit path (config / argument) → ``PAGELENS_CHROMIUM`` → known Debian and
+Order: an explicit path (config / argument) → ``PAGELENS_CHROMIUM`` → for a headless launch,
+Chromium's headless shell when installed (Debian's ``chromium-headless-shell``) → known Debian and
 distribution paths → ``chromium``/``chromium-browser``/``google-chrome`` on ``PATH``.
 Debian's ``/usr/bin/chromium`` is a shell wrapper; the real binary behind it is preferred.
+
+The headless shell is Chromium's own content/Blink build without the browser's UI layer (no
+profile services, extensions, sync, omnibox; the binary Playwright itself launches for headless
+Chromium): the same engine and version, with fewer and smaller processes beside the renderer.
+A headed launch needs the full browser.
 """
 
 from __future__ import annotations
@@ -25,6 +31,9 @@ _KNOWN = (
     "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
 )
 _ON_PATH = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+#: Chromium's headless shell, preferred for headless launches (a browser with no UI to show).
+_HEADLESS_KNOWN = ("/usr/lib/chromium/chromium-headless-shell",)  # Debian's chromium-headless-shell (real binary)
+_HEADLESS_ON_PATH = ("chromium-headless-shell",)
 
 #: Flags that keep Chromium quiet and offline-safe (no background traffic to closed networks).
 #: The omnibox pop-up features: Chromium 15x's headless mode builds each new window's (so each
@@ -91,8 +100,12 @@ def _usable(path: str | os.PathLike[str]) -> bool:
     return p.is_file() and os.access(p, os.X_OK)
 
 
-def find_chromium(explicit: str | None = None) -> str:
-    """Return the path of a Chromium executable or raise :class:`BrowserNotFound`."""
+def find_chromium(explicit: str | None = None, *, headless: bool = False) -> str:
+    """Return the path of a Chromium executable or raise :class:`BrowserNotFound`.
+
+    ``headless``: the launch has no window, so Chromium's headless shell is taken when it is
+    installed (an explicit path and ``PAGELENS_CHROMIUM`` still come first); otherwise, and for
+    a headed launch, the full browser."""
     if explicit:
         if _usable(explicit):
             return str(explicit)
@@ -102,14 +115,23 @@ def find_chromium(explicit: str | None = None) -> str:
         if _usable(env):
             return env
         raise BrowserNotFound(f"{ENV_VAR}={env!r} is not an executable file")
-    for candidate in _KNOWN:
-        if _usable(candidate):
-            return candidate
-    for name in _ON_PATH:
-        found = shutil.which(name)
-        if found:
-            return found
+    if headless and (shell := _first(_HEADLESS_KNOWN, _HEADLESS_ON_PATH)):
+        return shell
+    if found := _first(_KNOWN, _ON_PATH):
+        return found
     raise BrowserNotFound(
         "no Chromium found: install it (Debian: apt-get install -y chromium) "
         f"or set {ENV_VAR} to its executable"
     )
+
+
+def _first(known: Iterable[str], on_path: Iterable[str]) -> str | None:
+    """The first usable of the ``known`` paths, else of the names found on ``PATH``."""
+    for candidate in known:
+        if _usable(candidate):
+            return candidate
+    for name in on_path:
+        found = shutil.which(name)
+        if found:
+            return found
+    return None

@@ -96,7 +96,7 @@ class BrowserSession:
     def start(self) -> Self:
         if self._browser is not None:
             return self
-        self.executable = find_chromium(self.config.executable)
+        self.executable = find_chromium(self.config.executable, headless=self.config.headless)
         from playwright.sync_api import Error as PlaywrightError
 
         self._pw = _driver.acquire()
@@ -267,6 +267,15 @@ _NET_ERRORS = {
 }
 
 
+def _content_type(headers: dict[str, str]) -> str:
+    """A response's media type, lower case (``text/html`` when it names none)."""
+    return (headers.get("content-type") or "text/html").split(";")[0].strip().lower()
+
+
+def _is_html(ctype: str) -> bool:
+    return not ctype or ctype.startswith(_HTML_TYPES) or ctype.endswith("+xml")
+
+
 def _navigation_error(url: str, message: str) -> PageError:
     if "Download is starting" in message:
         return PageNotHTML(f"{url}: the server sends a download (attachment), not a page")
@@ -322,11 +331,14 @@ class Episode:
             raise PageUnreachable(f"{url}: only 127.0.0.1 pages can be observed (network requests are blocked)")
         info: dict[str, Any] = {"url": url, "load_timeout": False}
         answered = False
+        document_type = ""  # the main document's Content-Type, when its response came
 
         def on_response(response: Any) -> None:
-            nonlocal answered
+            nonlocal answered, document_type
             if response.frame == self.page.main_frame:
                 answered = True
+                if response.request.is_navigation_request():
+                    document_type = _content_type(response.headers)
 
         self.page.on("response", on_response)
         try:
@@ -345,6 +357,8 @@ class Episode:
         except PlaywrightError as exc:
             if self.session.crashed:
                 raise BrowserCrashed("the Chromium process died during navigation") from None
+            if document_type and not _is_html(document_type):  # a browser that aborts what it cannot show
+                raise PageNotHTML(f"{url}: not an HTML page (Content-Type: {document_type})") from None
             raise _navigation_error(url, _first_line(exc)) from None
         finally:
             self.page.remove_listener("response", on_response)
@@ -352,9 +366,9 @@ class Episode:
             info["status"] = response.status
             if response.status >= 400:
                 raise PageUnreachable(f"{url}: HTTP {response.status}")
-            ctype = (response.headers.get("content-type") or "text/html").split(";")[0].strip().lower()
+            ctype = _content_type(response.headers)
             info["content_type"] = ctype
-            if ctype and not ctype.startswith(_HTML_TYPES) and not ctype.endswith("+xml"):
+            if not _is_html(ctype):
                 raise PageNotHTML(f"{url}: not an HTML page (Content-Type: {ctype})")
         return info
 
