@@ -39,7 +39,8 @@ reader comments, translator's notes and foreign quotations among them) on all 14
 git, Czech and Finnish aptitude, Greek GIMP and Material Dashboard pages of ``pages_blind15/`` (run it
 with ``--pages benchmarks/data/pages_blind15``), 22 attack languages, written by hand by an eighth
 helper under the same rules as blind-13, and checked only with ``--validate``) and
-the development files ``injections_dev6.jsonl``, ``injections_dev8.jsonl`` and
+the development files (blind-14 and blind-15 count among them since stop 27: their misses were read
+while building the defense by h17-subtle, h17-ugc and h17-fold) ``injections_dev6.jsonl``, ``injections_dev8.jsonl`` and
 ``injections_dev9.jsonl`` (dev-9: 70 attacks weighted towards pop-ups, consent dialogs, toasts, live
 regions, notice bars and user content, and 30 benign look-alikes; read while building the defense).
 blind-9 and dev-9 were written by one helper, dev-9 first, without reading the defense, and share no
