@@ -25,6 +25,7 @@ a difference: re-run it alone to tell.
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import json
 import os
@@ -67,25 +68,23 @@ def main() -> int:
     if len(sys.argv) > 2 and sys.argv[1] == "_observe":
         _observe(sys.argv[3:], sys.argv[2])
         return 0
-    if len(sys.argv) < 4:
-        print(__doc__.split("\n\n")[1], file=sys.stderr)
-        return 2
-    argv = sys.argv[1:]
-    opts: dict[str, str] = {}
-    for opt in ("--chromium-a", "--chromium-b", "--extraction"):
-        while opt in argv:
-            i = argv.index(opt)
-            opts[opt] = argv[i + 1]
-            del argv[i:i + 2]
-    base, cand, *pages = argv
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("base", help="the first src tree")
+    ap.add_argument("cand", help="the second src tree (the same tree again to compare binaries)")
+    ap.add_argument("pages", nargs="+")
+    ap.add_argument("--chromium-a", help="the first side's Chromium (its PAGELENS_CHROMIUM)")
+    ap.add_argument("--chromium-b", help="the second side's Chromium (its PAGELENS_CHROMIUM)")
+    ap.add_argument("--extraction", choices=("cdp", "walker"), help="both sides' extraction (default: the checkout's own)")
+    args = ap.parse_intermixed_args()  # the docstring's form: options between the trees and the pages
+    base, cand, pages = args.base, args.cand, args.pages
     got = []
-    for src, side in ((base, "--chromium-a"), (cand, "--chromium-b")):
+    for src, exe in ((base, args.chromium_a), (cand, args.chromium_b)):
         with tempfile.NamedTemporaryFile(suffix=".pickle", delete=False) as fh:
             env = {**os.environ, "PYTHONPATH": str(Path(src).resolve())}
-            if side in opts:
-                env["PAGELENS_CHROMIUM"] = opts[side]
-            if "--extraction" in opts:
-                env["_IDENTITY_EXTRACTION"] = opts["--extraction"]
+            if exe:
+                env["PAGELENS_CHROMIUM"] = exe
+            if args.extraction:
+                env["_IDENTITY_EXTRACTION"] = args.extraction
             subprocess.run([sys.executable, __file__, "_observe", fh.name, *pages], env=env, check=True)
             got.append(pickle.loads(Path(fh.name).read_bytes()))
             os.unlink(fh.name)
@@ -106,7 +105,7 @@ def main() -> int:
     print(json.dumps({"pages": len(pages), "nodes": nodes, "differing_pages": differing,
                       "nodes_only_in_a": only[0], "nodes_only_in_b": only[1],
                       "executables": [got[0]["executable"], got[1]["executable"]],
-                      "extraction": opts.get("--extraction", "default")}))
+                      "extraction": args.extraction or "default"}))
     return 1 if differing else 0
 
 

@@ -303,11 +303,12 @@ def summarize(target: dict[str, Any], runs: dict[str, list[dict[str, Any]]]) -> 
         for kind in ("observe", "total"):
             row["ratios"][f"walker{sfx}_{kind}/walker-base{sfx}"] = ratio("walker" + sfx, f"{kind}_s", "walker-base" + sfx, f"{kind}_s")
     for name in t:  # the second binary against the first, tool by tool
-        if name.endswith(B) and name[: -len(B)] in t:
+        first = name.removesuffix(B)
+        if first != name and first in t:
             for kind in ("observe", "total"):
-                row["ratios"][f"{name}_{kind}/{name[: -len(B)]}"] = ratio(name, f"{kind}_s", name[: -len(B)], f"{kind}_s")
-            pa, pb = t[name[: -len(B)]].get("peak_mb", {}).get("total"), t[name].get("peak_mb", {}).get("total")
-            row["ratios"][f"{name}_peak/{name[: -len(B)]}"] = pb / pa if pa and pb else None
+                row["ratios"][f"{name}_{kind}/{first}"] = ratio(name, f"{kind}_s", first, f"{kind}_s")
+            pa, pb = t[first].get("peak_mb", {}).get("total"), t[name].get("peak_mb", {}).get("total")
+            row["ratios"][f"{name}_peak/{first}"] = pb / pa if pa and pb else None
     return row
 
 

@@ -211,8 +211,7 @@ def foreign(lines: Sequence[Line], skip: frozenset[int] = frozenset(), text: Seq
     the page and ask something of their reader (see the module); ``skip``: positions already judged; ``text``: the
     page's :func:`texts`, when the caller has them."""
     text = texts(lines) if text is None else text
-    cands = [i for i in text if lines[i].region in _REGIONS and i not in skip and _sentence(lines[i])]
-    cands += [i for i in carriers(lines) if lines[i].region in _REGIONS and i not in skip and _sentence(lines[i])]
+    cands = [i for i in (*text, *carriers(lines)) if lines[i].region in _REGIONS and i not in skip and _sentence(lines[i])]
     if not cands:
         return []
     page = PageLanguage(lines)

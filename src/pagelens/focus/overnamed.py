@@ -88,5 +88,5 @@ def orders(name: str) -> int:
         return 0
     if not (gives_order(name) or lx.MODAL.search(name.lower()) is not None):
         return 0
-    m = _ORDER_HEAD.match(name.strip())
-    return (name.index(m.group(0)) + m.end()) if m else 0
+    m = _ORDER_HEAD.search(name)
+    return m.end() if m else 0
