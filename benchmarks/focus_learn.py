@@ -105,7 +105,7 @@ def load_goals() -> list[dict]:
     out = []
     for path in FILES:
         assert not any(held in path.name for held in ("blind9", "blind10", "blind11", "blind12", "blind13", "blind14", "blind15",
-                                                   "blind16"))
+                                                   "blind16", "blind17"))
         out += [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     for i, g in enumerate(out):
         g["id"] = i

@@ -121,6 +121,21 @@ generalises), and the held-out ones, each in its own file:
   tree. Written by a helper (h17-goals16) from the full trees only, without reading the retriever,
   the defense or any earlier goal file, and without running either on them; held out, run only
   when asked for by name (``--set blind-16``).
+* ``blind-17`` — 211 goals on 15 real pages in none of the corpus or blind-11 … blind-16
+  (``benchmarks/data/realpage_goals_blind17.jsonl``, same format, 1-4 must-keep items each, 318
+  items; 53% read / 18% act / 29% navigate), of families no earlier set used: the Apache HTTP Server 2.4 manual in German,
+  French, Japanese, Korean, Turkish, Spanish and Simplified Chinese (the core directives reference,
+  7,237 lines of full tree; mod_rewrite, mod_mime, mod_autoindex, htpasswd, the authentication how-to,
+  the module index), Flask's HTML documentation (the API reference, 27,676 lines; the configuration
+  chapter; the changelog, 4,248 lines) and application UIs of Creative Tim's Notus JS (Tailwind: a
+  tables page with per-row menus, account settings, sign-up, sign-in, a landing page with a contact form);
+  10 goals in another language than the page on the eight English pages (de, es, fr), and at least half of
+  the goals on each of the seven non-English pages in English. Its pages are in
+  ``benchmarks/data/pages_blind17`` (sources and licences in its SOURCES.md; :data:`SET_PAGES`).
+  Every item checked against both the walker's and the CDP full tree. Written by a helper
+  (h18-goals17) from the full trees only, without reading the retriever, the defense or any earlier
+  goal file, and without running either on them; held out, run only when asked for by name
+  (``--set blind-17``).
 
 **blind-3 … blind-8 are development data too** since 2026-12-06 (issue 9, h10-focus): each had
 been run on several code versions, and ``benchmarks/focus_learn.py`` fits ``default``'s learned
@@ -130,7 +145,7 @@ held-out figure.
 
 **blind-14 and blind-15 are development data too** since stop 27 (2026-12-06): their rows and misses
 were read while building (h17-xling, h17-fold; :data:`MISSES_READ`); their labels say ``(development)``.
-blind-16 and blind-11 … blind-13 stay held out.
+blind-16, blind-17 and blind-11 … blind-13 stay held out.
 
 Each page is observed once with pagelens (real Chromium, the page served from 127.0.0.1,
 off-site requests blocked) and the observation cached (pickled); every retriever then focuses
@@ -140,7 +155,7 @@ the same rendering with the same ``focus()`` (defense on), as ``pagelens eval-ca
         [--retriever default --retriever bm25-400 ...] [--set blind-2] [--budget 0.15] [--refined]
         [--json out.json]
 
-``--pages`` is the corpus; a set listed in :data:`SET_PAGES` (blind-11 … blind-16) always reads its own pages.
+``--pages`` is the corpus; a set listed in :data:`SET_PAGES` (blind-11 … blind-17) always reads its own pages.
 """
 
 from __future__ import annotations
@@ -170,15 +185,17 @@ HELD_OUT_FILES = {"blind-3": HERE / "data" / "realpage_goals_blind3.jsonl",
                   "blind-13": HERE / "data" / "realpage_goals_blind13.jsonl",
                   "blind-14": HERE / "data" / "realpage_goals_blind14.jsonl",
                   "blind-15": HERE / "data" / "realpage_goals_blind15.jsonl",
-                  "blind-16": HERE / "data" / "realpage_goals_blind16.jsonl"}
+                  "blind-16": HERE / "data" / "realpage_goals_blind16.jsonl",
+                  "blind-17": HERE / "data" / "realpage_goals_blind17.jsonl"}
 #: Sets whose pages are not the corpus: their pages are observed from this directory, not ``--pages``.
 SET_PAGES = {"blind-11": HERE / "data" / "pages_blind11", "blind-12": HERE / "data" / "pages_blind12",
              "blind-13": HERE / "data" / "pages_blind13", "blind-14": HERE / "data" / "pages_blind14",
-             "blind-15": HERE / "data" / "pages_blind15", "blind-16": HERE / "data" / "pages_blind16"}
+             "blind-15": HERE / "data" / "pages_blind15", "blind-16": HERE / "data" / "pages_blind16",
+             "blind-17": HERE / "data" / "pages_blind17"}
 GOALS = (HERE / "data" / "realpage_goals.jsonl", *HELD_OUT_FILES.values())
 SET_ORDER = ["developer", "blind-1", "blind-2", "blind-3", "blind-4", "blind-5", "blind-6", "blind-7", "blind-8",
              "blind-9", "blind-10", "blind-11", "blind-12", "blind-13", "blind-14", "blind-15",
-             "blind-16"]
+             "blind-16", "blind-17"]
 #: How each set is labeled in every table.
 #: Once held out, now development data: ``default``'s learned fusion is fitted on them (focus_learn.py).
 TRAINED_ON = frozenset({"blind-3", "blind-4", "blind-5", "blind-6", "blind-7", "blind-8"})

@@ -1,9 +1,10 @@
-"""Shape of the held-out goal files blind-6 to blind-16, and that every must-keep item is on its page.
+"""Shape of the held-out goal files blind-6 to blind-17, and that every must-keep item is on its page.
 
 The figures come from ``benchmarks/realpage_goals.py --set blind-6`` / ``--set blind-7`` /
-``--set blind-8`` / ``--set blind-9`` / ``--set blind-10`` / ``--set blind-11`` / ``--set blind-12`` / ``--set blind-13`` / ``--set blind-14`` / ``--set blind-15`` / ``--set blind-16``.
-blind-6 to blind-10 are written on the 49 corpus pages; blind-11 to blind-16 on pages of their own
-(``benchmarks/data/pages_blind11`` … ``pages_blind16``), none of them in the corpus. Nothing here runs a retriever: the existence check observes each page with the full
+``--set blind-8`` / ``--set blind-9`` / ``--set blind-10`` / ``--set blind-11`` / ``--set blind-12`` / ``--set blind-13`` / ``--set blind-14`` / ``--set blind-15`` / ``--set blind-16`` /
+``--set blind-17``.
+blind-6 to blind-10 are written on the 49 corpus pages; blind-11 to blind-17 on pages of their own
+(``benchmarks/data/pages_blind11`` … ``pages_blind17``), none of them in the corpus. Nothing here runs a retriever: the existence check observes each page with the full
 tree only (no goal, no focus, no defense) and matches items with the harness's own matcher
 (``pagelens.bench.cases.item_kept``) against every line of the full rendering.
 """
@@ -49,6 +50,8 @@ SETS = [
             pages=DATA / "pages_blind15"),
     HeldOut("blind-16", DATA / "realpage_goals_blind16.jsonl", "blind-15", min_goals=220, min_per_page=10,
             pages=DATA / "pages_blind16"),
+    HeldOut("blind-17", DATA / "realpage_goals_blind17.jsonl", "blind-16", min_goals=160, min_per_page=8,
+            pages=DATA / "pages_blind17"),
 ]
 BY_NAME = pytest.mark.parametrize("held", SETS, ids=[s.name for s in SETS])
 
