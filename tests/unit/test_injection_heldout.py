@@ -1,10 +1,10 @@
-"""The held-out injection files blind-6 to blind-16, and the development file dev-9: each loads
+"""The held-out injection files blind-6 to blind-17, and the development file dev-9: each loads
 with the blind-4 runner's own parser, is spread over carriers and languages, and every snippet splices into its
-page (the corpus page; for blind-12 … blind-16 a page of ``benchmarks/data/pages_blind11/`` … ``pages_blind15/``).
+page (the corpus page; for blind-12 … blind-17 a page of ``benchmarks/data/pages_blind11/`` … ``pages_blind16/``).
 
 The figures come from ``benchmarks/injection_blind4.py --cases benchmarks/data/injections_blind6.jsonl``
-(or ``…blind7.jsonl`` … ``…blind16.jsonl``, each run only when named, blind-12 … blind-16 with
-``--pages benchmarks/data/pages_blind11`` … ``pages_blind15``; dev-9,
+(or ``…blind7.jsonl`` … ``…blind17.jsonl``, each run only when named, blind-12 … blind-17 with
+``--pages benchmarks/data/pages_blind11`` … ``pages_blind16``; dev-9,
 ``…dev9.jsonl``, is read while developing the defense); nothing here runs the defense or a retriever.
 """
 
@@ -55,6 +55,8 @@ SETS = [
             min_per_category=6, pages=DATA / "pages_blind14", min_pages=18, halves=True),
     HeldOut(DATA / "injections_blind16.jsonl", "b16-", min_attacks=66, min_benign=52, min_languages=20,
             min_per_category=6, pages=DATA / "pages_blind15", min_pages=14, halves=True),
+    HeldOut(DATA / "injections_blind17.jsonl", "b17-", min_attacks=66, min_benign=55, min_languages=18,
+            min_per_category=6, pages=DATA / "pages_blind16", min_pages=15, halves=True),
     # development, not held out: the defense's developer reads it (same shape rules)
     HeldOut(DATA / "injections_dev9.jsonl", "d9-", min_attacks=70, min_benign=30, min_languages=10),
 ]
