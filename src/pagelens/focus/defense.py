@@ -47,7 +47,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
-from pagelens.focus import borrowed, disowned, steering, uncollected
+from pagelens.focus import borrowed, disowned, steering, uncollected, unoffered
 from pagelens.focus import lexicons as lx
 from pagelens.focus.evidence import (
     NO_EVIDENCE,
@@ -422,6 +422,20 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
             reason = (f"asks the reader to enter a {kind.replace('-', ' ')} that no field, label or text of the page "
                       f"asks for (in a form's help text, {_WHERE.get(regions[i], regions[i])})")
             flag([i], ("misroutes-secrets", reason), tip, regions[i])
+    # 1d. a short note that writes a destination (a web path, a host, an e-mail) no link of the page points to and
+    #     its text names nowhere else, while it orders or calls something current, wrong, moved or changed
+    #     (unoffered.unoffered: the page's links as the reference; destinations are language-free)
+    links: list[unoffered.PageLinks] = []
+    for i in unoffered.candidates(lines, payloads):
+        if lines[i].no in flags:
+            continue
+        if not links:
+            links.append(unoffered.PageLinks.of(lines, payloads, home))
+        dest = unoffered.unoffered(payloads[i], links[0])
+        if dest is not None:
+            reason = (f"sends the reader to {dest.text[:60]}, which no link or text of the page offers, with an order "
+                      f"or a claim about the page (in {_WHERE.get(regions[i], regions[i])})")
+            flag([i], ("steers-offsite", reason), payloads[i], regions[i])
     # 2. paragraphs rendered as sibling text lines: each gated piece with up to two neighbours either side,
     #    the windows of gated pieces that overlap merged into one (at most _MAX_WINDOW pieces), so that each
     #    piece is read in a few windows at most, not in every window of three that holds a gated piece.

@@ -1,0 +1,196 @@
+"""Destinations written in a note that the page itself does not offer: judged against the page's own links (pure).
+
+Text written to steer a reader must send it somewhere: to another page, another address, another inbox. A page's
+own text mostly points where the page's own links point — a site that wants its reader on ``/support/new`` links
+there. A short note that *writes* a web path, a host or an e-mail address that no link of the page points to and
+that the page's text names nowhere else, and that gives an order or calls something current, real, wrong, moved or
+changed, sends its reader somewhere the page does not go. That needs no addressee, no trigger word and no outside
+origin, and it reads the same in any language: destinations are language-free, and the mood is read with the
+defense's own multilingual lexicons (:mod:`pagelens.focus.lexicons`, :mod:`pagelens.focus.steering`), never with a
+phrase of any case.
+
+What is a destination here (:func:`destinations`):
+
+* a **web path** written as text (``/a/b``, ``/page.html``): two segments or more, or one ending in a web page's
+  file ending, whose first segment is not a file-system root (``/etc/…``, ``/usr/…`` are files, not pages);
+* a **host** (or URL) written as text, whose domain neither the page's address nor any of its links use;
+* an **e-mail address** whose domain no link of the page uses.
+
+A destination is *offered* when a link of the page points to it (a link's path equal to the written path or ending
+in it; a link to the host's domain) or when the page's text writes it outside the note too (a page about
+``/srv/app`` names it often). :func:`unoffered` judges one note against the page; :class:`PageLinks` is the page
+side, built once.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pagelens.focus import lexicons as lx
+from pagelens.focus import steering
+from pagelens.focus.evidence import domain, gives_order
+from pagelens.focus.linefmt import word_count
+from pagelens.types import Line
+
+__all__ = ["PageLinks", "destinations", "moves_reader", "unoffered"]
+
+#: A path written as text: after a space, a quote, a bracket or a colon-space, not inside a word, a URL or a unit.
+_PATH = re.compile(r"(?<![\w.:/~@%&=?#+-])(/[A-Za-z0-9_.~%+-]+(?:/[A-Za-z0-9_.~%+-]*)*)")
+#: Endings of a web page's file (a written path that ends so is a page, whatever its depth).
+_PAGE_ENDINGS = (".html", ".htm", ".shtml", ".php", ".asp", ".aspx", ".jsp", ".cgi")
+#: First segments of a Unix file system (the Filesystem Hierarchy Standard's roots): such a path names a file.
+_FS_ROOTS = frozenset({"bin", "boot", "dev", "etc", "home", "lib", "lib32", "lib64", "libx32", "media", "mnt", "opt",
+                       "proc", "root", "run", "sbin", "srv", "sys", "tmp", "usr", "var", "snap", "nix", "system",
+                       "library", "applications", "users", "volumes", "private", "cores"})
+_LETTERS = re.compile(r"[^\W\d_]{2,}")
+_HOST = re.compile(r"(?<![\w@.-])((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,12})(?![\w-])")
+_MAIL = re.compile(r"[\w.+-]+@((?:[a-z0-9-]+\.)+[a-z]{2,12})\b")
+#: Endings that make a "host" a file name or a version (a written file is not a destination).
+_FILE_ENDINGS = frozenset({"html", "htm", "php", "asp", "aspx", "jsp", "js", "css", "png", "jpg", "jpeg", "gif",
+                           "svg", "webp", "pdf", "txt", "json", "xml", "zip", "gz", "exe", "dmg", "apk", "doc",
+                           "docx", "xls", "xlsx", "csv", "mp3", "mp4", "md", "py", "rb", "java", "ts", "cfg", "conf",
+                           "ini", "yml", "yaml", "toml", "log", "sh", "so", "deb", "rpm", "tar", "tgz", "bz2", "xz",
+                           "cpp", "hpp", "h", "c", "go", "rs", "lock", "db", "sql", "bak", "tmp", "d", "service"})
+_MIN_WORDS = 5  # a shorter text is a label, a citation or a bare address, not a note to the reader
+_MAX_CHARS = 400  # a longer text is a section of the page (its prose), not a note beside it
+_QUICK = re.compile(r"/[A-Za-z]|@|[a-z0-9]\.[a-z]{2}")
+#: The kinds of destination judged.
+KINDS = frozenset({"path"})
+
+
+@dataclass(frozen=True, slots=True)
+class Destination:
+    kind: str  # "path", "host" or "mail"
+    text: str  # as written (a path), or the domain (a host, an e-mail's domain)
+
+
+def _web_path(path: str) -> bool:
+    """Whether a path written as text reads as a page of a web site (not a file, a unit or a fraction)."""
+    segs = [s for s in path.strip("/").split("/") if s]
+    if not segs or not any(_LETTERS.search(s) for s in segs):
+        return False
+    if segs[0].lower() in _FS_ROOTS or segs[0].startswith("."):
+        return False
+    return len(segs) >= 2 or path.lower().endswith(_PAGE_ENDINGS)
+
+
+def destinations(text: str) -> list[Destination]:
+    """The web paths, hosts and e-mail addresses written in ``text`` (in order; each once)."""
+    if _QUICK.search(text) is None:
+        return []
+    out: list[Destination] = []
+    low = text.lower()
+    for m in _MAIL.finditer(low):
+        out.append(Destination("mail", domain(m.group(1))))
+    bare = _MAIL.sub(" ", low)
+    for m in re.finditer(r"https?://[^\s'\"<>)\]]+|" + _HOST.pattern, bare):
+        host = m.group(0)
+        if host.startswith("http"):
+            out.append(Destination("host", domain(host)))
+            continue
+        if host.rsplit(".", 1)[1] in _FILE_ENDINGS or host[0].isdigit() or len(domain(host).split(".", 1)[0]) < 3:
+            continue
+        out.append(Destination("host", domain(host)))
+    no_urls = re.sub(r"https?://[^\s'\"<>)\]]+|(?:[a-z0-9-]+\.)+[a-z]{2,12}/[^\s'\"<>)\]]*", " ", text,
+                     flags=re.IGNORECASE)
+    for m in _PATH.finditer(no_urls):
+        path = m.group(1).rstrip(".,;:!?")
+        if _web_path(path):
+            out.append(Destination("path", path))
+    seen: set[Destination] = set()
+    return [d for d in out if not (d in seen or seen.add(d))]  # type: ignore[func-returns-value]
+
+
+def _link_path(url: str) -> str:
+    """The path of an absolute URL, without its query and fragment ("" for none)."""
+    rest = url.split("//", 1)[1] if "//" in url else url
+    cut = rest.find("/")
+    if cut < 0:
+        return ""
+    return re.split(r"[?#]", rest[cut:], maxsplit=1)[0]
+
+
+@dataclass(frozen=True)
+class PageLinks:
+    """The page's side of the judgement: the paths and domains its links point to, and its whole text."""
+
+    paths: frozenset[str]
+    domains: frozenset[str]
+    text: str
+
+    @classmethod
+    def of(cls, lines: Sequence[Line], payloads: Sequence[str], home: frozenset[str]) -> PageLinks:
+        paths: set[str] = set()
+        doms: set[str] = set(home)
+        for ln in lines:
+            url = ln.url
+            if not url:
+                continue
+            if url.startswith("mailto:"):
+                doms.add(domain(url.split("@", 1)[-1]))
+                continue
+            if "://" in url:
+                doms.add(domain(url))
+                p = _link_path(url).rstrip("/")
+                if p:
+                    paths.add(p.lower())
+        return cls(frozenset(paths), frozenset(d for d in doms if d), "\n".join(payloads).lower())
+
+    def offers(self, dest: Destination, note: str) -> bool:
+        """Whether a link of the page points to ``dest`` or the page's text writes it outside ``note``."""
+        if dest.kind == "path":
+            p = dest.text.lower().rstrip("/")
+            if any(q == p or q.endswith(p) for q in self.paths):
+                return True
+            return self.text.count(p) > note.lower().count(p)
+        if dest.text in self.domains:
+            return True
+        return self.text.count(dest.text) > note.lower().count(dest.text)
+
+
+def moves_reader(text: str) -> bool:
+    """Whether ``text`` gives an order, or calls something current, real, wrong, outdated, moved or changed (the
+    defense's multilingual lexicons: general grammar, no phrase of any case)."""
+    if gives_order(text):
+        return True
+    low = text.lower()
+    return (lx.DISPUTE_FIND.search(low) is not None or lx.REAL.search(low) is not None
+            or lx.CHANGE.search(low) is not None or lx.ELSEWHERE.search(low) is not None
+            or steering.RELOCATED.search(low) is not None)
+
+
+def unoffered(text: str, page: PageLinks) -> Destination | None:
+    """The first destination ``text`` (a short note, normalised) writes that ``page`` does not offer, when the note
+    also gives an order or calls something current, wrong, moved or changed; else None."""
+    if len(text) > _MAX_CHARS or word_count(text) < _MIN_WORDS:
+        return None
+    dests = destinations(text)
+    if not dests:
+        return None
+    for d in dests:
+        if d.kind in KINDS and not page.offers(d, text):
+            return d if moves_reader(text) else None
+    return None
+
+
+#: Lines that carry a note's text (a link's or a control's own name is what the page offers, not a note about it).
+_NOTE_ROLES = frozenset({"StaticText", "paragraph", "text", "strong", "emphasis", "mark", "generic", "note", "group",
+                         "LabelText", "DescriptionListDetail", "definition", "cell", "listitem", "blockquote",
+                         "alert", "status", "dialog", "alertdialog", "image", "img", "tooltip", "caption"})
+
+
+def candidates(lines: Sequence[Line], payloads: Sequence[str]) -> list[int]:
+    """Positions of the note lines whose text may write a destination (one cheap scan of the joined text)."""
+    joined = "\x00".join(payloads)
+    if joined.count("\x00") != len(payloads) - 1:
+        return [k for k, p in enumerate(payloads) if _QUICK.search(p) is not None and lines[k].role in _NOTE_ROLES]
+    out: list[int] = []
+    i = last = 0
+    for m in _QUICK.finditer(joined):
+        i += joined.count("\x00", last, m.start())
+        last = m.start()
+        if (not out or out[-1] != i) and lines[i].role in _NOTE_ROLES and len(payloads[i]) <= _MAX_CHARS:
+            out.append(i)
+    return out
