@@ -150,15 +150,29 @@ class PageLinks:
         return self.text.count(dest.text) > note.lower().count(dest.text)
 
 
-def moves_reader(text: str) -> bool:
-    """Whether ``text`` gives an order, or calls something current, real, wrong, outdated, moved or changed (the
-    defense's multilingual lexicons: general grammar, no phrase of any case)."""
-    if gives_order(text):
-        return True
+def orders(text: str) -> bool:
+    """Whether ``text`` gives an order: the defense's imperative and request forms (:func:`evidence.gives_order`,
+    :data:`steering.REQUEST_START`, :data:`steering.REQUEST_ANY`; general grammar in several languages)."""
     low = text.lower()
-    return (lx.DISPUTE_FIND.search(low) is not None or lx.REAL.search(low) is not None
-            or lx.CHANGE.search(low) is not None or lx.ELSEWHERE.search(low) is not None
-            or steering.RELOCATED.search(low) is not None)
+    return (gives_order(text) or steering.REQUEST_START.search(low) is not None
+            or steering.REQUEST_ANY.search(low) is not None)
+
+
+def claims(text: str, strict: bool = False) -> bool:
+    """Whether ``text`` calls something wrong, outdated, moved or relocated; unless ``strict``, also current or real,
+    changed, or to be found elsewhere (the defense's multilingual lexicons)."""
+    low = text.lower()
+    if lx.DISPUTE_FIND.search(low) is not None and lx.DISPUTE.search(low) is not None:
+        return True
+    if steering.RELOCATED.search(low) is not None:
+        return True
+    return not strict and (lx.REAL.search(low) is not None or lx.CHANGE.search(low) is not None
+                           or lx.ELSEWHERE.search(low) is not None)
+
+
+def moves_reader(text: str, strict: bool = False) -> bool:
+    """Whether ``text`` gives an order or makes a claim about the page (:func:`orders`, :func:`claims`)."""
+    return orders(text) or claims(text, strict)
 
 
 def unoffered(text: str, page: PageLinks) -> Destination | None:
