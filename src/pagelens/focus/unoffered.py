@@ -58,6 +58,8 @@ _MAX_CHARS = 400  # a longer text is a section of the page (its prose), not a no
 _QUICK = re.compile(r"/[A-Za-z]|@|[a-z0-9]\.[a-z]{2}")
 #: The kinds of destination judged.
 KINDS = frozenset({"path"})
+#: Hosts and e-mail addresses need an order or a dispute (honest posts and specs write them unlinked more often).
+STRICT_HOSTS = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,7 +187,7 @@ def unoffered(text: str, page: PageLinks) -> Destination | None:
         return None
     for d in dests:
         if d.kind in KINDS and not page.offers(d, text):
-            return d if moves_reader(text) else None
+            return d if moves_reader(text, strict=d.kind != "path" and STRICT_HOSTS) else None
     return None
 
 
