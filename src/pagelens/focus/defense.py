@@ -24,6 +24,9 @@ Web pages can carry text written for the agent rather than for the user. :func:`
 6. **What the page collects** (:mod:`pagelens.focus.uncollected`, any language) — a form's tip that asks the reader
    to enter a kind of secret (a password, a card, a bank account, a one-time code …) that nothing else on the page
    names: a secret routed into a field the page did not make for it. No addressee and no address needed.
+7. **Where the page's links go** (:mod:`pagelens.focus.unoffered`, any language) — a short note that writes a web path,
+   a host or an e-mail address that no link of the page points to and its text names nowhere else, while it gives an
+   order or calls something current, wrong, moved or changed: it sends the reader where the page does not go.
 
 A notice bar above the page's own content is folded like a pop-up the agent did not open
 (:mod:`pagelens.focus.notices`), whatever it says: text in the site's own register needs no evidence there. So is a

@@ -18,8 +18,10 @@ What is a destination here (:func:`destinations`):
 
 A destination is *offered* when a link of the page points to it (a link's path equal to the written path or ending
 in it; a link to the host's domain) or when the page's text writes it outside the note too (a page about
-``/srv/app`` names it often). :func:`unoffered` judges one note against the page; :class:`PageLinks` is the page
-side, built once.
+``/srv/app`` names it often). Hosts and e-mail addresses need the strict mood — an order, or something called wrong,
+outdated, moved or relocated — because honest posts and specifications write them without a link more often than a
+path of the site ("I got mine from shop.example", a JSON sample). :func:`unoffered` judges one note against the page;
+:class:`PageLinks` is the page side, built once.
 """
 
 from __future__ import annotations
@@ -55,21 +57,15 @@ _FILE_ENDINGS = frozenset({"html", "htm", "php", "asp", "aspx", "jsp", "js", "cs
                            "cpp", "hpp", "h", "c", "go", "rs", "lock", "db", "sql", "bak", "tmp", "d", "service"})
 _MIN_WORDS = 5  # a shorter text is a label, a citation or a bare address, not a note to the reader
 _MAX_CHARS = 400  # a longer text is a section of the page (its prose), not a note beside it
-_QUICK = re.compile(r"/[A-Za-z]|@|[a-z0-9]\.[a-z]{2}|[>›→»]")
-#: The kinds of destination judged.
-KINDS = frozenset({"path"})
-#: Hosts and e-mail addresses need an order or a dispute (honest posts and specs write them unlinked more often).
-STRICT_HOSTS = False
-
-
-#: A menu path written as text ("Settings › Privacy", "Advanced > Remote access"): its last step, up to a clause's end.
-_MENU = re.compile(r"[^\W_][^\s>›→»]*\s*(?:>|›|→|»)\s*([^\W\d_][^.,;:!?()\[\]{}<>›→»\"“”„«]{0,40})")
-_MAX_STEP_WORDS = 4
+_QUICK = re.compile(r"/[A-Za-z]|@|[a-z0-9]\.[a-z]{2}")
+#: Kinds of destination that need the strict mood (an order, or a dispute or relocation): honest posts and specs
+#: write hosts and e-mail addresses without a link more often than paths of the site.
+_STRICT = frozenset({"host", "mail"})
 
 
 @dataclass(frozen=True, slots=True)
 class Destination:
-    kind: str  # "path", "host", "mail" or "control" (the last step of a menu path)
+    kind: str  # "path", "host" or "mail"
     text: str  # as written (a path), or the domain (a host, an e-mail's domain)
 
 
@@ -106,11 +102,6 @@ def destinations(text: str) -> list[Destination]:
         path = m.group(1).rstrip(".,;:!?")
         if _web_path(path):
             out.append(Destination("path", path))
-    if ">" in text or "›" in text or "→" in text or "»" in text:
-        for m in _MENU.finditer(text):
-            step = " ".join(m.group(1).split()[:_MAX_STEP_WORDS]).strip()
-            if step:
-                out.append(Destination("control", step))
     seen: set[Destination] = set()
     return [d for d in out if not (d in seen or seen.add(d))]  # type: ignore[func-returns-value]
 
@@ -131,7 +122,6 @@ class PageLinks:
     paths: frozenset[str]
     domains: frozenset[str]
     text: str
-    names: frozenset[str] = frozenset()  # the names of the page's lines other than prose (controls, headings, tabs)
 
     @classmethod
     def of(cls, lines: Sequence[Line], payloads: Sequence[str], home: frozenset[str]) -> PageLinks:
@@ -149,16 +139,10 @@ class PageLinks:
                 p = _link_path(url).rstrip("/")
                 if p:
                     paths.add(p.lower())
-        names = frozenset(" ".join(ln.name.lower().split()) for ln in lines
-                          if ln.name and ln.role not in _NOTE_ROLES and len(ln.name) <= 80)
-        return cls(frozenset(paths), frozenset(d for d in doms if d), "\n".join(payloads).lower(), names)
+        return cls(frozenset(paths), frozenset(d for d in doms if d), "\n".join(payloads).lower())
 
     def offers(self, dest: Destination, note: str) -> bool:
-        """Whether a link of the page points to ``dest`` or the page's text writes it outside ``note`` (a menu step:
-        whether a control, heading or tab of the page bears that name, or one that starts with it)."""
-        if dest.kind == "control":
-            step = " ".join(dest.text.lower().split())
-            return any(n == step or n.startswith(step) for n in self.names)
+        """Whether a link of the page points to ``dest`` or the page's text writes it outside ``note``."""
         if dest.kind == "path":
             p = dest.text.lower().rstrip("/")
             if any(q == p or q.endswith(p) for q in self.paths):
@@ -203,10 +187,8 @@ def unoffered(text: str, page: PageLinks) -> Destination | None:
     if not dests:
         return None
     for d in dests:
-        if d.kind in KINDS and not page.offers(d, text):
-            if d.kind == "control":
-                return d if orders(text) else None
-            return d if moves_reader(text, strict=d.kind != "path" and STRICT_HOSTS) else None
+        if not page.offers(d, text):
+            return d if moves_reader(text, strict=d.kind in _STRICT) else None
     return None
 
 
