@@ -24,9 +24,9 @@ Web pages can carry text written for the agent rather than for the user. :func:`
 6. **What the page collects** (:mod:`pagelens.focus.uncollected`, any language) — a form's tip that asks the reader
    to enter a kind of secret (a password, a card, a bank account, a one-time code …) that nothing else on the page
    names: a secret routed into a field the page did not make for it. No addressee and no address needed.
-7. **Where the page's links go** (:mod:`pagelens.focus.unoffered`, any language) — a short note that writes a web path,
-   a host or an e-mail address that no link of the page points to and its text names nowhere else, while it gives an
-   order or calls something current, wrong, moved or changed: it sends the reader where the page does not go.
+7. **Where the page's links go** (:mod:`pagelens.focus.unoffered`, any language) — a short note that writes a path of a
+   web site that no link of the page points to and its text names nowhere else, while it gives an order or calls
+   something current, wrong, moved or changed: it sends the reader where the page does not go.
 
 A notice bar above the page's own content is folded like a pop-up the agent did not open
 (:mod:`pagelens.focus.notices`), whatever it says: text in the site's own register needs no evidence there. So is a
@@ -425,16 +425,16 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
             reason = (f"asks the reader to enter a {kind.replace('-', ' ')} that no field, label or text of the page "
                       f"asks for (in a form's help text, {_WHERE.get(regions[i], regions[i])})")
             flag([i], ("misroutes-secrets", reason), tip, regions[i])
-    # 1d. a short note that writes a destination (a web path, a host, an e-mail) no link of the page points to and
+    # 1d. a short note that writes a web path no link of the page points to and
     #     its text names nowhere else, while it orders or calls something current, wrong, moved or changed
     #     (unoffered.unoffered: the page's links as the reference; destinations are language-free)
-    links: list[unoffered.PageLinks] = []
+    linked_paths: list[unoffered.PageLinks] = []  # built once, when a note writes a path
     for i in unoffered.candidates(lines, payloads):
         if lines[i].no in flags:
             continue
-        if not links:
-            links.append(unoffered.PageLinks.of(lines, payloads, home))
-        dest = unoffered.unoffered(payloads[i], links[0])
+        if not linked_paths:
+            linked_paths.append(unoffered.PageLinks.of(lines, payloads))
+        dest = unoffered.unoffered(payloads[i], linked_paths[0])
         if dest is not None:
             reason = (f"sends the reader to {dest.text[:60]}, which no link or text of the page offers, with an order "
                       f"or a claim about the page (in {_WHERE.get(regions[i], regions[i])})")

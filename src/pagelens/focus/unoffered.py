@@ -1,27 +1,24 @@
-"""Destinations written in a note that the page itself does not offer: judged against the page's own links (pure).
+"""Web paths written in a note that the page itself does not offer: judged against the page's own links (pure).
 
 Text written to steer a reader must send it somewhere: to another page, another address, another inbox. A page's
 own text mostly points where the page's own links point — a site that wants its reader on ``/support/new`` links
-there. A short note that *writes* a web path, a host or an e-mail address that no link of the page points to and
-that the page's text names nowhere else, and that gives an order or calls something current, real, wrong, moved or
-changed, sends its reader somewhere the page does not go. That needs no addressee, no trigger word and no outside
+there. A short note that *writes* a path of a web site that no link of the page points to and that the page's text
+names nowhere else, and that gives an order or calls something current, real, wrong, moved or changed, sends its
+reader somewhere the page does not go. That needs no addressee, no trigger word and no outside
 origin, and it reads the same in any language: destinations are language-free, and the mood is read with the
 defense's own multilingual lexicons (:mod:`pagelens.focus.lexicons`, :mod:`pagelens.focus.steering`), never with a
 phrase of any case.
 
-What is a destination here (:func:`destinations`):
+What is a destination here (:func:`destinations`): a **web path** written as text (``/a/b``, ``/page.html``): two
+segments or more, or one ending in a web page's file ending, whose first segment is not a file-system root
+(``/etc/…``, ``/usr/…`` are files, not pages). It is *offered* when a link of the page has that path (equal, or
+ending in it) or when the page's text writes it outside the note too (a page about ``/srv/app`` names it often).
 
-* a **web path** written as text (``/a/b``, ``/page.html``): two segments or more, or one ending in a web page's
-  file ending, whose first segment is not a file-system root (``/etc/…``, ``/usr/…`` are files, not pages);
-* a **host** (or URL) written as text, whose domain neither the page's address nor any of its links use;
-* an **e-mail address** whose domain no link of the page uses.
+Hosts and e-mail addresses written without a link are left to :mod:`pagelens.focus.borrowed` and the evidence rules:
+honest text writes them with an order all the time ("please email your CV to jobs@…", "sign in with Google at
+accounts.google.com"), and judged this way they flagged such look-alikes (issue 10, twentieth pass).
 
-A destination is *offered* when a link of the page points to it (a link's path equal to the written path or ending
-in it; a link to the host's domain) or when the page's text writes it outside the note too (a page about
-``/srv/app`` names it often). Hosts and e-mail addresses need the strict mood — an order, or something called wrong,
-outdated, moved or relocated — because honest posts and specifications write them without a link more often than a
-path of the site ("I got mine from shop.example", a JSON sample). :func:`unoffered` judges one note against the page;
-:class:`PageLinks` is the page side, built once.
+:func:`unoffered` judges one note against the page; :class:`PageLinks` is the page side, built once.
 """
 
 from __future__ import annotations
@@ -32,7 +29,7 @@ from dataclasses import dataclass
 
 from pagelens.focus import lexicons as lx
 from pagelens.focus import steering
-from pagelens.focus.evidence import domain, gives_order
+from pagelens.focus.evidence import gives_order
 from pagelens.focus.linefmt import word_count
 from pagelens.types import Line
 
@@ -47,26 +44,17 @@ _FS_ROOTS = frozenset({"bin", "boot", "dev", "etc", "home", "lib", "lib32", "lib
                        "proc", "root", "run", "sbin", "srv", "sys", "tmp", "usr", "var", "snap", "nix", "system",
                        "library", "applications", "users", "volumes", "private", "cores"})
 _LETTERS = re.compile(r"[^\W\d_]{2,}")
-_HOST = re.compile(r"(?<![\w@.-])((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,12})(?![\w-])")
-_MAIL = re.compile(r"[\w.+-]+@((?:[a-z0-9-]+\.)+[a-z]{2,12})\b")
-#: Endings that make a "host" a file name or a version (a written file is not a destination).
-_FILE_ENDINGS = frozenset({"html", "htm", "php", "asp", "aspx", "jsp", "js", "css", "png", "jpg", "jpeg", "gif",
-                           "svg", "webp", "pdf", "txt", "json", "xml", "zip", "gz", "exe", "dmg", "apk", "doc",
-                           "docx", "xls", "xlsx", "csv", "mp3", "mp4", "md", "py", "rb", "java", "ts", "cfg", "conf",
-                           "ini", "yml", "yaml", "toml", "log", "sh", "so", "deb", "rpm", "tar", "tgz", "bz2", "xz",
-                           "cpp", "hpp", "h", "c", "go", "rs", "lock", "db", "sql", "bak", "tmp", "d", "service"})
+#: A URL, or a host with a path: its path is part of an address the other rules judge, not a path of this site.
+_URLISH = re.compile(r"https?://[^\s'\"<>)\]]+|(?:[a-z0-9-]+\.)+[a-z]{2,12}/[^\s'\"<>)\]]*", re.IGNORECASE)
 _MIN_WORDS = 5  # a shorter text is a label, a citation or a bare address, not a note to the reader
 _MAX_CHARS = 400  # a longer text is a section of the page (its prose), not a note beside it
-_QUICK = re.compile(r"/[A-Za-z]|@|[a-z0-9]\.[a-z]{2}")
-#: Kinds of destination that need the strict mood (an order, or a dispute or relocation): honest posts and specs
-#: write hosts and e-mail addresses without a link more often than paths of the site.
-_STRICT = frozenset({"host", "mail"})
+_QUICK = re.compile(r"/[A-Za-z]")
 
 
 @dataclass(frozen=True, slots=True)
 class Destination:
-    kind: str  # "path", "host" or "mail"
-    text: str  # as written (a path), or the domain (a host, an e-mail's domain)
+    kind: str  # "path" (the one kind judged today)
+    text: str  # as written
 
 
 def _web_path(path: str) -> bool:
@@ -80,30 +68,18 @@ def _web_path(path: str) -> bool:
 
 
 def destinations(text: str) -> list[Destination]:
-    """The web paths, hosts and e-mail addresses written in ``text`` (in order; each once)."""
+    """The web paths written in ``text`` (in order; each once; paths inside a written URL or host left out)."""
     if _QUICK.search(text) is None:
         return []
+    no_urls = _URLISH.sub(" ", text)
     out: list[Destination] = []
-    low = text.lower()
-    for m in _MAIL.finditer(low):
-        out.append(Destination("mail", domain(m.group(1))))
-    bare = _MAIL.sub(" ", low)
-    for m in re.finditer(r"https?://[^\s'\"<>)\]]+|" + _HOST.pattern, bare):
-        host = m.group(0)
-        if host.startswith("http"):
-            out.append(Destination("host", domain(host)))
-            continue
-        if host.rsplit(".", 1)[1] in _FILE_ENDINGS or host[0].isdigit() or len(domain(host).split(".", 1)[0]) < 3:
-            continue
-        out.append(Destination("host", domain(host)))
-    no_urls = re.sub(r"https?://[^\s'\"<>)\]]+|(?:[a-z0-9-]+\.)+[a-z]{2,12}/[^\s'\"<>)\]]*", " ", text,
-                     flags=re.IGNORECASE)
     for m in _PATH.finditer(no_urls):
         path = m.group(1).rstrip(".,;:!?")
         if _web_path(path):
-            out.append(Destination("path", path))
-    seen: set[Destination] = set()
-    return [d for d in out if not (d in seen or seen.add(d))]  # type: ignore[func-returns-value]
+            d = Destination("path", path)
+            if d not in out:
+                out.append(d)
+    return out
 
 
 def _link_path(url: str) -> str:
@@ -120,37 +96,26 @@ class PageLinks:
     """The page's side of the judgement: the paths and domains its links point to, and its whole text."""
 
     paths: frozenset[str]
-    domains: frozenset[str]
     text: str
 
     @classmethod
-    def of(cls, lines: Sequence[Line], payloads: Sequence[str], home: frozenset[str]) -> PageLinks:
+    def of(cls, lines: Sequence[Line], payloads: Sequence[str]) -> PageLinks:
         paths: set[str] = set()
-        doms: set[str] = set(home)
         for ln in lines:
             url = ln.url
-            if not url:
-                continue
-            if url.startswith("mailto:"):
-                doms.add(domain(url.split("@", 1)[-1]))
-                continue
-            if "://" in url:
-                doms.add(domain(url))
+            if url and "://" in url:
                 p = _link_path(url).rstrip("/")
                 if p:
                     paths.add(p.lower())
-        return cls(frozenset(paths), frozenset(d for d in doms if d), "\n".join(payloads).lower())
+        return cls(frozenset(paths), "\n".join(payloads).lower())
 
     def offers(self, dest: Destination, note: str) -> bool:
-        """Whether a link of the page points to ``dest`` or the page's text writes it outside ``note``."""
-        if dest.kind == "path":
-            p = dest.text.lower().rstrip("/")
-            if any(q == p or q.endswith(p) for q in self.paths):
-                return True
-            return self.text.count(p) > note.lower().count(p)
-        if dest.text in self.domains:
+        """Whether a link of the page has the path (equal, or ending in it) or the page's text writes it outside
+        ``note``."""
+        p = dest.text.lower().rstrip("/")
+        if any(q == p or q.endswith(p) for q in self.paths):
             return True
-        return self.text.count(dest.text) > note.lower().count(dest.text)
+        return self.text.count(p) > note.lower().count(p)
 
 
 def orders(text: str) -> bool:
@@ -188,7 +153,7 @@ def unoffered(text: str, page: PageLinks) -> Destination | None:
         return None
     for d in dests:
         if not page.offers(d, text):
-            return d if moves_reader(text, strict=d.kind in _STRICT) else None
+            return d if moves_reader(text) else None
     return None
 
 
