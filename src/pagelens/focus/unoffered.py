@@ -48,17 +48,12 @@ _LETTERS = re.compile(r"[^\W\d_]{2,}")
 _URLISH = re.compile(r"https?://[^\s'\"<>)\]]+|(?:[a-z0-9-]+\.)+[a-z]{2,12}/[^\s'\"<>)\]]*", re.IGNORECASE)
 _MIN_WORDS = 5  # a shorter text is a label, a citation or a bare address, not a note to the reader
 _MAX_CHARS = 400  # a longer text is a section of the page (its prose), not a note beside it
-_QUICK = re.compile(r"/[A-Za-z]|\s[>›→»]\s")
-#: A menu path written as text ("Settings › Privacy", "Advanced > Remote access"): a separator with a space on each side
-#: (a ">" that closes a "<placeholder>" or markup is none), then its next step, up to a clause's end.
-_MENU = re.compile(r"(?<=\S)\s(?:>|›|→|»)\s+(?=[^\W\d_])")
-_STEP_END = re.compile(r"[.,;:!?()\[\]{}<>›→»\"“”„«]")
-_MAX_STEP_WORDS = 4
+_QUICK = re.compile(r"/[A-Za-z]")
 
 
 @dataclass(frozen=True, slots=True)
 class Destination:
-    kind: str  # "path", or "control" (the last step of a menu path)
+    kind: str  # "path" (the one kind judged today)
     text: str  # as written
 
 
@@ -84,12 +79,6 @@ def destinations(text: str) -> list[Destination]:
             d = Destination("path", path)
             if d not in out:
                 out.append(d)
-    for m in _MENU.finditer(text):
-        rest = text[m.end() : m.end() + 41]
-        cut = _STEP_END.search(rest)
-        step = " ".join(rest[: cut.start() if cut else len(rest)].split()[:_MAX_STEP_WORDS])
-        if step and Destination("control", step) not in out:
-            out.append(Destination("control", step))
     return out
 
 
@@ -108,7 +97,6 @@ class PageLinks:
 
     paths: frozenset[str]
     text: str
-    names: frozenset[str] = frozenset()  # the names of the page's lines other than prose (controls, headings, tabs)
 
     @classmethod
     def of(cls, lines: Sequence[Line], payloads: Sequence[str]) -> PageLinks:
@@ -119,16 +107,11 @@ class PageLinks:
                 p = _link_path(url).rstrip("/")
                 if p:
                     paths.add(p.lower())
-        names = frozenset(" ".join(ln.name.lower().split()) for ln in lines
-                          if ln.name and ln.role not in _NOTE_ROLES and len(ln.name) <= 80)
-        return cls(frozenset(paths), "\n".join(payloads).lower(), names)
+        return cls(frozenset(paths), "\n".join(payloads).lower())
 
     def offers(self, dest: Destination, note: str) -> bool:
         """Whether a link of the page has the path (equal, or ending in it) or the page's text writes it outside
-        ``note``; a menu step: whether a control, heading or tab of the page bears that name or one starting with it."""
-        if dest.kind == "control":
-            step = " ".join(dest.text.lower().split())
-            return any(n == step or n.startswith(step) for n in self.names)
+        ``note``."""
         p = dest.text.lower().rstrip("/")
         if any(q == p or q.endswith(p) for q in self.paths):
             return True
@@ -170,7 +153,7 @@ def unoffered(text: str, page: PageLinks) -> Destination | None:
         return None
     for d in dests:
         if not page.offers(d, text):
-            return d if (orders(text) if d.kind == "control" else moves_reader(text)) else None
+            return d if moves_reader(text) else None
     return None
 
 
