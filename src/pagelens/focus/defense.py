@@ -425,8 +425,8 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
             reason = (f"asks the reader to enter a {kind.replace('-', ' ')} that no field, label or text of the page "
                       f"asks for (in a form's help text, {_WHERE.get(regions[i], regions[i])})")
             flag([i], ("misroutes-secrets", reason), tip, regions[i])
-    # 1d. a short note that writes a web path no link of the page points to and
-    #     its text names nowhere else, while it orders or calls something current, wrong, moved or changed
+    # 1d. a short note that writes a web path no link of the page points to and its text names nowhere else, while
+    #     it orders or calls something current, wrong, moved or changed
     #     (unoffered.unoffered: the page's links as the reference; destinations are language-free)
     linked_paths: list[unoffered.PageLinks] = []  # built once, when a note writes a path
     for i in unoffered.candidates(lines, payloads):

@@ -93,7 +93,7 @@ def _link_path(url: str) -> str:
 
 @dataclass(frozen=True)
 class PageLinks:
-    """The page's side of the judgement: the paths and domains its links point to, and its whole text."""
+    """The page's side of the judgement: the paths its links point to, and its whole text (lowercased)."""
 
     paths: frozenset[str]
     text: str
@@ -126,21 +126,21 @@ def orders(text: str) -> bool:
             or steering.REQUEST_ANY.search(low) is not None)
 
 
-def claims(text: str, strict: bool = False) -> bool:
-    """Whether ``text`` calls something wrong, outdated, moved or relocated; unless ``strict``, also current or real,
-    changed, or to be found elsewhere (the defense's multilingual lexicons)."""
+def claims(text: str) -> bool:
+    """Whether ``text`` calls something wrong, outdated, moved or relocated, current or real, changed, or to be found
+    elsewhere (the defense's multilingual lexicons)."""
     low = text.lower()
     if lx.DISPUTE_FIND.search(low) is not None and lx.DISPUTE.search(low) is not None:
         return True
     if steering.RELOCATED.search(low) is not None:
         return True
-    return not strict and (lx.REAL.search(low) is not None or lx.CHANGE.search(low) is not None
-                           or lx.ELSEWHERE.search(low) is not None)
+    return (lx.REAL.search(low) is not None or lx.CHANGE.search(low) is not None
+            or lx.ELSEWHERE.search(low) is not None)
 
 
-def moves_reader(text: str, strict: bool = False) -> bool:
+def moves_reader(text: str) -> bool:
     """Whether ``text`` gives an order or makes a claim about the page (:func:`orders`, :func:`claims`)."""
-    return orders(text) or claims(text, strict)
+    return orders(text) or claims(text)
 
 
 def unoffered(text: str, page: PageLinks) -> Destination | None:
