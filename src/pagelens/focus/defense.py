@@ -24,9 +24,6 @@ Web pages can carry text written for the agent rather than for the user. :func:`
 6. **What the page collects** (:mod:`pagelens.focus.uncollected`, any language) — a form's tip that asks the reader
    to enter a kind of secret (a password, a card, a bank account, a one-time code …) that nothing else on the page
    names: a secret routed into a field the page did not make for it. No addressee and no address needed.
-7. **Where the page's links go** (:mod:`pagelens.focus.unoffered`, any language) — a short note that writes a path of a
-   web site that no link of the page points to and its text names nowhere else, while it gives an order or calls
-   something current, wrong, moved or changed: it sends the reader where the page does not go.
 
 A notice bar above the page's own content is folded like a pop-up the agent did not open
 (:mod:`pagelens.focus.notices`), whatever it says: text in the site's own register needs no evidence there. So is a
@@ -50,7 +47,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
-from pagelens.focus import borrowed, disowned, steering, uncollected, unoffered
+from pagelens.focus import borrowed, disowned, steering, uncollected
 from pagelens.focus import lexicons as lx
 from pagelens.focus.evidence import (
     NO_EVIDENCE,
@@ -425,20 +422,6 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
             reason = (f"asks the reader to enter a {kind.replace('-', ' ')} that no field, label or text of the page "
                       f"asks for (in a form's help text, {_WHERE.get(regions[i], regions[i])})")
             flag([i], ("misroutes-secrets", reason), tip, regions[i])
-    # 1d. a short note that writes a web path no link of the page points to and its text names nowhere else, while
-    #     it orders or calls something current, wrong, moved or changed
-    #     (unoffered.unoffered: the page's links as the reference; destinations are language-free)
-    linked_paths: list[unoffered.PageLinks] = []  # built once, when a note writes a path
-    for i in unoffered.candidates(lines, payloads):
-        if lines[i].no in flags:
-            continue
-        if not linked_paths:
-            linked_paths.append(unoffered.PageLinks.of(lines, payloads))
-        dest = unoffered.unoffered(payloads[i], linked_paths[0])
-        if dest is not None:
-            reason = (f"sends the reader to {dest.text[:60]}, which no link or text of the page offers, with an order "
-                      f"or a claim about the page (in {_WHERE.get(regions[i], regions[i])})")
-            flag([i], ("steers-offsite", reason), payloads[i], regions[i])
     # 2. paragraphs rendered as sibling text lines: each gated piece with up to two neighbours either side,
     #    the windows of gated pieces that overlap merged into one (at most _MAX_WINDOW pieces), so that each
     #    piece is read in a few windows at most, not in every window of three that holds a gated piece.
