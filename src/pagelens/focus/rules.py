@@ -305,7 +305,7 @@ class RulesRetriever:
         # only the candidates' rows, and only the columns the model reads (the whole matrix of a
         # 100,000-element page was 23 MB at focus' peak; these rows and columns ~5)
         x = learned.features(pa, signals, {n: getattr(r, "scores", {}) for n, r in signals.items()}, fused,
-                             goal_shape(query, unseen), relations=model.reads_relations, answers=model.reads_answers,
+                             goal_shape(query, unseen, pa if model.reads_language else None), relations=model.reads_relations, answers=model.reads_answers,
                              width=model.reads, rows=cands)
         got = learned.learned_order(model, x, cands, self.config.fusion_cost_weight, rows_only=cands is not None)
         if self.config.fusion_rrf_weight > 0:
@@ -607,16 +607,19 @@ def _compared_values(page: Page, line_terms: dict[int, frozenset[str]], asked: s
     return values
 
 
-def goal_shape(query: FocusQuery, unseen: set[str]) -> GoalShape:
-    """What :mod:`.learned` reads of the goal: its shape, never its words."""
+def goal_shape(query: FocusQuery, unseen: set[str], pa: PageAnalysis | None = None) -> GoalShape:
+    """What :mod:`.learned` reads of the goal: its shape, never its words. With ``pa``, also whether the goal is
+    written in another language than that page (:func:`.crossing.crosses`; only a model that reads it asks)."""
     from pagelens.focus.answers import asked_kinds
+    from pagelens.focus.crossing import crosses
     from pagelens.focus.learned import GoalShape
 
     goal = query.goal
     terms = query_terms(query)[0]
     own = {t for t in terms if t[0] not in "§+\""}
     return GoalShape(question=is_question(goal), words=len(WORD.findall(goal)), terms=len(own), unseen=len(unseen),
-                     ascii=goal.isascii(), extreme=asks_extreme(goal), asks=asked_kinds(set(terms)))
+                     ascii=goal.isascii(), extreme=asks_extreme(goal), asks=asked_kinds(set(terms)),
+                     crosses=pa is not None and crosses(goal, pa))
 
 
 def line_terms_goal_kinds(query: FocusQuery) -> set[str]:
