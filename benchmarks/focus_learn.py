@@ -114,6 +114,13 @@ PAGE_FAMILIES: dict[str, dict[str, tuple[int, ...]]] = {
 }
 #: Every family, corpus first (the order of the folds by family).
 ALL_FAMILIES = (*FAMILIES, *(f for fams in PAGE_FAMILIES.values() for f in fams))
+#: Folds of whole families (``by="group"``; fewer fits than one fold per family, each family still
+#: unseen by the model that scores it): the corpus families alternately in :data:`FAMILIES`' order,
+#: then each directory's families together.
+FAMILY_GROUPS: dict[str, tuple[str, ...]] = {
+    "corpus-a": tuple(list(FAMILIES)[0::2]), "corpus-b": tuple(list(FAMILIES)[1::2]),
+    **{where: tuple(fams) for where, fams in PAGE_FAMILIES.items()},
+}
 
 
 def family(page: str) -> str:
@@ -172,9 +179,13 @@ def load_goals(extra: Sequence[str] = ()) -> list[dict]:
 
 def folds(pages: list[str], by: str = "page") -> dict[str, int]:
     """``page -> fold``: the pages sorted by name, page ``i`` in fold ``i % N_FOLDS``; or, ``by="family"``,
-    one fold per page family (:data:`ALL_FAMILIES`, in its order)."""
+    one fold per page family (:data:`ALL_FAMILIES`, in its order); ``by="group"``, one per group of
+    families (:data:`FAMILY_GROUPS`)."""
     if by == "family":
         return {p: ALL_FAMILIES.index(family(p)) for p in set(pages)}
+    if by == "group":
+        groups = list(FAMILY_GROUPS.values())
+        return {p: next(i for i, fams in enumerate(groups) if family(p) in fams) for p in set(pages)}
     return {p: i % N_FOLDS for i, p in enumerate(sorted(set(pages)))}
 
 

@@ -123,8 +123,9 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=HERE.parent / "runs" / "learn")
     ap.add_argument("--variant", action="append", dest="variants", choices=sorted(VARIANTS))
     ap.add_argument("--fold", action="append", dest="folds", type=int, help="only these folds (default: all)")
-    ap.add_argument("--by", choices=("page", "family"), default="page",
-                    help="folds by page (5) or one page family left out at a time (focus_learn.FAMILIES)")
+    ap.add_argument("--by", choices=("page", "family", "group"), default="page",
+                    help="folds by page (5), one page family left out at a time (focus_learn.ALL_FAMILIES) or "
+                         "one group of families (focus_learn.FAMILY_GROUPS)")
     ap.add_argument("--budget", action="append", dest="budgets", type=float)
     ap.add_argument("--curve-every", type=int, default=4, help="budgets below 25%%: every n-th goal id only")
     ap.add_argument("--baselines", action="store_true", help="also default:rrf at each budget and bm25-400")
