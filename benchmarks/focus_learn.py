@@ -298,9 +298,11 @@ def sample(y: np.ndarray, ranked: np.ndarray, goal: np.ndarray, keep_goals: set[
     return np.concatenate(rows), np.concatenate(weights)
 
 
-def fit(config: str, x: np.ndarray, y: np.ndarray, w: np.ndarray) -> dict[str, Any]:
+def fit(config: str, x: np.ndarray, y: np.ndarray, w: np.ndarray, *, full: np.ndarray | None = None) -> dict[str, Any]:
     """Fit ``config`` on the full feature matrix ``x`` (its own columns, :func:`columns`) and export
-    it as the JSON spec :class:`pagelens.focus.learned.Model` reads."""
+    it as the JSON spec :class:`pagelens.focus.learned.Model` reads. With ``full``, ``x`` holds only
+    the config's columns already and ``full`` the whole rows of ``x[::step]`` (the export check's rows,
+    ``step = max(1, len(x) // 2000)``): no copy of every column of every row."""
     from pagelens.focus.learned import EVIDENCE_FEATURES, FEATURES
 
     c = dict(CONFIGS[config])
@@ -309,8 +311,10 @@ def fit(config: str, x: np.ndarray, y: np.ndarray, w: np.ndarray) -> dict[str, A
     monotone = c.pop("monotone", False)
     cols = columns(config)
     names = {"features": [FEATURES[i] for i in cols], "columns": cols}
-    full = x
-    x = x[:, cols]
+    step = max(1, len(x) // 2000)
+    if full is None:
+        full = x[::step]
+        x = x[:, cols]
     if family == "linear":
         from sklearn.linear_model import LogisticRegression
 
@@ -345,8 +349,7 @@ def fit(config: str, x: np.ndarray, y: np.ndarray, w: np.ndarray) -> dict[str, A
                       "leaf": leaf, "missing_left": missing, "roots": roots, "depth": depth}}
     from pagelens.focus.learned import Model
 
-    step = max(1, len(x) // 2000)
-    assert np.allclose(Model(spec).score(full[::step]), clf.decision_function(x[::step]), atol=1e-6), "export differs"
+    assert np.allclose(Model(spec).score(full), clf.decision_function(x[::step]), atol=1e-6), "export differs"
     return spec
 
 
@@ -362,17 +365,29 @@ def check_sets(data: Path, extra: Sequence[str]) -> None:
 
 
 def loaded(data: Path) -> dict[str, np.ndarray]:
-    """``data.npz``'s arrays, read once per process (x alone is ~0.5 GB decompressed)."""
+    """``data.npz``'s arrays, read once per process (x alone is ~0.5 GB decompressed; with more sets,
+    more). x is written once beside it as ``x.npy`` and mapped: processes fitting at once share it."""
     if data not in _LOADED:
         with np.load(data / "data.npz") as d:
-            _LOADED[data] = {k: d[k] for k in d.files}
+            got = {k: d[k] for k in d.files if k != "x"}
+            xf = data / "x.npy"
+            if not xf.is_file() or xf.stat().st_mtime < (data / "data.npz").stat().st_mtime:
+                tmp = data / f"x.{os.getpid()}.npy"
+                np.save(tmp, d["x"])
+                tmp.replace(xf)
+        got["x"] = np.load(xf, mmap_mode="r")
+        _LOADED[data] = got
     return _LOADED[data]
 
 
 def fit_on(config: str, data: Path, goals: set[int]) -> dict[str, Any]:
     d = loaded(data)
     rows, w = sample(d["y"], d["ranked"], d["goal"], goals)
-    return fit(config, d["x"][rows], d["y"][rows], w)
+    cols = np.asarray(columns(config))
+    x = np.empty((len(rows), len(cols)))
+    for a in range(0, len(rows), 65536):  # a block of rows at a time: never every column of every row
+        x[a : a + 65536] = d["x"][rows[a : a + 65536]][:, cols]
+    return fit(config, x, d["y"][rows], w, full=np.asarray(d["x"][rows[:: max(1, len(rows) // 2000)]]))
 
 
 def main() -> None:
