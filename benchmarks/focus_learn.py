@@ -3,9 +3,12 @@
 Data: every labeled goal set on the 49 corpus pages that is development data — ``developer``,
 ``blind-1``, ``blind-2`` (``realpage_goals.jsonl``), ``dev-6`` (``realpage_goals_dev6.jsonl``),
 ``dev-8`` (``realpage_goals_dev8.jsonl``) and ``blind-3`` … ``blind-8`` (each run on several code
-versions already; training data from this script's first run, 2026-12-06). The held-out sets
-(``realpage_goals_blind9.jsonl`` … ``realpage_goals_blind12*.jsonl``, and the pages of
-``pages_blind11`` / ``pages_blind12``) are never read here: :data:`FILES` is the whole list.
+versions already; training data from this script's first run, 2026-12-06). :data:`FILES` is the
+whole list of the default data; :data:`EXTRA_SETS` (below) the only other sets this script reads.
+**The shipped model** (the eighteenth pass, h18-refit) is fitted on :data:`FILES` plus ``blind-9``,
+``blind-10``, ``blind-14`` and ``blind-15`` (``ship --with-set`` each): those four sets are training
+data now. The held-out sets (blind-11, blind-12, blind-13, blind-16 and later, and their pages) are
+never read here.
 
 Per goal, every unit of the page gets the features of :func:`pagelens.focus.learned.features`
 (the signals of ``default`` as it runs, no words) and a label: the unit's subtree holds a line
@@ -161,10 +164,9 @@ def load_goals(extra: Sequence[str] = ()) -> list[dict]:
         assert not any(held in path.name for held in ("blind9", "blind10", "blind11", "blind12", "blind13", "blind14", "blind15",
                                                    "blind16"))
         out += [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    for name in EXTRA_SETS:
+    for name, (path, pages) in EXTRA_SETS.items():
         if name not in extra:
             continue
-        path, pages = EXTRA_SETS[name]
         got = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
         assert all(g["set"] == name for g in got), path
         if pages is not None:

@@ -39,7 +39,11 @@ def following(texts: Sequence[str], sample_words: int = 4000) -> str:
     return got if got and len(got) == 2 and old != "cjk" else old  # codes are 2 letters; scripts are names
 
 
-ORIGINAL: Callable[..., str] = lambda texts, sample_words=4000: "en"  # set by main(): the guess itself
+def _unset(texts: Sequence[str], sample_words: int = 4000) -> str:
+    raise RuntimeError("main() sets ORIGINAL to lexical.guess_language")
+
+
+ORIGINAL: Callable[..., str] = _unset  # the stop-word guess itself, kept by main() before it is patched
 
 
 def main() -> None:

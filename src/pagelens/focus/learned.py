@@ -48,7 +48,8 @@ from pagelens.focus.answers import ANSWER_FEATURES, answer_features
 from pagelens.focus.relations import RELATION_FEATURES, relation_features
 from pagelens.focus.units import ACTION_ROLES, CONTROL_ROLES, HEADING_ROLES, TEXT_ENTRY_ROLES, row_of
 
-#: The model shipped with the package (fitted on every labeled goal of the corpus pages).
+#: The model shipped with the package (fitted on every development goal set of the corpus pages and on
+#: blind-14 / blind-15 of two other page directories; the eighteenth pass, BENCHMARKS.md).
 MODEL_FILE = Path(__file__).with_name("fusion_model.json")
 #: The signals read, in feature order (a signal a goal does not use is absent: all zeros).
 SIGNALS = ("terms", "bm25", "facts", "kind", "controls", "forms", "prior")

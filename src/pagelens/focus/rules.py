@@ -150,8 +150,9 @@ class RulesConfig:
     signal_quota: int = 0
     cache: bool = True  # reuse the per-page analysis for the same rendering (:mod:`.analysis`)
     #: how the signals' rankings become one order: ``"learned"`` (:mod:`.learned`: a model fitted on
-    #: labeled goals over the corpus pages orders the units RRF ranks; chosen out of fold by page,
-    #: BENCHMARKS.md "Focus: a learned fusion validated by page"; RRF when the model file is missing
+    #: labeled goals over the corpus pages and two directories of other families orders the units RRF ranks;
+    #: chosen out of fold by page, BENCHMARKS.md "Focus: a learned fusion validated by page", refitted out of
+    #: fold by family in the eighteenth pass; RRF when the model file is missing
     #: or corrupt, or when the semantic signal ran) or ``"rrf"`` (reciprocal rank fusion with :attr:`weights`)
     fusion: str = "learned"
     fusion_model: str | None = None  # the model file (None: the one shipped, :data:`.learned.MODEL_FILE`)
