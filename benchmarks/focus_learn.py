@@ -3,9 +3,12 @@
 Data: every labeled goal set on the 49 corpus pages that is development data — ``developer``,
 ``blind-1``, ``blind-2`` (``realpage_goals.jsonl``), ``dev-6`` (``realpage_goals_dev6.jsonl``),
 ``dev-8`` (``realpage_goals_dev8.jsonl``) and ``blind-3`` … ``blind-8`` (each run on several code
-versions already; training data from this script's first run, 2026-12-06). The held-out sets
-(``realpage_goals_blind9.jsonl`` … ``realpage_goals_blind12*.jsonl``, and the pages of
-``pages_blind11`` / ``pages_blind12``) are never read here: :data:`FILES` is the whole list.
+versions already; training data from this script's first run, 2026-12-06). :data:`FILES` is the
+whole list of the default data; :data:`EXTRA_SETS` (below) the only other sets this script reads.
+**The shipped model** (the eighteenth pass, h18-refit) is fitted on :data:`FILES` plus ``blind-9``,
+``blind-10``, ``blind-14`` and ``blind-15`` (``ship --with-set`` each): those four sets are training
+data now. The held-out sets (blind-11, blind-12, blind-13, blind-16 and later, and their pages) are
+never read here.
 
 Per goal, every unit of the page gets the features of :func:`pagelens.focus.learned.features`
 (the signals of ``default`` as it runs, no words) and a label: the unit's subtree holds a line
@@ -19,8 +22,17 @@ every goal is scored once, out of fold, beside ``default`` (RRF) and ``bm25-400`
 goals (:mod:`focus_learn_oof`). ``ship`` fits the same configuration on every page and writes
 the model file that ``default`` loads.
 
-    .venv/bin/python benchmarks/focus_learn.py data [--cache runs/realpages] [--out runs/learn]
-    .venv/bin/python benchmarks/focus_learn.py ship --config gbdt [--out runs/learn]
+More data (the eighteenth pass, h18-refit): ``--with-set`` adds a goal set of :data:`EXTRA_SETS` to
+the training data — ``blind-9`` and ``blind-10`` (on the corpus pages) and ``blind-14`` and ``blind-15``
+(on their own pages, ``pages_blind14`` / ``pages_blind15``, observed from ``--cache``'s subdirectory of
+the same name, as ``realpage_goals.py`` caches them). A goal on a page outside the corpus names its page
+``<directory>/<page>`` (``pages_blind14/008-tabler-email``), and its family comes from
+:data:`PAGE_FAMILIES` (one site, template or manual each, written from the pages' SOURCES.md). Without
+``--with-set`` the data and the model are those of :data:`FILES` alone, as before. ``data`` and
+``ship`` must be given the same sets (``data`` records them; ``ship`` and ``focus_learn_oof.py`` check).
+
+    .venv/bin/python benchmarks/focus_learn.py data [--cache runs/realpages] [--out runs/learn] [--with-set blind-14 ...]
+    .venv/bin/python benchmarks/focus_learn.py ship --config gbdt [--out runs/learn] [--with-set blind-14 ...]
 """
 
 from __future__ import annotations
@@ -29,6 +41,7 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +53,16 @@ DATA = HERE / "data"
 #: Every goal file this script reads (never a newer held-out file).
 FILES = (DATA / "realpage_goals.jsonl", DATA / "realpage_goals_dev6.jsonl", DATA / "realpage_goals_dev8.jsonl",
          *(DATA / f"realpage_goals_blind{i}.jsonl" for i in range(3, 9)))
+#: Goal sets the training data may add (``--with-set``): set -> (its goal file, the directory of its own
+#: pages, or None when they are the corpus pages). Never a held-out set.
+EXTRA_SETS: dict[str, tuple[Path, Path | None]] = {
+    "blind-9": (DATA / "realpage_goals_blind9.jsonl", None),
+    "blind-10": (DATA / "realpage_goals_blind10.jsonl", None),
+    "blind-14": (DATA / "realpage_goals_blind14.jsonl", DATA / "pages_blind14"),
+    "blind-15": (DATA / "realpage_goals_blind15.jsonl", DATA / "pages_blind15"),
+}
+#: The corpus pages (``--pages`` of ``realpage_goals.py``).
+CORPUS = HERE.parent.parent / "shared" / "corpus" / "realpages"
 N_FOLDS = 5
 #: Negatives kept per goal for fitting: up to this many among the units some signal ranks...
 NEG_RANKED = 400
@@ -63,6 +86,11 @@ CONFIGS: dict[str, dict[str, Any]] = {
     "gbdt-relf": {**_GBDT, "features": "relations"},
     # the fourteenth pass: the 64 columns plus what kind of answer the goal asks and the unit holds
     "gbdt-ans": {**_GBDT, "features": "answers"},
+    # the eighteenth pass: the 64 columns with the page's language from its script or function words
+    # (page_lang_other) instead of the stop-word guess (page_not_en)...
+    "gbdt-lang": {**_GBDT, "features": "lang"},
+    # ...and also whether the goal crosses languages, without the page's raw size (token and unit counts)
+    "gbdt-lang2": {**_GBDT, "features": "lang2"},
 }
 #: The page families of the corpus (by the number its file name starts with), for leave-one-family-out
 #: folds: a family's pages share a kind of site and template, so a model that never saw the family
@@ -79,9 +107,31 @@ FAMILIES: dict[str, tuple[int, ...]] = {
 }
 
 
+#: The families of the pages outside the corpus, by page directory and the number the file name starts
+#: with: one site, template or manual each (from each directory's SOURCES.md, not from any result).
+PAGE_FAMILIES: dict[str, dict[str, tuple[int, ...]]] = {
+    "pages_blind14": {"handbook": (1, 2, 3, 4, 5, 6, 7), "tabler": (8, 9, 10, 11, 12, 16, 17, 18),
+                      "sqlite": (13,), "pdoc": (14, 15)},
+    "pages_blind15": {"python-docs": (1, 2, 3), "postgres-docs": (4, 5), "git-docs": (6,), "aptitude": (7, 8),
+                      "gimp-el": (9, 10), "material": (11, 12, 13, 14)},
+}
+#: Every family, corpus first (the order of the folds by family).
+ALL_FAMILIES = (*FAMILIES, *(f for fams in PAGE_FAMILIES.values() for f in fams))
+#: Folds of whole families (``by="group"``; fewer fits than one fold per family, each family still
+#: unseen by the model that scores it): the corpus families alternately in :data:`FAMILIES`' order,
+#: then each directory's families together.
+FAMILY_GROUPS: dict[str, tuple[str, ...]] = {
+    "corpus-a": tuple(list(FAMILIES)[0::2]), "corpus-b": tuple(list(FAMILIES)[1::2]),
+    **{where: tuple(fams) for where, fams in PAGE_FAMILIES.items()},
+}
+
+
 def family(page: str) -> str:
-    num = int(page.split("-", 1)[0])
-    return next(f for f, nums in FAMILIES.items() if num in nums)
+    """The family of a corpus page (``"012-..."``) or of a page outside it (``"pages_blind14/008-..."``)."""
+    where, _, name = page.rpartition("/")
+    table = PAGE_FAMILIES[where] if where else FAMILIES
+    num = int(name.split("-", 1)[0])
+    return next(f for f, nums in table.items() if num in nums)
 
 
 def columns(config: str) -> list[int]:
@@ -98,15 +148,31 @@ def columns(config: str) -> list[int]:
     if kind == "answers":
         return base + [learned.FEATURES.index(f) for f in learned.ANSWER_FEATURES]
     size = {learned.FEATURES.index("page_log_tokens"), learned.FEATURES.index("page_log_units")}
+    if kind in ("lang", "lang2"):
+        old = learned.FEATURES.index("page_not_en")
+        cols = [c for c in base if c != old and (kind == "lang" or c not in size)]
+        return cols + [learned.FEATURES.index(f) for f in learned.LANGUAGE_FEATURES[: 1 if kind == "lang" else 2]]
     return [c for c in base if c not in size] + [learned.FEATURES.index(f) for f in learned.RELATIVE_FEATURES]
 
 
-def load_goals() -> list[dict]:
+def load_goals(extra: Sequence[str] = ()) -> list[dict]:
+    """The goals of :data:`FILES` (ids 0, 1, ... in that order, as before), then those of each set of
+    ``extra`` (:data:`EXTRA_SETS`, in that order); a goal on a page outside the corpus names its page
+    ``<directory>/<page>``."""
     out = []
     for path in FILES:
         assert not any(held in path.name for held in ("blind9", "blind10", "blind11", "blind12", "blind13", "blind14", "blind15",
                                                    "blind16", "blind17"))
         out += [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    for name, (path, pages) in EXTRA_SETS.items():
+        if name not in extra:
+            continue
+        got = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        assert all(g["set"] == name for g in got), path
+        if pages is not None:
+            for g in got:
+                g["page"] = f"{pages.name}/{g['page']}"
+        out += got
     for i, g in enumerate(out):
         g["id"] = i
         g.setdefault("kind", "(none)")
@@ -115,20 +181,34 @@ def load_goals() -> list[dict]:
 
 def folds(pages: list[str], by: str = "page") -> dict[str, int]:
     """``page -> fold``: the pages sorted by name, page ``i`` in fold ``i % N_FOLDS``; or, ``by="family"``,
-    one fold per page family (:data:`FAMILIES`, in its order)."""
+    one fold per page family (:data:`ALL_FAMILIES`, in its order); ``by="group"``, one per group of
+    families (:data:`FAMILY_GROUPS`)."""
     if by == "family":
-        return {p: list(FAMILIES).index(family(p)) for p in set(pages)}
+        return {p: ALL_FAMILIES.index(family(p)) for p in set(pages)}
+    if by == "group":
+        groups = list(FAMILY_GROUPS.values())
+        return {p: next(i for i, fams in enumerate(groups) if family(p) in fams) for p in set(pages)}
     return {p: i % N_FOLDS for i, p in enumerate(sorted(set(pages)))}
 
 
-def renderings(cache: Path, pages: set[str]) -> dict[str, Any]:
+def renderings(cache: Path, pages: set[str], corpus: Path = CORPUS) -> dict[str, Any]:
+    """``page -> rendering``: corpus pages observed from ``corpus`` (cached in ``cache``), a page
+    ``<directory>/<name>`` from that directory of :data:`EXTRA_SETS` (cached in ``cache/<directory>``)."""
     sys.path.insert(0, str(HERE))
     from realpage_goals import observations
 
     from pagelens.api import render_observation
 
-    observed = observations(HERE.parent.parent / "shared" / "corpus" / "realpages", cache, pages)
-    return {n: render_observation(o) for n, o in observed.items()}
+    dirs = {d.name: d for _f, d in EXTRA_SETS.values() if d is not None}
+    by_dir: dict[str, set[str]] = {}
+    for p in pages:
+        where, _, name = p.rpartition("/")
+        by_dir.setdefault(where, set()).add(name)
+    out: dict[str, Any] = {}
+    for where, names in by_dir.items():
+        observed = observations(dirs[where] if where else corpus, cache / where if where else cache, names)
+        out.update({f"{where}/{n}" if where else n: render_observation(o) for n, o in observed.items()})
+    return out
 
 
 def matching_lines(lines: Any, item: dict) -> list[int]:
@@ -156,7 +236,7 @@ def goal_rows(ret: Any, rendering: Any, goal: dict) -> tuple[np.ndarray, np.ndar
     query = FocusQuery(goal["goal"])
     signals, _lt, unseen, fused = ret.fused(query, pa)
     x = learned.features(pa, signals, {n: getattr(r, "scores", {}) for n, r in signals.items()}, fused,
-                         goal_shape(query, unseen))
+                         goal_shape(query, unseen, pa))
     up = unit_heads(pa.page, cfg.limits)
     index = {u: k for k, u in enumerate(pa.units.heads)}
     y = np.zeros(len(pa.units.heads))
@@ -170,11 +250,11 @@ def goal_rows(ret: Any, rendering: Any, goal: dict) -> tuple[np.ndarray, np.ndar
     return x, y, ranked
 
 
-def build(cache: Path, out: Path) -> None:
+def build(cache: Path, out: Path, extra: Sequence[str] = (), corpus: Path = CORPUS) -> None:
     from pagelens.focus.rules import RulesRetriever
 
-    goals = load_goals()
-    rend = renderings(cache, {g["page"] for g in goals})
+    goals = load_goals(extra)
+    rend = renderings(cache, {g["page"] for g in goals}, corpus)
     ret = RulesRetriever()
     xs, ys, rk, gid = [], [], [], []
     for g in sorted(goals, key=lambda g: (g["page"], g["id"])):
@@ -190,6 +270,7 @@ def build(cache: Path, out: Path) -> None:
     np.savez_compressed(out / "data.npz", x=np.concatenate(xs), y=np.concatenate(ys), ranked=np.concatenate(rk),
                         goal=np.concatenate(gid))
     (out / "goals.json").write_text(json.dumps([{k: g[k] for k in ("id", "set", "page", "kind")} for g in goals]))
+    (out / "sets.json").write_text(json.dumps(sorted(extra)))
     y = np.concatenate(ys)
     r = np.concatenate(rk)
     print(f"{len(xs)} goals ranked, {len(y)} unit rows, {int(y.sum())} positive units, "
@@ -219,9 +300,11 @@ def sample(y: np.ndarray, ranked: np.ndarray, goal: np.ndarray, keep_goals: set[
     return np.concatenate(rows), np.concatenate(weights)
 
 
-def fit(config: str, x: np.ndarray, y: np.ndarray, w: np.ndarray) -> dict[str, Any]:
+def fit(config: str, x: np.ndarray, y: np.ndarray, w: np.ndarray, *, full: np.ndarray | None = None) -> dict[str, Any]:
     """Fit ``config`` on the full feature matrix ``x`` (its own columns, :func:`columns`) and export
-    it as the JSON spec :class:`pagelens.focus.learned.Model` reads."""
+    it as the JSON spec :class:`pagelens.focus.learned.Model` reads. With ``full``, ``x`` holds only
+    the config's columns already and ``full`` the whole rows of ``x[::step]`` (the export check's rows,
+    ``step = max(1, len(x) // 2000)``): no copy of every column of every row."""
     from pagelens.focus.learned import EVIDENCE_FEATURES, FEATURES
 
     c = dict(CONFIGS[config])
@@ -230,8 +313,10 @@ def fit(config: str, x: np.ndarray, y: np.ndarray, w: np.ndarray) -> dict[str, A
     monotone = c.pop("monotone", False)
     cols = columns(config)
     names = {"features": [FEATURES[i] for i in cols], "columns": cols}
-    full = x
-    x = x[:, cols]
+    step = max(1, len(x) // 2000)
+    if full is None:
+        full = x[::step]
+        x = x[:, cols]
     if family == "linear":
         from sklearn.linear_model import LogisticRegression
 
@@ -266,26 +351,45 @@ def fit(config: str, x: np.ndarray, y: np.ndarray, w: np.ndarray) -> dict[str, A
                       "leaf": leaf, "missing_left": missing, "roots": roots, "depth": depth}}
     from pagelens.focus.learned import Model
 
-    step = max(1, len(x) // 2000)
-    assert np.allclose(Model(spec).score(full[::step]), clf.decision_function(x[::step]), atol=1e-6), "export differs"
+    assert np.allclose(Model(spec).score(full), clf.decision_function(x[::step]), atol=1e-6), "export differs"
     return spec
 
 
 _LOADED: dict[Path, dict[str, np.ndarray]] = {}
 
 
+def check_sets(data: Path, extra: Sequence[str]) -> None:
+    """Fail unless ``data`` was built from the same goal sets (``--with-set``) as asked now."""
+    f = data / "sets.json"
+    built = json.loads(f.read_text()) if f.is_file() else []
+    if sorted(built) != sorted(extra):
+        raise SystemExit(f"{data} was built with --with-set {built or 'none'}, asked for {sorted(extra) or 'none'}")
+
+
 def loaded(data: Path) -> dict[str, np.ndarray]:
-    """``data.npz``'s arrays, read once per process (x alone is ~0.5 GB decompressed)."""
+    """``data.npz``'s arrays, read once per process (x alone is ~0.5 GB decompressed; with more sets,
+    more). x is written once beside it as ``x.npy`` and mapped: processes fitting at once share it."""
     if data not in _LOADED:
         with np.load(data / "data.npz") as d:
-            _LOADED[data] = {k: d[k] for k in d.files}
+            got = {k: d[k] for k in d.files if k != "x"}
+            xf = data / "x.npy"
+            if not xf.is_file() or xf.stat().st_mtime < (data / "data.npz").stat().st_mtime:
+                tmp = data / f"x.{os.getpid()}.npy"
+                np.save(tmp, d["x"])
+                tmp.replace(xf)
+        got["x"] = np.load(xf, mmap_mode="r")
+        _LOADED[data] = got
     return _LOADED[data]
 
 
 def fit_on(config: str, data: Path, goals: set[int]) -> dict[str, Any]:
     d = loaded(data)
     rows, w = sample(d["y"], d["ranked"], d["goal"], goals)
-    return fit(config, d["x"][rows], d["y"][rows], w)
+    cols = np.asarray(columns(config))
+    x = np.empty((len(rows), len(cols)))
+    for a in range(0, len(rows), 65536):  # a block of rows at a time: never every column of every row
+        x[a : a + 65536] = d["x"][rows[a : a + 65536]][:, cols]
+    return fit(config, x, d["y"][rows], w, full=np.asarray(d["x"][rows[:: max(1, len(rows) // 2000)]]))
 
 
 def main() -> None:
@@ -295,12 +399,18 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=HERE.parent / "runs" / "learn")
     ap.add_argument("--config", choices=sorted(CONFIGS), default="gbdt")
     ap.add_argument("--model", type=Path, default=HERE.parent / "src" / "pagelens" / "focus" / "fusion_model.json")
+    ap.add_argument("--with-set", action="append", dest="extra", default=[], choices=list(EXTRA_SETS),
+                    help="also this goal set (EXTRA_SETS); give data and ship the same sets")
+    ap.add_argument("--pages", type=Path, default=CORPUS, help="the corpus pages (observed when not cached)")
     args = ap.parse_args()
     if args.step == "data":
-        build(args.cache, args.out)
+        build(args.cache, args.out, args.extra, args.pages)
         return
-    spec = fit_on(args.config, args.out, {g["id"] for g in load_goals()})
-    spec["fitted_on"] = "every goal of " + ", ".join(p.name for p in FILES) + " (49 corpus pages)"
+    check_sets(args.out, args.extra)
+    spec = fit_on(args.config, args.out, {g["id"] for g in load_goals(args.extra)})
+    spec["fitted_on"] = ("every goal of " + ", ".join(p.name for p in FILES) + " (49 corpus pages)"
+                         + "".join(f", {EXTRA_SETS[s][0].name}" + (f" ({EXTRA_SETS[s][1].name})" if EXTRA_SETS[s][1] else "")
+                                   for s in EXTRA_SETS if s in args.extra))
     args.model.write_text(json.dumps(spec, separators=(",", ":")))
     print(f"wrote {args.model} ({args.model.stat().st_size} bytes)", file=sys.stderr)
 

@@ -13,6 +13,16 @@ per set, per goal kind and overall.
     .venv/bin/python benchmarks/focus_learn_oof.py --variant gbdt --variant gbdt-all [--fold 0 ...]
         [--budget 0.05 --budget 0.25 ...] [--baselines] [--json runs/learn/oof_a.json]
     .venv/bin/python benchmarks/focus_learn_oof.py --report runs/learn/oof_a.json runs/learn/oof_b.json
+
+The eighteenth pass (h18-refit): ``--with-set`` scores and fits on the goal sets ``focus_learn.py data
+--with-set`` added (the same sets); ``--by family`` then has one fold per family of
+``focus_learn.ALL_FAMILIES``, the pages outside the corpus included. ``--check SET`` keeps a set out of
+every fold's training data and scores its goals as one more fold (number ``len(ALL_FAMILIES)``), by a
+model fitted on every other goal: a check run once, apart from the folds a choice is made on.
+``--fit-corpus-only`` fits each fold on the goals of ``focus_learn.FILES`` only (a refit of the shipped
+data, out of fold); ``--tag`` tells such fold models and their rows apart; ``--shipped MODEL`` also
+scores that model file, unchanged, on every goal of the folds run (the model as shipped: on the corpus
+folds in sample).
 """
 
 from __future__ import annotations
@@ -47,7 +57,7 @@ def tables(rows: list[dict]) -> str:
     groups += [(f"kind {k}", "kind", k) for k in sorted({str(r["kind"]) for r in rows})]
     for r in rows:
         r.setdefault("family", fl.family(r["page"]))
-    groups += [(f"family {k}", "family", k) for k in fl.FAMILIES if any(r["family"] == k for r in rows)]
+    groups += [(f"family {k}", "family", k) for k in fl.ALL_FAMILIES if any(r["family"] == k for r in rows)]
     for title, key, val in groups:
         for lab in labels:
             rs = [r for r in rows if r["retriever"] == lab and (not key or str(r[key]) == val)]
@@ -82,7 +92,8 @@ def compare(rows: list[dict], base: str, other: str) -> str:
 
 #: How each evaluated variant uses a fold's model: (configuration, RulesConfig.fusion_all_units).
 VARIANTS = {"gbdt": ("gbdt", False), "gbdt-all": ("gbdt", True), "logreg": ("logreg", False),
-            **{c: (c, False) for c in ("gbdt-rel", "gbdt-mono", "gbdt-reg", "gbdt-relf", "gbdt-ans")}}
+            **{c: (c, False) for c in ("gbdt-rel", "gbdt-mono", "gbdt-reg", "gbdt-relf", "gbdt-ans", "gbdt-lang",
+                                       "gbdt-lang2")}}
 FULL_BUDGET = 0.25  # the operating point scored on every goal; smaller budgets on the curve sample only
 
 
@@ -112,8 +123,9 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=HERE.parent / "runs" / "learn")
     ap.add_argument("--variant", action="append", dest="variants", choices=sorted(VARIANTS))
     ap.add_argument("--fold", action="append", dest="folds", type=int, help="only these folds (default: all)")
-    ap.add_argument("--by", choices=("page", "family"), default="page",
-                    help="folds by page (5) or one page family left out at a time (focus_learn.FAMILIES)")
+    ap.add_argument("--by", choices=("page", "family", "group"), default="page",
+                    help="folds by page (5), one page family left out at a time (focus_learn.ALL_FAMILIES) or "
+                         "one group of families (focus_learn.FAMILY_GROUPS)")
     ap.add_argument("--budget", action="append", dest="budgets", type=float)
     ap.add_argument("--curve-every", type=int, default=4, help="budgets below 25%%: every n-th goal id only")
     ap.add_argument("--baselines", action="store_true", help="also default:rrf at each budget and bm25-400")
@@ -125,6 +137,14 @@ def main() -> None:
     ap.add_argument("--rest", type=int, default=0,
                     help="with --every N: the goals whose id is this modulo N (another half of the goals: --every 2 --rest 1)")
     ap.add_argument("--reuse", action="store_true", help="load a fold's model saved by an earlier run instead of fitting it")
+    ap.add_argument("--with-set", action="append", dest="extra", default=[], choices=list(fl.EXTRA_SETS),
+                    help="also these goal sets (as focus_learn.py data --with-set built them)")
+    ap.add_argument("--check", action="append", default=[], metavar="SET",
+                    help="never train on SET's goals; score them as one more fold, fitted on every other goal")
+    ap.add_argument("--fit-corpus-only", action="store_true", help="fit each fold on focus_learn.FILES' goals only")
+    ap.add_argument("--tag", default="", help="suffix of this run's fold models and variant labels")
+    ap.add_argument("--shipped", type=Path, help="also score this model file as it is (label shipped@BUDGET)")
+    ap.add_argument("--pages", type=Path, default=fl.CORPUS, help="the corpus pages (observed when not cached)")
     ap.add_argument("--json", type=Path)
     ap.add_argument("--report", type=Path, nargs="*", help="print the tables of these row files and stop")
     ap.add_argument("--compare", nargs=2, action="append", default=[], metavar=("BASE", "OTHER"),
@@ -138,10 +158,19 @@ def main() -> None:
         return
     from pagelens.focus.rules import RulesConfig, RulesRetriever
 
-    goals = fl.load_goals()
+    fl.check_sets(args.out, args.extra)
+    goals = fl.load_goals(args.extra)
+    n_corpus = len(fl.load_goals())  # focus_learn.FILES' goals come first (ids 0 .. n_corpus - 1)
     fold = fl.folds([g["page"] for g in goals], by=args.by)
+    unknown = set(args.check) - {g["set"] for g in goals}
+    if unknown:
+        raise SystemExit(f"--check {sorted(unknown)}: no such set among the goals")
+    checked = {g["page"] for g in goals if g["set"] in args.check}
+    if checked & {g["page"] for g in goals if g["set"] not in args.check}:
+        raise SystemExit("--check: the set shares pages with the training sets")
+    fold.update({p: len(fl.ALL_FAMILIES) for p in checked})
     folds = args.folds if args.folds is not None else sorted(set(fold.values()))
-    rend = fl.renderings(args.cache, {g["page"] for g in goals})
+    rend = fl.renderings(args.cache, {g["page"] for g in goals}, args.pages)
     goals.sort(key=lambda g: (g["page"], g["id"]))
     budgets = args.budgets or [FULL_BUDGET]
 
@@ -156,13 +185,20 @@ def main() -> None:
             rows += evaluate(on(mine, b), {}, [(f"rrf@{b:g}", rrf)], budget=b, parsed=rend)
         rows += evaluate(mine, {}, ["bm25-400"], parsed=rend)
         print("baselines done", file=sys.stderr)
+    if args.shipped:
+        cfg = replace(RulesConfig(), fusion="learned", fusion_model=str(args.shipped))
+        for b in budgets:
+            rows += [{**r, "fold": fold[r["page"]], "by": args.by}
+                     for r in evaluate(on(mine, b), {}, [(f"shipped@{b:g}", RulesRetriever(cfg))], budget=b, parsed=rend)]
+        print("shipped model done", file=sys.stderr)
     configs = sorted({VARIANTS[v][0] for v in args.variants or []})
     for f in folds:
-        train = {g["id"] for g in goals if fold[g["page"]] != f}
+        train = {g["id"] for g in goals if fold[g["page"]] != f and g["set"] not in args.check
+                 and (not args.fit_corpus_only or g["id"] < n_corpus)}
         test = [g for g in goals if fold[g["page"]] == f and g["id"] % args.every == args.rest]
         assert not {g["page"] for g in test} & {g["page"] for g in goals if g["id"] in train}
         for config in configs:
-            path = args.out / "oof" / f"{config}_{args.by}{f}.json"
+            path = args.out / "oof" / f"{config}_{args.by}{f}{args.tag}.json"
             path.parent.mkdir(parents=True, exist_ok=True)
             if not (args.reuse and path.exists()):
                 path.write_text(json.dumps(fl.fit_on(config, args.out, train)))
@@ -172,7 +208,7 @@ def main() -> None:
                 cfg = replace(RulesConfig(), fusion="learned", fusion_model=str(path), fusion_all_units=VARIANTS[v][1])
                 for label, extra in [("", {}), *map(settings, args.settings)]:
                     for b in budgets:
-                        got = evaluate(on(test, b), {}, [(f"{v}{label}@{b:g}", RulesRetriever(replace(cfg, **extra)))],
+                        got = evaluate(on(test, b), {}, [(f"{v}{args.tag}{label}@{b:g}", RulesRetriever(replace(cfg, **extra)))],
                                        budget=b, parsed=rend)
                         rows += [{**r, "fold": f, "by": args.by} for r in got]
             print(f"{config} fold {f} done", file=sys.stderr)

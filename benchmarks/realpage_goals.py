@@ -147,6 +147,11 @@ held-out figure.
 were read while building (h17-xling, h17-fold; :data:`MISSES_READ`); their labels say ``(development)``.
 blind-16, blind-17 and blind-11 … blind-13 stay held out.
 
+**blind-9, blind-10, blind-14 and blind-15 are training data** of ``default``'s learned fusion since the
+eighteenth focus pass (h18-refit, stop 28): ``benchmarks/focus_learn.py ship --with-set blind-9 --with-set
+blind-10 --with-set blind-14 --with-set blind-15`` fitted the shipped ``fusion_model.json`` on them (and on
+:data:`focus_learn.FILES`); their labels say ``(development)`` (:data:`TRAINED_ON`).
+
 Each page is observed once with pagelens (real Chromium, the page served from 127.0.0.1,
 off-site requests blocked) and the observation cached (pickled); every retriever then focuses
 the same rendering with the same ``focus()`` (defense on), as ``pagelens eval-cases`` does.
@@ -197,8 +202,10 @@ SET_ORDER = ["developer", "blind-1", "blind-2", "blind-3", "blind-4", "blind-5",
              "blind-9", "blind-10", "blind-11", "blind-12", "blind-13", "blind-14", "blind-15",
              "blind-16", "blind-17"]
 #: How each set is labeled in every table.
-#: Once held out, now development data: ``default``'s learned fusion is fitted on them (focus_learn.py).
-TRAINED_ON = frozenset({"blind-3", "blind-4", "blind-5", "blind-6", "blind-7", "blind-8"})
+#: Once held out, now development data: ``default``'s learned fusion is fitted on them (focus_learn.py;
+#: blind-9, blind-10, blind-14 and blind-15 since the eighteenth focus pass, h18-refit).
+TRAINED_ON = frozenset({"blind-3", "blind-4", "blind-5", "blind-6", "blind-7", "blind-8", "blind-9", "blind-10",
+                        "blind-14", "blind-15"})
 #: Once held out, now development data: their rows and misses were read while building (stop 27: h17-xling, h17-fold).
 MISSES_READ = frozenset({"blind-14", "blind-15"})
 SET_LABELS = {"developer": "developer (development)", "blind-1": "blind-1 (development)",

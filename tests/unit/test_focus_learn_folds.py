@@ -29,3 +29,34 @@ def test_every_page_has_one_family_and_family_folds_are_disjoint() -> None:
     fold = fl.folds(pages, by="family")
     assert set(fold.values()) == set(range(len(fl.FAMILIES)))
     assert all(fl.family(p) == list(fl.FAMILIES)[fold[p]] for p in pages)
+
+
+def test_extra_sets_keep_the_corpus_ids_and_name_their_own_pages() -> None:
+    fl = benchmark_module("focus_learn.py", "focus_learn_for_test")
+    base = fl.load_goals()
+    more = fl.load_goals(["blind-14", "blind-9"])
+    assert [(g["id"], g["page"], g["goal"]) for g in more[: len(base)]] == [(g["id"], g["page"], g["goal"]) for g in base]
+    extra = more[len(base):]
+    assert {g["set"] for g in extra} == {"blind-9", "blind-14"}
+    assert [g["id"] for g in more] == list(range(len(more)))
+    # a page outside the corpus names its directory; a corpus page does not
+    assert all(g["page"].startswith("pages_blind14/") == (g["set"] == "blind-14") for g in extra)
+    assert not {g["page"] for g in extra if g["set"] == "blind-9"} - {g["page"] for g in base}
+    assert not any(name in fl.EXTRA_SETS for name in ("blind-11", "blind-12", "blind-13", "blind-16", "blind-17"))
+
+
+def test_families_cover_the_pages_outside_the_corpus_and_fold_apart() -> None:
+    fl = benchmark_module("focus_learn.py", "focus_learn_for_test")
+    goals = fl.load_goals(list(fl.EXTRA_SETS))
+    pages = sorted({g["page"] for g in goals})
+    for where, fams in fl.PAGE_FAMILIES.items():
+        nums = [n for ns in fams.values() for n in ns]
+        assert len(nums) == len(set(nums))
+        on_disk = sorted(p.stem for p in (fl.DATA / where).glob("*.html"))
+        assert sorted(int(p.split("-", 1)[0]) for p in on_disk) == sorted(nums)  # every page, one family each
+    assert len(set(fl.ALL_FAMILIES)) == len(fl.ALL_FAMILIES)  # no family name in two tables
+    fold = fl.folds(pages, by="family")
+    assert all(fl.family(p) == fl.ALL_FAMILIES[fold[p]] for p in pages)
+    # a blind-14 page never falls in a corpus family by its number
+    assert fl.family("pages_blind14/001-handbook-ar-basic-config") == "handbook"
+    assert fl.family("001-amazon-kindle-book") == "shop"

@@ -97,7 +97,7 @@ def test_the_set_runs_only_when_asked_for_by_name(held: HeldOut) -> None:
     harness = _harness()
     assert held.name in harness.HELD_OUT and harness.HELD_OUT_FILES[held.name] == held.file
     assert harness.SET_PAGES.get(held.name) == held.pages
-    # blind-3..8: the learned fusion's data; blind-14/15: their misses were read (stop 27)
+    # blind-3..10, 14, 15: the learned fusion's data (9, 10, 14, 15 since h18-refit); blind-14/15: misses read (stop 27)
     kind = "development" if held.name in harness.TRAINED_ON | harness.MISSES_READ else "held out"
     assert harness.SET_LABELS[held.name] == f"{held.name} ({kind})" and held.name in harness.SET_ORDER
     assert held.name not in {g["set"] for g in harness.load_goals(None)}

@@ -48,7 +48,8 @@ from pagelens.focus.answers import ANSWER_FEATURES, answer_features
 from pagelens.focus.relations import RELATION_FEATURES, relation_features
 from pagelens.focus.units import ACTION_ROLES, CONTROL_ROLES, HEADING_ROLES, TEXT_ENTRY_ROLES, row_of
 
-#: The model shipped with the package (fitted on every labeled goal of the corpus pages).
+#: The model shipped with the package (fitted on every development goal set of the corpus pages and on
+#: blind-14 / blind-15 of two other page directories; the eighteenth pass, BENCHMARKS.md).
 MODEL_FILE = Path(__file__).with_name("fusion_model.json")
 #: The signals read, in feature order (a signal a goal does not use is absent: all zeros).
 SIGNALS = ("terms", "bm25", "facts", "kind", "controls", "forms", "prior")
@@ -73,16 +74,22 @@ GOAL_FEATURES = ("question", "goal_words", "goal_terms", "unseen_share", "page_n
 #: best) and the share of units some signal ranks.
 RELATIVE_FEATURES = ("tok_share", "size_pct", "depth_pct", "terms_pct", "bm25_pct", "rrf_pct", "rrf_flat",
                      "ranked_share")
+#: The page's language as its script or its function words say (:func:`.crossing.page_language`, the
+#: eighteenth pass; ``page_not_en`` reads the stop-word guess, :func:`.lexical.guess_language`, which
+#: calls several Latin-script pages by another language): a known language other than English, and
+#: the goal written in another language than the page (:func:`.crossing.crosses`).
+LANGUAGE_FEATURES = ("page_lang_other", "goal_crosses")
 #: Every column :func:`features` computes; a model file names the ones it reads. The relations to
-#: other units (:data:`.relations.RELATION_FEATURES`, the thirteenth pass) and the answer kinds
-#: (:data:`.answers.ANSWER_FEATURES`, the fourteenth) come last.
+#: other units (:data:`.relations.RELATION_FEATURES`, the thirteenth pass), the answer kinds
+#: (:data:`.answers.ANSWER_FEATURES`, the fourteenth) and the page's language (the eighteenth) come last.
 FEATURES = (*SIGNAL_FEATURES, *CONTEXT_FEATURES, *PAGE_FEATURES, *GOAL_FEATURES, *RELATIVE_FEATURES,
-            *RELATION_FEATURES, *ANSWER_FEATURES)
+            *RELATION_FEATURES, *ANSWER_FEATURES, *LANGUAGE_FEATURES)
 _REL = FEATURES.index(RELATIVE_FEATURES[0])  # first relative column
 _RELATION = FEATURES.index(RELATION_FEATURES[0])  # first relation column
 _ANSWER = FEATURES.index(ANSWER_FEATURES[0])  # first answer-kind column (:mod:`.answers`, the fourteenth pass)
 _HOLDS_ASKED = FEATURES.index("holds_asked")
 _ASKED_NEAR = FEATURES.index("asked_near")
+_LANG = FEATURES.index(LANGUAGE_FEATURES[0])  # first language column (the eighteenth pass)
 #: Features whose larger value is more evidence for the goal (a model may be fitted monotone in them).
 EVIDENCE_FEATURES = (*(f"{s}_{f}" for s in ("terms", "bm25") for f in ("rr", "on", "norm")),
                      "rrf_norm", "rrf_rr", "n_signals", "terms_pct", "bm25_pct", "rrf_pct")
@@ -195,6 +202,7 @@ class GoalShape:
     ascii: bool
     extreme: bool
     asks: tuple[str, ...] = ()  # the kinds of answer it asks for (:func:`.answers.asked_kinds`)
+    crosses: bool = False  # written in another language than the page (:func:`.crossing.crosses`)
 
 
 def features(pa: PageAnalysis, ranked: Mapping[str, Sequence[int]], scores: Mapping[str, Mapping[int, float]],
@@ -300,11 +308,17 @@ def features(pa: PageAnalysis, ranked: Mapping[str, Sequence[int]], scores: Mapp
     if relations and w > _RELATION:
         put(slice(_RELATION, min(_ANSWER, w)), relation_features(pa, lex)[:, : w - _RELATION])
     if answers and w > _ANSWER:
-        got = answer_features(pa, goal.asks)  # (up to _ASKED_NEAR, which is the last column)
+        got = answer_features(pa, goal.asks)  # (up to _ASKED_NEAR, the last answer column)
         put(slice(_ANSWER, min(_ASKED_NEAR, w)), got[:, : w - _ANSWER])
         if w > _ASKED_NEAR:
             held = got[:, _HOLDS_ASKED - _ANSWER]
             put(_ASKED_NEAR, np.maximum(held, _near(held, 2)))  # a value of the asked kind here or up to 2 units away
+    if w > _LANG:
+        from pagelens.focus.crossing import page_language
+
+        put(_LANG, float(page_language(pa) not in ("", "en")))
+        if w > _LANG + 1:
+            put(_LANG + 1, float(goal.crosses))
     x[:, col:rel] = np.asarray([
         float(goal.question), math.log1p(goal.words), math.log1p(goal.terms), goal.unseen / max(1, goal.terms),
         float(pa.lang != "en"), float(goal.ascii), math.log1p(pa.page.total), math.log1p(n), float(goal.extreme),
@@ -345,7 +359,10 @@ class Model:
         #: whether the model reads a relation column (:data:`RELATION_FEATURES`)
         self.reads_relations = any(_RELATION <= FEATURES.index(f) < _ANSWER for f in names)
         #: whether the model reads an answer-kind column (:data:`.answers.ANSWER_FEATURES`)
-        self.reads_answers = any(FEATURES.index(f) >= _ANSWER for f in names)
+        self.reads_answers = any(_ANSWER <= FEATURES.index(f) < _LANG for f in names)
+        #: whether the model reads a language column (:data:`LANGUAGE_FEATURES`): the goal shape then says
+        #: whether the goal crosses languages (:func:`.rules.goal_shape`'s ``pa``)
+        self.reads_language = any(FEATURES.index(f) >= _LANG for f in names)
         self.kind = spec["kind"]
         self.name = str(spec.get("name", self.kind))
         if self.kind == "trees":

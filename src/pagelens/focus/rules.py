@@ -150,8 +150,9 @@ class RulesConfig:
     signal_quota: int = 0
     cache: bool = True  # reuse the per-page analysis for the same rendering (:mod:`.analysis`)
     #: how the signals' rankings become one order: ``"learned"`` (:mod:`.learned`: a model fitted on
-    #: labeled goals over the corpus pages orders the units RRF ranks; chosen out of fold by page,
-    #: BENCHMARKS.md "Focus: a learned fusion validated by page"; RRF when the model file is missing
+    #: labeled goals over the corpus pages and two directories of other families orders the units RRF ranks;
+    #: chosen out of fold by page, BENCHMARKS.md "Focus: a learned fusion validated by page", refitted out of
+    #: fold by family in the eighteenth pass; RRF when the model file is missing
     #: or corrupt, or when the semantic signal ran) or ``"rrf"`` (reciprocal rank fusion with :attr:`weights`)
     fusion: str = "learned"
     fusion_model: str | None = None  # the model file (None: the one shipped, :data:`.learned.MODEL_FILE`)
@@ -305,7 +306,7 @@ class RulesRetriever:
         # only the candidates' rows, and only the columns the model reads (the whole matrix of a
         # 100,000-element page was 23 MB at focus' peak; these rows and columns ~5)
         x = learned.features(pa, signals, {n: getattr(r, "scores", {}) for n, r in signals.items()}, fused,
-                             goal_shape(query, unseen), relations=model.reads_relations, answers=model.reads_answers,
+                             goal_shape(query, unseen, pa if model.reads_language else None), relations=model.reads_relations, answers=model.reads_answers,
                              width=model.reads, rows=cands)
         got = learned.learned_order(model, x, cands, self.config.fusion_cost_weight, rows_only=cands is not None)
         if self.config.fusion_rrf_weight > 0:
@@ -607,16 +608,19 @@ def _compared_values(page: Page, line_terms: dict[int, frozenset[str]], asked: s
     return values
 
 
-def goal_shape(query: FocusQuery, unseen: set[str]) -> GoalShape:
-    """What :mod:`.learned` reads of the goal: its shape, never its words."""
+def goal_shape(query: FocusQuery, unseen: set[str], pa: PageAnalysis | None = None) -> GoalShape:
+    """What :mod:`.learned` reads of the goal: its shape, never its words. With ``pa``, also whether the goal is
+    written in another language than that page (:func:`.crossing.crosses`; only a model that reads it asks)."""
     from pagelens.focus.answers import asked_kinds
+    from pagelens.focus.crossing import crosses
     from pagelens.focus.learned import GoalShape
 
     goal = query.goal
     terms = query_terms(query)[0]
     own = {t for t in terms if t[0] not in "§+\""}
     return GoalShape(question=is_question(goal), words=len(WORD.findall(goal)), terms=len(own), unseen=len(unseen),
-                     ascii=goal.isascii(), extreme=asks_extreme(goal), asks=asked_kinds(set(terms)))
+                     ascii=goal.isascii(), extreme=asks_extreme(goal), asks=asked_kinds(set(terms)),
+                     crosses=pa is not None and crosses(goal, pa))
 
 
 def line_terms_goal_kinds(query: FocusQuery) -> set[str]:

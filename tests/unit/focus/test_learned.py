@@ -333,3 +333,47 @@ def test_the_candidates_rows_score_as_their_copy_without_being_copied() -> None:
     # number of rows (2,048-row blocks took ~16 MB)
     assert peak < 8 * 2**20 < x[idx].nbytes
     assert learned.learned_order(model, x, list(idx)) == learned.learned_order(model, x[: len(x)], [int(i) for i in idx])
+
+
+def _page_in(words: str, n: int = 80) -> Rendering:
+    specs = [(0, "RootWebArea", "Page"), (1, "main", "")]
+    for i in range(n):
+        specs += [(2, "heading", f"Section {i}"), (2, "paragraph", f"{words} {i}")]
+    return _rendering(specs)
+
+
+def test_the_language_columns_read_the_pages_script_or_function_words() -> None:
+    from pagelens.focus.analysis import analysis_of
+    from pagelens.focus.rules import goal_shape
+
+    cfg = RulesConfig()
+    ret = RulesRetriever(cfg)
+    lang, cross = learned.FEATURES.index("page_lang_other"), learned.FEATURES.index("goal_crosses")
+    english = "the kettle is in the kitchen and it is on the table with a lid"
+    polish = "czajnik jest w kuchni i nie ma go na stole, ale to jest dla nas"
+    got = {}
+    for name, words in (("en", english), ("pl", polish)):
+        pa = analysis_of(_page_in(words), cfg.limits, cfg.unit_text_chars)
+        q = FocusQuery("Where is the kettle in the kitchen?")
+        signals, _lt, unseen, fused = ret.fused(q, pa)
+        scores = {n: getattr(r, "scores", {}) for n, r in signals.items()}
+        x = learned.features(pa, signals, scores, fused, goal_shape(q, unseen, pa))
+        got[name] = (x[:, lang].max(), x[:, cross].max())
+        # without the page, the goal shape never says the goal crosses (a model that does not read it skips it)
+        assert not goal_shape(q, unseen).crosses
+    assert got == {"en": (0.0, 0.0), "pl": (1.0, 1.0)}
+
+
+def test_a_model_reading_the_language_columns_is_told_so(tmp_path: Path) -> None:
+    names = ["terms_rr", "page_lang_other", "goal_crosses"]
+    spec = {"kind": "linear", "features": names, "columns": [learned.FEATURES.index(f) for f in names],
+            "mean": [0.0] * 3, "scale": [1.0] * 3, "coef": [1.0, 0.5, 0.25], "intercept": 0.0}
+    model = learned.Model(spec)
+    assert model.reads_language and not model.reads_answers and model.reads == len(learned.FEATURES)
+    shipped, _ = learned.load_model()
+    assert shipped is not None and not shipped.reads_language
+    (tmp_path / "m.json").write_text(json.dumps(spec))
+    learned.forget_models()
+    sel = _learned(tmp_path / "m.json").select(FocusQuery("Add kettle model 7 to the cart"), _shop(300))
+    assert sel.info["fusion"] == "learned" and "fusion_fallback" not in sel.info
+    learned.forget_models()
