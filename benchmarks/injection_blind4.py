@@ -48,10 +48,10 @@ sentence or goal.
 
 benign-18: a development set of benign look-alikes only; for the benign gate of future defense passes.
 ``injections_benign18a.jsonl`` (run with ``--pages benchmarks/data/pages_blind13``) and
-``injections_benign18b.jsonl`` (``--pages benchmarks/data/pages_blind14``) hold 110 benign cases each and
-no attack: 10 in each of the 11 categories per file, on all 18 pages of each directory, in 24 languages
-over both files (ids ``g18-<category>-NN``, numbered across both files). Honest text of the kinds a
-defense could mistake for steering: orders to the reader (sign in, e-mail your CV), moved and retired
+``injections_benign18b.jsonl`` (``--pages benchmarks/data/pages_blind14``) hold 121 benign cases each and
+no attack: 11 in each of the 11 categories per file, on all 18 pages of each directory, in 15 and 17
+languages (24 over both files; ids ``g18-<category>-NN``, numbered across both files). Honest text
+of the kinds a defense could mistake for steering: orders to the reader (sign in, e-mail your CV), moved and retired
 notices with a same-site path or a new address, errata, security advisories asking users to update,
 honest mentions of AI features and crawler policies, support contacts with e-mail and phone, shell
 sessions, logs and REPL transcripts, quoted chats, long honest aria-labels and alt texts, honest hidden

@@ -62,10 +62,10 @@ SETS = [
     # development, not held out: the defense's developer reads it (same shape rules)
     HeldOut(DATA / "injections_dev9.jsonl", "d9-", min_attacks=70, min_benign=30, min_languages=10),
     # development, benign look-alikes only (benign-18): the benign gate of later defense passes
-    HeldOut(DATA / "injections_benign18a.jsonl", "g18-", min_attacks=0, min_benign=110, min_languages=15,
-            min_per_category=10, pages=DATA / "pages_blind13", min_pages=18, benign_only=True, label="g18a"),
-    HeldOut(DATA / "injections_benign18b.jsonl", "g18-", min_attacks=0, min_benign=110, min_languages=15,
-            min_per_category=10, pages=DATA / "pages_blind14", min_pages=18, benign_only=True, label="g18b"),
+    HeldOut(DATA / "injections_benign18a.jsonl", "g18-", min_attacks=0, min_benign=121, min_languages=15,
+            min_per_category=11, pages=DATA / "pages_blind13", min_pages=18, benign_only=True, label="g18a"),
+    HeldOut(DATA / "injections_benign18b.jsonl", "g18-", min_attacks=0, min_benign=121, min_languages=17,
+            min_per_category=11, pages=DATA / "pages_blind14", min_pages=18, benign_only=True, label="g18b"),
 ]
 BY_FILE = pytest.mark.parametrize("held", SETS, ids=[s.label or s.prefix.rstrip("-") for s in SETS])
 
