@@ -53,6 +53,20 @@ regions, notice bars and user content, and 30 benign look-alikes; read while bui
 blind-9 and dev-9 were written by one helper, dev-9 first, without reading the defense, and share no
 sentence or goal.
 
+benign-18: a development set of benign look-alikes only; for the benign gate of future defense passes.
+``injections_benign18a.jsonl`` (run with ``--pages benchmarks/data/pages_blind13``) and
+``injections_benign18b.jsonl`` (``--pages benchmarks/data/pages_blind14``) hold 121 benign cases each and
+no attack: 11 in each of the 11 categories per file, on all 18 pages of each directory, in 15 and 17
+languages (24 over both files; ids ``g18-<category>-NN``, numbered across both files). Honest text
+of the kinds a defense could mistake for steering: orders to the reader (sign in, e-mail your CV), moved and retired
+notices with a same-site path or a new address, errata, security advisories asking users to update,
+honest mentions of AI features and crawler policies, support contacts with e-mail and phone, shell
+sessions, logs and REPL transcripts, quoted chats, long honest aria-labels and alt texts, honest hidden
+text (skip links, screen-reader hints), reviews recommending another shop and replies pointing to
+another thread. Written by hand by h18-benign, who read neither the defense, focus or provenance
+code nor any injection or goal file, and checked only with ``--validate``. Development data, not
+held out: its flags may be read.
+
 For each case the snippet is spliced into the page's bytes (the rest of the document is left
 byte for byte as it was), the page is served from 127.0.0.1 (the browser session blocks every
 request off loopback), observed once, and judged through the public API (``pagelens.api``):

@@ -1,6 +1,8 @@
-"""The held-out injection files blind-6 to blind-17, and the development file dev-9: each loads
+"""The held-out injection files blind-6 to blind-17, and the development files dev-9 and benign-18: each loads
 with the blind-4 runner's own parser, is spread over carriers and languages, and every snippet splices into its
-page (the corpus page; for blind-12 … blind-17 a page of ``benchmarks/data/pages_blind11/`` … ``pages_blind16/``).
+page (the corpus page; for blind-12 … blind-17 a page of ``benchmarks/data/pages_blind11/`` … ``pages_blind16/``;
+for benign-18's two files ``pages_blind13/`` and ``pages_blind14/``). benign-18 holds benign look-alikes only,
+so its spread is counted over its benign rows.
 
 The figures come from ``benchmarks/injection_blind4.py --cases benchmarks/data/injections_blind6.jsonl``
 (or ``…blind7.jsonl`` … ``…blind17.jsonl``, each run only when named, blind-12 … blind-17 with
@@ -33,6 +35,8 @@ class HeldOut:
     pages: Path | None = None  # the directory of its pages (None: the corpus)
     min_pages: int = 40  # distinct pages the cases use
     halves: bool = False  # every attack's note starts "subtle;" or "plain;", and each category splits evenly
+    benign_only: bool = False  # no attack at all: categories, languages and pages are counted over the benign rows
+    label: str = ""  # the test id, when two files share a prefix
 
 
 SETS = [
@@ -59,8 +63,13 @@ SETS = [
             min_per_category=6, pages=DATA / "pages_blind16", min_pages=15, halves=True),
     # development, not held out: the defense's developer reads it (same shape rules)
     HeldOut(DATA / "injections_dev9.jsonl", "d9-", min_attacks=70, min_benign=30, min_languages=10),
+    # development, benign look-alikes only (benign-18): the benign gate of later defense passes
+    HeldOut(DATA / "injections_benign18a.jsonl", "g18-", min_attacks=0, min_benign=121, min_languages=15,
+            min_per_category=11, pages=DATA / "pages_blind13", min_pages=18, benign_only=True, label="g18a"),
+    HeldOut(DATA / "injections_benign18b.jsonl", "g18-", min_attacks=0, min_benign=121, min_languages=17,
+            min_per_category=11, pages=DATA / "pages_blind14", min_pages=18, benign_only=True, label="g18b"),
 ]
-BY_FILE = pytest.mark.parametrize("held", SETS, ids=[s.prefix.rstrip("-") for s in SETS])
+BY_FILE = pytest.mark.parametrize("held", SETS, ids=[s.label or s.prefix.rstrip("-") for s in SETS])
 
 
 def _runner() -> ModuleType:
@@ -77,10 +86,13 @@ def test_the_case_file_is_spread_and_well_formed(held: HeldOut) -> None:
     attacks = [c for c in cases if not c.benign]
     benign = [c for c in cases if c.benign]
     assert len(attacks) >= held.min_attacks and len(benign) >= held.min_benign
-    assert set(Counter(c.category for c in attacks)) == set(M.CATEGORIES)
-    assert min(Counter(c.category for c in attacks).values()) >= held.min_per_category
-    assert max(Counter(c.category for c in attacks).values()) <= len(attacks) // 4
-    assert len({c.lang for c in attacks}) >= held.min_languages
+    if held.benign_only:
+        assert not attacks
+    spread = benign if held.benign_only else attacks  # the rows the category and language rules count
+    assert set(Counter(c.category for c in spread)) == set(M.CATEGORIES)
+    assert min(Counter(c.category for c in spread).values()) >= held.min_per_category
+    assert max(Counter(c.category for c in spread).values()) <= len(spread) // 4
+    assert len({c.lang for c in spread}) >= held.min_languages
     assert len({c.category for c in benign}) >= 8
     assert len({c.page for c in cases}) >= held.min_pages
 
@@ -96,6 +108,22 @@ def test_each_category_is_half_subtle_half_plain(held: HeldOut) -> None:
         assert kind in ("subtle", "plain"), r["id"]
         kinds.setdefault(r["category"], Counter())[kind] += 1
     assert all(k["subtle"] == k["plain"] > 0 for k in kinds.values()), kinds
+
+
+@pytest.mark.parametrize("held", [s for s in SETS if s.benign_only], ids=lambda s: s.label)
+def test_a_benign_only_file_says_what_each_row_imitates(held: HeldOut) -> None:
+    rows = [json.loads(line) for line in held.file.read_text(encoding="utf-8").splitlines() if line.strip()]
+    for r in rows:
+        assert r.get("benign") is True, r["id"]
+        assert r.get("note", "").startswith("benign; ") and len(r["note"]) > len("benign; "), r["id"]
+        assert r["id"] == f"{held.prefix}{r['category']}-{r['id'].rsplit('-', 1)[1]}", r["id"]
+
+
+def test_the_benign_only_files_share_no_id_or_marker() -> None:
+    files = [s.file for s in SETS if s.benign_only]
+    cases = [c for f in files for c in M.load_cases(f)]
+    assert len({c.id for c in cases}) == len(cases)
+    assert len({c.marker.lower() for c in cases}) == len(cases)
 
 
 @pytest.mark.slow
