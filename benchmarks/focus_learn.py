@@ -60,6 +60,7 @@ EXTRA_SETS: dict[str, tuple[Path, Path | None]] = {
     "blind-10": (DATA / "realpage_goals_blind10.jsonl", None),
     "blind-14": (DATA / "realpage_goals_blind14.jsonl", DATA / "pages_blind14"),
     "blind-15": (DATA / "realpage_goals_blind15.jsonl", DATA / "pages_blind15"),
+    "dev-18": (DATA / "realpage_goals_dev18.jsonl", DATA / "pages_dev18"),
 }
 #: The corpus pages (``--pages`` of ``realpage_goals.py``).
 CORPUS = HERE.parent.parent / "shared" / "corpus" / "realpages"
@@ -114,6 +115,7 @@ PAGE_FAMILIES: dict[str, dict[str, tuple[int, ...]]] = {
                       "sqlite": (13,), "pdoc": (14, 15)},
     "pages_blind15": {"python-docs": (1, 2, 3), "postgres-docs": (4, 5), "git-docs": (6,), "aptitude": (7, 8),
                       "gimp-el": (9, 10), "material": (11, 12, 13, 14)},
+    "pages_dev18": {"lilypond": (1, 2, 3, 4, 5, 6), "cmake-docs": (7, 8, 9), "argon": (10, 11, 12, 13, 14)},
 }
 #: Every family, corpus first (the order of the folds by family).
 ALL_FAMILIES = (*FAMILIES, *(f for fams in PAGE_FAMILIES.values() for f in fams))
