@@ -28,7 +28,9 @@ the training data — ``blind-9`` and ``blind-10`` (on the corpus pages) and ``b
 the same name, as ``realpage_goals.py`` caches them). A goal on a page outside the corpus names its page
 ``<directory>/<page>`` (``pages_blind14/008-tabler-email``), and its family comes from
 :data:`PAGE_FAMILIES` (one site, template or manual each, written from the pages' SOURCES.md). Without
-``--with-set`` the data and the model are those of :data:`FILES` alone, as before. ``data`` and
+``--with-set`` the data and the model are those of :data:`FILES` alone, as before. ``dev-18``
+(``realpage_goals_dev18.jsonl`` on ``pages_dev18``, h19-goals18) is development data written for training
+from the start: LilyPond manuals in five languages, CMake, CUPS and Postfix docs, Argon Dashboard 2 UIs. ``data`` and
 ``ship`` must be given the same sets (``data`` records them; ``ship`` and ``focus_learn_oof.py`` check).
 
     .venv/bin/python benchmarks/focus_learn.py data [--cache runs/realpages] [--out runs/learn] [--with-set blind-14 ...]
@@ -60,6 +62,7 @@ EXTRA_SETS: dict[str, tuple[Path, Path | None]] = {
     "blind-10": (DATA / "realpage_goals_blind10.jsonl", None),
     "blind-14": (DATA / "realpage_goals_blind14.jsonl", DATA / "pages_blind14"),
     "blind-15": (DATA / "realpage_goals_blind15.jsonl", DATA / "pages_blind15"),
+    "dev-18": (DATA / "realpage_goals_dev18.jsonl", DATA / "pages_dev18"),
 }
 #: The corpus pages (``--pages`` of ``realpage_goals.py``).
 CORPUS = HERE.parent.parent / "shared" / "corpus" / "realpages"
@@ -114,6 +117,8 @@ PAGE_FAMILIES: dict[str, dict[str, tuple[int, ...]]] = {
                       "sqlite": (13,), "pdoc": (14, 15)},
     "pages_blind15": {"python-docs": (1, 2, 3), "postgres-docs": (4, 5), "git-docs": (6,), "aptitude": (7, 8),
                       "gimp-el": (9, 10), "material": (11, 12, 13, 14)},
+    "pages_dev18": {"lilypond": (1, 2, 3, 4, 5, 6), "cmake-docs": (7, 8, 9), "argon": (10, 11, 12, 15),
+                    "cups-docs": (13,), "postfix-docs": (14,)},
 }
 #: Every family, corpus first (the order of the folds by family).
 ALL_FAMILIES = (*FAMILIES, *(f for fams in PAGE_FAMILIES.values() for f in fams))

@@ -137,6 +137,19 @@ generalises), and the held-out ones, each in its own file:
   goal file, and without running either on them; held out, run only when asked for by name
   (``--set blind-17``).
 
+* ``dev-18`` — **development (training) data from the start**, never held out: 173 goals (227 items;
+  60% read / 17% act / 23% navigate) on 15 real pages of families no earlier set used
+  (``benchmarks/data/pages_dev18``, sources and licences in its SOURCES.md; :data:`SET_PAGES`): the
+  LilyPond manuals in French, German, Spanish, Italian and Japanese, CMake's HTML documentation (the
+  ``cmake`` command line, the ``install()`` command, the generator expressions), CUPS' printing-options
+  help, Postfix's ``postconf(5)`` (15,524 lines of full tree) and application UIs of Creative Tim's Argon
+  Dashboard 2 (a dashboard, its Arabic right-to-left version, a widgets page, sign-in); at least half of
+  the goals on each non-English page in English; every item checked against both the walker's and the CDP
+  full tree; written as carefully as a held-out set by a helper (h19-goals18) from the full trees only,
+  without reading the retriever, the defense or any earlier goal file and without running either on them,
+  to add page families to ``benchmarks/focus_learn.py``'s training data (``--with-set dev-18``). Listed in
+  :data:`DEV_FILES`, not :data:`HELD_OUT_FILES`: read only when asked for by name (``--set dev-18``).
+
 **blind-3 … blind-8 are development data too** since 2026-12-06 (issue 9, h10-focus): each had
 been run on several code versions, and ``benchmarks/focus_learn.py`` fits ``default``'s learned
 fusion on them (its first training run made them training data). They still load only when
@@ -160,7 +173,7 @@ the same rendering with the same ``focus()`` (defense on), as ``pagelens eval-ca
         [--retriever default --retriever bm25-400 ...] [--set blind-2] [--budget 0.15] [--refined]
         [--json out.json]
 
-``--pages`` is the corpus; a set listed in :data:`SET_PAGES` (blind-11 … blind-17) always reads its own pages.
+``--pages`` is the corpus; a set listed in :data:`SET_PAGES` (blind-11 … blind-17, dev-18) always reads its own pages.
 """
 
 from __future__ import annotations
@@ -196,11 +209,16 @@ HELD_OUT_FILES = {"blind-3": HERE / "data" / "realpage_goals_blind3.jsonl",
 SET_PAGES = {"blind-11": HERE / "data" / "pages_blind11", "blind-12": HERE / "data" / "pages_blind12",
              "blind-13": HERE / "data" / "pages_blind13", "blind-14": HERE / "data" / "pages_blind14",
              "blind-15": HERE / "data" / "pages_blind15", "blind-16": HERE / "data" / "pages_blind16",
-             "blind-17": HERE / "data" / "pages_blind17"}
-GOALS = (HERE / "data" / "realpage_goals.jsonl", *HELD_OUT_FILES.values())
+             "blind-17": HERE / "data" / "pages_blind17", "dev-18": HERE / "data" / "pages_dev18"}
+#: Development sets written as carefully as a held-out one but for training from the start (never held out):
+#: each is read only when asked for by name, like the held-out files, so a plain run stays as it was.
+DEV_FILES = {"dev-18": HERE / "data" / "realpage_goals_dev18.jsonl"}
+#: Every set read only when asked for by name: the held-out files and the development files.
+ON_REQUEST_FILES = {**HELD_OUT_FILES, **DEV_FILES}
+GOALS = (HERE / "data" / "realpage_goals.jsonl", *ON_REQUEST_FILES.values())
 SET_ORDER = ["developer", "blind-1", "blind-2", "blind-3", "blind-4", "blind-5", "blind-6", "blind-7", "blind-8",
              "blind-9", "blind-10", "blind-11", "blind-12", "blind-13", "blind-14", "blind-15",
-             "blind-16", "blind-17"]
+             "blind-16", "blind-17", "dev-18"]
 #: How each set is labeled in every table.
 #: Once held out, now development data: ``default``'s learned fusion is fitted on them (focus_learn.py;
 #: blind-9, blind-10, blind-14 and blind-15 since the eighteenth focus pass, h18-refit).
@@ -210,14 +228,17 @@ TRAINED_ON = frozenset({"blind-3", "blind-4", "blind-5", "blind-6", "blind-7", "
 MISSES_READ = frozenset({"blind-14", "blind-15"})
 SET_LABELS = {"developer": "developer (development)", "blind-1": "blind-1 (development)",
               "blind-2": "blind-2 (development)",
-              **{s: f"{s} ({'development' if s in TRAINED_ON | MISSES_READ else 'held out'})" for s in HELD_OUT_FILES}}
+              **{s: f"{s} ({'development' if s in TRAINED_ON | MISSES_READ else 'held out'})" for s in HELD_OUT_FILES},
+              **{s: f"{s} (development)" for s in DEV_FILES}}
 HELD_OUT = frozenset(HELD_OUT_FILES)
+ON_REQUEST = frozenset(ON_REQUEST_FILES)
 DEFAULT_RETRIEVERS = ("default", "bm25-200", "bm25-400", "embedding-200", "embedding-400", "truncate")
 
 
 def load_goals(sets: list[str] | None) -> list[dict]:
-    """The development goals, plus the file of each held-out set named in ``sets`` (and only those)."""
-    held_out = [HELD_OUT_FILES[s] for s in sorted(HELD_OUT & set(sets or ()))]
+    """The development goals, plus the file of each set read on request (:data:`ON_REQUEST_FILES`: the
+    held-out sets and dev-18) named in ``sets`` (and only those)."""
+    held_out = [ON_REQUEST_FILES[s] for s in sorted(ON_REQUEST & set(sets or ()))]
     return [json.loads(line) for path in (GOALS[0], *held_out)
             for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
@@ -325,12 +346,12 @@ def main() -> None:
     ap.add_argument("--refined", action="store_true", help="focus the refined rendering")
     args = ap.parse_args()
     goals = load_goals(args.sets)
-    known = sorted({g["set"] for g in goals} | (HELD_OUT if args.sets else set()),
+    known = sorted({g["set"] for g in goals} | (ON_REQUEST if args.sets else set()),
                    key=lambda s: (SET_ORDER + [s]).index(s))
-    unknown = sorted(set(args.sets or ()) - set(known) - HELD_OUT)
+    unknown = sorted(set(args.sets or ()) - set(known) - ON_REQUEST)
     if unknown:
         ap.error(f"unknown --set {', '.join(unknown)} (known: {', '.join(known)})")
-    sets = args.sets or [s for s in known if s not in HELD_OUT]
+    sets = args.sets or [s for s in known if s not in ON_REQUEST]
     goals = [g for g in goals if g["set"] in sets]
     retrievers = args.retrievers or list(DEFAULT_RETRIEVERS)
     observed: dict[str, Any] = {}

@@ -59,4 +59,6 @@ def test_families_cover_the_pages_outside_the_corpus_and_fold_apart() -> None:
     assert all(fl.family(p) == fl.ALL_FAMILIES[fold[p]] for p in pages)
     # a blind-14 page never falls in a corpus family by its number
     assert fl.family("pages_blind14/001-handbook-ar-basic-config") == "handbook"
+    assert fl.family("pages_dev18/005-lilypond-ja-manuals") == "lilypond"
+    assert fl.EXTRA_SETS["dev-18"][1] == fl.DATA / "pages_dev18"
     assert fl.family("001-amazon-kindle-book") == "shop"

@@ -1,8 +1,9 @@
-"""Shape of the held-out goal files blind-6 to blind-17, and that every must-keep item is on its page.
+"""Shape of the held-out goal files blind-6 to blind-17 (and of dev-18, written the same way as development
+data), and that every must-keep item is on its page.
 
 The figures come from ``benchmarks/realpage_goals.py --set blind-6`` / ``--set blind-7`` /
 ``--set blind-8`` / ``--set blind-9`` / ``--set blind-10`` / ``--set blind-11`` / ``--set blind-12`` / ``--set blind-13`` / ``--set blind-14`` / ``--set blind-15`` / ``--set blind-16`` /
-``--set blind-17``.
+``--set blind-17`` / ``--set dev-18``.
 blind-6 to blind-10 are written on the 49 corpus pages; blind-11 to blind-17 on pages of their own
 (``benchmarks/data/pages_blind11`` … ``pages_blind17``), none of them in the corpus. Nothing here runs a retriever: the existence check observes each page with the full
 tree only (no goal, no focus, no defense) and matches items with the harness's own matcher
@@ -30,6 +31,7 @@ class HeldOut:
     min_goals: int
     min_per_page: int
     pages: Path | None = None  # the set's own page directory; None: the corpus
+    held_out: bool = True  # False: development data from the start (dev-18), read on request like a held-out set
 
 
 SETS = [
@@ -52,6 +54,8 @@ SETS = [
             pages=DATA / "pages_blind16"),
     HeldOut("blind-17", DATA / "realpage_goals_blind17.jsonl", "blind-16", min_goals=160, min_per_page=8,
             pages=DATA / "pages_blind17"),
+    HeldOut("dev-18", DATA / "realpage_goals_dev18.jsonl", "blind-17", min_goals=130, min_per_page=8,
+            pages=DATA / "pages_dev18", held_out=False),
 ]
 BY_NAME = pytest.mark.parametrize("held", SETS, ids=[s.name for s in SETS])
 
@@ -95,10 +99,16 @@ def test_the_set_shares_no_goal_with_the_other_sets(held: HeldOut) -> None:
 @BY_NAME
 def test_the_set_runs_only_when_asked_for_by_name(held: HeldOut) -> None:
     harness = _harness()
-    assert held.name in harness.HELD_OUT and harness.HELD_OUT_FILES[held.name] == held.file
+    if held.held_out:
+        assert held.name in harness.HELD_OUT and harness.HELD_OUT_FILES[held.name] == held.file
+    else:  # a development set read on request: never in the held-out lists
+        assert held.name not in harness.HELD_OUT | harness.TRAINED_ON | harness.MISSES_READ
+        assert harness.DEV_FILES[held.name] == held.file
+    assert harness.ON_REQUEST_FILES[held.name] == held.file
     assert harness.SET_PAGES.get(held.name) == held.pages
     # blind-3..10, 14, 15: the learned fusion's data (9, 10, 14, 15 since h18-refit); blind-14/15: misses read (stop 27)
-    kind = "development" if held.name in harness.TRAINED_ON | harness.MISSES_READ else "held out"
+    kind = ("development" if not held.held_out or held.name in harness.TRAINED_ON | harness.MISSES_READ
+            else "held out")
     assert harness.SET_LABELS[held.name] == f"{held.name} ({kind})" and held.name in harness.SET_ORDER
     assert held.name not in {g["set"] for g in harness.load_goals(None)}
     assert held.name not in {g["set"] for g in harness.load_goals([held.previous])}
