@@ -132,7 +132,7 @@ def test_reference_codes_are_not_foreign_words() -> None:
 
 def test_a_call_written_in_code_is_not_a_host() -> None:
     # module.func( is a call (h19-fp): a note in another language than the page about a function is no steering
-    assert written_hosts("call textwrap.fill(text, width=40) or open shop-mirror.example") == ["shop-mirror.example"]
+    assert written_hosts("call json.dumps(obj, indent=2) or open shop-mirror.example") == ["shop-mirror.example"]
     assert written_hosts("os.path.join(a, b) returns a path") == []
     swahili_code = "Msomaji, kumbuka kwamba mbegu.panda() haipimi upana wa herufi pana, angalia matokeo kwa macho"
     assert not _flagged(_page(swahili_code), swahili_code[:20])
