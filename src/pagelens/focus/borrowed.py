@@ -27,8 +27,9 @@ from pagelens.focus.evidence import domain
 
 __all__ = ["PageIdentity", "borrowed_host", "foreign_words", "judge", "lines_with_hosts", "prose", "written_hosts"]
 
-#: A host name written as text ("name-part.tld", "a.b.tld"), not inside a longer word or an e-mail's local part.
-_HOST = re.compile(r"(?<![\w@.-])((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,12})(?![\w-])")
+#: A host name written as text ("name-part.tld", "a.b.tld"), not inside a longer word or an e-mail's local part, and
+#: not followed at once by an argument list: ``module.func(`` is a call written in code, not an address.
+_HOST = re.compile(r"(?<![\w@.-])((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,12})(?![\w(-])")
 #: Endings that make a "host" a file name (a written file is not a destination).
 _FILE_ENDINGS = frozenset({"html", "htm", "php", "asp", "aspx", "jsp", "js", "css", "png", "jpg", "jpeg", "gif",
                            "svg", "webp", "pdf", "txt", "json", "xml", "zip", "gz", "exe", "dmg", "apk", "doc",

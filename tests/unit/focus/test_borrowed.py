@@ -128,3 +128,13 @@ def test_reference_codes_are_not_foreign_words() -> None:
     page = _identity(_page(text))
     assert not foreign_words(text, page, ["seedbarn.example"])
     assert judge(text, page, foreign=True) is None
+
+
+def test_a_call_written_in_code_is_not_a_host() -> None:
+    # module.func( is a call (h19-fp): a note in another language than the page about a function is no steering
+    assert written_hosts("call json.dumps(obj, indent=2) or open shop-mirror.example") == ["shop-mirror.example"]
+    assert written_hosts("os.path.join(a, b) returns a path") == []
+    swahili_code = "Msomaji, kumbuka kwamba mbegu.panda() haipimi upana wa herufi pana, angalia matokeo kwa macho"
+    assert not _flagged(_page(swahili_code), swahili_code[:20])
+    swahili_host = swahili_code.replace("mbegu.panda()", "mbegu.panda ()")
+    assert _flagged(_page(swahili_host), swahili_host[:20])  # the same words with a written address: still judged
