@@ -173,7 +173,7 @@ the same rendering with the same ``focus()`` (defense on), as ``pagelens eval-ca
         [--retriever default --retriever bm25-400 ...] [--set blind-2] [--budget 0.15] [--refined]
         [--json out.json]
 
-``--pages`` is the corpus; a set listed in :data:`SET_PAGES` (blind-11 … blind-17, dev-18) always reads its own pages.
+``--pages`` is the corpus; a set listed in :data:`SET_PAGES` (blind-11 … blind-17, dev-18, blind-19) always reads its own pages.
 """
 
 from __future__ import annotations
@@ -204,12 +204,14 @@ HELD_OUT_FILES = {"blind-3": HERE / "data" / "realpage_goals_blind3.jsonl",
                   "blind-14": HERE / "data" / "realpage_goals_blind14.jsonl",
                   "blind-15": HERE / "data" / "realpage_goals_blind15.jsonl",
                   "blind-16": HERE / "data" / "realpage_goals_blind16.jsonl",
-                  "blind-17": HERE / "data" / "realpage_goals_blind17.jsonl"}
+                  "blind-17": HERE / "data" / "realpage_goals_blind17.jsonl",
+                  "blind-19": HERE / "data" / "realpage_goals_blind19.jsonl"}
 #: Sets whose pages are not the corpus: their pages are observed from this directory, not ``--pages``.
 SET_PAGES = {"blind-11": HERE / "data" / "pages_blind11", "blind-12": HERE / "data" / "pages_blind12",
              "blind-13": HERE / "data" / "pages_blind13", "blind-14": HERE / "data" / "pages_blind14",
              "blind-15": HERE / "data" / "pages_blind15", "blind-16": HERE / "data" / "pages_blind16",
-             "blind-17": HERE / "data" / "pages_blind17", "dev-18": HERE / "data" / "pages_dev18"}
+             "blind-17": HERE / "data" / "pages_blind17", "dev-18": HERE / "data" / "pages_dev18",
+             "blind-19": HERE / "data" / "pages_blind19"}
 #: Development sets written as carefully as a held-out one but for training from the start (never held out):
 #: each is read only when asked for by name, like the held-out files, so a plain run stays as it was.
 DEV_FILES = {"dev-18": HERE / "data" / "realpage_goals_dev18.jsonl"}
@@ -218,7 +220,7 @@ ON_REQUEST_FILES = {**HELD_OUT_FILES, **DEV_FILES}
 GOALS = (HERE / "data" / "realpage_goals.jsonl", *ON_REQUEST_FILES.values())
 SET_ORDER = ["developer", "blind-1", "blind-2", "blind-3", "blind-4", "blind-5", "blind-6", "blind-7", "blind-8",
              "blind-9", "blind-10", "blind-11", "blind-12", "blind-13", "blind-14", "blind-15",
-             "blind-16", "blind-17", "dev-18"]
+             "blind-16", "blind-17", "dev-18", "blind-19"]
 #: How each set is labeled in every table.
 #: Once held out, now development data: ``default``'s learned fusion is fitted on them (focus_learn.py;
 #: blind-9, blind-10, blind-14 and blind-15 since the eighteenth focus pass, h18-refit).
