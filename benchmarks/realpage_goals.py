@@ -149,6 +149,20 @@ generalises), and the held-out ones, each in its own file:
   without reading the retriever, the defense or any earlier goal file and without running either on them,
   to add page families to ``benchmarks/focus_learn.py``'s training data (``--with-set dev-18``). Listed in
   :data:`DEV_FILES`, not :data:`HELD_OUT_FILES`: read only when asked for by name (``--set dev-18``).
+* ``blind-19`` — 156 goals on 12 real pages in none of the corpus, blind-11 … blind-17 or dev-18
+  (``benchmarks/data/realpage_goals_blind19.jsonl``, same format, 1-4 must-keep items each, 194 items;
+  54% read / 15% act / 30% navigate), of families no earlier set used: the Nettle cryptographic library
+  manual (Texinfo, one page, 22,292 lines of full tree), Expat's API reference, the libffi manual (a chapter
+  and its index), the GNU bc manual, the bzip2 manual, fontconfig's user guide, and man pages rendered to
+  HTML here by groff in German (ps), French (useradd), Polish (pgrep), Italian (apt-get) and Russian
+  (pstree); 9 goals in another language than the page on the seven English pages (es, de, fr, it, ja), and
+  at least two thirds of the goals on each of the five non-English pages in English. The pages carry no
+  forms: its act goals use the pages' own controls (pager, index letter bar, table-of-contents and mail
+  links). Its pages are in ``benchmarks/data/pages_blind19`` (sources and licences in its SOURCES.md;
+  :data:`SET_PAGES`). Every item checked against both the walker's and the CDP full tree. Written by a
+  helper (h19-goals19) from the full trees only, without reading the retriever, the defense or any
+  earlier goal file, and without running either on them; held out, run only when asked for by name
+  (``--set blind-19``).
 
 **blind-3 … blind-8 are development data too** since 2026-12-06 (issue 9, h10-focus): each had
 been run on several code versions, and ``benchmarks/focus_learn.py`` fits ``default``'s learned
@@ -158,7 +172,7 @@ held-out figure.
 
 **blind-14 and blind-15 are development data too** since stop 27 (2026-12-06): their rows and misses
 were read while building (h17-xling, h17-fold; :data:`MISSES_READ`); their labels say ``(development)``.
-blind-16, blind-17 and blind-11 … blind-13 stay held out.
+blind-16, blind-17, blind-19 and blind-11 … blind-13 stay held out.
 
 **blind-9, blind-10, blind-14 and blind-15 are training data** of ``default``'s learned fusion since the
 eighteenth focus pass (h18-refit, stop 28): ``benchmarks/focus_learn.py ship --with-set blind-9 --with-set
