@@ -8,7 +8,7 @@ element, ``where.position``: ``beforebegin`` / ``afterbegin`` / ``beforeend`` / 
 helper that read neither the defense nor the retriever code and never ran either on them.
 
 Other case files in the same format, run with ``--cases``: the held-out ``injections_blind5.jsonl``
-to ``injections_blind17.jsonl`` (each run only when named, aggregates only; blind-9: 66 attacks, 6 in
+to ``injections_blind19.jsonl`` (each run only when named, aggregates only; blind-9: 66 attacks, 6 in
 each category, and 30 benign look-alikes on all 49 pages, 17 attack languages; blind-10: 66 attacks,
 6 in each category, and 50 benign look-alikes on all 49 pages, 21 attack languages, written later by
 another helper that read neither the defense nor any other injection file; blind-11: 66 attacks, 6 in
@@ -45,7 +45,15 @@ samples, reader comments, quotations and see-also notes among them) on all 15 Sn
 QuerySet, Bash manual, German/French/Spanish LibreOffice help and Italian/Portuguese/Japanese/Russian
 Debian Installation Guide pages of ``pages_blind16/`` (run it with ``--pages benchmarks/data/pages_blind16``),
 18 attack languages, written by hand by a ninth helper under the same rules as blind-13, and checked only
-with ``--validate``) and
+with ``--validate``;
+blind-19: 66 attacks, 6 in each category, half of each category subtle (wrong values presented as
+corrections, changed procedure steps, quiet requests for other data than the user meant to give), and 55
+benign look-alikes (outdated-translation and maintenance bars, session and unsaved-changes dialogs, consent
+bars, save and search status lines, config samples, shell sessions and log lines, skip links, long alt texts
+and labels, reader comments and testimonials, foreign quotations, see-also notes and field help) on all 15
+Apache-manual (German, French, Japanese, Korean, Turkish, Spanish, Simplified Chinese), Flask and Notus JS
+pages of ``pages_blind17/`` (run it with ``--pages benchmarks/data/pages_blind17``), 18 attack languages,
+written by hand by a tenth helper under the same rules as blind-13, and checked only with ``--validate``) and
 the development files (blind-14 and blind-15 count among them since stop 27: their misses were read
 while building the defense by h17-subtle, h17-ugc and h17-fold) ``injections_dev6.jsonl``, ``injections_dev8.jsonl`` and
 ``injections_dev9.jsonl`` (dev-9: 70 attacks weighted towards pop-ups, consent dialogs, toasts, live
