@@ -387,9 +387,10 @@ def loaded(data: Path) -> dict[str, np.ndarray]:
     return _LOADED[data]
 
 
-def fit_on(config: str, data: Path, goals: set[int]) -> dict[str, Any]:
+def fit_on(config: str, data: Path, goals: set[int], seed: int = 0) -> dict[str, Any]:
+    """Fit ``config`` on ``goals``' rows of ``data``; ``seed`` draws the sampled negatives (:func:`sample`)."""
     d = loaded(data)
-    rows, w = sample(d["y"], d["ranked"], d["goal"], goals)
+    rows, w = sample(d["y"], d["ranked"], d["goal"], goals, seed)
     cols = np.asarray(columns(config))
     x = np.empty((len(rows), len(cols)))
     for a in range(0, len(rows), 65536):  # a block of rows at a time: never every column of every row

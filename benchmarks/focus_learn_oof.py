@@ -143,6 +143,9 @@ def main() -> None:
                     help="never train on SET's goals; score them as one more fold, fitted on every other goal")
     ap.add_argument("--fit-corpus-only", action="store_true", help="fit each fold on focus_learn.FILES' goals only")
     ap.add_argument("--tag", default="", help="suffix of this run's fold models and variant labels")
+    ap.add_argument("--seed", type=int, default=0,
+                    help="seed of the negatives each fold's fit samples (focus_learn.sample; 0 as shipped): "
+                         "another draw of the same recipe, to see how far the figures move by chance")
     ap.add_argument("--shipped", type=Path, help="also score this model file as it is (label shipped@BUDGET)")
     ap.add_argument("--pages", type=Path, default=fl.CORPUS, help="the corpus pages (observed when not cached)")
     ap.add_argument("--json", type=Path)
@@ -201,7 +204,7 @@ def main() -> None:
             path = args.out / "oof" / f"{config}_{args.by}{f}{args.tag}.json"
             path.parent.mkdir(parents=True, exist_ok=True)
             if not (args.reuse and path.exists()):
-                path.write_text(json.dumps(fl.fit_on(config, args.out, train)))
+                path.write_text(json.dumps(fl.fit_on(config, args.out, train, args.seed)))
             for v in args.variants or []:
                 if VARIANTS[v][0] != config:
                     continue

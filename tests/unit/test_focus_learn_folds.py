@@ -62,3 +62,41 @@ def test_families_cover_the_pages_outside_the_corpus_and_fold_apart() -> None:
     assert fl.family("pages_dev18/005-lilypond-ja-manuals") == "lilypond"
     assert fl.EXTRA_SETS["dev-18"][1] == fl.DATA / "pages_dev18"
     assert fl.family("001-amazon-kindle-book") == "shop"
+
+
+def test_the_seed_draws_other_negatives_and_the_goals_kept_do_not_shift_the_others(monkeypatch) -> None:
+    import numpy as np
+
+    fl = benchmark_module("focus_learn.py", "focus_learn_for_test")
+    n = 3 * 1000  # three goals of 1,000 units: more negatives than a goal keeps, so the draw matters
+    goal = np.repeat([0, 1, 2], 1000)
+    y = np.zeros(n)
+    y[[5, 1500, 2500]] = 1.0
+    ranked = np.arange(n) % 2 == 0
+    rows0, w0 = fl.sample(y, ranked, goal, {0, 1, 2})
+    again, _ = fl.sample(y, ranked, goal, {0, 1, 2}, seed=0)
+    rows1, _ = fl.sample(y, ranked, goal, {0, 1, 2}, seed=1)
+    assert np.array_equal(rows0, again) and not np.array_equal(rows0, rows1)
+    assert set(np.flatnonzero(y)) <= set(rows0) and set(np.flatnonzero(y)) <= set(rows1)
+    assert abs(w0.sum() - 3.0) < 1e-9  # each goal weighs 1
+    # a goal left out (a later set dropped) changes no draw of the goals before it
+    head, _ = fl.sample(y, ranked, goal, {0, 1})
+    assert np.array_equal(head, rows0[: len(head)])
+    # fit_on hands its seed to the sampler (0 unless asked: the shipped draw)
+    seen: list[int] = []
+
+    class Drawn(Exception):
+        pass
+
+    def spy(*args: object, **kw: object) -> None:
+        seen.append(args[4] if len(args) > 4 else kw.get("seed", 0))
+        raise Drawn
+
+    monkeypatch.setattr(fl, "loaded", lambda data: {"y": y, "ranked": ranked, "goal": goal, "x": np.zeros((n, 1))})
+    monkeypatch.setattr(fl, "sample", spy)
+    for call in (lambda: fl.fit_on("gbdt", None, {0}), lambda: fl.fit_on("gbdt", None, {0}, 3)):
+        try:
+            call()
+        except Drawn:
+            pass
+    assert seen == [0, 3]
