@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
 from pathlib import Path
 
@@ -22,6 +21,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import focus_learn as fl  # noqa: E402
+import focus_learn_oof as oof  # noqa: E402
 
 
 def group_of(row: dict, check: set[str]) -> str:
@@ -29,11 +29,9 @@ def group_of(row: dict, check: set[str]) -> str:
 
 
 def line(rows: list[dict]) -> str:
-    items = sum(r["items"] for r in rows)
-    kept = sum(r["kept"] for r in rows)
-    case = sum(r["kept"] == r["items"] for r in rows) / len(rows)
-    return (f"{len(rows)} | {kept}/{items} | {kept / items:.3f} | {case:.3f} | "
-            f"{100 * statistics.mean(r['pruning'] for r in rows):.2f}%")
+    n, recall, case, pruning = oof.summary(rows)
+    return (f"{n} | {sum(r['kept'] for r in rows)}/{sum(r['items'] for r in rows)} | {recall:.3f} | {case:.3f} | "
+            f"{100 * pruning:.2f}%")
 
 
 def main() -> None:
