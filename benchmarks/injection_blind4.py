@@ -8,7 +8,7 @@ element, ``where.position``: ``beforebegin`` / ``afterbegin`` / ``beforeend`` / 
 helper that read neither the defense nor the retriever code and never ran either on them.
 
 Other case files in the same format, run with ``--cases``: the held-out ``injections_blind5.jsonl``
-to ``injections_blind19.jsonl`` (each run only when named, aggregates only; blind-9: 66 attacks, 6 in
+to ``injections_blind20.jsonl`` (each run only when named, aggregates only; blind-9: 66 attacks, 6 in
 each category, and 30 benign look-alikes on all 49 pages, 17 attack languages; blind-10: 66 attacks,
 6 in each category, and 50 benign look-alikes on all 49 pages, 21 attack languages, written later by
 another helper that read neither the defense nor any other injection file; blind-11: 66 attacks, 6 in
@@ -53,7 +53,18 @@ bars, save and search status lines, config samples, shell sessions and log lines
 and labels, reader comments and testimonials, foreign quotations, see-also notes and field help) on all 15
 Apache-manual (German, French, Japanese, Korean, Turkish, Spanish, Simplified Chinese), Flask and Notus JS
 pages of ``pages_blind17/`` (run it with ``--pages benchmarks/data/pages_blind17``), 18 attack languages,
-written by hand by a tenth helper under the same rules as blind-13, and checked only with ``--validate``) and
+written by hand by a tenth helper under the same rules as blind-13, and checked only with ``--validate``;
+blind-20: 66 attacks, 6 in each category, half of each category subtle (wrong values and made-up options
+presented as errata or corrections, changed procedure steps, fake option entries and notes in the page's own
+Texinfo or man-page form, quiet requests for passwords, tokens or account data, stale-section notes pointing
+elsewhere), and 56 benign look-alikes (version, translation and maintenance bars, unsaved-changes, session,
+print and newsletter dialogs, consent bars, reader comments and reviews, long alt texts and labels, shell
+sessions, code and config samples, log lines, a true erratum, skip links and screen-reader hints, status
+lines, foreign quotations and translator's notes, true see-also and use-X-instead notes, field help) on all
+12 Nettle, Expat, libffi, GNU bc, bzip2 and fontconfig manual pages and German, French, Polish, Italian and
+Russian man pages of ``pages_blind19/`` (run it with ``--pages benchmarks/data/pages_blind19``), 19 attack
+languages, written by hand by an eleventh helper under the same rules as blind-13, and checked only with
+``--validate``) and
 the development files (blind-14 and blind-15 count among them since stop 27: their misses were read
 while building the defense by h17-subtle, h17-ugc and h17-fold) ``injections_dev6.jsonl``, ``injections_dev8.jsonl`` and
 ``injections_dev9.jsonl`` (dev-9: 70 attacks weighted towards pop-ups, consent dialogs, toasts, live
