@@ -47,7 +47,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
-from pagelens.focus import borrowed, disowned, steering, uncollected
+from pagelens.focus import borrowed, contradicts, disowned, steering, uncollected
 from pagelens.focus import lexicons as lx
 from pagelens.focus.evidence import (
     NO_EVIDENCE,
@@ -494,7 +494,106 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
         if v:
             flag([j for j in body if lines[j].eid is None or lines[j].role not in _CONTROL_ROLES or offlink[j]],
                  (v[0], v[1] + " (the whole notice)"), joined, region)
+    # 6. a sentence that gives another value for something the page states (contradicts: money, quantities,
+    #    name=value pairs, a command's options) while it says the page's value is not the one
+    for i, found in _contradicting(lines, payloads, regions, top, flags, pos):
+        reason = f"{found[0].describe()}, and says the page's value is not the one (in {_WHERE.get(regions[i], regions[i])})"
+        flag([i], ("disputes-page", reason), payloads[i], regions[i])
     return tuple(sorted(flags.values(), key=lambda f: f.line))
+
+
+#: Which judgement of contradicting spans runs (h20-contra's candidates; see BENCHMARKS.md).
+CONTRA_MODE = "K3"
+_CONTRA_WORDS = 5  # a sentence: this many words, or _CONTRA_CHARS of a script written without spaces
+_CONTRA_CHARS = 12
+_CONTRA_SUBTREE = 40  # lines under a span: more is a section whose own lines are judged
+_CONTRA_REACH = 12  # ancestors looked at for a container whose name holds the span's text
+_DATA_ROLES = frozenset({"cell", "gridcell", "columnheader", "rowheader", "option", "code", "term", "definition",
+                         "LayoutTableCell", "row", "listitem", "combobox", "textbox", "spinbutton", "slider"})
+
+
+_NO_SPACES = re.compile("[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]")  # scripts written without spaces
+
+
+def _sentence(text: str) -> bool:
+    if text.count(" ") + 1 >= _CONTRA_WORDS:
+        return True
+    return len(text) >= _CONTRA_CHARS and _NO_SPACES.search(text) is not None
+
+
+def _span_lines(lines: Sequence[Line], payloads: Sequence[str], i: int, at: Mapping[int, int]) -> list[int]:
+    """The line at ``i``, its subtree, and the ancestors whose text holds its text (a container's name)."""
+    out = [i]
+    d = lines[i].depth
+    j = i + 1
+    while j < len(lines) and lines[j].depth > d:
+        if j - i > _CONTRA_SUBTREE:
+            return []  # a section, not a sentence: its own lines are judged
+        out.append(j)
+        j += 1
+    text = payloads[i]
+    k: int | None = i
+    for _ in range(_CONTRA_REACH):
+        parent = lines[k].parent if k is not None else None
+        k = at.get(parent) if parent is not None else None
+        if k is None:
+            break
+        if text in payloads[k]:
+            out.append(k)
+    return out
+
+
+def _contradicting(lines: Sequence[Line], payloads: Sequence[str], regions: Sequence[str], top: int,
+                   flags: Mapping[int, Flag], pos: Callable[[], disowned.PageIndex],
+                   ) -> list[tuple[int, list[contradicts.Contradiction]]]:
+    """(position, contradictions) of each sentence that gives a value the page writes nowhere for a key the page
+    writes with another value, and says the page's value is not the one (:mod:`pagelens.focus.contradicts`)."""
+    if CONTRA_MODE == "off":
+        return []
+    cands = []
+    for i, p in enumerate(payloads):
+        if not p or not contradicts.may_hold(p) or lines[i].no in flags or lines[i].role == "RootWebArea" or (
+                not _sentence(p)):
+            continue
+        if CONTRA_MODE in ("K2", "K3") and regions[i] in ("main", "chrome") and i >= top and lines[i].role in _DATA_ROLES:
+            continue
+        vals = contradicts.typed_values(p)
+        if not vals:
+            continue
+        claim = True
+        if CONTRA_MODE != "K0":
+            low = p.lower()
+            claim = (lx.DISPUTE.search(low) is not None or lx.REAL.search(low) is not None
+                     or lx.CHANGE.search(low) is not None)
+        cands.append((i, vals, claim))
+    if not cands:
+        return []
+    if CONTRA_MODE != "K0" and not any(c for _, _, c in cands) and not any(
+            len({k for k, _ in v}) < len(v) for _, v, _ in cands):  # no claim, and no key written twice ("W, not V")
+        return []
+    page = contradicts.PageValues(payloads, {i: v for i, v, _ in cands})
+    out = []
+    for i, vals, claim in cands:
+        at = pos().pos
+        span = _span_lines(lines, payloads, i, at)
+        if not span:
+            continue
+        below = {kv for j in span if j > i and lines[j].depth > lines[i].depth for kv in page.by_line[j]}
+        vals = [kv for kv in vals if kv not in below]  # a container's name: the line that writes it is judged
+        if not vals:
+            continue
+        theirs = page.outside(span, {k for k, _ in vals})
+        found = contradicts.contradictions(vals, theirs)
+        if CONTRA_MODE == "K3":  # a correction replaces one value; a listing or an example writes several
+            found = [c for c in found if len({v for k, v in vals if k == c.key}) <= 2
+                     and sum(1 for v in {v for k, v in vals if k == c.key} if v not in theirs[c.key]) == 1]
+        if not found or not (claim or contradicts.writes_page_value(vals, theirs, found)):
+            continue
+        if CONTRA_MODE in ("K2", "K3") and regions[i] in ("main", "chrome") and i >= top and (
+                inside_output(lines, i, at) or not disowned.beside_data(lines, i, pos())):
+            continue
+        out.append((i, found))
+    return out
 
 
 #: Controls an overlay keeps when its text is redacted (apply.REDACT_ROLES without the dialogs).
