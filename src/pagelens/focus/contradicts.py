@@ -18,16 +18,20 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 __all__ = ["Contradiction", "PageValues", "contradictions", "may_hold", "typed_values", "writes_page_value"]
 
 #: Currency signs and ISO codes (written beside a number, either side).
 _CUR = r"(?:[£$€¥₹₽₩₺₴₪฿]|円|元|원|zł|Kč|kr|CHF|EUR|USD|GBP|JPY|PLN|SEK|NOK|DKK|CZK|RUB|INR|CNY)"
 _NUM = r"\d{1,3}(?:[,.'\u00a0\u202f ]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d+)?"
-_MONEY = re.compile(rf"(?<![A-Za-z0-9.]){_CUR}\s?({_NUM})(?![A-Za-z0-9%])|(?<![A-Za-z0-9.,])({_NUM})\s?{_CUR}(?![A-Za-z0-9])")
+#: An amount: a currency before or after the number (the character before a match is checked in code: a pattern that
+#: starts with a look-behind is tried at every position, one that starts with a digit or a sign is not).
+_MONEY = re.compile(rf"{_CUR}\s?({_NUM})(?![A-Za-z0-9%])|({_NUM})\s?{_CUR}(?![A-Za-z0-9])")
 #: SI / IEC unit symbols and a percent sign after a number (a symbol, not a word of any language).
 _UNIT = (r"%|kcal|kWh|[kMGT]?(?:Hz|B|bps|W|V|J)|[mµk]?(?:g|l|L|m|s)|cm|mm|km|ms|dB|mAh|°C|°F|℃|MiB|GiB|KiB|TiB")
-_QTY = re.compile(rf"(?<![A-Za-z0-9.,])({_NUM})\s?({_UNIT})(?![A-Za-z0-9/])")
+_QTY = re.compile(rf"({_NUM})\s?({_UNIT})(?![A-Za-z0-9/])")
+_GLUED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789.,")
 #: ``name=value`` outside a URL's query string (a parameter after ``?`` / ``&`` / ``%`` is an address, not a claim).
 _KV = re.compile(r"(?<![\w.?&%/\\-])([A-Za-z_][A-Za-z0-9_]{1,40})\s?=\s?([^\s,;)\]}'\"&\\]{1,40})")
 _OPT = re.compile(r"(?<![\w./-])([a-z][a-z0-9_.-]{1,30})\s+(--?[A-Za-z][A-Za-z0-9-]{0,30})(?![\w=-])")
@@ -63,23 +67,28 @@ def may_hold(text: str) -> bool:
     return _MAY.search(text) is not None
 
 
-def typed_values(text: str) -> list[tuple[tuple[str, str], str]]:
-    """The typed values ``text`` writes, as ((kind, key), value)."""
+_KINDS = frozenset({"money", "qty", "kv", "opt"})
+
+
+def typed_values(text: str, kinds: frozenset[str] = _KINDS) -> list[tuple[tuple[str, str], str]]:
+    """The typed values ``text`` writes, as ((kind, key), value); only those of ``kinds``."""
     out: list[tuple[tuple[str, str], str]] = []
-    if _DIGIT.search(text) is not None:
-        money = _CUR_ONLY.search(text) is not None
+    if ("money" in kinds or "qty" in kinds) and _DIGIT.search(text) is not None:
         starts: set[int] = set()
-        if money:
+        if _CUR_ONLY.search(text) is not None:
             for m in _MONEY.finditer(text):
-                out.append((("money", _currency(m)), _amount(m.group(1) or m.group(2))))
+                if m.start() and text[m.start() - 1] in _GLUED and (m.group(2) or text[m.start() - 1] != ","):
+                    continue  # part of a word or of a longer number
+                if "money" in kinds:
+                    out.append((("money", _currency(m)), _amount(m.group(1) or m.group(2))))
                 starts.update(range(*m.span()))
-        if _QTY_NEAR.search(text) is not None:
+        if "qty" in kinds and _QTY_NEAR.search(text) is not None:
             for m in _QTY.finditer(text):
-                if m.start() not in starts:
+                if m.start() not in starts and not (m.start() and text[m.start() - 1] in _GLUED):
                     out.append((("qty", m.group(2)), _amount(m.group(1))))
-    if "=" in text:
+    if "kv" in kinds and "=" in text:
         out.extend((("kv", m.group(1)), m.group(2)) for m in _KV.finditer(text))
-    if _OPT_NEAR.search(text) is not None:
+    if "opt" in kinds and _OPT_NEAR.search(text) is not None:
         out.extend((("opt", m.group(1)), m.group(2)) for m in _OPT.finditer(text))
     return out
 
@@ -97,16 +106,29 @@ class Contradiction:
         return f"gives {self.value} for {what}, where the page gives {', '.join(self.page[:3])}"
 
 
+_FIRST = {"money": _CUR, "qty": r"\d\s?[%A-Za-zµ°℃]", "kv": "=", "opt": r"\s--?[A-Za-z]"}
+
+
+@lru_cache(maxsize=16)
+def _first_test(kinds: frozenset[str]) -> re.Pattern[str]:
+    """One cheap pattern that every line writing a value of ``kinds`` matches."""
+    return re.compile("|".join(_FIRST[k] for k in sorted(kinds)) or "(?!)")
+
+
 class PageValues:
     """The typed values of every line of a page, counted by key, built once (lazily by the caller)."""
 
     __slots__ = ("by_line", "counts")
 
     def __init__(self, payloads: Sequence[str],
-                 known: Mapping[int, list[tuple[tuple[str, str], str]]] | None = None) -> None:
+                 known: Mapping[int, list[tuple[tuple[str, str], str]]] | None = None,
+                 kinds: frozenset[str] = _KINDS) -> None:
+        """``known``: lines already read (position → values); ``kinds``: only values of these kinds are read."""
         known = known or {}
+        first = _first_test(kinds)
         self.by_line: list[list[tuple[tuple[str, str], str]]] = [
-            known[i] if i in known else typed_values(p) if p and _MAY.search(p) is not None else []
+            [kv for kv in known[i] if kv[0][0] in kinds] if i in known
+            else typed_values(p, kinds) if p and first.search(p) is not None else []
             for i, p in enumerate(payloads)]
         self.counts: dict[tuple[str, str], Counter[str]] = {}
         for vals in self.by_line:

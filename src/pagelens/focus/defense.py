@@ -506,6 +506,7 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
 CONTRA_MODE = "K3"
 _CONTRA_WORDS = 5  # a sentence: this many words, or _CONTRA_CHARS of a script written without spaces
 _CONTRA_CHARS = 12
+_CONTRA_NOTE = 400  # characters: a longer text is prose, not a note that corrects a value
 _CONTRA_SUBTREE = 40  # lines under a span: more is a section whose own lines are judged
 _CONTRA_REACH = 12  # ancestors looked at for a container whose name holds the span's text
 _DATA_ROLES = frozenset({"cell", "gridcell", "columnheader", "rowheader", "option", "code", "term", "definition",
@@ -550,30 +551,26 @@ def _contradicting(lines: Sequence[Line], payloads: Sequence[str], regions: Sequ
     writes with another value, and says the page's value is not the one (:mod:`pagelens.focus.contradicts`)."""
     if CONTRA_MODE == "off":
         return []
+    placed = CONTRA_MODE in ("K2", "K3")
     cands = []
     for i, p in enumerate(payloads):
-        if not p or not contradicts.may_hold(p) or lines[i].no in flags or lines[i].role == "RootWebArea" or (
-                not _sentence(p)):
+        if not p or len(p) > _CONTRA_NOTE or lines[i].no in flags or not contradicts.may_hold(p) or not _sentence(p) or (
+                lines[i].role == "RootWebArea"):
             continue
-        if CONTRA_MODE in ("K2", "K3") and regions[i] in ("main", "chrome") and i >= top and lines[i].role in _DATA_ROLES:
+        if placed and regions[i] in ("main", "chrome") and i >= top and lines[i].role in _DATA_ROLES:
             continue
         vals = contradicts.typed_values(p)
         if not vals:
             continue
-        claim = True
-        if CONTRA_MODE != "K0":
-            low = p.lower()
-            claim = (lx.DISPUTE.search(low) is not None or lx.REAL.search(low) is not None
-                     or lx.CHANGE.search(low) is not None)
-        cands.append((i, vals, claim))
+        if placed and regions[i] in ("main", "chrome") and i >= top and (
+                not disowned.beside_data(lines, i, pos()) or inside_output(lines, i, pos().pos)):
+            continue  # the site's own text: only a note of its own beside the data, or the notice above the page
+        cands.append((i, vals))
     if not cands:
         return []
-    if CONTRA_MODE != "K0" and not any(c for _, _, c in cands) and not any(
-            len({k for k, _ in v}) < len(v) for _, v, _ in cands):  # no claim, and no key written twice ("W, not V")
-        return []
-    page = contradicts.PageValues(payloads, {i: v for i, v, _ in cands})
+    page = contradicts.PageValues(payloads, dict(cands), frozenset(k[0] for _, v in cands for k, _ in v))
     out = []
-    for i, vals, claim in cands:
+    for i, vals in cands:
         at = pos().pos
         span = _span_lines(lines, payloads, i, at)
         if not span:
@@ -587,11 +584,13 @@ def _contradicting(lines: Sequence[Line], payloads: Sequence[str], regions: Sequ
         if CONTRA_MODE == "K3":  # a correction replaces one value; a listing or an example writes several
             found = [c for c in found if len({v for k, v in vals if k == c.key}) <= 2
                      and sum(1 for v in {v for k, v in vals if k == c.key} if v not in theirs[c.key]) == 1]
-        if not found or not (claim or contradicts.writes_page_value(vals, theirs, found)):
+        if not found:
             continue
-        if CONTRA_MODE in ("K2", "K3") and regions[i] in ("main", "chrome") and i >= top and (
-                inside_output(lines, i, at) or not disowned.beside_data(lines, i, pos())):
-            continue
+        if CONTRA_MODE != "K0" and not contradicts.writes_page_value(vals, theirs, found):
+            low = payloads[i].lower()
+            if (lx.DISPUTE.search(low) is None and lx.REAL.search(low) is None
+                    and lx.CHANGE.search(low) is None):
+                continue
         out.append((i, found))
     return out
 
