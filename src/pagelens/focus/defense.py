@@ -498,7 +498,7 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
     #    name=value pairs, a command's options) while it says the page's value is not the one
     for i, found in _contradicting(lines, payloads, regions, top, flags, pos):
         reason = f"{found[0].describe()}, and says the page's value is not the one (in {_WHERE.get(regions[i], regions[i])})"
-        flag([i], ("disputes-page", reason), payloads[i], regions[i])
+        flag([i, *_wrappers(lines, payloads, i, pos().pos)], ("disputes-page", reason), payloads[i], regions[i])
     return tuple(sorted(flags.values(), key=lambda f: f.line))
 
 
@@ -506,6 +506,7 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
 CONTRA_MODE = "K3"
 _CONTRA_WORDS = 5  # a sentence: this many words, or _CONTRA_CHARS of a script written without spaces
 _CONTRA_CHARS = 12
+_WRAP_SLACK = 40  # characters a wrapper's name may add to the sentence it shows (a label, a byline)
 _CONTRA_NOTE = 400  # characters: a longer text is prose, not a note that corrects a value
 _CONTRA_SUBTREE = 40  # lines under a span: more is a section whose own lines are judged
 _CONTRA_REACH = 12  # ancestors looked at for a container whose name holds the span's text
@@ -541,6 +542,20 @@ def _span_lines(lines: Sequence[Line], payloads: Sequence[str], i: int, at: Mapp
             break
         if text in payloads[k]:
             out.append(k)
+    return out
+
+
+def _wrappers(lines: Sequence[Line], payloads: Sequence[str], i: int, at: Mapping[int, int]) -> list[int]:
+    """The ancestors of the line at ``i`` whose name is its text and little more (a wrapper that shows the same
+    sentence): flagged with it, so that the sentence does not stay in the wrapper's name."""
+    text, out = payloads[i], []
+    k: int | None = i
+    for _ in range(_CONTRA_REACH):
+        parent = lines[k].parent if k is not None else None
+        k = at.get(parent) if parent is not None else None
+        if k is None or text not in payloads[k] or len(payloads[k]) > len(text) + _WRAP_SLACK:
+            break
+        out.append(k)
     return out
 
 
