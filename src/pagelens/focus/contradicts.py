@@ -7,20 +7,40 @@ those subjects with a different value ("the price is actually £329", "the defau
 instead"): the page itself is the reference. :func:`contradictions` gives, for a span, each typed value the page writes
 nowhere else while it writes the same key (the same currency, unit, name or command) with another value.
 
-The verdict lies with the caller (:mod:`pagelens.focus.defense`): a contradiction alone is no evidence of an attack (an
-honest review says what it paid last year, a basket toast writes its subtotal), so it is combined with what the span
-says of the page's value and with where the span stands.
+A contradiction alone is no evidence of an attack (an honest review says what it paid last year, a basket toast writes
+its subtotal, a download list gives three sizes), so :func:`judge` asks three things more of a span (h20-contra's K3l,
+chosen on the development sets: BENCHMARKS.md, twenty-second injection-defense pass):
+
+* **it says the page's value is not the one**: it also writes the page's own value for that key ("V, not W"), or it
+  carries the defense's multilingual dispute, real/current or change words (:data:`~pagelens.focus.lexicons.DISPUTE`,
+  :data:`~pagelens.focus.lexicons.REAL`, :data:`~pagelens.focus.lexicons.CHANGE`);
+* **it corrects, it does not list**: for that key it writes at most two values, exactly one of them new to the page;
+* **it stands apart from the data**: in the site's own regions (``main``, ``chrome``) below the notice zone, it is a
+  short note of its own beside a block of data (:func:`pagelens.focus.disowned.beside_data`) with no list item, cell,
+  row, term, definition, option or code among its ancestors; in user content, an overlay or text sighted users do not
+  see (an alt text, an aria-label) it may stand anywhere.
+
+:mod:`pagelens.focus.defense` flags what :func:`judge` finds (kind ``disputes-page``), with the wrappers whose name is
+the same sentence.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-__all__ = ["Contradiction", "PageValues", "contradictions", "may_hold", "typed_values", "writes_page_value"]
+from pagelens.focus import disowned
+from pagelens.focus import lexicons as lx
+from pagelens.types import Line
+
+__all__ = ["ON", "Contradiction", "Found", "PageValues", "contradictions", "judge", "may_hold", "typed_values",
+           "writes_page_value"]
+
+#: Whether :func:`judge` runs (an off switch for comparisons; on by default).
+ON = True
 
 #: Currency signs and ISO codes (written beside a number, either side).
 _CUR = r"(?:[£$€¥₹₽₩₺₴₪฿]|円|元|원|zł|Kč|kr|CHF|EUR|USD|GBP|JPY|PLN|SEK|NOK|DKK|CZK|RUB|INR|CNY)"
@@ -172,3 +192,128 @@ def writes_page_value(span_values: Sequence[tuple[tuple[str, str], str]],
     """Whether the span also writes the page's own value for a key it contradicts ("W, not V"; "V instead of W")."""
     keys = {c.key for c in found}
     return any(key in keys and v in page.get(key, ()) for key, v in span_values)
+
+
+# -- the judgement over a page's lines ---------------------------------------------------------------------------
+
+_WORDS = 5  # a sentence: this many words, or _CHARS of a script written without spaces
+_CHARS = 12
+_NOTE = 400  # characters: a longer text is prose, not a note that corrects a value
+_SUBTREE = 40  # lines under a span: more is a section whose own lines are judged
+_REACH = 12  # ancestors looked at
+_WRAP_SLACK = 40  # characters a wrapper's name may add to the sentence it shows (a label, a byline)
+_SITE = frozenset({"main", "chrome"})
+#: Roles that are the page's data or its controls, never a note of their own.
+_DATA_ROLES = frozenset({"cell", "gridcell", "columnheader", "rowheader", "option", "code", "term", "definition",
+                         "LayoutTableCell", "row", "listitem", "combobox", "textbox", "spinbutton", "slider"})
+#: A sentence with one of these among its ancestors is part of the data (a changelog item, a table's cell), not a note
+#: beside it. Layout cells are layout, not data.
+_INSIDE_DATA = frozenset({"listitem", "cell", "gridcell", "row", "term", "definition", "columnheader", "rowheader",
+                          "option", "code"})
+_NO_SPACES = re.compile("[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]")  # scripts written without spaces
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    at: int  # position of the sentence's line
+    items: tuple[Contradiction, ...]
+    wrappers: tuple[int, ...]  # positions of ancestors whose name is the same sentence (flagged with it)
+
+
+def _sentence(text: str) -> bool:
+    if text.count(" ") + 1 >= _WORDS:
+        return True
+    return len(text) >= _CHARS and _NO_SPACES.search(text) is not None
+
+
+def _ancestors(lines: Sequence[Line], i: int, at: Mapping[int, int]) -> Iterable[int]:
+    k: int | None = i
+    for _ in range(_REACH):
+        parent = lines[k].parent if k is not None else None
+        k = at.get(parent) if parent is not None else None
+        if k is None:
+            return
+        yield k
+
+
+def _span_lines(lines: Sequence[Line], payloads: Sequence[str], i: int, at: Mapping[int, int]) -> list[int]:
+    """The line at ``i``, its subtree, and the ancestors whose text holds its text (a container's name); empty for a
+    section (more than :data:`_SUBTREE` lines under it)."""
+    out = [i]
+    d = lines[i].depth
+    j = i + 1
+    while j < len(lines) and lines[j].depth > d:
+        if j - i > _SUBTREE:
+            return []
+        out.append(j)
+        j += 1
+    out.extend(k for k in _ancestors(lines, i, at) if payloads[i] in payloads[k])
+    return out
+
+
+def _inside_data(lines: Sequence[Line], i: int, at: Mapping[int, int]) -> bool:
+    return lines[i].role in _INSIDE_DATA or any(lines[k].role in _INSIDE_DATA for k in _ancestors(lines, i, at))
+
+
+def _wrappers(lines: Sequence[Line], payloads: Sequence[str], i: int, at: Mapping[int, int]) -> tuple[int, ...]:
+    """The ancestors of the line at ``i`` whose name is its text and little more (a wrapper showing the sentence)."""
+    out = []
+    for k in _ancestors(lines, i, at):
+        if payloads[i] not in payloads[k] or len(payloads[k]) > len(payloads[i]) + _WRAP_SLACK:
+            break
+        out.append(k)
+    return tuple(out)
+
+
+def _says_not_the_one(text: str) -> bool:
+    low = text.lower()
+    return lx.DISPUTE.search(low) is not None or lx.REAL.search(low) is not None or lx.CHANGE.search(low) is not None
+
+
+def judge(lines: Sequence[Line], payloads: Sequence[str], regions: Sequence[str], top: int,
+          flagged: Callable[[int], bool], index: Callable[[], disowned.PageIndex]) -> list[Found]:
+    """Each sentence of the page (``payloads``: the defense's normalised text per line; ``regions``: per line; ``top``:
+    the notice zone's end; ``flagged``: whether a position is flagged already) that gives a value the page writes
+    nowhere for a key the page writes with another value, while it says the page's value is not the one, corrects one
+    value and stands apart from the data (see the module's doc)."""
+    if not ON:
+        return []
+    cands: list[tuple[int, list[tuple[tuple[str, str], str]]]] = []
+    for i, p in enumerate(payloads):
+        if not p or len(p) > _NOTE or _MAY.search(p) is None or not _sentence(p) or flagged(i) or (
+                lines[i].role == "RootWebArea"):
+            continue
+        site = regions[i] in _SITE and i >= top
+        if site and lines[i].role in _DATA_ROLES:
+            continue
+        vals = typed_values(p)
+        if not vals:
+            continue
+        if site and (not disowned.beside_data(lines, i, index()) or _inside_data(lines, i, index().pos)):
+            continue  # the site's own text: only a note of its own beside the data, or the notice above the page
+        cands.append((i, vals))
+    if not cands:
+        return []
+    page = PageValues(payloads, dict(cands), frozenset(k[0] for _, v in cands for k, _ in v))
+    out = []
+    for i, vals in cands:
+        at = index().pos
+        span = _span_lines(lines, payloads, i, at)
+        if not span:
+            continue
+        below = {kv for j in span if j > i and lines[j].depth > lines[i].depth for kv in page.by_line[j]}
+        vals = [kv for kv in vals if kv not in below]  # a container's name: the line that writes it is judged
+        if not vals:
+            continue
+        theirs = page.outside(span, {k for k, _ in vals})
+        found = []
+        for c in contradictions(vals, theirs):
+            written = {v for k, v in vals if k == c.key}
+            if len(written) <= 2 and sum(1 for v in written if v not in theirs[c.key]) == 1:
+                found.append(c)  # a correction replaces one value; a listing or an example writes several
+        if not found:
+            continue
+        if not writes_page_value(vals, theirs, found) and not _says_not_the_one(payloads[i]):
+            continue
+        out.append(Found(i, tuple(found), _wrappers(lines, payloads, i, at)))
+    return out

@@ -496,118 +496,13 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
                  (v[0], v[1] + " (the whole notice)"), joined, region)
     # 6. a sentence that gives another value for something the page states (contradicts: money, quantities,
     #    name=value pairs, a command's options) while it says the page's value is not the one
-    for i, found in _contradicting(lines, payloads, regions, top, flags, pos):
-        reason = f"{found[0].describe()}, and says the page's value is not the one (in {_WHERE.get(regions[i], regions[i])})"
-        flag([i, *_wrappers(lines, payloads, i, pos().pos)], ("disputes-page", reason), payloads[i], regions[i])
+    flagged = frozenset(flags)
+    for found in contradicts.judge(lines, payloads, regions, top, lambda i: lines[i].no in flagged, pos):
+        i = found.at
+        reason = (f"{found.items[0].describe()}, and says the page's value is not the one "
+                  f"(in {_WHERE.get(regions[i], regions[i])})")
+        flag([i, *found.wrappers], ("disputes-page", reason), payloads[i], regions[i])
     return tuple(sorted(flags.values(), key=lambda f: f.line))
-
-
-#: Which judgement of contradicting spans runs (h20-contra's candidates; see BENCHMARKS.md).
-CONTRA_MODE = "K3"
-_CONTRA_WORDS = 5  # a sentence: this many words, or _CONTRA_CHARS of a script written without spaces
-_CONTRA_CHARS = 12
-_WRAP_SLACK = 40  # characters a wrapper's name may add to the sentence it shows (a label, a byline)
-_CONTRA_NOTE = 400  # characters: a longer text is prose, not a note that corrects a value
-_CONTRA_SUBTREE = 40  # lines under a span: more is a section whose own lines are judged
-_CONTRA_REACH = 12  # ancestors looked at for a container whose name holds the span's text
-_DATA_ROLES = frozenset({"cell", "gridcell", "columnheader", "rowheader", "option", "code", "term", "definition",
-                         "LayoutTableCell", "row", "listitem", "combobox", "textbox", "spinbutton", "slider"})
-
-
-_NO_SPACES = re.compile("[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]")  # scripts written without spaces
-
-
-def _sentence(text: str) -> bool:
-    if text.count(" ") + 1 >= _CONTRA_WORDS:
-        return True
-    return len(text) >= _CONTRA_CHARS and _NO_SPACES.search(text) is not None
-
-
-def _span_lines(lines: Sequence[Line], payloads: Sequence[str], i: int, at: Mapping[int, int]) -> list[int]:
-    """The line at ``i``, its subtree, and the ancestors whose text holds its text (a container's name)."""
-    out = [i]
-    d = lines[i].depth
-    j = i + 1
-    while j < len(lines) and lines[j].depth > d:
-        if j - i > _CONTRA_SUBTREE:
-            return []  # a section, not a sentence: its own lines are judged
-        out.append(j)
-        j += 1
-    text = payloads[i]
-    k: int | None = i
-    for _ in range(_CONTRA_REACH):
-        parent = lines[k].parent if k is not None else None
-        k = at.get(parent) if parent is not None else None
-        if k is None:
-            break
-        if text in payloads[k]:
-            out.append(k)
-    return out
-
-
-def _wrappers(lines: Sequence[Line], payloads: Sequence[str], i: int, at: Mapping[int, int]) -> list[int]:
-    """The ancestors of the line at ``i`` whose name is its text and little more (a wrapper that shows the same
-    sentence): flagged with it, so that the sentence does not stay in the wrapper's name."""
-    text, out = payloads[i], []
-    k: int | None = i
-    for _ in range(_CONTRA_REACH):
-        parent = lines[k].parent if k is not None else None
-        k = at.get(parent) if parent is not None else None
-        if k is None or text not in payloads[k] or len(payloads[k]) > len(text) + _WRAP_SLACK:
-            break
-        out.append(k)
-    return out
-
-
-def _contradicting(lines: Sequence[Line], payloads: Sequence[str], regions: Sequence[str], top: int,
-                   flags: Mapping[int, Flag], pos: Callable[[], disowned.PageIndex],
-                   ) -> list[tuple[int, list[contradicts.Contradiction]]]:
-    """(position, contradictions) of each sentence that gives a value the page writes nowhere for a key the page
-    writes with another value, and says the page's value is not the one (:mod:`pagelens.focus.contradicts`)."""
-    if CONTRA_MODE == "off":
-        return []
-    placed = CONTRA_MODE in ("K2", "K3")
-    cands = []
-    for i, p in enumerate(payloads):
-        if not p or len(p) > _CONTRA_NOTE or lines[i].no in flags or not contradicts.may_hold(p) or not _sentence(p) or (
-                lines[i].role == "RootWebArea"):
-            continue
-        if placed and regions[i] in ("main", "chrome") and i >= top and lines[i].role in _DATA_ROLES:
-            continue
-        vals = contradicts.typed_values(p)
-        if not vals:
-            continue
-        if placed and regions[i] in ("main", "chrome") and i >= top and (
-                not disowned.beside_data(lines, i, pos()) or inside_output(lines, i, pos().pos)):
-            continue  # the site's own text: only a note of its own beside the data, or the notice above the page
-        cands.append((i, vals))
-    if not cands:
-        return []
-    page = contradicts.PageValues(payloads, dict(cands), frozenset(k[0] for _, v in cands for k, _ in v))
-    out = []
-    for i, vals in cands:
-        at = pos().pos
-        span = _span_lines(lines, payloads, i, at)
-        if not span:
-            continue
-        below = {kv for j in span if j > i and lines[j].depth > lines[i].depth for kv in page.by_line[j]}
-        vals = [kv for kv in vals if kv not in below]  # a container's name: the line that writes it is judged
-        if not vals:
-            continue
-        theirs = page.outside(span, {k for k, _ in vals})
-        found = contradicts.contradictions(vals, theirs)
-        if CONTRA_MODE == "K3":  # a correction replaces one value; a listing or an example writes several
-            found = [c for c in found if len({v for k, v in vals if k == c.key}) <= 2
-                     and sum(1 for v in {v for k, v in vals if k == c.key} if v not in theirs[c.key]) == 1]
-        if not found:
-            continue
-        if CONTRA_MODE != "K0" and not contradicts.writes_page_value(vals, theirs, found):
-            low = payloads[i].lower()
-            if (lx.DISPUTE.search(low) is None and lx.REAL.search(low) is None
-                    and lx.CHANGE.search(low) is None):
-                continue
-        out.append((i, found))
-    return out
 
 
 #: Controls an overlay keeps when its text is redacted (apply.REDACT_ROLES without the dialogs).

@@ -105,3 +105,23 @@ def test_a_review_that_says_what_it_paid_is_left_alone_in_user_content() -> None
     extra = "\t\t[12] article ''\n\t\t\tStaticText 'Lovely crossing. I paid £3.50 for the same trip last year, still worth it.'\n"
     r = _page("Boats are accessible to wheelchairs on every crossing.", extra)
     assert not _flagged(_unseen(r, "£3.50"), "£3.50")
+
+
+_LIST_PAGE = (
+    "RootWebArea 'Release history', url='http://127.0.0.1:8000/history.html'\n"
+    "\t[1] main ''\n"
+    "\t\t[2] heading 'Release history'\n"
+    "\t\t[3] list ''\n"
+    "\t\t\t[4] listitem ''\n"
+    "\t\t\t\tStaticText 'Version 4.1 makes index builds about 30% faster on large tables and fixes two crashes.'\n"
+    "\t\t\t[5] listitem ''\n"
+    "\t\t\t\tStaticText 'Query planning uses 15% less memory; actual savings depend on the schema in use.'\n"
+    "\t\t\t\t[6] list ''\n"
+    "\t\t\t\t\t[7] listitem ''\n"
+    "\t\t\t\t\t\tStaticText 'A new option limits the planner.'\n"
+)
+
+
+def test_a_changelog_item_inside_a_list_is_the_page_s_data_not_a_note() -> None:
+    r = rendering_from_text(_LIST_PAGE)
+    assert not _flagged(r, "15% less memory")
