@@ -24,6 +24,11 @@ Web pages can carry text written for the agent rather than for the user. :func:`
 6. **What the page collects** (:mod:`pagelens.focus.uncollected`, any language) — a form's tip that asks the reader
    to enter a kind of secret (a password, a card, a bank account, a one-time code …) that nothing else on the page
    names: a secret routed into a field the page did not make for it. No addressee and no address needed.
+7. **What the page states** (:mod:`pagelens.focus.contradicts`, typed values, any language) — a short sentence that gives
+   an amount, a quantity, a ``name=value`` or a command's option the page writes nowhere, for a key (a currency, a unit,
+   a name, a command) the page writes with another value, while it says the page's value is not the one ("V, not W",
+   or a dispute, real/current or change word), corrects one value rather than listing several, and stands apart from
+   the data (a note beside it in the site's own regions; anywhere in user content, overlays and unseen text).
 
 A notice bar above the page's own content is folded like a pop-up the agent did not open
 (:mod:`pagelens.focus.notices`), whatever it says: text in the site's own register needs no evidence there. So is a
@@ -47,7 +52,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
-from pagelens.focus import borrowed, disowned, steering, uncollected
+from pagelens.focus import borrowed, contradicts, disowned, steering, uncollected
 from pagelens.focus import lexicons as lx
 from pagelens.focus.evidence import (
     NO_EVIDENCE,
@@ -494,6 +499,14 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
         if v:
             flag([j for j in body if lines[j].eid is None or lines[j].role not in _CONTROL_ROLES or offlink[j]],
                  (v[0], v[1] + " (the whole notice)"), joined, region)
+    # 7. a sentence that gives another value for something the page states (contradicts: money, quantities,
+    #    name=value pairs, a command's options) while it says the page's value is not the one
+    flagged = frozenset(flags)
+    for found in contradicts.judge(lines, payloads, regions, top, lambda i: lines[i].no in flagged, pos):
+        i = found.at
+        reason = (f"{found.items[0].describe()}, and says the page's value is not the one "
+                  f"(in {_WHERE.get(regions[i], regions[i])})")
+        flag([i, *found.wrappers], ("disputes-page", reason), payloads[i], regions[i])
     return tuple(sorted(flags.values(), key=lambda f: f.line))
 
 
