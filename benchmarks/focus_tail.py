@@ -58,17 +58,34 @@ def _arm(spec: str) -> tuple[str, float | None]:
     return name, float(budget) if budget else None
 
 
+def _retriever(name: str) -> Any:
+    """A registry name, or ``default+field=value,field=value`` (a :class:`RulesConfig` with those fields)."""
+    from pagelens.focus.registry import make_retriever
+
+    if "+" not in name:
+        return make_retriever(name)
+    import dataclasses
+
+    from pagelens.focus.rules import RulesConfig, RulesRetriever
+
+    types = {f.name: f.type for f in dataclasses.fields(RulesConfig)}
+    kw: dict[str, Any] = {}
+    for pair in name.split("+", 1)[1].split(","):
+        key, _, value = pair.partition("=")
+        t = types[key]
+        kw[key] = (value.lower() == "true") if t in (bool, "bool") else (int(value) if t in (int, "int") else float(value))
+    return RulesRetriever(RulesConfig(**kw))
+
+
 def run(args: argparse.Namespace) -> None:
     from pagelens.bench.cases import MustKeep, item_kept
     from pagelens.focus.apply import focus
     from pagelens.focus.base import FocusQuery
-    from pagelens.focus.registry import make_retriever
-
     goals = load(args.group)
     parsed = renderings(goals, args.cache, args.pages)
     out = []
     arms = [(a, *_arm(a)) for a in args.arm]
-    rets = {name: make_retriever(name) for _, name, _ in arms}
+    rets = {name: _retriever(name) for _, name, _ in arms}
     for g in goals:
         r = parsed[g["page"]]
         row: dict[str, Any] = {"set": g["set"], "page": g["page"], "goal": g["goal"], "kind": g.get("kind"),

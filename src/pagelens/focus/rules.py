@@ -176,6 +176,11 @@ class RulesConfig:
     #: a kept label unit (a line ending in a colon) brings up to this many tokens of what follows it under the
     #: same parent (:func:`.units.label_value`; 0: off)
     label_value_tokens: int = 0
+    #: the fused order's first this many units bring the units beside them (:mod:`.nearby`; 0: off)...
+    nearby_best: int = 0
+    nearby_reach: int = 2  # ...those within this many units before and after...
+    nearby_tokens: int = 80  # ...each at most this many tokens...
+    nearby_questions: bool = True  # ...for a question only
     debug_units: int = 8
 
 
@@ -248,6 +253,10 @@ class RulesRetriever:
             strong = [ranked for name, ranked in signals.items() if weights.get(name, 0.0) >= 0.5]
             firsts = [ranked[r] for r in range(cfg.signal_quota) for ranked in strong if r < len(ranked)]
             order = list(dict.fromkeys([*firsts, *order]))
+        if cfg.nearby_best > 0 and (is_question(query.goal) or not cfg.nearby_questions):
+            from pagelens.focus.nearby import with_neighbours
+
+            order = with_neighbours(order, pa, cfg.nearby_best, cfg.nearby_reach, cfg.nearby_tokens)
         extra: list[int] = []
         if asks_extreme(query.goal):
             values = _compared_values(page, line_terms, line_terms_goal_kinds(query))

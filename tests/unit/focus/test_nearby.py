@@ -1,0 +1,69 @@
+"""The best units bring the units beside them (:mod:`pagelens.focus.nearby`, issue 9, twenty-second pass)."""
+
+from __future__ import annotations
+
+from focus_pages import typed_rendering
+
+from pagelens.focus.analysis import analysis_of
+from pagelens.focus.apply import focus
+from pagelens.focus.base import FocusQuery
+from pagelens.focus.nearby import beside, with_neighbours
+from pagelens.focus.rules import RulesConfig, RulesRetriever
+from pagelens.focus.units import UnitLimits
+
+_LONG = " ".join(f"w{i}" for i in range(40))  # a line of ~40 tokens that shares no word with any goal
+
+
+def _sheet() -> list[tuple[int, str, str]]:
+    """A long description list: terms and their values, each its own unit (the list is too big to be one)."""
+    specs = [(0, "RootWebArea", "Product sheet"), (1, "main", ""), (2, "heading", "Details"), (2, "list", "")]
+    for i in range(30):
+        specs += [(3, "term", f"Property {i}"), (3, "definition", f"value {i} {_LONG}")]
+    specs[4 + 2 * 12] = (3, "term", "Download size")  # the term the goal names...
+    specs[5 + 2 * 12] = (3, "definition", f"Eleven megabytes and a half {_LONG}")  # ...and its value beside it
+    specs += [(2, "heading", "Reviews"), (2, "paragraph", "")]
+    specs += [(3, "StaticText", f"Review sentence {i} {_LONG}") for i in range(20)]
+    return specs
+
+
+def _unit_of(pa, name: str) -> int:
+    i = next(i for i, ln in enumerate(pa.page.lines) if ln.name.startswith(name))
+    return pa.units.of_line[i]
+
+
+def test_beside_walks_out_nearest_first_and_stops_at_a_heading() -> None:
+    pa = analysis_of(typed_rendering(_sheet()), UnitLimits(), 600, cache=False)
+    k = _unit_of(pa, "Download size")
+    assert beside(pa, k, 2, 80) == [k + 1, k - 1, k + 2, k - 2]
+    assert beside(pa, k, 2, 5) == []  # every neighbour is bigger than the cap
+    first = _unit_of(pa, "Property 0")
+    assert beside(pa, first, 3, 80) == [first + 1, first + 2, first + 3]  # the heading before it closes that side
+    last = _unit_of(pa, "Property 29")
+    assert all(j < _unit_of(pa, "Reviews") for j in beside(pa, last, 5, 200))  # nor past the next heading
+
+
+def test_with_neighbours_places_them_after_the_best_units_only() -> None:
+    pa = analysis_of(typed_rendering(_sheet()), UnitLimits(), 600, cache=False)
+    k = _unit_of(pa, "Download size")
+    far = _unit_of(pa, "Property 3")
+    got = with_neighbours([k, far], pa, 1, 1, 80)
+    assert got == [k, k + 1, k - 1, far]  # the far unit is not among the best: nothing beside it comes
+    assert with_neighbours([k, far], pa, 0, 1, 80) == [k, far]
+    assert with_neighbours([k + 1, k], pa, 2, 1, 80)[:2] == [k + 1, k + 2]  # a unit keeps its first place
+
+
+def test_a_goal_keeps_the_value_beside_its_matched_term_only_with_the_mechanism() -> None:
+    rendering = typed_rendering(_sheet())
+    goal = "Note down the download size"  # (an acting goal: no answer context follows its best units)
+    on = RulesConfig(nearby_best=5, nearby_reach=1, nearby_questions=False)
+
+    def kept(cfg: RulesConfig, text: str = goal) -> str:
+        res = focus(rendering, FocusQuery(text, budget=0.1), RulesRetriever(cfg), defense=False)
+        assert res.error is None
+        return res.text()
+
+    assert "Download size" in kept(RulesConfig())
+    assert "Eleven megabytes" not in kept(RulesConfig())  # the value shares no word with the goal
+    assert "Eleven megabytes" in kept(on)
+    # for questions only: an acting goal's view is left as it was
+    assert kept(RulesConfig(nearby_best=5, nearby_reach=1)) == kept(RulesConfig())
