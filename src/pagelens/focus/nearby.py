@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pagelens.focus.analysis import PageAnalysis
-from pagelens.focus.units import HEADING_ROLES
+from pagelens.focus.units import HEADING_ROLES, SHORT_COST
 
 
 def _scope(pa: PageAnalysis, k: int) -> tuple[int, int]:
@@ -64,3 +64,28 @@ def with_neighbours(order: Sequence[int], pa: PageAnalysis, best: int, reach: in
             for j in beside(pa, k, reach, max_tokens):
                 out.setdefault(j, None)
     return list(out)
+
+
+def bring(pa: PageAnalysis, keep: set[int], order: Sequence[int], best: int, reach: int, max_tokens: int,
+          allowance: int) -> int:
+    """After the budget fill: each of ``order``'s first ``best`` units that was kept brings the units
+    beside it (:func:`beside`, nearest first) that are not shown yet, while their lines fit ``allowance``
+    tokens in all; the lines are added to ``keep`` in place. Returns the tokens spent. Nothing the fill
+    kept is dropped: a view only gains lines."""
+    page, units = pa.page, pa.units
+    spent = 0
+    if best <= 0 or reach <= 0 or allowance <= 0:
+        return 0
+    for k in order[:best]:
+        if units.heads[k] not in keep:
+            continue
+        for j in beside(pa, k, reach, max_tokens):
+            lines = [i for i in range(units.heads[j], page.ends[units.heads[j]]) if i not in keep]
+            if not lines:
+                continue
+            cost = sum(page.cost[i] + 1 for i in lines) + SHORT_COST
+            if spent + cost > allowance:
+                continue
+            keep.update(lines)
+            spent += cost
+    return spent

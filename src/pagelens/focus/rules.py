@@ -181,6 +181,9 @@ class RulesConfig:
     nearby_reach: int = 2  # ...those within this many units before and after...
     nearby_tokens: int = 80  # ...each at most this many tokens...
     nearby_questions: bool = True  # ...for a question only
+    #: > 0: instead of moving them up the order, the best units bring them after the budget fill, at most this
+    #: share of the budget in all (:func:`.nearby.bring`: the fill's view only gains lines)
+    nearby_after: float = 0.0
     debug_units: int = 8
 
 
@@ -253,7 +256,8 @@ class RulesRetriever:
             strong = [ranked for name, ranked in signals.items() if weights.get(name, 0.0) >= 0.5]
             firsts = [ranked[r] for r in range(cfg.signal_quota) for ranked in strong if r < len(ranked)]
             order = list(dict.fromkeys([*firsts, *order]))
-        if cfg.nearby_best > 0 and (is_question(query.goal) or not cfg.nearby_questions):
+        nearby = cfg.nearby_best > 0 and (is_question(query.goal) or not cfg.nearby_questions)
+        if nearby and cfg.nearby_after <= 0:
             from pagelens.focus.nearby import with_neighbours
 
             order = with_neighbours(order, pa, cfg.nearby_best, cfg.nearby_reach, cfg.nearby_tokens)
@@ -266,6 +270,11 @@ class RulesRetriever:
             # share no word with it ("Member number", "Secret phrase"): each with its label
             extra += self._fields(page, int(budget * cfg.form_share))
         keep, spent, chosen = self._fill(query, pa, order, budget, extra, line_terms)
+        if nearby and cfg.nearby_after > 0:
+            from pagelens.focus.nearby import bring
+
+            spent += bring(pa, keep, order, cfg.nearby_best, cfg.nearby_reach, cfg.nearby_tokens,
+                           int(budget * cfg.nearby_after))
         if cfg.gap_tokens > 0:
             spent += close_gaps(page, keep, cfg.gap_tokens, cfg.gap_lines, pa.spare)
         info: dict[str, Any] = {
