@@ -67,3 +67,28 @@ def test_a_goal_keeps_the_value_beside_its_matched_term_only_with_the_mechanism(
     assert "Eleven megabytes" in kept(on)
     # for questions only: an acting goal's view is left as it was
     assert kept(RulesConfig(nearby_best=5, nearby_reach=1)) == kept(RulesConfig())
+
+
+def test_bring_adds_the_neighbours_of_kept_best_units_within_the_allowance_only() -> None:
+    from pagelens.focus.nearby import bring
+
+    pa = analysis_of(typed_rendering(_sheet()), UnitLimits(), 600, cache=False)
+    k = _unit_of(pa, "Download size")
+    heads = pa.units.heads
+    keep = set(range(heads[k], pa.page.ends[heads[k]]))
+    before = set(keep)
+    spent = bring(pa, keep, [k], 5, 1, 80, 1000)
+    assert keep > before and heads[k + 1] in keep and heads[k - 1] in keep and spent > 0
+    small = set(before)
+    assert bring(pa, small, [k], 5, 1, 80, 20) == 0 and small == before  # the value (~50 tokens) does not fit 20
+    unkept = set()
+    assert bring(pa, unkept, [k], 5, 1, 80, 1000) == 0 and not unkept  # a best unit the fill dropped brings nothing
+
+
+def test_after_the_fill_a_view_only_gains_lines() -> None:
+    rendering = typed_rendering(_sheet())
+    goal = "What is the download size?"
+    base = RulesRetriever().select(FocusQuery(goal, budget=0.1), rendering)
+    on = RulesRetriever(RulesConfig(nearby_best=5, nearby_reach=2, nearby_after=0.05)).select(
+        FocusQuery(goal, budget=0.1), rendering)
+    assert base.keep < on.keep  # (the term before the matched one: the fill had not shown it)
