@@ -1,12 +1,15 @@
-"""The best units bring the units beside them: a change of the fused order, no signal.
+"""The best units bring the units beside them: what a kept unit brings, no signal.
 
 Most items ``default`` loses at any budget sit in units no signal ranks (the value after a matched
 label, the next cell of a matched row, the line under a matched term): the fused order never holds
-them, so no budget reaches them. Many lie a unit or two from one of the order's best units. This
-module places, right after each of the order's first ``best`` units, the units within ``reach``
+them, so no budget reaches them. Many lie a unit or two from one of the order's best units. After the
+budget fill, each of the order's first ``best`` units that was kept brings the units within ``reach``
 units before and after it (nearest first, the one after before the one before), each at most
-``max_tokens`` tokens, never across a heading and never outside the best unit's grandparent. It reads
-the tree's structure only (unit positions, heading roles, parents); it never reads a word.
+``max_tokens`` tokens, never across a heading and never outside the best unit's grandparent, from a
+small allowance of tokens of its own (:func:`bring`; the fill's view only gains lines). It reads the
+tree's structure only (unit positions, heading roles, parents); it never reads a word. Moving the
+same units up the fused order instead lost more items than it found (BENCHMARKS.md, "Focus,
+twenty-second pass").
 """
 
 from __future__ import annotations
@@ -50,20 +53,6 @@ def beside(pa: PageAnalysis, k: int, reach: int, max_tokens: int) -> list[int]:
             if page.subtree_tokens(heads[j]) <= max_tokens:
                 out.append(j)
     return out
-
-
-def with_neighbours(order: Sequence[int], pa: PageAnalysis, best: int, reach: int, max_tokens: int) -> list[int]:
-    """``order`` with the units beside each of its first ``best`` units placed right after it
-    (a unit placed earlier stays where it first appears)."""
-    if best <= 0 or reach <= 0 or not order:
-        return list(order)
-    out: dict[int, None] = {}
-    for r, k in enumerate(order):
-        out.setdefault(k, None)
-        if r < best:
-            for j in beside(pa, k, reach, max_tokens):
-                out.setdefault(j, None)
-    return list(out)
 
 
 def bring(pa: PageAnalysis, keep: set[int], order: Sequence[int], best: int, reach: int, max_tokens: int,

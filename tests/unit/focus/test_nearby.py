@@ -7,7 +7,7 @@ from focus_pages import typed_rendering
 from pagelens.focus.analysis import analysis_of
 from pagelens.focus.apply import focus
 from pagelens.focus.base import FocusQuery
-from pagelens.focus.nearby import beside, with_neighbours
+from pagelens.focus.nearby import beside, bring
 from pagelens.focus.rules import RulesConfig, RulesRetriever
 from pagelens.focus.units import UnitLimits
 
@@ -42,36 +42,25 @@ def test_beside_walks_out_nearest_first_and_stops_at_a_heading() -> None:
     assert all(j < _unit_of(pa, "Reviews") for j in beside(pa, last, 5, 200))  # nor past the next heading
 
 
-def test_with_neighbours_places_them_after_the_best_units_only() -> None:
-    pa = analysis_of(typed_rendering(_sheet()), UnitLimits(), 600, cache=False)
-    k = _unit_of(pa, "Download size")
-    far = _unit_of(pa, "Property 3")
-    got = with_neighbours([k, far], pa, 1, 1, 80)
-    assert got == [k, k + 1, k - 1, far]  # the far unit is not among the best: nothing beside it comes
-    assert with_neighbours([k, far], pa, 0, 1, 80) == [k, far]
-    assert with_neighbours([k + 1, k], pa, 2, 1, 80)[:2] == [k + 1, k + 2]  # a unit keeps its first place
-
-
 def test_a_goal_keeps_the_value_beside_its_matched_term_only_with_the_mechanism() -> None:
     rendering = typed_rendering(_sheet())
     goal = "Note down the download size"  # (an acting goal: no answer context follows its best units)
-    on = RulesConfig(nearby_best=5, nearby_reach=1, nearby_questions=False)
+    on = RulesConfig(nearby_questions=False)  # (the shipped mechanism, for every goal)
+    off = RulesConfig(nearby_best=0)
 
     def kept(cfg: RulesConfig, text: str = goal) -> str:
-        res = focus(rendering, FocusQuery(text, budget=0.1), RulesRetriever(cfg), defense=False)
+        res = focus(rendering, FocusQuery(text, budget=0.5), RulesRetriever(cfg), defense=False)
         assert res.error is None
         return res.text()
 
-    assert "Download size" in kept(RulesConfig())
-    assert "Eleven megabytes" not in kept(RulesConfig())  # the value shares no word with the goal
+    assert "Download size" in kept(off)
+    assert "Eleven megabytes" not in kept(off)  # the value shares no word with the goal
     assert "Eleven megabytes" in kept(on)
-    # for questions only: an acting goal's view is left as it was
-    assert kept(RulesConfig(nearby_best=5, nearby_reach=1)) == kept(RulesConfig())
+    # shipped for questions only: an acting goal's view is left as it was
+    assert kept(RulesConfig()) == kept(off)
 
 
 def test_bring_adds_the_neighbours_of_kept_best_units_within_the_allowance_only() -> None:
-    from pagelens.focus.nearby import bring
-
     pa = analysis_of(typed_rendering(_sheet()), UnitLimits(), 600, cache=False)
     k = _unit_of(pa, "Download size")
     heads = pa.units.heads
@@ -88,7 +77,6 @@ def test_bring_adds_the_neighbours_of_kept_best_units_within_the_allowance_only(
 def test_after_the_fill_a_view_only_gains_lines() -> None:
     rendering = typed_rendering(_sheet())
     goal = "What is the download size?"
-    base = RulesRetriever().select(FocusQuery(goal, budget=0.1), rendering)
-    on = RulesRetriever(RulesConfig(nearby_best=5, nearby_reach=2, nearby_after=0.05)).select(
-        FocusQuery(goal, budget=0.1), rendering)
+    base = RulesRetriever(RulesConfig(nearby_best=0)).select(FocusQuery(goal, budget=0.1), rendering)
+    on = RulesRetriever().select(FocusQuery(goal, budget=0.1), rendering)
     assert base.keep < on.keep  # (the term before the matched one: the fill had not shown it)
