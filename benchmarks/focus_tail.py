@@ -211,7 +211,6 @@ def diagnose(args: argparse.Namespace) -> None:
                 up.append([page.subtree_tokens(a), min(inside) if inside else None])
             rec["up"] = up
             rec["unit_tokens"] = page.subtree_tokens(heads[k])
-            top = order[:10]
             rec["dist_top"] = [min((abs(kk - k) for kk in order[:n]), default=None) for n in (3, 5, 10, 20)]
             hd = [h for h in range(len(heads)) if page.lines[heads[h]].role in HEADING_ROLES]
             sec = max((h for h in hd if h <= k), default=None)  # the unit holding the nearest heading before it
