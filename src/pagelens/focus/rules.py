@@ -31,6 +31,8 @@ drops what an agent needs but the goal never names. This retriever
    a heading's lead, a label's value), until a **token budget** is spent: ``FocusQuery.budget``
    (a share of the full tree) or :attr:`RulesConfig.budget`, clamped to
    [:attr:`~RulesConfig.floor_tokens`, :attr:`~RulesConfig.ceiling_tokens`];
+   then, for a question, the best ten kept units bring the small units beside them from an allowance of
+   their own (:mod:`.nearby`: the value after a matched label, which no signal ranks);
 4. always keeps a cheap skeleton: the root, headings, the site search, pagination, breadcrumbs;
 5. closes small gaps (:mod:`.gaps`): a run of a few short pruned lines between two shown lines
    is shown instead of its placeholder (the value after a kept label, the count after an icon).
@@ -176,6 +178,13 @@ class RulesConfig:
     #: a kept label unit (a line ending in a colon) brings up to this many tokens of what follows it under the
     #: same parent (:func:`.units.label_value`; 0: off)
     label_value_tokens: int = 0
+    #: after the budget fill, the fused order's first this many kept units bring the units beside them
+    #: (:func:`.nearby.bring`: the value after a matched label, the next cell; 0: off)...
+    nearby_best: int = 10
+    nearby_reach: int = 2  # ...those within this many units before and after (not past a heading)...
+    nearby_tokens: int = 80  # ...each at most this many tokens...
+    nearby_share: float = 0.05  # ...from an allowance of this share of the budget, beyond it...
+    nearby_questions: bool = True  # ...for a question only. Chosen in BENCHMARKS.md, "Focus, twenty-second pass"
     debug_units: int = 8
 
 
@@ -257,6 +266,11 @@ class RulesRetriever:
             # share no word with it ("Member number", "Secret phrase"): each with its label
             extra += self._fields(page, int(budget * cfg.form_share))
         keep, spent, chosen = self._fill(query, pa, order, budget, extra, line_terms)
+        if cfg.nearby_best > 0 and cfg.nearby_share > 0 and (is_question(query.goal) or not cfg.nearby_questions):
+            from pagelens.focus.nearby import bring
+
+            spent += bring(pa, keep, order, cfg.nearby_best, cfg.nearby_reach, cfg.nearby_tokens,
+                           int(budget * cfg.nearby_share))
         if cfg.gap_tokens > 0:
             spent += close_gaps(page, keep, cfg.gap_tokens, cfg.gap_lines, pa.spare)
         info: dict[str, Any] = {

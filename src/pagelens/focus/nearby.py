@@ -1,0 +1,80 @@
+"""The best units bring the units beside them: what a kept unit brings, no signal.
+
+Most items ``default`` loses at any budget sit in units no signal ranks (the value after a matched
+label, the next cell of a matched row, the line under a matched term): the fused order never holds
+them, so no budget reaches them. Many lie a unit or two from one of the order's best units. After the
+budget fill, each of the order's first ``best`` units that was kept brings the units within ``reach``
+units before and after it (nearest first, the one after before the one before), each at most
+``max_tokens`` tokens, never across a heading and never outside the best unit's grandparent, from a
+small allowance of tokens of its own (:func:`bring`; the fill's view only gains lines). It reads the
+tree's structure only (unit positions, heading roles, parents); it never reads a word. Moving the
+same units up the fused order instead lost more items than it found (BENCHMARKS.md, "Focus,
+twenty-second pass").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pagelens.focus.analysis import PageAnalysis
+from pagelens.focus.units import HEADING_ROLES, SHORT_COST
+
+
+def _scope(pa: PageAnalysis, k: int) -> tuple[int, int]:
+    """The line range ``[lo, hi)`` a neighbour of unit ``k`` must lie in: its head's grandparent
+    (its parent when it has no grandparent, the whole page when it has neither)."""
+    page = pa.page
+    a = pa.units.heads[k]
+    for _ in range(2):
+        if page.parents[a] < 0:
+            break
+        a = page.parents[a]
+    if a == pa.units.heads[k]:
+        return 0, len(page.lines)
+    return a, page.ends[a]
+
+
+def beside(pa: PageAnalysis, k: int, reach: int, max_tokens: int) -> list[int]:
+    """Units within ``reach`` of unit ``k`` in reading order, nearest first (after, then before),
+    each at most ``max_tokens`` tokens; a direction stops at a heading unit or at its scope's edge."""
+    page, heads = pa.page, pa.units.heads
+    n = len(heads)
+    lo, hi = _scope(pa, k)
+    out: list[int] = []
+    open_dir = {1: True, -1: True}
+    for d in range(1, reach + 1):
+        for step in (1, -1):
+            if not open_dir[step]:
+                continue
+            j = k + step * d
+            if not 0 <= j < n or not lo <= heads[j] < hi or page.lines[heads[j]].role in HEADING_ROLES:
+                open_dir[step] = False
+                continue
+            if page.subtree_tokens(heads[j]) <= max_tokens:
+                out.append(j)
+    return out
+
+
+def bring(pa: PageAnalysis, keep: set[int], order: Sequence[int], best: int, reach: int, max_tokens: int,
+          allowance: int) -> int:
+    """After the budget fill: each of ``order``'s first ``best`` units that was kept brings the units
+    beside it (:func:`beside`, nearest first) that are not shown yet, while their lines fit ``allowance``
+    tokens in all; the lines are added to ``keep`` in place. Returns the tokens spent. Nothing the fill
+    kept is dropped: a view only gains lines."""
+    page, units = pa.page, pa.units
+    spent = 0
+    if best <= 0 or reach <= 0 or allowance <= 0:
+        return 0
+    for k in order[:best]:
+        if units.heads[k] not in keep:
+            continue
+        for j in beside(pa, k, reach, max_tokens):
+            lines = [i for i in range(units.heads[j], page.ends[units.heads[j]]) if i not in keep]
+            if not lines:
+                continue
+            cost = sum(page.cost[i] + 1 for i in lines) + SHORT_COST
+            if spent + cost > allowance:
+                continue
+            keep.update(lines)
+            spent += cost
+    return spent

@@ -1,0 +1,82 @@
+"""The best units bring the units beside them (:mod:`pagelens.focus.nearby`, issue 9, twenty-second pass)."""
+
+from __future__ import annotations
+
+from focus_pages import typed_rendering
+
+from pagelens.focus.analysis import analysis_of
+from pagelens.focus.apply import focus
+from pagelens.focus.base import FocusQuery
+from pagelens.focus.nearby import beside, bring
+from pagelens.focus.rules import RulesConfig, RulesRetriever
+from pagelens.focus.units import UnitLimits
+
+_LONG = " ".join(f"w{i}" for i in range(40))  # a line of ~40 tokens that shares no word with any goal
+
+
+def _sheet() -> list[tuple[int, str, str]]:
+    """A long description list: terms and their values, each its own unit (the list is too big to be one)."""
+    specs = [(0, "RootWebArea", "Product sheet"), (1, "main", ""), (2, "heading", "Details"), (2, "list", "")]
+    for i in range(30):
+        specs += [(3, "term", f"Property {i}"), (3, "definition", f"value {i} {_LONG}")]
+    specs[4 + 2 * 12] = (3, "term", "Download size")  # the term the goal names...
+    specs[5 + 2 * 12] = (3, "definition", f"Eleven megabytes and a half {_LONG}")  # ...and its value beside it
+    specs += [(2, "heading", "Reviews"), (2, "paragraph", "")]
+    specs += [(3, "StaticText", f"Review sentence {i} {_LONG}") for i in range(20)]
+    return specs
+
+
+def _unit_of(pa, name: str) -> int:
+    i = next(i for i, ln in enumerate(pa.page.lines) if ln.name.startswith(name))
+    return pa.units.of_line[i]
+
+
+def test_beside_walks_out_nearest_first_and_stops_at_a_heading() -> None:
+    pa = analysis_of(typed_rendering(_sheet()), UnitLimits(), 600, cache=False)
+    k = _unit_of(pa, "Download size")
+    assert beside(pa, k, 2, 80) == [k + 1, k - 1, k + 2, k - 2]
+    assert beside(pa, k, 2, 5) == []  # every neighbour is bigger than the cap
+    first = _unit_of(pa, "Property 0")
+    assert beside(pa, first, 3, 80) == [first + 1, first + 2, first + 3]  # the heading before it closes that side
+    last = _unit_of(pa, "Property 29")
+    assert all(j < _unit_of(pa, "Reviews") for j in beside(pa, last, 5, 200))  # nor past the next heading
+
+
+def test_a_goal_keeps_the_value_beside_its_matched_term_only_with_the_mechanism() -> None:
+    rendering = typed_rendering(_sheet())
+    goal = "Note down the download size"  # (an acting goal: no answer context follows its best units)
+    on = RulesConfig(nearby_questions=False)  # (the shipped mechanism, for every goal)
+    off = RulesConfig(nearby_best=0)
+
+    def kept(cfg: RulesConfig, text: str = goal) -> str:
+        res = focus(rendering, FocusQuery(text, budget=0.5), RulesRetriever(cfg), defense=False)
+        assert res.error is None
+        return res.text()
+
+    assert "Download size" in kept(off)
+    assert "Eleven megabytes" not in kept(off)  # the value shares no word with the goal
+    assert "Eleven megabytes" in kept(on)
+    # shipped for questions only: an acting goal's view is left as it was
+    assert kept(RulesConfig()) == kept(off)
+
+
+def test_bring_adds_the_neighbours_of_kept_best_units_within_the_allowance_only() -> None:
+    pa = analysis_of(typed_rendering(_sheet()), UnitLimits(), 600, cache=False)
+    k = _unit_of(pa, "Download size")
+    heads = pa.units.heads
+    keep = set(range(heads[k], pa.page.ends[heads[k]]))
+    before = set(keep)
+    spent = bring(pa, keep, [k], 5, 1, 80, 1000)
+    assert keep > before and heads[k + 1] in keep and heads[k - 1] in keep and spent > 0
+    small = set(before)
+    assert bring(pa, small, [k], 5, 1, 80, 20) == 0 and small == before  # the value (~50 tokens) does not fit 20
+    unkept = set()
+    assert bring(pa, unkept, [k], 5, 1, 80, 1000) == 0 and not unkept  # a best unit the fill dropped brings nothing
+
+
+def test_after_the_fill_a_view_only_gains_lines() -> None:
+    rendering = typed_rendering(_sheet())
+    goal = "What is the download size?"
+    base = RulesRetriever(RulesConfig(nearby_best=0)).select(FocusQuery(goal, budget=0.1), rendering)
+    on = RulesRetriever().select(FocusQuery(goal, budget=0.1), rendering)
+    assert base.keep < on.keep  # (the term before the matched one: the fill had not shown it)
