@@ -176,6 +176,11 @@ class RulesConfig:
     #: a kept label unit (a line ending in a colon) brings up to this many tokens of what follows it under the
     #: same parent (:func:`.units.label_value`; 0: off)
     label_value_tokens: int = 0
+    #: the best units' own lines are kept first, while they spend at most this share of the budget, before the
+    #: fill brings partners, contexts and forms (:func:`.cores.cores_first`; 0: off)
+    core_share: float = 0.0
+    #: ...only when the budget is at most this many tokens (0: on any budget)
+    core_max_budget: int = 0
     debug_units: int = 8
 
 
@@ -552,6 +557,10 @@ class RulesRetriever:
 
         add(self._skeleton(pa, int(budget * cfg.skeleton_share), cost_of))
         add(extra)
+        if cfg.core_share > 0 and (cfg.core_max_budget <= 0 or budget <= cfg.core_max_budget):
+            from pagelens.focus.cores import cores_first
+
+            cores_first(pa, order, int(budget * cfg.core_share), add, cost_of, lambda: spent)
         question = is_question(query.goal)
         acting = not question
         chosen = 0
