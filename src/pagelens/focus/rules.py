@@ -177,8 +177,9 @@ class RulesConfig:
     #: same parent (:func:`.units.label_value`; 0: off)
     label_value_tokens: int = 0
     #: the best units' own lines are kept first, while they spend at most this share of the budget, before the
-    #: fill brings partners, contexts and forms (:func:`.cores.cores_first`; 0: off)
-    core_share: float = 0.0
+    #: fill brings partners, contexts and forms (:func:`.cores.cores_first`; 0: off). 0.7: BENCHMARKS.md "Focus,
+    #: twenty-first pass" (+4 items on the choosing sets at the same pruning; 0 before)
+    core_share: float = 0.7
     #: ...only when the budget is at most this many tokens (0: on any budget)
     core_max_budget: int = 0
     debug_units: int = 8
