@@ -29,7 +29,9 @@ def cores_first(pa: PageAnalysis, order: list[int], tokens: int, add: Callable[[
         if spent() >= tokens:
             break
         u = units.heads[k]
-        for span in (range(u, page.ends[u]), units.members[k]):
+        own = range(u, page.ends[u])
+        members = units.members[k]  # lines of the unit's subtree: the same lines when as many
+        for span in (own,) if len(members) == len(own) else (own, members):
             if spent() + cost_of(span) <= tokens:
                 add(span)
                 added += 1
