@@ -27,7 +27,9 @@ drops what an agent needs but the goal never names. This retriever
    model file cannot be used) by reciprocal rank fusion, where a unit is lost only when every
    signal ranks it low; optionally, :attr:`RulesConfig.signal_quota`, each signal's own best units go first, so
    a unit one signal is sure of is not outvoted by units several signals find lukewarm) and keeps
-   units best first, each with its partners (a row's header, a field's submit,
+   units best first — the best units' own lines first, within :attr:`RulesConfig.core_share` of the
+   budget (:mod:`.cores`), so that what the first units bring does not starve a unit ranked a little
+   lower — each with its partners (a row's header, a field's submit,
    a heading's lead, a label's value), until a **token budget** is spent: ``FocusQuery.budget``
    (a share of the full tree) or :attr:`RulesConfig.budget`, clamped to
    [:attr:`~RulesConfig.floor_tokens`, :attr:`~RulesConfig.ceiling_tokens`];
