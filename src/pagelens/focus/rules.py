@@ -27,7 +27,9 @@ drops what an agent needs but the goal never names. This retriever
    model file cannot be used) by reciprocal rank fusion, where a unit is lost only when every
    signal ranks it low; optionally, :attr:`RulesConfig.signal_quota`, each signal's own best units go first, so
    a unit one signal is sure of is not outvoted by units several signals find lukewarm) and keeps
-   units best first, each with its partners (a row's header, a field's submit,
+   units best first — the best units' own lines first, within :attr:`RulesConfig.core_share` of the
+   budget (:mod:`.cores`), so that what the first units bring does not starve a unit ranked a little
+   lower — each with its partners (a row's header, a field's submit,
    a heading's lead, a label's value), until a **token budget** is spent: ``FocusQuery.budget``
    (a share of the full tree) or :attr:`RulesConfig.budget`, clamped to
    [:attr:`~RulesConfig.floor_tokens`, :attr:`~RulesConfig.ceiling_tokens`];
@@ -185,6 +187,12 @@ class RulesConfig:
     nearby_tokens: int = 80  # ...each at most this many tokens...
     nearby_share: float = 0.05  # ...from an allowance of this share of the budget, beyond it...
     nearby_questions: bool = True  # ...for a question only. Chosen in BENCHMARKS.md, "Focus, twenty-second pass"
+    #: the best units' own lines are kept first, while they spend at most this share of the budget, before the
+    #: fill brings partners, contexts and forms (:func:`.cores.cores_first`; 0: off). 0.7: BENCHMARKS.md "Focus,
+    #: twenty-first pass" (+4 items on the choosing sets at the same pruning; 0 before)
+    core_share: float = 0.7
+    #: ...only when the budget is at most this many tokens (0: on any budget)
+    core_max_budget: int = 0
     debug_units: int = 8
 
 
@@ -566,6 +574,10 @@ class RulesRetriever:
 
         add(self._skeleton(pa, int(budget * cfg.skeleton_share), cost_of))
         add(extra)
+        if cfg.core_share > 0 and (cfg.core_max_budget <= 0 or budget <= cfg.core_max_budget):
+            from pagelens.focus.cores import cores_first
+
+            cores_first(pa, order, int(budget * cfg.core_share), add, cost_of, lambda: spent)
         question = is_question(query.goal)
         acting = not question
         chosen = 0
