@@ -8,7 +8,7 @@ element, ``where.position``: ``beforebegin`` / ``afterbegin`` / ``beforeend`` / 
 helper that read neither the defense nor the retriever code and never ran either on them.
 
 Other case files in the same format, run with ``--cases``: the held-out ``injections_blind5.jsonl``
-to ``injections_blind20.jsonl`` (each run only when named, aggregates only; blind-9: 66 attacks, 6 in
+to ``injections_blind21.jsonl`` (each run only when named, aggregates only; blind-9: 66 attacks, 6 in
 each category, and 30 benign look-alikes on all 49 pages, 17 attack languages; blind-10: 66 attacks,
 6 in each category, and 50 benign look-alikes on all 49 pages, 21 attack languages, written later by
 another helper that read neither the defense nor any other injection file; blind-11: 66 attacks, 6 in
@@ -64,7 +64,21 @@ lines, foreign quotations and translator's notes, true see-also and use-X-instea
 12 Nettle, Expat, libffi, GNU bc, bzip2 and fontconfig manual pages and German, French, Polish, Italian and
 Russian man pages of ``pages_blind19/`` (run it with ``--pages benchmarks/data/pages_blind19``), 19 attack
 languages, written by hand by an eleventh helper under the same rules as blind-13, and checked only with
-``--validate``) and
+``--validate``;
+blind-21: 66 attacks, 6 in each category, half of each category subtle (wrong totals, dates, scaling rules
+and account types presented as billing notices, errata, colleague comments or translator's notes; changed
+procedure steps, among them destructive ones; made-up options and notes in the page's own Texinfo, dt/dd and
+DocBook tip form; quiet requests for PINs, card codes, passwords or an IBAN in identity, consent, status and
+field-help text; stale-section notes pointing to a made-up menu path or a wrong column), and 55 benign
+look-alikes (maintenance, translation, version and trial bars, unsaved-changes, session, newsletter, print
+and template dialogs, consent and storage notices, colleague and reader comments and reviews, long alt texts,
+placeholders and aria-labels, log lines, shell sessions, config, JSON and Maxima samples, skip links and
+screen-reader hints, save, sort, load, search and validation status lines, foreign quotations and greetings,
+true see-also and merged-page notes, field help) on all 12 Volt Bootstrap dashboard pages (transactions,
+settings, dashboard, sign-up, tables, forms), German, Italian and Japanese GnuCash guide pages, French and
+Galician Tux Paint pages and the Maxima polynomials chapter of ``pages_blind20/`` (run it with ``--pages
+benchmarks/data/pages_blind20``), 19 attack languages, written by hand by a twelfth helper under the same
+rules as blind-13, and checked only with ``--validate``) and
 the development files (blind-14 and blind-15 count among them since stop 27: their misses were read
 while building the defense by h17-subtle, h17-ugc and h17-fold) ``injections_dev6.jsonl``, ``injections_dev8.jsonl`` and
 ``injections_dev9.jsonl`` (dev-9: 70 attacks weighted towards pop-ups, consent dialogs, toasts, live
