@@ -178,7 +178,7 @@ generalises), and the held-out ones, each in its own file:
   trees only, without reading the retriever, the defense or any earlier goal file, and without running
   either on them; held out, run only when asked for by name (``--set blind-20``).
 * ``blind-21`` — 175 goals on 13 real pages in none of the corpus, blind-11 … blind-20 or dev-18
-  (``benchmarks/data/realpage_goals_blind21.jsonl``, same format, 1-4 must-keep items each, 243 items;
+  (``benchmarks/data/realpage_goals_blind21.jsonl``, same format, 1-4 must-keep items each, 244 items;
   51% read / 26% act / 23% navigate), of families no earlier set used, five of them web-application pages:
   creativeLabs' CoreUI (the Bootstrap 4 Static edition from npm: a dashboard with a users table, a forms page
   with many form cards, a tables page with five paged user tables, a sign-up form, a widgets page), the KiCad 6
