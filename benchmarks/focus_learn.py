@@ -167,7 +167,7 @@ def load_goals(extra: Sequence[str] = ()) -> list[dict]:
     out = []
     for path in FILES:
         assert not any(held in path.name for held in ("blind9", "blind10", "blind11", "blind12", "blind13", "blind14", "blind15",
-                                                   "blind16", "blind17", "blind19", "blind20"))
+                                                   "blind16", "blind17", "blind19", "blind20", "blind21"))
         out += [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     for name, (path, pages) in EXTRA_SETS.items():
         if name not in extra:

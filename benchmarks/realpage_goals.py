@@ -177,6 +177,20 @@ generalises), and the held-out ones, each in its own file:
   checked against both the walker's and the CDP full tree. Written by a helper (h20-goals20) from the full
   trees only, without reading the retriever, the defense or any earlier goal file, and without running
   either on them; held out, run only when asked for by name (``--set blind-20``).
+* ``blind-21`` — 175 goals on 13 real pages in none of the corpus, blind-11 … blind-20 or dev-18
+  (``benchmarks/data/realpage_goals_blind21.jsonl``, same format, 1-4 must-keep items each, 244 items;
+  51% read / 26% act / 23% navigate), of families no earlier set used, five of them web-application pages:
+  creativeLabs' CoreUI (the Bootstrap 4 Static edition from npm: a dashboard with a users table, a forms page
+  with many form cards, a tables page with five paged user tables, a sign-up form, a widgets page), the KiCad 6
+  manuals in French (the drawing-sheet editor; getting started, most of its text untranslated), German (the
+  Gerber viewer; the schematic editor, 7,884 lines of full tree, most of its text untranslated) and Japanese
+  (the PCB calculator), and w3m's own documentation (its manual in German and Japanese, its English key-binding
+  help); 9 goals in another language than the page on the six English pages (es, de, fr, it, ja), and at least 9 of the
+  12-15 goals on each of the seven non-English pages (fr, de, ja) in English. Its pages are in
+  ``benchmarks/data/pages_blind21`` (sources and licences in its SOURCES.md; :data:`SET_PAGES`). Every item
+  checked against both the walker's and the CDP full tree. Written by a helper (h21-goals21) from the full
+  trees only, without reading the retriever, the defense or any earlier goal file, and without running
+  either on them; held out, run only when asked for by name (``--set blind-21``).
 
 **blind-3 … blind-8 are development data too** since 2026-12-06 (issue 9, h10-focus): each had
 been run on several code versions, and ``benchmarks/focus_learn.py`` fits ``default``'s learned
@@ -186,7 +200,7 @@ held-out figure.
 
 **blind-14 and blind-15 are development data too** since stop 27 (2026-12-06): their rows and misses
 were read while building (h17-xling, h17-fold; :data:`MISSES_READ`); their labels say ``(development)``.
-blind-16, blind-17, blind-19, blind-20 and blind-11 … blind-13 stay held out.
+blind-16, blind-17, blind-19, blind-20, blind-21 and blind-11 … blind-13 stay held out.
 
 **blind-9, blind-10, blind-14 and blind-15 are training data** of ``default``'s learned fusion since the
 eighteenth focus pass (h18-refit, stop 28): ``benchmarks/focus_learn.py ship --with-set blind-9 --with-set
@@ -201,7 +215,7 @@ the same rendering with the same ``focus()`` (defense on), as ``pagelens eval-ca
         [--retriever default --retriever bm25-400 ...] [--set blind-2] [--budget 0.15] [--refined]
         [--json out.json]
 
-``--pages`` is the corpus; a set listed in :data:`SET_PAGES` (blind-11 … blind-17, dev-18, blind-19, blind-20) always reads its own pages.
+``--pages`` is the corpus; a set listed in :data:`SET_PAGES` (blind-11 … blind-17, dev-18, blind-19, blind-20, blind-21) always reads its own pages.
 """
 
 from __future__ import annotations
@@ -234,13 +248,15 @@ HELD_OUT_FILES = {"blind-3": HERE / "data" / "realpage_goals_blind3.jsonl",
                   "blind-16": HERE / "data" / "realpage_goals_blind16.jsonl",
                   "blind-17": HERE / "data" / "realpage_goals_blind17.jsonl",
                   "blind-19": HERE / "data" / "realpage_goals_blind19.jsonl",
-                  "blind-20": HERE / "data" / "realpage_goals_blind20.jsonl"}
+                  "blind-20": HERE / "data" / "realpage_goals_blind20.jsonl",
+                  "blind-21": HERE / "data" / "realpage_goals_blind21.jsonl"}
 #: Sets whose pages are not the corpus: their pages are observed from this directory, not ``--pages``.
 SET_PAGES = {"blind-11": HERE / "data" / "pages_blind11", "blind-12": HERE / "data" / "pages_blind12",
              "blind-13": HERE / "data" / "pages_blind13", "blind-14": HERE / "data" / "pages_blind14",
              "blind-15": HERE / "data" / "pages_blind15", "blind-16": HERE / "data" / "pages_blind16",
              "blind-17": HERE / "data" / "pages_blind17", "dev-18": HERE / "data" / "pages_dev18",
-             "blind-19": HERE / "data" / "pages_blind19", "blind-20": HERE / "data" / "pages_blind20"}
+             "blind-19": HERE / "data" / "pages_blind19", "blind-20": HERE / "data" / "pages_blind20",
+             "blind-21": HERE / "data" / "pages_blind21"}
 #: Development sets written as carefully as a held-out one but for training from the start (never held out):
 #: each is read only when asked for by name, like the held-out files, so a plain run stays as it was.
 DEV_FILES = {"dev-18": HERE / "data" / "realpage_goals_dev18.jsonl"}
@@ -249,7 +265,7 @@ ON_REQUEST_FILES = {**HELD_OUT_FILES, **DEV_FILES}
 GOALS = (HERE / "data" / "realpage_goals.jsonl", *ON_REQUEST_FILES.values())
 SET_ORDER = ["developer", "blind-1", "blind-2", "blind-3", "blind-4", "blind-5", "blind-6", "blind-7", "blind-8",
              "blind-9", "blind-10", "blind-11", "blind-12", "blind-13", "blind-14", "blind-15",
-             "blind-16", "blind-17", "dev-18", "blind-19", "blind-20"]
+             "blind-16", "blind-17", "dev-18", "blind-19", "blind-20", "blind-21"]
 #: How each set is labeled in every table.
 #: Once held out, now development data: ``default``'s learned fusion is fitted on them (focus_learn.py;
 #: blind-9, blind-10, blind-14 and blind-15 since the eighteenth focus pass, h18-refit).
