@@ -34,7 +34,9 @@ drops what an agent needs but the goal never names. This retriever
    (a share of the full tree) or :attr:`RulesConfig.budget`, clamped to
    [:attr:`~RulesConfig.floor_tokens`, :attr:`~RulesConfig.ceiling_tokens`];
    then, for a question, the best ten kept units bring the small units beside them from an allowance of
-   their own (:mod:`.nearby`: the value after a matched label, which no signal ranks);
+   their own (:mod:`.nearby`: the value after a matched label, which no signal ranks), and the order's
+   best fifty units that the fill did not reach or skipped keep their own lines from a second small
+   allowance (:mod:`.unfit`);
 4. always keeps a cheap skeleton: the root, headings, the site search, pagination, breadcrumbs;
 5. closes small gaps (:mod:`.gaps`): a run of a few short pruned lines between two shown lines
    is shown instead of its placeholder (the value after a kept label, the count after an icon).
@@ -197,8 +199,9 @@ class RulesConfig:
     #: the total spent stays within this share of the budget (:func:`.unfit.skipped_back`; 0: off)...
     unfit_share: float = 0.0
     #: ...or, after the fill, the order's first :attr:`unfit_first` units whose head is not shown keep their own lines
-    #: (each at most :attr:`unfit_tokens`) from an allowance of this share of the budget (:func:`.unfit.after_fill`; 0: off)
-    unfit_after: float = 0.0
+    #: (each at most :attr:`unfit_tokens`) from an allowance of this share of the budget (:func:`.unfit.after_fill`; 0: off).
+    #: 0.05: BENCHMARKS.md "Focus, twenty-third pass" (+7 items on the choosing sets, −0.45 point of pruning; 0 before)
+    unfit_after: float = 0.05
     unfit_first: int = 50
     unfit_tokens: int = 220
     debug_units: int = 8

@@ -108,6 +108,7 @@ def test_a_unit_the_cores_pass_skipped_is_not_lost_to_the_first_units_lead() -> 
     assert "Lead sentence 0" not in with_back  # the price: the heading's lead no longer fits
 
 
-def test_the_pass_is_off_unless_chosen() -> None:
+def test_the_shipped_default_brings_skipped_units_after_the_fill_only() -> None:
     cfg = RulesConfig()
-    assert cfg.unfit_after == 0.0 or cfg.unfit_share == 0.0
+    assert cfg.unfit_after == 0.05 and cfg.unfit_first == 50 and cfg.unfit_tokens == 220  # the twenty-third pass
+    assert cfg.unfit_share == 0.0  # U1/U2 (inside the budget) were not adopted
