@@ -45,7 +45,7 @@ def _setup():  # type: ignore[no-untyped-def]
 
 
 def test_the_cores_pass_records_what_it_skipped_and_it_comes_back_within_its_share() -> None:
-    pa, head_of, kept, add, cost_of, spent, shown = _setup()
+    pa, head_of, _kept, add, cost_of, spent, shown = _setup()
     order = [head_of[n] for n in ("4", "2", "0", "1", "3", "5")]
     small = pa.page.subtree_tokens(pa.units.heads[head_of["4"]])
     big = pa.page.subtree_tokens(pa.units.heads[head_of["2"]])
@@ -60,7 +60,7 @@ def test_the_cores_pass_records_what_it_skipped_and_it_comes_back_within_its_sha
 
 
 def test_after_the_fill_only_unshown_heads_come_within_the_allowance() -> None:
-    pa, head_of, kept, add, cost_of, spent, shown = _setup()
+    pa, head_of, kept, add, _cost_of, _spent, shown = _setup()
     order = [head_of[n] for n in ("4", "2", "0", "1")]
     add(range(pa.units.heads[head_of["4"]], pa.page.ends[pa.units.heads[head_of["4"]]]))
     before = set(kept)
