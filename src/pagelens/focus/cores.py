@@ -19,10 +19,11 @@ from pagelens.focus.analysis import PageAnalysis
 
 
 def cores_first(pa: PageAnalysis, order: list[int], tokens: int, add: Callable[[Iterable[int]], None],
-                cost_of: Callable[[Iterable[int]], int], spent: Callable[[], int]) -> int:
+                cost_of: Callable[[Iterable[int]], int], spent: Callable[[], int],
+                skipped: list[int] | None = None) -> int:
     """Add the own lines of ``order``'s units, best first, while the total spent stays within
-    ``tokens``; a unit that does not fit is skipped (a smaller one below it may). Returns how many
-    units were added."""
+    ``tokens``; a unit that does not fit is skipped (a smaller one below it may) and appended to
+    ``skipped`` when given. Returns how many units were added."""
     page, units = pa.page, pa.units
     added = 0
     for k in order:
@@ -36,4 +37,7 @@ def cores_first(pa: PageAnalysis, order: list[int], tokens: int, add: Callable[[
                 add(span)
                 added += 1
                 break
+        else:
+            if skipped is not None:
+                skipped.append(k)
     return added

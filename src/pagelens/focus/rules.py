@@ -34,7 +34,9 @@ drops what an agent needs but the goal never names. This retriever
    (a share of the full tree) or :attr:`RulesConfig.budget`, clamped to
    [:attr:`~RulesConfig.floor_tokens`, :attr:`~RulesConfig.ceiling_tokens`];
    then, for a question, the best ten kept units bring the small units beside them from an allowance of
-   their own (:mod:`.nearby`: the value after a matched label, which no signal ranks);
+   their own (:mod:`.nearby`: the value after a matched label, which no signal ranks), and the order's
+   best fifty units that the fill did not reach or skipped keep their own lines from a second small
+   allowance (:mod:`.unfit`);
 4. always keeps a cheap skeleton: the root, headings, the site search, pagination, breadcrumbs;
 5. closes small gaps (:mod:`.gaps`): a run of a few short pruned lines between two shown lines
    is shown instead of its placeholder (the value after a kept label, the count after an icon).
@@ -193,6 +195,15 @@ class RulesConfig:
     core_share: float = 0.7
     #: ...only when the budget is at most this many tokens (0: on any budget)
     core_max_budget: int = 0
+    #: the units the cores pass skipped (no span fit within its share) keep their own lines right after it, while
+    #: the total spent stays within this share of the budget (:func:`.unfit.skipped_back`; 0: off)...
+    unfit_share: float = 0.0
+    #: ...or, after the fill, the order's first :attr:`unfit_first` units whose head is not shown keep their own lines
+    #: (each at most :attr:`unfit_tokens`) from an allowance of this share of the budget (:func:`.unfit.after_fill`; 0: off).
+    #: 0.05: BENCHMARKS.md "Focus, twenty-third pass" (+7 items on the choosing sets, −0.45 point of pruning; 0 before)
+    unfit_after: float = 0.05
+    unfit_first: int = 50
+    unfit_tokens: int = 220
     debug_units: int = 8
 
 
@@ -279,6 +290,10 @@ class RulesRetriever:
 
             spent += bring(pa, keep, order, cfg.nearby_best, cfg.nearby_reach, cfg.nearby_tokens,
                            int(budget * cfg.nearby_share))
+        if cfg.unfit_after > 0:
+            from pagelens.focus.unfit import after_fill
+
+            spent += after_fill(pa, keep, order, cfg.unfit_first, cfg.unfit_tokens, int(budget * cfg.unfit_after))
         if cfg.gap_tokens > 0:
             spent += close_gaps(page, keep, cfg.gap_tokens, cfg.gap_lines, pa.spare)
         info: dict[str, Any] = {
@@ -577,7 +592,12 @@ class RulesRetriever:
         if cfg.core_share > 0 and (cfg.core_max_budget <= 0 or budget <= cfg.core_max_budget):
             from pagelens.focus.cores import cores_first
 
-            cores_first(pa, order, int(budget * cfg.core_share), add, cost_of, lambda: spent)
+            skipped: list[int] = []
+            cores_first(pa, order, int(budget * cfg.core_share), add, cost_of, lambda: spent, skipped)
+            if cfg.unfit_share > 0 and skipped:
+                from pagelens.focus.unfit import skipped_back
+
+                skipped_back(pa, skipped, int(budget * cfg.unfit_share), add, cost_of, lambda: spent)
         question = is_question(query.goal)
         acting = not question
         chosen = 0
