@@ -36,7 +36,9 @@ drops what an agent needs but the goal never names. This retriever
    then, for a question, the best ten kept units bring the small units beside them from an allowance of
    their own (:mod:`.nearby`: the value after a matched label, which no signal ranks), and the order's
    best fifty units that the fill did not reach or skipped keep their own lines from a second small
-   allowance (:mod:`.unfit`);
+   allowance (:mod:`.unfit`). The two allowances (:attr:`~RulesConfig.nearby_share`,
+   :attr:`~RulesConfig.unfit_after`: 5% of the budget each) come on top of it, so a view may spend up to
+   10% more than the clamped budget; every pruning figure in BENCHMARKS.md counts them;
 4. always keeps a cheap skeleton: the root, headings, the site search, pagination, breadcrumbs;
 5. closes small gaps (:mod:`.gaps`): a run of a few short pruned lines between two shown lines
    is shown instead of its placeholder (the value after a kept label, the count after an icon).
