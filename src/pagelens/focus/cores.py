@@ -13,9 +13,10 @@ order and the page's tree only: no words, no page-specific markup.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 from pagelens.focus.analysis import PageAnalysis
+from pagelens.focus.units import SHORT_COST
 
 
 def cores_first(pa: PageAnalysis, order: list[int], tokens: int, add: Callable[[Iterable[int]], None],
@@ -24,20 +25,44 @@ def cores_first(pa: PageAnalysis, order: list[int], tokens: int, add: Callable[[
     """Add the own lines of ``order``'s units, best first, while the total spent stays within
     ``tokens``; a unit that does not fit is skipped (a smaller one below it may) and appended to
     ``skipped`` when given. Returns how many units were added."""
-    page, units = pa.page, pa.units
     added = 0
     for k in order:
         if spent() >= tokens:
             break
-        u = units.heads[k]
-        own = range(u, page.ends[u])
-        members = units.members[k]  # lines of the unit's subtree: the same lines when as many
-        for span in (own,) if len(members) == len(own) else (own, members):
-            if spent() + cost_of(span) <= tokens:
-                add(span)
-                added += 1
-                break
-        else:
-            if skipped is not None:
-                skipped.append(k)
+        span = fitting_span(pa, k, tokens, cost_of, spent)
+        if span is not None:
+            add(span)
+            added += 1
+        elif skipped is not None:
+            skipped.append(k)
     return added
+
+
+def fitting_span(pa: PageAnalysis, k: int, tokens: int, cost_of: Callable[[Iterable[int]], int],
+                 spent: Callable[[], int]) -> Sequence[int] | None:
+    """Unit ``k``'s own lines — its subtree, else its member lines — the first of the two that keeps the
+    total spent within ``tokens``; None when neither fits."""
+    page, units = pa.page, pa.units
+    u = units.heads[k]
+    own = range(u, page.ends[u])
+    members = units.members[k]  # lines of the unit's subtree: the same lines when as many
+    for span in (own,) if len(members) == len(own) else (own, members):
+        if spent() + cost_of(span) <= tokens:
+            return span
+    return None
+
+
+def take_own_lines(pa: PageAnalysis, keep: set[int], k: int, spent: int, allowance: int) -> int:
+    """Beyond the budget: unit ``k``'s own lines that are not in ``keep`` yet join it when their cost
+    (each line's tokens plus one, and a placeholder's) keeps ``spent`` within ``allowance``. Returns the
+    tokens this spent (0: nothing to add, or it did not fit)."""
+    page = pa.page
+    u = pa.units.heads[k]
+    lines = [i for i in range(u, page.ends[u]) if i not in keep]
+    if not lines:
+        return 0
+    cost = sum(page.cost[i] + 1 for i in lines) + SHORT_COST
+    if spent + cost > allowance:
+        return 0
+    keep.update(lines)
+    return cost

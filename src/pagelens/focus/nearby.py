@@ -17,7 +17,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pagelens.focus.analysis import PageAnalysis
-from pagelens.focus.units import HEADING_ROLES, SHORT_COST
+from pagelens.focus.cores import take_own_lines
+from pagelens.focus.units import HEADING_ROLES
 
 
 def _scope(pa: PageAnalysis, k: int) -> tuple[int, int]:
@@ -61,7 +62,7 @@ def bring(pa: PageAnalysis, keep: set[int], order: Sequence[int], best: int, rea
     beside it (:func:`beside`, nearest first) that are not shown yet, while their lines fit ``allowance``
     tokens in all; the lines are added to ``keep`` in place. Returns the tokens spent. Nothing the fill
     kept is dropped: a view only gains lines."""
-    page, units = pa.page, pa.units
+    units = pa.units
     spent = 0
     if best <= 0 or reach <= 0 or allowance <= 0:
         return 0
@@ -69,12 +70,5 @@ def bring(pa: PageAnalysis, keep: set[int], order: Sequence[int], best: int, rea
         if units.heads[k] not in keep:
             continue
         for j in beside(pa, k, reach, max_tokens):
-            lines = [i for i in range(units.heads[j], page.ends[units.heads[j]]) if i not in keep]
-            if not lines:
-                continue
-            cost = sum(page.cost[i] + 1 for i in lines) + SHORT_COST
-            if spent + cost > allowance:
-                continue
-            keep.update(lines)
-            spent += cost
+            spent += take_own_lines(pa, keep, j, spent, allowance)
     return spent

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 
 from pagelens.focus.analysis import PageAnalysis
-from pagelens.focus.units import SHORT_COST
+from pagelens.focus.cores import fitting_span, take_own_lines
 
 
 def skipped_back(pa: PageAnalysis, skipped: Sequence[int], tokens: int, add: Callable[[Iterable[int]], None],
@@ -26,19 +26,14 @@ def skipped_back(pa: PageAnalysis, skipped: Sequence[int], tokens: int, add: Cal
     """Add the own lines (subtree, else member lines) of the ``skipped`` units, in their order, while the
     total spent stays within ``tokens``; a unit that still does not fit is passed over. Returns how many
     units were added."""
-    page, units = pa.page, pa.units
     added = 0
     for k in skipped:
         if spent() >= tokens:
             break
-        u = units.heads[k]
-        own = range(u, page.ends[u])
-        members = units.members[k]
-        for span in (own,) if len(members) == len(own) else (own, members):
-            if spent() + cost_of(span) <= tokens:
-                add(span)
-                added += 1
-                break
+        span = fitting_span(pa, k, tokens, cost_of, spent)
+        if span is not None:
+            add(span)
+            added += 1
     return added
 
 
@@ -55,10 +50,5 @@ def after_fill(pa: PageAnalysis, keep: set[int], order: Sequence[int], first: in
         u = units.heads[k]
         if u in keep or page.subtree_tokens(u) > max_tokens:
             continue
-        lines = [i for i in range(u, page.ends[u]) if i not in keep]
-        cost = sum(page.cost[i] + 1 for i in lines) + SHORT_COST
-        if spent + cost > allowance:
-            continue
-        keep.update(lines)
-        spent += cost
+        spent += take_own_lines(pa, keep, k, spent, allowance)
     return spent

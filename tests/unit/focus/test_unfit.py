@@ -3,73 +3,40 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
 
-from focus_pages import typed_rendering
+from focus_pages import FillHarness
 
-from pagelens.focus.analysis import analysis_of
 from pagelens.focus.cores import cores_first
 from pagelens.focus.rules import RulesConfig, RulesRetriever
 from pagelens.focus.unfit import after_fill, skipped_back
 
 
-def _page() -> list[tuple[int, str, str]]:
-    specs = [(0, "RootWebArea", "Console"), (1, "main", "")]
-    for i in range(6):  # six cards, one line each, the third one long
-        specs.append((2, "paragraph", ""))
-        specs.append((3, "StaticText", f"Card {i} " + ("long text " * 30 if i == 2 else "short")))
-    return specs
-
-
-def _setup():  # type: ignore[no-untyped-def]
-    cfg = RulesConfig()
-    pa = analysis_of(typed_rendering(_page()), cfg.limits, cfg.unit_text_chars, cache=False)
-    page, units = pa.page, pa.units
-    head_of = {page.lines[units.heads[k] + 1].name.split()[1]: k for k in range(len(units.heads))
-               if page.lines[units.heads[k]].role == "paragraph"}
-    kept: set[int] = set()
-
-    def add(span: Iterable[int]) -> None:
-        kept.update(span)
-
-    def cost_of(span: Iterable[int]) -> int:
-        return sum(page.cost[j] + 1 for j in span if j not in kept)
-
-    def spent() -> int:
-        return sum(page.cost[j] + 1 for j in kept)
-
-    def shown() -> set[str]:
-        return {page.lines[j].name.split()[1] for j in kept if page.lines[j].role == "StaticText"}
-
-    return pa, head_of, kept, add, cost_of, spent, shown
-
-
 def test_the_cores_pass_records_what_it_skipped_and_it_comes_back_within_its_share() -> None:
-    pa, head_of, _kept, add, cost_of, spent, shown = _setup()
-    order = [head_of[n] for n in ("4", "2", "0", "1", "3", "5")]
-    small = pa.page.subtree_tokens(pa.units.heads[head_of["4"]])
-    big = pa.page.subtree_tokens(pa.units.heads[head_of["2"]])
+    h = FillHarness.of_cards()
+    order = [h.head_of[n] for n in ("4", "2", "0", "1", "3", "5")]
+    small, big = h.tokens_of("4"), h.tokens_of("2")
     skipped: list[int] = []
-    cores_first(pa, order, 3 * small + 5, add, cost_of, spent, skipped)
-    assert shown() == {"4", "0", "1"}
-    assert skipped == [head_of[n] for n in ("2", "3", "5")]  # in fused order, the long one first
-    assert skipped_back(pa, skipped, 3 * small + big + 5, add, cost_of, spent) == 1
-    assert shown() == {"4", "0", "1", "2"}  # the long card came back; nothing beyond the share
-    assert spent() <= 3 * small + big + 5
-    assert skipped_back(pa, skipped, spent(), add, cost_of, spent) == 0  # nothing when the share is spent
+    cores_first(h.pa, order, 3 * small + 5, *h.callbacks(), skipped)
+    assert h.shown() == {"4", "0", "1"}
+    assert skipped == [h.head_of[n] for n in ("2", "3", "5")]  # in fused order, the long one first
+    assert skipped_back(h.pa, skipped, 3 * small + big + 5, *h.callbacks()) == 1
+    assert h.shown() == {"4", "0", "1", "2"}  # the long card came back; nothing beyond the share
+    assert h.spent() <= 3 * small + big + 5
+    assert skipped_back(h.pa, skipped, h.spent(), *h.callbacks()) == 0  # nothing when the share is spent
 
 
 def test_after_the_fill_only_unshown_heads_come_within_the_allowance() -> None:
-    pa, head_of, kept, add, _cost_of, _spent, shown = _setup()
-    order = [head_of[n] for n in ("4", "2", "0", "1")]
-    add(range(pa.units.heads[head_of["4"]], pa.page.ends[pa.units.heads[head_of["4"]]]))
-    before = set(kept)
-    small = pa.page.subtree_tokens(pa.units.heads[head_of["0"]])
-    used = after_fill(pa, kept, order, first=4, max_tokens=60, allowance=small + 9)
-    assert kept >= before  # a view only gains lines
-    assert shown() == {"4", "0"}  # "2" is over max_tokens; "1" is past the allowance
+    h = FillHarness.of_cards()
+    order = [h.head_of[n] for n in ("4", "2", "0", "1")]
+    four = h.pa.units.heads[h.head_of["4"]]
+    h.add(range(four, h.pa.page.ends[four]))
+    before = set(h.kept)
+    small = h.tokens_of("0")
+    used = after_fill(h.pa, h.kept, order, first=4, max_tokens=60, allowance=small + 9)
+    assert h.kept >= before  # a view only gains lines
+    assert h.shown() == {"4", "0"}  # "2" is over max_tokens; "1" is past the allowance
     assert 0 < used <= small + 9
-    assert after_fill(pa, kept, order, first=4, max_tokens=60, allowance=0) == 0
+    assert after_fill(h.pa, h.kept, order, first=4, max_tokens=60, allowance=0) == 0
 
 
 class _Crafted(RulesRetriever):
