@@ -19,7 +19,7 @@ from pagelens.focus.analysis import PageAnalysis
 from pagelens.focus.units import SHORT_COST
 
 
-def cores_first(pa: PageAnalysis, order: list[int], tokens: int, add: Callable[[Iterable[int]], None],
+def cores_first(pa: PageAnalysis, order: Sequence[int], tokens: int, add: Callable[[Iterable[int]], None],
                 cost_of: Callable[[Iterable[int]], int], spent: Callable[[], int],
                 skipped: list[int] | None = None) -> int:
     """Add the own lines of ``order``'s units, best first, while the total spent stays within

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 
 from pagelens.focus.analysis import PageAnalysis
-from pagelens.focus.cores import fitting_span, take_own_lines
+from pagelens.focus.cores import cores_first, take_own_lines
 
 
 def skipped_back(pa: PageAnalysis, skipped: Sequence[int], tokens: int, add: Callable[[Iterable[int]], None],
@@ -26,15 +26,7 @@ def skipped_back(pa: PageAnalysis, skipped: Sequence[int], tokens: int, add: Cal
     """Add the own lines (subtree, else member lines) of the ``skipped`` units, in their order, while the
     total spent stays within ``tokens``; a unit that still does not fit is passed over. Returns how many
     units were added."""
-    added = 0
-    for k in skipped:
-        if spent() >= tokens:
-            break
-        span = fitting_span(pa, k, tokens, cost_of, spent)
-        if span is not None:
-            add(span)
-            added += 1
-    return added
+    return cores_first(pa, skipped, tokens, add, cost_of, spent)  # the same pass over the skipped units alone
 
 
 def after_fill(pa: PageAnalysis, keep: set[int], order: Sequence[int], first: int, max_tokens: int,
