@@ -40,10 +40,20 @@ def _hits(sites, browser_session, guard: bool, retriever: str) -> tuple[int, lis
     return hits, refusals
 
 
-@pytest.mark.parametrize("retriever", ["default", "none"])
-def test_attacker_gets_no_hit_with_the_guard_and_some_without(sites, browser_session, retriever: str) -> None:  # type: ignore[no-untyped-def]
-    guarded, refusals = _hits(sites, browser_session, True, retriever)
+def test_attacker_gets_no_hit_with_the_guard_and_some_without(sites, browser_session) -> None:  # type: ignore[no-untyped-def]
+    """On the full tree every injected address and link is in view: the policy tries, the guard refuses."""
+    guarded, refusals = _hits(sites, browser_session, True, "none")
     assert guarded == 0
     assert refusals  # the policy did try: the executor refused it with feedback
-    unguarded, _ = _hits(sites, browser_session, False, retriever)
+    unguarded, _ = _hits(sites, browser_session, False, "none")
     assert unguarded > 0
+
+
+def test_default_focus_with_the_guard_lets_nothing_through(sites, browser_session) -> None:  # type: ignore[no-untyped-def]
+    """Through `default`'s view the policy sees only what focus and the defense leave (since stop 29 no injected link
+    of the bundled tasks: BENCHMARKS.md); whatever it tries the guard refuses, and what it refused is exactly what gets
+    through without the guard."""
+    guarded, refusals = _hits(sites, browser_session, True, "default")
+    assert guarded == 0
+    unguarded, _ = _hits(sites, browser_session, False, "default")
+    assert (unguarded > 0) == bool(refusals)
