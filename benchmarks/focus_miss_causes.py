@@ -35,41 +35,46 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from realpage_goals import SET_PAGES, load_goals, observations  # noqa: E402
+from realpage_goals import item_lines, items_ok, load_goals, renderings  # noqa: E402
 
 CAUSES = ("budget, above the line", "budget, below the line", "budget, unranked", "ranking, unranked",
           "ranking, ranked", "units: unit kept, line not", "units: no unit", "folded before ranking")
 
 
-def _spy_class() -> type:
+def spy_class() -> type:
     from pagelens.focus.rules import RulesRetriever
 
     class Spy(RulesRetriever):
-        """``default``, remembering the last fill's order, budget and kept lines (and the analysis it ranked)."""
+        """``default``, remembering the last fill: its order, kept lines, budget, spend, the goal's line terms and the
+        analysis it ranked."""
 
         last: dict[str, Any] | None = None
 
         def _fill(self, query, pa, order, budget, extra, line_terms=None):  # type: ignore[no-untyped-def]
             keep, spent, chosen = super()._fill(query, pa, order, budget, extra, line_terms)
-            self.last = {"order": list(order), "keep": keep, "pa": pa}
+            # ``keep`` itself, not a copy: the passes after the fill (nearby, unfit, gaps) add to it, and a line they
+            # show counts as kept
+            self.last = {"order": list(order), "keep": keep, "pa": pa, "budget": budget, "spent": spent,
+                         "line_terms": dict(line_terms or {})}
             return keep, spent, chosen
 
     return Spy
 
 
+def best_line(lines: list[int], units: Any, pos: dict[int, int]) -> int:
+    """Of ``lines``, the one whose unit ranks best in the fused order (``pos``: unit -> rank)."""
+    return min(lines, key=lambda j: pos.get(units.of_line[j], 10**9) if units.of_line[j] >= 0 else 10**9)
+
+
 def _place(item: dict[str, str], last: dict[str, Any]) -> dict[str, Any]:
     """Where ``item`` sits in the last fill: its line, unit, rank and the fill line; ``cause`` when structural."""
-    from pagelens.bench.cases import norm
-
     pa = last["pa"]
     page, units, keep = pa.page, pa.units, last["keep"]
-    want = norm(item["name"])
-    lines = [i for i, ln in enumerate(page.lines) if ln.role == item["role"] and want in norm(ln.name)]
-    lines = lines or [i for i, ln in enumerate(page.lines) if want in norm(ln.text)]
+    lines = item_lines(page.lines, item)
     if not lines:
         return {"cause": "folded before ranking"}
     pos = {k: n for n, k in enumerate(last["order"])}
-    i = min(lines, key=lambda j: pos.get(units.of_line[j], 10**9) if units.of_line[j] >= 0 else 10**9)
+    i = best_line(lines, units, pos)
     k = units.of_line[i]
     kept_ranks = [n for n, u in enumerate(last["order"]) if units.heads[u] in keep]
     out: dict[str, Any] = {"rank": pos.get(k) if k >= 0 else None, "fill_line": max(kept_ranks, default=-1)}
@@ -82,22 +87,18 @@ def _place(item: dict[str, str], last: dict[str, Any]) -> dict[str, Any]:
 
 def causes(goals: list[dict], rendered: dict[str, Any], scales: tuple[float, ...] = (1.5, 2.0)) -> list[dict]:
     """One row per missed item of ``default``: set, page, goal, the page's token count and the cause."""
-    from pagelens.bench.cases import MustKeep, item_kept
     from pagelens.focus.analysis import analysis_of
     from pagelens.focus.apply import focus
     from pagelens.focus.base import FocusQuery
     from pagelens.focus.rules import RulesConfig
 
     cfg = RulesConfig()
-    spy = _spy_class()(cfg)
-    bigger = [_spy_class()(dataclasses.replace(cfg, budget=cfg.budget * s, floor_tokens=int(cfg.floor_tokens * s),
+    spy = spy_class()(cfg)
+    bigger = [spy_class()(dataclasses.replace(cfg, budget=cfg.budget * s, floor_tokens=int(cfg.floor_tokens * s),
                                                ceiling_tokens=int(cfg.ceiling_tokens * s))) for s in scales]
 
     def kept(r: Any, g: dict, ret: Any) -> list[bool]:
-        res = focus(r, FocusQuery(g["goal"]), ret)
-        lines = [ln for ln in r.lines if ln.no in res.kept]
-        shown = [ln.text for ln in res.lines if ln.no is not None]
-        return [item_kept(MustKeep(role=m["role"], name=m["name"]), lines, shown) for m in g["must_keep"]]
+        return items_ok(r, focus(r, FocusQuery(g["goal"]), ret), g["must_keep"])
 
     out: list[dict] = []
     for g in goals:
@@ -158,21 +159,12 @@ def main() -> None:
     ap.add_argument("--bands", default="600,3000,6000", help="page-size band edges in the ranker's tokens")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
-    from pagelens.api import render_observation
-
     goals = [g for g in load_goals(args.sets) if g["set"] in args.sets] if args.sets else []
     for f in args.goal_files:
         goals += [json.loads(line) for line in f.read_text(encoding="utf-8").splitlines() if line.strip()]
     if not goals:
         ap.error("no goals: name a --set or a --goals file")
-    by_dir: dict[Path, set[str]] = {}
-    for g in goals:
-        by_dir.setdefault(SET_PAGES.get(g["set"], args.pages), set()).add(g["page"])
-    rendered: dict[str, Any] = {}
-    for pages, names in by_dir.items():
-        cache = args.cache if pages == args.pages else args.cache / pages.name
-        rendered.update({n: render_observation(o) for n, o in observations(pages, cache, names).items()})
-    rows = causes(goals, rendered)
+    rows = causes(goals, renderings(goals, args.cache, args.pages))
     print(table(rows, [int(b) for b in args.bands.split(",") if b]))
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1, default=str))

@@ -28,6 +28,8 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+from realpage_goals import item_lines, items_ok, renderings  # noqa: E402
+
 DATA = HERE / "data"
 CORPUS_FILES = (DATA / "realpage_goals.jsonl", DATA / "realpage_goals_dev6.jsonl", DATA / "realpage_goals_dev8.jsonl",
                 *(DATA / f"realpage_goals_blind{i}.jsonl" for i in range(3, 9)))
@@ -40,17 +42,6 @@ GROUPS = {
 def load(group: str) -> list[dict]:
     return [json.loads(line) for path in GROUPS[group] for line in path.read_text(encoding="utf-8").splitlines()
             if line.strip()]
-
-
-def renderings(goals: list[dict], cache: Path, pages: Path) -> dict[str, Any]:
-    from realpage_goals import observations, page_dirs
-
-    from pagelens.api import render_observation
-
-    observed: dict[str, Any] = {}
-    for d, names in page_dirs(goals, pages).items():
-        observed.update(observations(d, cache if d == pages else cache / d.name, names))
-    return {n: render_observation(o) for n, o in observed.items()}
 
 
 def _arm(spec: str) -> tuple[str, float | None]:
@@ -78,7 +69,6 @@ def _retriever(name: str) -> Any:
 
 
 def run(args: argparse.Namespace) -> None:
-    from pagelens.bench.cases import MustKeep, item_kept
     from pagelens.focus.apply import focus
     from pagelens.focus.base import FocusQuery
     goals = load(args.group)
@@ -92,10 +82,7 @@ def run(args: argparse.Namespace) -> None:
                                "must_keep": g["must_keep"], "arms": {}}
         for label, name, budget in arms:
             res = focus(r, FocusQuery(g["goal"], budget=budget), rets[name])
-            kept = [ln for ln in r.lines if ln.no in res.kept]
-            shown = [ln.text for ln in res.lines if ln.no is not None]
-            ok = [item_kept(MustKeep(role=m["role"], name=m["name"]), kept, shown) for m in g["must_keep"]]
-            row["arms"][label] = {"ok": ok, "pruning": res.pruning}
+            row["arms"][label] = {"ok": items_ok(r, res, g["must_keep"]), "pruning": res.pruning}
         out.append(row)
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(out))
@@ -119,17 +106,6 @@ def summary(rows: list[dict]) -> str:
 
 
 # -- diagnosis ---------------------------------------------------------------------------------------
-def item_lines(r: Any, m: dict) -> list[int]:
-    """Positions of the lines the item matches (its role and name, as ``item_kept``)."""
-    from pagelens.bench.cases import norm
-
-    want = norm(m["name"])
-    hits = [i for i, ln in enumerate(r.lines) if ln.role == m["role"] and want in norm(ln.name)]
-    if not hits:
-        hits = [i for i, ln in enumerate(r.lines) if want and want in norm(ln.text)]
-    return hits
-
-
 def item_kind(page: Any, i: int, goal_kind: str | None) -> str:
     from pagelens.focus.units import ACTION_ROLES, CONTROL_ROLES, HEADING_ROLES, row_of
 
@@ -183,7 +159,7 @@ def diagnose(args: argparse.Namespace) -> None:
         q = FocusQuery(r["goal"])
         signals, _lt, unseen, fused = ret.fused(q, pa)
         order, _ = ret._learned(q, pa, signals, fused, unseen, _ranked(fused))
-        hits = item_lines(rend, m)
+        hits = item_lines(rend.lines, m)
         rec: dict[str, Any] = {"set": r["set"], "page": r["page"], "goal": r["goal"], "goal_kind": r["kind"],
                                "item": m, "found": bool(hits), "bm25_400": r["arms"].get("bm25-400", {}).get("ok", [None] * 9)[j],
                                "page_lang": pa.lang, "goal_lang": guess_language([r["goal"]]), "crosses": crosses(r["goal"], pa),
@@ -224,7 +200,7 @@ def diagnose(args: argparse.Namespace) -> None:
     print(f"tail items found on the page: {len(found)} / {len(out)}")
     for key in ("kind", "goal_kind", "crosses", "ranked_by_any", "bm25_400", "neighbour_kept"):
         print(key, dict(Counter(str(x.get(key)) for x in found).most_common()))
-    sig = Counter()
+    sig: Counter[str] = Counter()
     for x in found:
         for n, v in x["ranks"].items():
             if v is not None:

@@ -19,27 +19,12 @@ import collections
 import json
 import sys
 from pathlib import Path
-from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from focus_tail import renderings  # noqa: E402
-
-
-def _spy() -> Any:
-    from pagelens.focus.rules import RulesRetriever
-
-    class Spy(RulesRetriever):
-        last: dict[str, Any] | None = None
-
-        def _fill(self, query, pa, order, budget, extra, line_terms=None):  # type: ignore[no-untyped-def]
-            keep, spent, chosen = super()._fill(query, pa, order, budget, extra, line_terms)
-            self.last = {"order": list(order), "keep": set(keep), "pa": pa, "budget": budget, "spent": spent,
-                         "line_terms": dict(line_terms or {})}
-            return keep, spent, chosen
-
-    return Spy()
+from focus_miss_causes import best_line, spy_class  # noqa: E402
+from realpage_goals import item_lines, renderings  # noqa: E402
 
 
 def band(x: float, edges: tuple[float, ...]) -> str:
@@ -52,14 +37,15 @@ def band(x: float, edges: tuple[float, ...]) -> str:
 
 
 def detail(rows: list[dict], cache: Path, pages: Path) -> list[dict]:
-    from pagelens.bench.cases import norm
     from pagelens.focus.apply import focus
     from pagelens.focus.base import FocusQuery
+    from pagelens.focus.rules import RulesConfig
     from pagelens.focus.units import partners
 
     todo = [r for r in rows if any(m["cause"] == "budget, above the line" for m in r["missed"])]
     rendered = renderings(todo, cache, pages)
-    spy = _spy()
+    cfg = RulesConfig()
+    spy = spy_class()(cfg)
     out: list[dict] = []
     for r in todo:
         rend = rendered[r["page"]]
@@ -72,15 +58,11 @@ def detail(rows: list[dict], cache: Path, pages: Path) -> list[dict]:
         for m in r["missed"]:
             if m["cause"] != "budget, above the line":
                 continue
-            item = m["item"]
-            want = norm(item["name"])
-            cand = [i for i, ln in enumerate(page.lines) if ln.role == item["role"] and want in norm(ln.name)]
-            cand = cand or [i for i, ln in enumerate(page.lines) if want in norm(ln.text)]
-            i = min(cand, key=lambda j: pos.get(units.of_line[j], 10**9) if units.of_line[j] >= 0 else 10**9)
+            i = best_line(item_lines(page.lines, m["item"]), units, pos)
             k = units.of_line[i]
             u = units.heads[k]
             own = list(range(u, page.ends[u]))
-            span = sorted(set(own + partners(page, u, pa_limits())))
+            span = sorted(set(own + partners(page, u, cfg.limits)))
             near = [j for j in own if abs(j - i) <= 1]
             near2 = [j for j in own if abs(j - i) <= 2]
             out.append({
@@ -93,12 +75,6 @@ def detail(rows: list[dict], cache: Path, pages: Path) -> list[dict]:
                 "unit_term_lines": sum(1 for j in own if lt.get(j)),
             })
     return out
-
-
-def pa_limits() -> Any:
-    from pagelens.focus.units import UnitLimits
-
-    return UnitLimits()
 
 
 def summary(d: list[dict]) -> str:

@@ -179,8 +179,8 @@ def main(argv: list[str] | None = None) -> int:
             cells = [f"{f.kept}/{f.items} = {f.recall:.3f} ({f.pruning:.1%})" for f in figs]
             goal_rows.append(f"| {name} | " + " | ".join(cells) + f" | {bm.recall:.3f} ({bm.pruning:.1%}) |")
         else:
-            kinds = {json.loads(ln)["id"]: kind_of(json.loads(ln).get("note", ""))
-                     for ln in (DATA / INJECTION_SETS[name][0]).read_text().splitlines() if ln.strip()}
+            cases = [json.loads(ln) for ln in (DATA / INJECTION_SETS[name][0]).read_text().splitlines() if ln.strip()]
+            kinds = {c["id"]: kind_of(c.get("note", "")) for c in cases}
             figs_i = [injection_figure(r, kinds) for r in runs]
             cells = [f"{f.retained} ({f.subtle}/{f.plain}), red. {f.redacted}/{f.attacks}, benign {f.benign_flagged}/{f.benign}"
                      for f in figs_i]

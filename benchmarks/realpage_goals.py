@@ -337,12 +337,42 @@ def observations(pages: Path, cache: Path, names: set[str], *, extraction: str |
     return out
 
 
+def renderings(goals: list[dict], cache: Path, corpus: Path) -> dict[str, Any]:
+    """``page name -> Rendering`` of every page ``goals`` name (a set's own pages from :data:`SET_PAGES`, cached
+    under ``cache/<its directory>``; the corpus's under ``cache``)."""
+    from pagelens.api import render_observation
+
+    observed: dict[str, Any] = {}
+    for d, names in page_dirs(goals, corpus).items():
+        observed.update(observations(d, cache if d == corpus else cache / d.name, names))
+    return {n: render_observation(o) for n, o in observed.items()}
+
+
+def items_ok(rendering: Any, result: Any, must_keep: list[dict]) -> list[bool]:
+    """Per must-keep item, whether ``result`` (a :func:`pagelens.focus.apply.focus` result on ``rendering``) keeps it
+    (:func:`pagelens.bench.cases.item_kept` over the kept lines and the shown text)."""
+    from pagelens.bench.cases import MustKeep, item_kept
+
+    kept = [ln for ln in rendering.lines if ln.no in result.kept]
+    shown = [ln.text for ln in result.lines if ln.no is not None]
+    return [item_kept(MustKeep(role=m["role"], name=m["name"]), kept, shown) for m in must_keep]
+
+
+def item_lines(lines: Any, item: dict) -> list[int]:
+    """Positions in ``lines`` of the lines ``item`` names (its role and a name containing its name, else any line
+    whose text contains its name), as :func:`pagelens.bench.cases.item_kept` matches them."""
+    from pagelens.bench.cases import norm
+
+    want = norm(item["name"])
+    hits = [i for i, ln in enumerate(lines) if ln.role == item["role"] and want in norm(ln.name)]
+    return hits or [i for i, ln in enumerate(lines) if want and want in norm(ln.text)]
+
+
 def evaluate(goals: list[dict], observed: dict[str, Any], retrievers: list[Any], *,
              budget: float | None = None, refined: bool = False, parsed: dict[str, Any] | None = None) -> list[dict]:
     """One row per retriever and goal. ``retrievers``: names, or ``(label, retriever)`` pairs;
     ``parsed``: the renderings of ``observed`` when already made."""
     from pagelens.api import render_observation
-    from pagelens.bench.cases import MustKeep, item_kept
     from pagelens.focus.apply import focus
     from pagelens.focus.base import FocusQuery
     from pagelens.focus.registry import make_retriever
@@ -357,9 +387,7 @@ def evaluate(goals: list[dict], observed: dict[str, Any], retrievers: list[Any],
             t = time.perf_counter()
             res = focus(r, FocusQuery(g["goal"], budget=budget), ret)
             ms = (time.perf_counter() - t) * 1000
-            kept = [ln for ln in r.lines if ln.no in res.kept]
-            shown = [ln.text for ln in res.lines if ln.no is not None]
-            ok = [item_kept(MustKeep(role=m["role"], name=m["name"]), kept, shown) for m in g["must_keep"]]
+            ok = items_ok(r, res, g["must_keep"])
             rows.append({"retriever": name, "set": g["set"], "page": g["page"], "goal": g["goal"], "kind": g.get("kind"),
                          "id": g.get("id"), "kept": sum(ok),
                          "items": len(ok), "pruning": res.pruning, "ms": ms, "error": res.error})

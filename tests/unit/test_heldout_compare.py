@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from pathlib import Path
 
+from heldout_sets import benchmark_module
+
 ROOT = Path(__file__).resolve().parents[2]
-spec = importlib.util.spec_from_file_location("heldout_compare", ROOT / "benchmarks" / "heldout_compare.py")
-assert spec is not None and spec.loader is not None
-hc = importlib.util.module_from_spec(spec)
-sys.modules["heldout_compare"] = hc
-spec.loader.exec_module(hc)
+hc = benchmark_module("heldout_compare.py", "heldout_compare")
 
 
 def test_goal_figure_counts_one_retriever_and_accepts_counts_or_lists() -> None:

@@ -296,8 +296,8 @@ def judge(lines: Sequence[Line], payloads: Sequence[str], regions: Sequence[str]
         return []
     page = PageValues(payloads, dict(cands), frozenset(k[0] for _, v in cands for k, _ in v))
     out = []
+    at = index().pos
     for i, vals in cands:
-        at = index().pos
         span = _span_lines(lines, payloads, i, at)
         if not span:
             continue
