@@ -34,7 +34,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from realpage_goals import observations  # noqa: E402
+from realpage_goals import items_ok, observations  # noqa: E402
 
 DATA = HERE / "data"
 FILES = (DATA / "realpage_goals.jsonl", DATA / "realpage_goals_dev8.jsonl", DATA / "realpage_goals_dev6.jsonl")
@@ -67,7 +67,6 @@ def retriever(name: str, overrides: dict[str, Any]) -> Any:
 
 
 def evaluate(gs: list[dict[str, Any]], parsed: dict[str, Any], ret: Any, label: str) -> list[dict[str, Any]]:
-    from pagelens.bench.cases import MustKeep, item_kept
     from pagelens.focus.apply import focus
     from pagelens.focus.base import FocusQuery
 
@@ -77,9 +76,7 @@ def evaluate(gs: list[dict[str, Any]], parsed: dict[str, Any], ret: Any, label: 
         t = time.perf_counter()
         res = focus(r, FocusQuery(g["goal"]), ret)
         ms = (time.perf_counter() - t) * 1000
-        kept = [ln for ln in r.lines if ln.no in res.kept]
-        shown = [ln.text for ln in res.lines if ln.no is not None]
-        ok = [item_kept(MustKeep(role=m["role"], name=m["name"]), kept, shown) for m in g["must_keep"]]
+        ok = items_ok(r, res, g["must_keep"])
         rows.append({"retriever": label, "set": g["set"], "page": g["page"], "goal": g["goal"],
                      "kept": sum(ok), "items": len(ok), "ok": ok, "must_keep": g["must_keep"],
                      "pruning": res.pruning, "ms": ms, "total": sum(ln.tokens for ln in r.lines)

@@ -45,8 +45,9 @@ def load(name: str, cache: Path, corpus: Path) -> tuple[list[dict], dict[str, An
 
 
 def main() -> None:
+    import realpage_goals as rg
+
     from pagelens.api import render_observation
-    from pagelens.bench.cases import MustKeep, item_kept
     from pagelens.focus import notices
     from pagelens.focus.apply import focus
     from pagelens.focus.base import FocusQuery
@@ -69,9 +70,7 @@ def main() -> None:
             res = focus(r, FocusQuery(g["goal"]), ret, defense=defense)
         finally:
             notices.find = find  # type: ignore[assignment]
-        kept = [ln for ln in r.lines if ln.no in res.kept]
-        shown = [ln.text for ln in res.lines if ln.no is not None]
-        return [item_kept(MustKeep(role=m["role"], name=m["name"]), kept, shown) for m in g["must_keep"]]
+        return rg.items_ok(r, res, g["must_keep"])
 
     parsed: dict[str, Any] = {}
     kinds_of: dict[str, list[str]] = {}
