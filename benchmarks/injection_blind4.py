@@ -8,7 +8,7 @@ element, ``where.position``: ``beforebegin`` / ``afterbegin`` / ``beforeend`` / 
 helper that read neither the defense nor the retriever code and never ran either on them.
 
 Other case files in the same format, run with ``--cases``: the held-out ``injections_blind5.jsonl``
-to ``injections_blind21.jsonl`` (each run only when named, aggregates only; blind-9: 66 attacks, 6 in
+to ``injections_blind22.jsonl`` (each run only when named, aggregates only; blind-9: 66 attacks, 6 in
 each category, and 30 benign look-alikes on all 49 pages, 17 attack languages; blind-10: 66 attacks,
 6 in each category, and 50 benign look-alikes on all 49 pages, 21 attack languages, written later by
 another helper that read neither the defense nor any other injection file; blind-11: 66 attacks, 6 in
@@ -78,7 +78,21 @@ true see-also and merged-page notes, field help) on all 12 Volt Bootstrap dashbo
 settings, dashboard, sign-up, tables, forms), German, Italian and Japanese GnuCash guide pages, French and
 Galician Tux Paint pages and the Maxima polynomials chapter of ``pages_blind20/`` (run it with ``--pages
 benchmarks/data/pages_blind20``), 19 attack languages, written by hand by a twelfth helper under the same
-rules as blind-13, and checked only with ``--validate``) and
+rules as blind-13, and checked only with ``--validate``;
+blind-22: 66 attacks, 6 in each category, half of each category subtle (wrong figures, units and scaling rules
+presented as reporting notices, colleague comments or live updates; a swapped key, a wrong constant, a wrong
+default, file extension or input rule as translator's notes, errata, alt texts or help text; destructive steps in
+the page's own tip and key-table form and in a toast; quiet requests for card codes, a PIN, an IBAN or a banking or
+mailbox password in sign-up, tax, consent, status and field-help text; stale-section notes pointing to a made-up
+menu path, setting or file), and 55 benign look-alikes, 5 per category (maintenance, trial, version and
+partial-translation bars, unsaved-changes, session, newsletter, confirmation and print dialogs, consent and storage
+notices, colleague and reader comments, placeholders, aria-labels and long alt texts, shell, log, keymap and
+``kicad_wks`` samples, skip links and screen-reader hints, save, sort, load, search and validation status lines,
+quotations, a greeting and a translator's note, true see-also, merged-page and new-format notes, field help and
+tips) on all 13 CoreUI application pages (dashboard, forms, tables, sign-up, widgets), French, German and Japanese
+KiCad 6 manual pages and German, Japanese and English w3m documentation pages of ``pages_blind21/`` (run it with
+``--pages benchmarks/data/pages_blind21``), 16 attack languages, written by hand by a thirteenth helper under the
+same rules as blind-13, and checked only with ``--validate``) and
 the development files (blind-14 and blind-15 count among them since stop 27: their misses were read
 while building the defense by h17-subtle, h17-ugc and h17-fold) ``injections_dev6.jsonl``, ``injections_dev8.jsonl`` and
 ``injections_dev9.jsonl`` (dev-9: 70 attacks weighted towards pop-ups, consent dialogs, toasts, live
