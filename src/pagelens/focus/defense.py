@@ -52,7 +52,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
-from pagelens.focus import borrowed, contradicts, disowned, steering, uncollected
+from pagelens.focus import borrowed, contradicts, disowned, disowns, steering, uncollected
 from pagelens.focus import lexicons as lx
 from pagelens.focus.evidence import (
     NO_EVIDENCE,
@@ -507,6 +507,12 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
         reason = (f"{found.items[0].describe()}, and says the page's value is not the one "
                   f"(in {_WHERE.get(regions[i], regions[i])})")
         flag([i, *found.wrappers], ("disputes-page", reason), payloads[i], regions[i])
+    # 8. a short note that disowns the page's own content (stale, moved, changed) and sends the reader another way,
+    #    with no link of its own (disowns: the lexicons' deictic, dispute, change, real and elsewhere words)
+    flagged = frozenset(flags)
+    for d in disowns.judge(lines, payloads, regions, top, lambda i: lines[i].no in flagged, pos):
+        i = d.at
+        flag([i], ("disputes-page", f"{d.why} (in {_WHERE.get(regions[i], regions[i])})"), payloads[i], regions[i])
     return tuple(sorted(flags.values(), key=lambda f: f.line))
 
 
