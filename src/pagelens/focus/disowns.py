@@ -35,6 +35,8 @@ __all__ = ["MODE", "Disowning", "judge", "says_disowns"]
 MODE = "P1"
 #: Whether the site's rule of where a note stands holds in every region (P1u / P2u).
 EVERYWHERE = False
+#: P1ds: the page's content called wrong/outdated/moved and another source named (real, elsewhere, a web path).
+STRICT = False
 
 _WORDS = 5
 _CHARS = 12
@@ -79,6 +81,9 @@ def says_disowns(text: str) -> bool:
     low = text.lower()
     if lx.DEICTIC.search(low) is None:
         return False
+    if STRICT:  # P1ds: a dispute word (a change word alone is not enough), another source named (not an order alone)
+        return lx.DISPUTE.search(low) is not None and (
+            lx.REAL.search(low) is not None or lx.ELSEWHERE.search(low) is not None or _PATH.search(text) is not None)
     if lx.DISPUTE.search(low) is None and lx.CHANGE.search(low) is None:
         return False
     return (lx.REAL.search(low) is not None or lx.ELSEWHERE.search(low) is not None or _orders(low)
