@@ -1,61 +1,49 @@
-"""A note that disowns the page's own content and sends the reader another way (any language of the lexicons).
+"""A note that disowns the page's own content and names another source (any language of the lexicons).
 
 Subtle injected notes often write no value at all: they declare part of the page stale, moved or superseded ("the
-list below is outdated; the current one is at …") or change one of its procedures ("the Apply button here only saves a
-draft; use Maintenance › Reset instead"). :func:`judge` finds, among the page's short notes, the sentences that
-
-* **P1** point at the page's own content (:data:`~pagelens.focus.lexicons.DEICTIC`), call it wrong, outdated or moved
-  (:data:`~pagelens.focus.lexicons.DISPUTE`) or changed / no longer so (:data:`~pagelens.focus.lexicons.CHANGE`), and
-  name another source or way (:data:`~pagelens.focus.lexicons.REAL`, :data:`~pagelens.focus.lexicons.ELSEWHERE`, an
-  order, or a written web path); or
-* **P2** give an order with a word that sets aside what the page offers (dispute, change, elsewhere) and name a way the
-  page does not offer: a menu trail (``A › B``) whose last step no control or heading of the page names, or a web path
-  no link of the page has;
-
-and that offer no link themselves (an honest moved or deprecated note links where it sends). Where they stand counts
-as for :mod:`pagelens.focus.contradicts`: in user content, overlays and unseen text anywhere; in the site's own regions
-only in the notice zone above the page or as a note of its own beside the data, not inside it.
+list below is outdated; see the board at /x instead"). :func:`judge` finds, among the page's short notes, the sentences
+that point at the page's own content (:data:`~pagelens.focus.lexicons.DEICTIC`), call it wrong, outdated or moved
+(:data:`~pagelens.focus.lexicons.DISPUTE`; a change word alone is not enough: honest updates say "update"), and name
+another source (:data:`~pagelens.focus.lexicons.REAL`, :data:`~pagelens.focus.lexicons.ELSEWHERE` or a written web
+path; an order alone is not enough: an honest hatnote asks readers to help update the page), with no link of their own
+(in the line or under it). Where they stand counts in every region as it does for the site's own text in
+:mod:`pagelens.focus.contradicts`: in the notice zone above the page, or as a note of its own beside the data
+(:func:`pagelens.focus.disowned.beside_data`) with no list item, cell, row, term, definition, option or code above it
+(h22-steps' P1ds, chosen on the development sets: BENCHMARKS.md, twenty-third injection-defense pass). The evidence's
+own dispute (:mod:`pagelens.focus.evidence`) already flags such a note when it has a real/current word; this step adds
+the ones that name the other source by "instead", "elsewhere" or a path, in any region.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from pagelens.focus import disowned
 from pagelens.focus import lexicons as lx
-from pagelens.focus import steering
-from pagelens.focus.evidence import gives_order
 from pagelens.types import Line
 
-__all__ = ["MODE", "Disowning", "judge", "says_disowns"]
+__all__ = ["ON", "Disowning", "judge", "says_disowns"]
 
-#: Which candidate runs: "" (off), "P1", "P2" (P1 and P2).
-MODE = "P1"
-#: Whether the site's rule of where a note stands holds in every region (P1u / P2u).
-EVERYWHERE = False
-#: P1ds: the page's content called wrong/outdated/moved and another source named (real, elsewhere, a web path).
-STRICT = False
+#: Whether :func:`judge` runs (an off switch for comparisons; on by default).
+ON = True
 
-_WORDS = 5
+_WORDS = 5  # a sentence: this many words, or _CHARS of a script written without spaces
 _CHARS = 12
-_NOTE = 400
-_SUBTREE = 40
-_REACH = 12
-_SITE = frozenset({"main", "chrome"})
+_NOTE = 400  # characters: a longer text is prose, not a note
+_SUBTREE = 40  # lines under a span: more is a section, not a note
+_REACH = 12  # ancestors looked at
+#: Roles that are the page's data or its controls, never a note of their own.
 _DATA_ROLES = frozenset({"cell", "gridcell", "columnheader", "rowheader", "option", "code", "term", "definition",
                          "LayoutTableCell", "row", "listitem", "combobox", "textbox", "spinbutton", "slider"})
+#: A sentence with one of these among its ancestors is part of the data, not a note beside it.
 _INSIDE_DATA = frozenset({"listitem", "cell", "gridcell", "row", "term", "definition", "columnheader", "rowheader",
                           "option", "code"})
-_NAMED = frozenset({"button", "link", "menuitem", "menuitemradio", "menuitemcheckbox", "tab", "option", "radio",
-                    "checkbox", "combobox", "textbox", "searchbox", "switch", "heading", "columnheader", "treeitem"})
 _NO_SPACES = re.compile("[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]")
 #: A web path written in prose: two segments or a web page's file ending; not under a file-system root.
 _PATH = re.compile(r"(?<![\w.:/~-])/(?!(?:etc|usr|var|bin|sbin|opt|tmp|dev|proc|home|lib|boot|root|srv|mnt)/)"
                    r"[A-Za-z0-9_.%-]+(?:/[A-Za-z0-9_.%-]+)+/?|(?<![\w.:/~-])/[A-Za-z0-9_%-]+\.(?:html?|php|aspx?|jsp)\b")
-#: A menu trail: steps joined by a spaced separator; the last step runs to the clause's end (four words at most).
-_TRAIL = re.compile(r"\S\s+[›>→»]\s+([^\s.,;:!?()]+(?:\s+[^\s.,;:!?()]+){0,3})")
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,32 +58,16 @@ def _sentence(text: str) -> bool:
     return len(text) >= _CHARS and _NO_SPACES.search(text) is not None
 
 
-def _orders(low: str) -> bool:
-    return gives_order(low) or steering.REQUEST_START.search(low) is not None or (
-        steering.REQUEST_ANY.search(low) is not None)
-
-
 def says_disowns(text: str) -> bool:
-    """P1's words: the text points at the page, calls it wrong/outdated/moved or changed, and names another source or
-    way (real/current, elsewhere, an order, a web path)."""
+    """The words of a note that disowns the page: it points at the page, calls it wrong/outdated/moved, and names
+    another source (real/current, instead/elsewhere, a written web path)."""
     low = text.lower()
-    if lx.DEICTIC.search(low) is None:
-        return False
-    if STRICT:  # P1ds: a dispute word (a change word alone is not enough), another source named (not an order alone)
-        return lx.DISPUTE.search(low) is not None and (
-            lx.REAL.search(low) is not None or lx.ELSEWHERE.search(low) is not None or _PATH.search(text) is not None)
-    if lx.DISPUTE.search(low) is None and lx.CHANGE.search(low) is None:
-        return False
-    return (lx.REAL.search(low) is not None or lx.ELSEWHERE.search(low) is not None or _orders(low)
-            or _PATH.search(text) is not None)
+    return (lx.DEICTIC.search(low) is not None and lx.DISPUTE.search(low) is not None
+            and (lx.REAL.search(low) is not None or lx.ELSEWHERE.search(low) is not None
+                 or _PATH.search(text) is not None))
 
 
-def _sets_aside(low: str) -> bool:
-    return (lx.DISPUTE.search(low) is not None or lx.CHANGE.search(low) is not None
-            or lx.ELSEWHERE.search(low) is not None)
-
-
-def _ancestors(lines: Sequence[Line], i: int, at: dict[int, int]) -> list[int]:
+def _ancestors(lines: Sequence[Line], i: int, at: Mapping[int, int]) -> list[int]:
     out = []
     k: int | None = i
     for _ in range(_REACH):
@@ -107,7 +79,7 @@ def _ancestors(lines: Sequence[Line], i: int, at: dict[int, int]) -> list[int]:
     return out
 
 
-def _subtree_links(lines: Sequence[Line], i: int) -> bool | None:
+def _links(lines: Sequence[Line], i: int) -> bool | None:
     """Whether the line or its subtree carries a link (None: a section, too big to be a note)."""
     d = lines[i].depth
     j = i
@@ -120,61 +92,24 @@ def _subtree_links(lines: Sequence[Line], i: int) -> bool | None:
     return False
 
 
-def judge(lines: Sequence[Line], payloads: Sequence[str], regions: Sequence[str], top: int,
-          flagged: Callable[[int], bool], index: Callable[[], disowned.PageIndex]) -> list[Disowning]:
-    """Each short note of the page that disowns its content and sends the reader another way (see the module's doc);
-    ``payloads``: the defense's normalised text per line; ``top``: the notice zone's end."""
-    if not MODE:
+def judge(lines: Sequence[Line], payloads: Sequence[str], top: int, flagged: Callable[[int], bool],
+          index: Callable[[], disowned.PageIndex]) -> list[Disowning]:
+    """Each short note of the page that disowns its content and names another source (see the module's doc);
+    ``payloads``: the defense's normalised text per line; ``top``: the notice zone's end; ``flagged``: whether a
+    position is flagged already."""
+    if not ON:
         return []
-    page: dict[str, object] = {}
-
-    def linked_paths() -> set[str]:
-        if "paths" not in page:
-            page["paths"] = {ln.url.split("#")[0].split("?")[0].rstrip("/") for ln in lines if ln.url}
-        return page["paths"]  # type: ignore[return-value]
-
-    def names() -> list[str]:
-        if "names" not in page:
-            page["names"] = [p.lower() for ln, p in zip(lines, payloads) if ln.role in _NAMED and p]
-        return page["names"]  # type: ignore[return-value]
-
-    def unoffered_path(text: str) -> bool:
-        for m in _PATH.finditer(text):
-            path = m.group(0).rstrip("/")
-            if not any(u.endswith(path) for u in linked_paths()):
-                return True
-        return False
-
-    def unoffered_trail(text: str) -> bool:
-        for m in _TRAIL.finditer(text):
-            step = m.group(1).lower()
-            if not any(n.startswith(step) for n in names()):
-                return True
-        return False
-
     out: list[Disowning] = []
     for i, p in enumerate(payloads):
         if not p or len(p) > _NOTE or flagged(i) or lines[i].role == "RootWebArea" or not _sentence(p):
             continue
-        low = p.lower()
-        p1 = says_disowns(p)
-        p2 = MODE == "P2" and not p1 and _sets_aside(low) and _orders(low) and (
-            unoffered_trail(p) or unoffered_path(p))
-        if not (p1 or p2):
+        if not says_disowns(p):
             continue
-        site = (EVERYWHERE or regions[i] in _SITE) and i >= top
-        if site and lines[i].role in _DATA_ROLES:
-            continue
-        if site and (not disowned.beside_data(lines, i, index())
-                     or lines[i].role in _INSIDE_DATA
-                     or any(lines[k].role in _INSIDE_DATA for k in _ancestors(lines, i, index().pos))):
-            continue
-        if _subtree_links(lines, i) is not False:
-            continue
-        if p1:
-            out.append(Disowning(i, "calls the page's own content wrong, outdated or changed and sends the reader "
-                                    "to another source or way, with no link of its own"))
-        else:
-            out.append(Disowning(i, "sets aside what the page offers and sends the reader to a menu or path the page "
-                                    "does not offer"))
+        if i >= top and (lines[i].role in _DATA_ROLES or not disowned.beside_data(lines, i, index())
+                         or any(lines[k].role in _INSIDE_DATA for k in _ancestors(lines, i, index().pos))):
+            continue  # only a note of its own beside the data, or the notice above the page
+        if _links(lines, i) is not False:
+            continue  # an honest moved note links where it sends
+        out.append(Disowning(i, "calls the page's own content wrong, outdated or moved and names another source, "
+                                "with no link of its own"))
     return out
