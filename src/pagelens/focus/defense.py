@@ -29,9 +29,6 @@ Web pages can carry text written for the agent rather than for the user. :func:`
    a name, a command) the page writes with another value, while it says the page's value is not the one ("V, not W",
    or a dispute, real/current or change word), corrects one value rather than listing several, and stands apart from
    the data (a note beside it in the site's own regions; anywhere in user content, overlays and unseen text).
-8. **What the page is said to be** (:mod:`pagelens.focus.disowns`, the lexicons' words) — a short note of its own beside
-   the data, in any region, that points at the page's content, calls it wrong, outdated or moved and names another
-   source ("instead", "elsewhere", a web path, a real/current one), with no link of its own.
 
 A notice bar above the page's own content is folded like a pop-up the agent did not open
 (:mod:`pagelens.focus.notices`), whatever it says: text in the site's own register needs no evidence there. So is a
@@ -55,7 +52,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
-from pagelens.focus import borrowed, contradicts, disowned, disowns, steering, uncollected
+from pagelens.focus import borrowed, contradicts, disowned, steering, uncollected
 from pagelens.focus import lexicons as lx
 from pagelens.focus.evidence import (
     NO_EVIDENCE,
@@ -510,12 +507,6 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
         reason = (f"{found.items[0].describe()}, and says the page's value is not the one "
                   f"(in {_WHERE.get(regions[i], regions[i])})")
         flag([i, *found.wrappers], ("disputes-page", reason), payloads[i], regions[i])
-    # 8. a short note beside the data that disowns the page's own content (wrong, outdated, moved) and names another
-    #    source (real/current, instead/elsewhere, a web path), with no link of its own (disowns; the lexicons' words)
-    flagged = frozenset(flags)
-    for d in disowns.judge(lines, payloads, top, lambda i: lines[i].no in flagged, pos):
-        i = d.at
-        flag([i], ("disputes-page", f"{d.why} (in {_WHERE.get(regions[i], regions[i])})"), payloads[i], regions[i])
     return tuple(sorted(flags.values(), key=lambda f: f.line))
 
 
