@@ -80,19 +80,43 @@ class WordLlamaEmbedder:
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         if not texts:
             return out
-        encs = self.tokenizer.encode_batch(list(texts), add_special_tokens=False)
-        ids = [e.ids for e in encs]
+        ids = [e.ids for e in self.tokenizer.encode_batch(list(texts), add_special_tokens=False)]
         lens = np.fromiter((len(x) for x in ids), dtype=np.int64, count=len(ids))
         flat = np.fromiter((t for x in ids for t in x), dtype=np.int64, count=int(lens.sum()))
-        if flat.size:
-            np.clip(flat, 0, self.table.shape[0] - 1, out=flat)
-            rows = self.table[flat]
-            starts = np.concatenate(([0], np.cumsum(lens)[:-1]))
-            has = lens > 0
-            out[has] = np.add.reduceat(rows, starts[has], axis=0) / lens[has, None]
+        np.clip(flat, 0, self.table.shape[0] - 1, out=flat)
+        out = _sums(self.table, ids, lens, flat)
         norms = np.linalg.norm(out, axis=1, keepdims=True)
         norms[norms == 0] = 1.0
         return out / norms
+
+
+def _sums(table: np.ndarray, ids: list[list[int]], lens: np.ndarray, flat: np.ndarray) -> np.ndarray:
+    """Each text's sum of its tokens' rows: a sparse count matrix times the table when scipy is installed
+    (it reads only the rows used; ~10x faster here), else padded gathers over texts of similar length."""
+    try:
+        import scipy.sparse as sp
+    except ImportError:
+        sp = None
+    if sp is not None:
+        indptr = np.concatenate(([0], np.cumsum(lens)))
+        counts = sp.csr_matrix((np.ones(len(flat), dtype=np.float32), flat, indptr), shape=(len(ids), table.shape[0]))
+        return np.asarray(counts @ table, dtype=np.float32)
+    return _sums_numpy(table, ids, lens)
+
+
+def _sums_numpy(table: np.ndarray, ids: list[list[int]], lens: np.ndarray, batch: int = 256) -> np.ndarray:
+    out = np.zeros((len(ids), table.shape[1]), dtype=np.float32)
+    by_len = np.argsort(lens, kind="stable")
+    for s in range(0, len(ids), batch):
+        idx = by_len[s : s + batch]
+        width = int(lens[idx].max()) if len(idx) else 0
+        if width == 0:
+            continue
+        mask = np.arange(width)[None, :] < lens[idx][:, None]
+        padded = np.zeros((len(idx), width), dtype=np.int64)
+        padded[mask] = np.clip(np.concatenate([ids[i] for i in idx]), 0, table.shape[0] - 1)
+        out[idx] = np.einsum("nld,nl->nd", table[padded], mask.astype(np.float32))
+    return out
 
 
 _shared: WordLlamaEmbedder | None = None
