@@ -20,6 +20,9 @@ drops what an agent needs but the goal never names. This retriever
    * ``semantic`` — optional (``default:e5``), a multilingual sentence-embedding model
      (:mod:`.semantic`) over a prefiltered set of candidate units, re-fused after the others,
      and only when a goal word occurs nowhere on the page (else the lexical signals see it);
+   * ``meaning`` — optional (``default:wl``), WordLlama's bundled token table (:mod:`.lookup`, a
+     look-up per token): after the fusion, when a goal word occurs nowhere on the page, the units
+     closest to the goal in meaning that no signal but ``prior`` ranks go after the order's first ten;
 
 3. fuses the ranks — by default with a small model fitted on labeled goals over many pages
    (:mod:`.learned`: each signal's rank and score, the unit's shape and surroundings, the goal's
