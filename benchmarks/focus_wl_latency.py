@@ -28,6 +28,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cache", type=Path, default=HERE.parent / "runs" / "realpages")
     ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--json", type=Path, help="write every timing here (to pool runs)")
     ap.add_argument("--arm", default="default:wl", help="a registry name or focus_tail's default+field=value,...")
     a = ap.parse_args()
     sys.path.insert(0, str(HERE))
@@ -66,6 +67,10 @@ def main() -> None:
         b, s = ms[f"{m} base"], ms[f"{m} arm"]
         print(f"| {m} | {statistics.median(b):.1f} / {pct(b, .95):.1f} | {statistics.median(s):.1f} / {pct(s, .95):.1f} | "
               f"{statistics.median(s) / statistics.median(b):.2f} | {pct(s, .95) / pct(b, .95):.2f} |")
+    if a.json:
+        import json
+
+        a.json.write_text(json.dumps(ms))
     print(f"RSS: {before:.0f} MB before the table, {loaded:.0f} MB loaded (+{loaded - before:.0f}), "
           f"{after:.0f} MB after every page's vectors (+{after - before:.0f}; the analyses are cached too)")
 

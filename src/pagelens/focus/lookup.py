@@ -80,11 +80,18 @@ class WordLlamaEmbedder:
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         if not texts:
             return out
-        ids = [e.ids for e in self.tokenizer.encode_batch(list(texts), add_special_tokens=False)]
+        unique = list(dict.fromkeys(texts))  # a page repeats texts ("Reply", "Add to cart"): each tokenized once
+        encode = getattr(self.tokenizer, "encode_batch_fast", self.tokenizer.encode_batch)  # no offsets (>= 0.21)
+        ids = [e.ids for e in encode(unique, add_special_tokens=False)]
         lens = np.fromiter((len(x) for x in ids), dtype=np.int64, count=len(ids))
         flat = np.fromiter((t for x in ids for t in x), dtype=np.int64, count=int(lens.sum()))
         np.clip(flat, 0, self.table.shape[0] - 1, out=flat)
-        out = _sums(self.table, ids, lens, flat)
+        sums = _sums(self.table, ids, lens, flat)
+        if len(unique) == len(texts):
+            out = sums
+        else:
+            at = {t: i for i, t in enumerate(unique)}
+            out = sums[[at[t] for t in texts]]
         norms = np.linalg.norm(out, axis=1, keepdims=True)
         norms[norms == 0] = 1.0
         return out / norms
@@ -93,6 +100,8 @@ class WordLlamaEmbedder:
 def _sums(table: np.ndarray, ids: list[list[int]], lens: np.ndarray, flat: np.ndarray) -> np.ndarray:
     """Each text's sum of its tokens' rows: a sparse count matrix times the table when scipy is installed
     (it reads only the rows used; ~10x faster here), else padded gathers over texts of similar length."""
+    if len(ids) == 1:  # the goal: one gather
+        return table[flat].sum(axis=0, keepdims=True, dtype=np.float32)
     try:
         import scipy.sparse as sp
     except ImportError:
