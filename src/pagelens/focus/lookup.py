@@ -67,7 +67,7 @@ class WordLlamaEmbedder:
         try:
             table = load_file(str(weights))[TENSOR]
             self.tokenizer = Tokenizer.from_file(str(tok))
-        except Exception as exc:  # a missing, truncated or foreign file: say which
+        except Exception as exc:  # noqa: BLE001 - a missing, truncated or foreign file (safetensors and tokenizers raise their own types): say which
             raise LookupUnavailable(f"wordllama's bundled files are unusable ({type(exc).__name__}: "
                                     f"{str(exc)[:120]})") from None
         self.table = np.ascontiguousarray(table, dtype=np.float32)

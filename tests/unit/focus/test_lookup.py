@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 
 from pagelens.focus import lookup
-from pagelens.focus.apply import focus
 from pagelens.focus.base import FocusQuery
 from pagelens.focus.rules import RulesConfig, RulesRetriever
 from pagelens.observe.textparse import rendering_from_text
