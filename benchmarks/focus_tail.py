@@ -64,7 +64,8 @@ def _retriever(name: str) -> Any:
     for pair in name.split("+", 1)[1].split(","):
         key, _, value = pair.partition("=")
         t = types[key]
-        kw[key] = (value.lower() == "true") if t in (bool, "bool") else (int(value) if t in (int, "int") else float(value))
+        kw[key] = ((value.lower() == "true") if t in (bool, "bool") else int(value) if t in (int, "int")
+                   else value if t in (str, "str") else float(value))
     return RulesRetriever(RulesConfig(**kw))
 
 

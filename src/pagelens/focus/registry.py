@@ -90,9 +90,12 @@ def make_retriever(
     if head == "default":
         from pagelens.focus.rules import RulesConfig, RulesRetriever
 
-        if suffix not in ("", "e5", "rrf", "learned"):
-            raise ConfigError(f"unknown default variant {suffix!r}; choose 'default', 'default:e5', "
-                              "'default:rrf' (reciprocal rank fusion) or 'default:learned' (the fitted fusion)")
+        if suffix not in ("", "e5", "wl", "rrf", "learned"):
+            raise ConfigError(f"unknown default variant {suffix!r}; choose 'default', 'default:e5', 'default:wl' "
+                              "(WordLlama's look-up signal), 'default:rrf' (reciprocal rank fusion) or 'default:learned' "
+                              "(the fitted fusion)")
+        if suffix == "wl":  # BENCHMARKS.md "Focus, twenty-fourth pass": candidate W3
+            return RulesRetriever(RulesConfig(meaning_keep=3))
         if suffix in ("rrf", "learned"):
             return RulesRetriever(RulesConfig(fusion=suffix))
         return RulesRetriever(RulesConfig(semantic=suffix == "e5"))

