@@ -206,6 +206,9 @@ class RulesConfig:
     unfit_after: float = 0.05
     unfit_first: int = 50
     unfit_tokens: int = 220
+    #: the view's structural lines shown shorter, asked of the focus stage (:mod:`.lean`: ``"ph"`` placeholders as
+    #: ``[p7] …42``, ``"anc"`` ancestors shown short by three words, ``"ph+anc"``; ``""``: as they are)
+    lean_view: str = ""
     debug_units: int = 8
 
 
@@ -311,7 +314,7 @@ class RulesRetriever:
         }
         if fallback:
             info["fusion_fallback"] = fallback
-        return Selection(keep=frozenset(lines[i].no for i in keep), info=info)
+        return Selection(keep=frozenset(lines[i].no for i in keep), info=info, lean=cfg.lean_view)
 
     def fused(self, query: FocusQuery, pa: PageAnalysis
               ) -> tuple[dict[str, list[int]], dict[int, frozenset[str]], set[str], dict[int, float]]:
