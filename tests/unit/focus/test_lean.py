@@ -87,3 +87,14 @@ def test_default_asks_for_its_configured_lean_view() -> None:
                                                                         budget=0.05, lean_view="ph")), defense=False)
     assert "lines pruned" not in res.text() and "…" in res.text()
     assert tokens.count(res.text()) == res.focused_tokens
+
+
+def test_sticky_pruning_keeps_a_lean_view_lean() -> None:
+    from pagelens.focus.delta.sticky import _pruned
+
+    r = rendering_from_text(TREE)
+    keep = {_no(r, "Add to cart"), _no(r, "Aurora Wireless")}
+    for lean, want in (("ph", "[p2] …"), ("", " pruned ...")):
+        res = focus(r, "buy", Pick(keep, lean), defense=False)
+        out = _pruned(res.lines, {_no(r, "Aurora Wireless")})
+        assert any(ol.pid == "p2" and want in ol.text for ol in out), [ol.text for ol in out]
