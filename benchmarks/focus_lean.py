@@ -211,9 +211,11 @@ def run(args: argparse.Namespace) -> None:
     for g in goals:
         r = parsed[g["page"]]
         row: dict[str, Any] = {"set": g.get("set", ""), "page": g["page"], "goal": g["goal"], "arms": {}}
+        memo: dict[tuple[str, float | None], Any] = {}  # one selection per retriever and budget: lean arms only render
         for label, name, budget, lean in arms:
             kw = {"lean": lean} if lean else {}
-            res = focus(r, FocusQuery(goal=g["goal"], budget=budget), rets[name], **kw)
+            ret = _Memo(rets[name], memo, (name, budget))
+            res = focus(r, FocusQuery(goal=g["goal"], budget=budget), ret, **kw)
             row["arms"][label] = {"ok": items_ok(r, res, g["must_keep"]), "pruning": res.pruning,
                                   "tokens": res.focused_tokens}
         out.append(row)
@@ -221,6 +223,20 @@ def run(args: argparse.Namespace) -> None:
     if args.json:
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)
         Path(args.json).write_text(json.dumps(out))
+
+
+class _Memo:
+    """``retriever`` whose selection for one goal is made once per key (the arms that differ only in their view
+    switch select the same lines; the rendering the focus stage passes is the same for all of them)."""
+
+    def __init__(self, retriever: Any, memo: dict, key: tuple[str, float | None]) -> None:
+        self.retriever, self.memo, self.key = retriever, memo, key
+        self.name = getattr(retriever, "name", "retriever")
+
+    def select(self, query: Any, rendering: Any) -> Any:
+        if self.key not in self.memo:
+            self.memo[self.key] = self.retriever.select(query, rendering)
+        return self.memo[self.key]
 
 
 def summary(rows: list[dict]) -> str:
