@@ -120,7 +120,9 @@ def kind_of(ol: Any, rec: dict[str, Any], units_of: Any) -> str:
     if ol.no is None:
         if ol.folded:
             return "fold"
-        return "placeholder" if ol.pid is not None or ol.pruned else "marker"
+        if ol.pid is None and (ol.text.startswith("[") and not ol.text.startswith("[p") or not ol.pruned):
+            return "marker"  # a redaction marker or a warning (an id-less run of hidden lines: a placeholder)
+        return "placeholder"
     no = ol.no
     if "shown_keep" in rec and "fill" not in rec:
         return "whole"
