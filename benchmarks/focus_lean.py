@@ -179,6 +179,11 @@ def split(args: argparse.Namespace) -> None:
             if k == "ancestor" and "'" in ol.text:
                 names["ancestor_name"] += tokens.count(ol.text[ol.text.index("'"):])
         total += res.focused_tokens
+        if args.further:  # what further renderer changes would save (measured, not candidates of this pass)
+            text = res.text()
+            for name, alt in _further(res).items():
+                names[name] += res.focused_tokens - tokens.count(alt)
+            names["view"] += tokens.count(text)
         views.append({"set": g.get("set", ""), "goal": g["goal"][:80], "full": res.full_tokens,
                       "focused": res.focused_tokens, "tokens": dict(per)})
     s = sum(toks.values())
@@ -189,10 +194,35 @@ def split(args: argparse.Namespace) -> None:
         if lines[k]:
             print(f"| {k} | {lines[k]} | {toks[k]} | {toks[k] / s:.1%} | {indent[k]} | {toks[k] / lines[k]:.1f} |")
     print(f"ancestors' cut names (from the quote): {names['ancestor_name']} tokens")
+    for k in _FURTHER:
+        if names[k]:
+            print(f"further, not a candidate: {k}: {names[k]} tokens ({names[k] / max(1, names['view']):.1%} of the views)")
     if args.json:
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)
         Path(args.json).write_text(json.dumps({"tokens": toks, "lines": lines, "indent": indent, "names": names,
                                                "total": total, "views": views}, indent=1))
+
+
+_FURTHER = ("spaces", "no_visible", "no_control_clickable", "text_quotes")
+_CONTROLS = ("link", "button", "checkbox", "radio", "switch", "tab", "menuitem", "option", "combobox", "textbox",
+             "searchbox", "spinbutton", "slider")
+
+
+def _further(res: Any) -> dict[str, str]:
+    """The view's text under each further change alone: nested by one space per level; without ``, visible``;
+    without ``, clickable`` on a control's line (its role says it); a text node as its quoted text only."""
+    import re
+
+    lines = res.lines
+    vis = re.compile(r", visible(?=,|$)")
+    clk = re.compile(r"^(\[\d+\] (?:" + "|".join(_CONTROLS) + r") .*?), clickable(?=,|$)")
+
+    def join(f: Any, indent: str = "\t") -> str:
+        return "\n".join(indent * ol.depth + f(ol.text) for ol in lines)
+
+    return {"spaces": join(lambda t: t, " "), "no_visible": join(lambda t: vis.sub("", t)),
+            "no_control_clickable": join(lambda t: clk.sub(r"\1", t)),
+            "text_quotes": join(lambda t: t[len("StaticText "):] if t.startswith("StaticText '") else t)}
 
 
 def _arm(spec: str) -> tuple[str, float | None, str]:
@@ -270,6 +300,7 @@ def main() -> None:
         if name == "split":
             a.add_argument("--retriever", default="default")
             a.add_argument("--budget", type=float, default=None)
+            a.add_argument("--further", action="store_true", help="also what further renderer changes would save")
         else:
             a.add_argument("--arm", action="append", required=True, help="retriever[@budget][:lean]")
     args = p.parse_args()
