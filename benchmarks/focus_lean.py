@@ -25,7 +25,7 @@ import statistics
 import sys
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -50,7 +50,7 @@ class Spy:
         self._undo.append((owner, name, old))
         setattr(owner, name, make(old.__func__ if isinstance(old, staticmethod) else old))
 
-    def __enter__(self) -> Spy:
+    def __enter__(self) -> Self:
         from pagelens.focus import apply, cores, nearby, rules, unfit
 
         rec = self.rec

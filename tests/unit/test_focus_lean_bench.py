@@ -7,13 +7,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
-import focus_lean  # noqa: E402
+import focus_lean
 
-from pagelens.focus import apply, cores, nearby, rules, unfit  # noqa: E402
-from pagelens.focus.apply import OutputLine, focus  # noqa: E402
-from pagelens.focus.base import FocusQuery  # noqa: E402
-from pagelens.focus.rules import RulesConfig, RulesRetriever  # noqa: E402
-from pagelens.observe.textparse import rendering_from_text  # noqa: E402
+from pagelens.focus import apply, cores, nearby, rules, unfit
+from pagelens.focus.apply import OutputLine, focus
+from pagelens.focus.base import FocusQuery
+from pagelens.focus.rules import RulesConfig, RulesRetriever
+from pagelens.observe.textparse import rendering_from_text
 
 
 def test_arms() -> None:

@@ -455,11 +455,12 @@ def focus(
     # ancestors kept only to hold the tree together are shown short (a layout cell named
     # with the whole page's text must not cost thousands of tokens)
     short = keep - chosen if compact else set()
-    lean_parts = frozenset()
-    if compact and (lean if lean is not None else getattr(selection, "lean", "")):
+    lean_parts: frozenset[str] = frozenset()
+    lean_spec = lean if lean is not None else selection.lean
+    if compact and lean_spec:
         from pagelens.focus.lean import parts
 
-        lean_parts = parts(lean if lean is not None else selection.lean)
+        lean_parts = parts(lean_spec)
     lines = _warned(build_lines(rendering, keep, compact=compact, redact=redact, hidden=flagged, short=short,
                                 regions=regions, folds=folds, lean=lean_parts), unprotected)
     keep = {ln.no for ln in lines if ln.no is not None}  # with the runs too cheap to hide
