@@ -19,7 +19,7 @@ __all__ = ["SYSTEM", "build_messages", "feedback_lines", "system_prompt"]
 SYSTEM = """You are a web agent operating a real browser to complete a task for a user.
 Each turn you get the task, your plan, the history of this plan, what your last actions did,
 and the page as an accessibility tree: one element per line, [id] role 'name' and properties.
-Lines like "[p3] ... 12 lines pruned ..." stand for parts of the page not shown to you:
+Lines like "[p3] ... 12 lines pruned ..." (or "[p3] …12") stand for parts of the page not shown to you:
 expand("p3") shows them, search_page("words") finds lines anywhere on the page, without
 touching it; ids shown by either can be used in your next actions.
 

@@ -192,6 +192,7 @@ def build_lines(
     short: set[int] | frozenset[int] = frozenset(),
     regions: Mapping[int, str] | None = None,
     folds: Sequence[Fold] = (),
+    lean: frozenset[str] = frozenset(),
 ) -> tuple[OutputLine, ...]:
     """The shown lines, each maximal run of dropped lines as one placeholder.
 
@@ -202,7 +203,8 @@ def build_lines(
     region of its flag) the hidden lines of a run become one visible redaction marker line, and
     redacted controls name it too. ``folds``: the notices the agent did not open; each one's folded
     lines are left out of the runs and stand behind one placeholder where the first of them was, and
-    their shown lines (head, controls) may carry a cut text.
+    their shown lines (head, controls) may carry a cut text. ``lean``: the parts of :mod:`pagelens.focus.lean`
+    shown shorter (``"ph"`` placeholders, ``"anc"`` the ``short`` ancestors).
     """
     out: list[OutputLine] = []
     run: list[Line] = []
@@ -224,6 +226,10 @@ def build_lines(
         if ln.no in texts:  # (a cut name: compacted like any kept line)
             return OutputLine(ln.depth, compact_text(texts[ln.no], ln.url) if compact else texts[ln.no], ln.no)
         if ln.no in short:
+            if "anc" in lean:
+                from pagelens.focus.lean import ancestor_text
+
+                return OutputLine(ln.depth, ancestor_text(ln), ln.no)
             from pagelens.focus.linefmt import short_text
 
             return OutputLine(ln.depth, short_text(ln), ln.no)
@@ -244,7 +250,7 @@ def build_lines(
                 run.clear()
                 return
             run[:] = rest
-        ph = _placeholder(run[0].depth, len(run), f"p{count + 1}" if showable else None)
+        ph = _placeholder(run[0].depth, len(run), f"p{count + 1}" if showable else None, "ph" in lean)
         # (a placeholder is ~25 characters: only runs of a few short lines can be cheaper)
         if compact and len(run) <= 3 and not any(ln.no in hidden for ln in run):
             as_lines = [shown(ln) for ln in run]
@@ -287,11 +293,17 @@ def placeholder_text(n: int, pid: str | None) -> str:
 
 def renumbered(ol: OutputLine, pid: str) -> OutputLine:
     """The placeholder ``ol`` under the id ``pid`` (a folded notice's keeps its own wording)."""
-    text = ol.text.replace(f"[{ol.pid}]", f"[{pid}]", 1) if ol.folded else placeholder_text(ol.pruned, pid)
+    lean = ol.pid is not None and ol.text == f"[{ol.pid}] …{ol.pruned}"  # (:func:`pagelens.focus.lean.placeholder_text`)
+    keeps = ol.folded or lean  # a folded notice's, or a lean one: its own wording, the new id
+    text = ol.text.replace(f"[{ol.pid}]", f"[{pid}]", 1) if keeps else placeholder_text(ol.pruned, pid)
     return replace(ol, pid=pid, text=text)
 
 
-def _placeholder(depth: int, n: int, pid: str | None = None) -> OutputLine:
+def _placeholder(depth: int, n: int, pid: str | None = None, lean: bool = False) -> OutputLine:
+    if lean and pid is not None:
+        from pagelens.focus.lean import placeholder_text as lean_text
+
+        return OutputLine(depth, lean_text(n, pid), None, n, pid)
     return OutputLine(depth, placeholder_text(n, pid), None, n, pid)
 
 
@@ -338,11 +350,14 @@ def focus(
     defense: bool = True,
     compact: bool = True,
     full_tokens: int | Callable[[], int] | None = None,
+    lean: str | None = None,
 ) -> FocusResult:
     """Focus ``rendering`` on ``query`` with ``retriever``. Never raises for retriever failures.
 
     ``full_tokens``: the rendering's token count when the caller already has it, or a call that
     gives it (:func:`pagelens.tokens.count_soon`: counted while this focuses), made when needed.
+    ``lean``: which structural lines are shown shorter (:mod:`pagelens.focus.lean`); None: as the
+    retriever's selection asks (:attr:`~pagelens.focus.base.Selection.lean`).
     """
     t0 = time.perf_counter()
     if isinstance(query, str):
@@ -440,8 +455,14 @@ def focus(
     # ancestors kept only to hold the tree together are shown short (a layout cell named
     # with the whole page's text must not cost thousands of tokens)
     short = keep - chosen if compact else set()
+    lean_parts: frozenset[str] = frozenset()
+    lean_spec = lean if lean is not None else selection.lean
+    if compact and lean_spec:
+        from pagelens.focus.lean import parts
+
+        lean_parts = parts(lean_spec)
     lines = _warned(build_lines(rendering, keep, compact=compact, redact=redact, hidden=flagged, short=short,
-                                regions=regions, folds=folds), unprotected)
+                                regions=regions, folds=folds, lean=lean_parts), unprotected)
     keep = {ln.no for ln in lines if ln.no is not None}  # with the runs too cheap to hide
     focused_tokens = tokens.count(_text_of(lines))
     if focused_tokens >= full_of():

@@ -41,6 +41,9 @@ class Selection:
     keep: frozenset[int]
     #: Free-form, JSON-serialisable details for traces: LLM calls, scores, chunking ...
     info: Mapping[str, Any] = field(default_factory=dict)
+    #: How the focus stage may shorten the view's structural lines (:mod:`pagelens.focus.lean`: ``"ph"``
+    #: placeholders, ``"anc"`` ancestors shown short, ``"ph+anc"``; ``""``: as they are)
+    lean: str = ""
 
 
 @runtime_checkable

@@ -1,0 +1,47 @@
+"""A focused view's structural lines in fewer tokens: placeholders and ancestors shown short.
+
+A focused view spends part of its tokens on lines no goal needs: the placeholders that stand for pruned runs
+(``[p7] ... 42 lines pruned ...``, 10 tokens) and the ancestors kept only to hold the tree together
+(:func:`pagelens.focus.linefmt.short_text`). A *lean* view renders them shorter, with the same ids:
+
+* ``ph`` — a placeholder as ``[p7] …42`` (the form the MCP server sends, :mod:`pagelens.mcp.terse`; 5 tokens):
+  its id and its count stay, so ``expand("p7")`` brings back the same lines (the placeholder map is by id);
+* ``anc`` — an ancestor shown short keeps :data:`LEAN_WORDS` words of its name, and an unnamed one no ``''``
+  (``[7] listitem``): its id, role and place in the tree stay.
+
+A retriever asks for it (:attr:`pagelens.focus.base.Selection.lean`); :func:`pagelens.focus.apply.focus`
+may override it (``lean=``). Nothing here reads a word of the page; it only shortens lines the renderer makes.
+"""
+
+from __future__ import annotations
+
+from pagelens.focus.linefmt import short_name
+from pagelens.types import Line
+
+__all__ = ["LEAN_WORDS", "PARTS", "ancestor_text", "parts", "placeholder_text"]
+
+#: What a lean view may shorten (``"ph+anc"``: both).
+PARTS = frozenset({"ph", "anc"})
+#: An ancestor shown short in a lean view keeps this many words of its name (6 otherwise).
+LEAN_WORDS = 3
+
+
+def parts(spec: str) -> frozenset[str]:
+    """``"ph+anc"`` -> ``{"ph", "anc"}`` (``""``: nothing shortened); an unknown part is a :class:`ConfigError`."""
+    out = frozenset(p for p in spec.replace(",", "+").split("+") if p)
+    if not out <= PARTS:
+        from pagelens.errors import ConfigError
+
+        raise ConfigError(f"unknown lean view part(s) {sorted(out - PARTS)}; known: {sorted(PARTS)}")
+    return out
+
+
+def placeholder_text(n: int, pid: str) -> str:
+    """``[p7] …42``: the placeholder's id and how many lines it stands for."""
+    return f"[{pid}] …{n}"
+
+
+def ancestor_text(line: Line) -> str:
+    """``[id] role 'first words…'``, or ``[id] role`` when it has no name."""
+    head = f"{line.role} '{short_name(line.name, LEAN_WORDS)}'" if line.name else line.role
+    return f"[{line.eid}] {head}" if line.eid is not None else head
