@@ -88,3 +88,15 @@ def test_meaning_insert_places_unranked_units_after_the_first_few() -> None:
     assert added == [1, 2]  # 0 is ranked by a signal; 4 has a negative cosine
     assert out == [3, 1, 2, 0, 5]
     assert lookup.meaning_insert(order, {0}, sims, keep=0, after=1) == (order, [])
+
+
+@needs_wordllama
+def test_memoised_word_ids_equal_whole_text_ids() -> None:
+    emb = lookup.WordLlamaEmbedder()
+    texts = ["Add to cart", "Add to basket", "Preis: 12,99 €", "在庫あり 在庫なし", "don't-stop (now)!", "", " lead",
+             "trail ", "two  spaces", "tab\there\nline", "▁marker in text", "x", "Ünïcödé wörds, ok?", "a  b  c "]
+    assert [lookup.splittable(t) for t in texts[:7]] == [True, True, True, True, True, False, False]
+    want = [e.ids for e in emb.tokenizer.encode_batch(texts, add_special_tokens=False)]
+    assert emb.token_ids(texts) == want
+    assert emb.token_ids(texts[::-1]) == want[::-1]  # from the memo now
+    assert "cart" in emb._memo and "Add to cart" not in emb._memo and "two  spaces" in emb._memo
