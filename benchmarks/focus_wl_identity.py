@@ -66,6 +66,10 @@ def main() -> None:
     gworst = float(np.abs(emb.embed([g[:300] for g in goals]) - whole_vectors(emb, [g[:300] for g in goals])).max()) if goals else 0.0
     print(f"{pages} pages, {texts} unit texts (whole and cut at {cfg.meaning_chars}): {split} split by spaces, "
           f"{texts - split} tokenized whole; ids differ: {bad}; unit vectors max |diff| {worst:.2e}")
+    words = list(emb._memo)
+    mbad = sum(w != g for w, g in zip([e.ids for e in emb.tokenizer.encode_batch(words, add_special_tokens=False)],
+                                       [emb._memo[w] for w in words], strict=True))
+    print(f"memo entries (each a word cut from a whole text's ids) differing from the word tokenized alone: {mbad} of {len(words)}")
     print(f"{len(goals)} goals: ids differ {gbad}; goal vectors max |diff| {gworst:.2e}; memo {len(emb._memo)} entries")
 
 
