@@ -62,7 +62,7 @@ def test_a_missing_package_gives_defaults_selection_and_the_reason(monkeypatch: 
     monkeypatch.setattr(lookup, "_reason", "")
     r = rendering_from_text(_page())
     goal = FocusQuery("Tell me when it is back", budget=0.1)
-    plain = RulesRetriever().select(goal, r)
+    plain = RulesRetriever(RulesConfig(meaning_keep=0)).select(goal, r)
     got = RulesRetriever(cfg).select(goal, r)
     assert got.keep == plain.keep
     assert "wordllama" in got.info["semantic_fallback"]
@@ -76,9 +76,10 @@ def test_the_inserted_units_are_kept_and_only_when_asked() -> None:
     sel = RulesRetriever(RulesConfig(meaning_keep=3, meaning_gate=False)).select(goal, r)
     added = sel.info["meaning_units"]
     assert len(added) == 3 and set(added) <= sel.keep  # placed after the first 10: within the budget
-    assert "meaning_units" not in RulesRetriever().select(goal, r).info
+    assert "meaning_units" not in RulesRetriever(RulesConfig(meaning_keep=0)).select(goal, r).info
     seen = FocusQuery("Print the garden chair page", budget=0.05)  # every goal word is on the page: gated off
     assert "meaning_units" not in RulesRetriever(RulesConfig(meaning_keep=3)).select(seen, r).info
+    assert RulesConfig().meaning_keep == 3  # on in default (W3)
 
 
 def test_meaning_insert_places_unranked_units_after_the_first_few() -> None:
