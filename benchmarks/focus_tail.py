@@ -18,6 +18,7 @@ blind-14 + blind-15 (run once, aggregates only). No held-out file is read.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import statistics
 import sys
@@ -83,7 +84,8 @@ def run(args: argparse.Namespace) -> None:
                                "must_keep": g["must_keep"], "arms": {}}
         for label, name, budget in arms:
             res = focus(r, FocusQuery(g["goal"], budget=budget), rets[name])
-            row["arms"][label] = {"ok": items_ok(r, res, g["must_keep"]), "pruning": res.pruning}
+            row["arms"][label] = {"ok": items_ok(r, res, g["must_keep"]), "pruning": res.pruning,
+                                  "view": hashlib.sha1(res.text().encode()).hexdigest()[:16]}  # the kept lines, to compare runs
         out.append(row)
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(out))

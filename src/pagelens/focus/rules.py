@@ -20,9 +20,10 @@ drops what an agent needs but the goal never names. This retriever
    * ``semantic`` — optional (``default:e5``), a multilingual sentence-embedding model
      (:mod:`.semantic`) over a prefiltered set of candidate units, re-fused after the others,
      and only when a goal word occurs nowhere on the page (else the lexical signals see it);
-   * ``meaning`` — optional (``default:wl``), WordLlama's bundled token table (:mod:`.lookup`, a
-     look-up per token): after the fusion, when a goal word occurs nowhere on the page, the units
-     closest to the goal in meaning that no signal but ``prior`` ranks go after the order's first ten;
+   * ``meaning`` — WordLlama's bundled token table (:mod:`.lookup`, a look-up per token; on in ``default``,
+     ``default:wl`` is an alias; off in ``default:e5``): after the fusion, when a goal word occurs nowhere
+     on the page, the three units closest to the goal in meaning that no signal but ``prior`` ranks go after
+     the order's first ten (without the ``wordllama`` package: ``default``'s selection without them, and why);
 
 3. fuses the ranks — by default with a small model fitted on labeled goals over many pages
    (:mod:`.learned`: each signal's rank and score, the unit's shape and surroundings, the goal's
@@ -158,8 +159,9 @@ class RulesConfig:
     semantic_model: str = "e5"
     #: after the fusion, every unit embedded with WordLlama's table (:mod:`.lookup`) and its best this many by
     #: cosine with the goal that no signal but ``prior`` ranks are placed after the order's first
-    #: :attr:`meaning_after` (0: off; BENCHMARKS.md "Focus, twenty-fourth pass")...
-    meaning_keep: int = 0
+    #: :attr:`meaning_after` (0: off; BENCHMARKS.md "Focus, twenty-fourth pass": candidate W3; on in ``default``
+    #: since stop 30, "... continued: the meaning signal's cost" gives its latency on pages seen and unseen)...
+    meaning_keep: int = 3
     meaning_after: int = 10
     meaning_gate: bool = True  # ...only when a goal word occurs nowhere on the page...
     meaning_chars: int = 160  # ...each unit read up to this many characters

@@ -62,7 +62,7 @@ def test_a_missing_package_gives_defaults_selection_and_the_reason(monkeypatch: 
     monkeypatch.setattr(lookup, "_reason", "")
     r = rendering_from_text(_page())
     goal = FocusQuery("Tell me when it is back", budget=0.1)
-    plain = RulesRetriever().select(goal, r)
+    plain = RulesRetriever(RulesConfig(meaning_keep=0)).select(goal, r)
     got = RulesRetriever(cfg).select(goal, r)
     assert got.keep == plain.keep
     assert "wordllama" in got.info["semantic_fallback"]
@@ -76,9 +76,10 @@ def test_the_inserted_units_are_kept_and_only_when_asked() -> None:
     sel = RulesRetriever(RulesConfig(meaning_keep=3, meaning_gate=False)).select(goal, r)
     added = sel.info["meaning_units"]
     assert len(added) == 3 and set(added) <= sel.keep  # placed after the first 10: within the budget
-    assert "meaning_units" not in RulesRetriever().select(goal, r).info
+    assert "meaning_units" not in RulesRetriever(RulesConfig(meaning_keep=0)).select(goal, r).info
     seen = FocusQuery("Print the garden chair page", budget=0.05)  # every goal word is on the page: gated off
     assert "meaning_units" not in RulesRetriever(RulesConfig(meaning_keep=3)).select(seen, r).info
+    assert RulesConfig().meaning_keep == 3  # on in default (W3)
 
 
 def test_meaning_insert_places_unranked_units_after_the_first_few() -> None:
@@ -88,3 +89,15 @@ def test_meaning_insert_places_unranked_units_after_the_first_few() -> None:
     assert added == [1, 2]  # 0 is ranked by a signal; 4 has a negative cosine
     assert out == [3, 1, 2, 0, 5]
     assert lookup.meaning_insert(order, {0}, sims, keep=0, after=1) == (order, [])
+
+
+@needs_wordllama
+def test_memoised_word_ids_equal_whole_text_ids() -> None:
+    emb = lookup.WordLlamaEmbedder()
+    texts = ["Add to cart", "Add to basket", "Preis: 12,99 €", "在庫あり 在庫なし", "don't-stop (now)!", "", " lead",
+             "trail ", "two  spaces", "tab\there\nline", "▁marker in text", "x", "Ünïcödé wörds, ok?", "a  b  c "]
+    assert [lookup.splittable(t) for t in texts[:7]] == [True, True, True, True, True, False, False]
+    want = [e.ids for e in emb.tokenizer.encode_batch(texts, add_special_tokens=False)]
+    assert emb.token_ids(texts) == want
+    assert emb.token_ids(texts[::-1]) == want[::-1]  # from the memo now
+    assert "cart" in emb._memo and "Add to cart" not in emb._memo and "two  spaces" in emb._memo
