@@ -206,6 +206,12 @@ class RulesConfig:
     unfit_after: float = 0.05
     unfit_first: int = 50
     unfit_tokens: int = 220
+    #: units holding a link whose address carries distinctive goal words their visible text lacks
+    #: (:mod:`.addresses`) join the fused order after its first :attr:`url_after` units, at most this many
+    #: (0: off)...
+    url_units: int = 0
+    url_after: int = 5
+    url_df_share: float = 0.05  # ...a goal word counts in at most this share of the page's url lines (>= 2)
     debug_units: int = 8
 
 
@@ -278,6 +284,10 @@ class RulesRetriever:
             strong = [ranked for name, ranked in signals.items() if weights.get(name, 0.0) >= 0.5]
             firsts = [ranked[r] for r in range(cfg.signal_quota) for ranked in strong if r < len(ranked)]
             order = list(dict.fromkeys([*firsts, *order]))
+        if cfg.url_units > 0:
+            from pagelens.focus.addresses import order_with_addresses
+
+            order = order_with_addresses(pa, query, order, cfg.url_units, cfg.url_after, cfg.url_df_share)
         extra: list[int] = []
         if asks_extreme(query.goal):
             values = _compared_values(page, line_terms, line_terms_goal_kinds(query))

@@ -1,0 +1,114 @@
+"""The words a link's own address carries: a goal word no visible text holds may be in the url.
+
+A link's typed line carries its ``url`` (:attr:`pagelens.types.Line.url`), which no signal reads: unit texts
+hold only what is shown. Addresses often say in plain words what a link is for -- path segments, file names,
+fragment ids, query keys and values (``/settings/notifications``, ``#installing-packages``, ``?sort=price``) --
+and on translated pages they often stay in English, or are in the page's language where the visible name is an
+icon or a number. :func:`address_words` splits an address the same way for every language (percent-decoded;
+scheme and host dropped; split on ``/ - _ . # ? = & + ~ : ;`` and at camelCase humps; lowercased; stemmed as the
+goal's words are, :func:`pagelens.focus.terms.terms_of`; numbers and words under three letters dropped).
+:func:`address_units` finds the units holding a link whose address carries a goal word that the unit's visible
+text lacks; :func:`insert_after` puts them into the fused order after its first ``n`` units (a post-fusion
+step: the learned fusion's inputs do not change). BENCHMARKS.md, "Focus, twenty-sixth pass".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from urllib.parse import unquote, urlsplit
+
+from pagelens.focus.analysis import PageAnalysis
+from pagelens.focus.base import FocusQuery
+
+_SPLIT = re.compile(r"[/\-_.#?=&+~:;,%@!]+")
+_HUMP = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_MIN_LEN = 3
+
+
+@lru_cache(maxsize=65536)
+def address_words(url: str) -> frozenset[str]:
+    """The stemmed words of ``url``'s path, query and fragment (plain stems: no numbers, concepts or pairs)."""
+    from pagelens.focus.terms import terms_of
+
+    if not url or url.startswith(("javascript:", "data:", "mailto:", "tel:")):
+        return frozenset()
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return frozenset()
+    rest = " ".join((parts.path, parts.query, parts.fragment))
+    pieces: list[str] = []
+    for piece in _SPLIT.split(unquote(rest)):
+        pieces.extend(_HUMP.sub(" ", piece).split())
+    words = [p for p in pieces if len(p) >= _MIN_LEN and not any(c.isdigit() for c in p)]
+    if not words:
+        return frozenset()
+    # each word alone: terms_of's pairs and concepts would read across segment boundaries
+    out: set[str] = set()
+    for w in words:
+        out |= {t for t in terms_of(w) if t[0] not in "§+" and not t[0].isdigit() and len(t) >= _MIN_LEN}
+    return frozenset(out)
+
+
+def address_units(pa: PageAnalysis, goal_terms: Mapping[str, float], visible: Sequence[frozenset[str]] | None = None,
+                  max_share: float = 1.0) -> list[tuple[int, float]]:
+    """Units holding a line with a url whose address words include goal terms the unit's visible text lacks, with the
+    summed weight of those terms, best first (ties: document order). A term counts only where it is distinctive: in
+    the addresses of at most ``max_share`` of the page's url lines (at least 2 of them) -- a word in every address
+    (the site's or the item's name) tells no link apart. ``visible``: each unit's terms (from its text when not
+    given)."""
+    from pagelens.focus.terms import terms_of
+
+    plain = {t: w for t, w in goal_terms.items() if t[0] not in "§+" and not t[0].isdigit() and len(t) >= _MIN_LEN}
+    if not plain:
+        return []
+    units, lines = pa.units, pa.page.lines
+    found: dict[int, set[str]] = {}
+    df: dict[str, int] = {}
+    n_url = 0
+    for i, ln in enumerate(lines):
+        if not ln.url:
+            continue
+        n_url += 1
+        hit = address_words(ln.url) & plain.keys()
+        if not hit:
+            continue
+        for t in hit:
+            df[t] = df.get(t, 0) + 1
+        k = units.of_line[i]
+        if k < 0:
+            continue
+        found.setdefault(k, set()).update(hit)
+    most = max(2, int(max_share * n_url))
+    rare = {t for t, n in df.items() if n <= most}
+    out: list[tuple[int, float]] = []
+    for k, hit in found.items():
+        seen = visible[k] if visible is not None else frozenset(terms_of(units.texts[k]))
+        lacking = (hit & rare) - seen
+        if lacking:
+            out.append((k, sum(plain[t] for t in lacking)))
+    out.sort(key=lambda kw: (-kw[1], kw[0]))
+    return out
+
+
+def insert_after(order: Sequence[int], picks: Sequence[int], n: int) -> list[int]:
+    """``order`` with ``picks`` (in their order) moved to just after its first ``n`` units (a pick already among
+    those stays where it is)."""
+    head = list(order[:n])
+    placed = set(head)
+    moved = [k for k in picks if k not in placed]
+    moved_set = set(moved)
+    return [*head, *moved, *(k for k in order[n:] if k not in moved_set)]
+
+
+def order_with_addresses(pa: PageAnalysis, query: FocusQuery, order: Sequence[int], units: int, after: int,
+                         max_share: float) -> list[int]:
+    """``order`` with the best ``units`` of :func:`address_units` (the goal's terms, :func:`.terms.query_terms`)
+    moved to just after its first ``after`` units; ``order`` itself (as a list) when none is found."""
+    from pagelens.focus.terms import query_terms
+
+    weights, _ = query_terms(query)
+    picks = [k for k, _ in address_units(pa, weights, max_share=max_share)[:units]]
+    return insert_after(order, picks, after) if picks else list(order)
