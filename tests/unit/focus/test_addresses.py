@@ -1,0 +1,62 @@
+"""The words a link's own address carries (:mod:`pagelens.focus.addresses`, h22-url)."""
+
+from __future__ import annotations
+
+from pagelens.focus.addresses import address_units, address_words, insert_after, order_with_addresses
+from pagelens.focus.analysis import analysis_of
+from pagelens.focus.base import FocusQuery
+from pagelens.focus.rules import RulesConfig
+from pagelens.focus.terms import query_terms
+
+
+def test_an_address_splits_into_stemmed_words_of_its_path_query_and_fragment() -> None:
+    words = address_words("https://shop.example.org/account/emailPreferences?sortOrder=price#shipping-rates")
+    assert {"account", "email", "prefer", "sort", "order", "price", "ship", "rate"} <= words
+    assert not words & {"shop", "exampl", "org", "https"}  # the host and scheme are dropped
+    assert address_words("/docs/%C3%BCbersicht/install_guide_2.html") >= {"übersicht", "instal", "guid"}
+    assert not address_words("/p/12345/ab") and not address_words("javascript:void(0)")
+
+
+def _page() -> list[str]:
+    lines = ["RootWebArea 'Shop'", "\t[1] main ''"]
+    for i in range(8):
+        lines.append(f"\t\t[{10 + i}] listitem ''")
+        lines.append(f"\t\t\t[{30 + i}] link 'Item {i}', url='https://a.example/shop/item/{i}/view'")
+    lines += ["\t\t[2] listitem ''", "\t\t\t[3] link '\u2699', url='https://a.example/shop/account/notifications'"]
+    lines += ["\t\t[4] listitem ''", "\t\t\t[5] link 'Notifications help', url='https://a.example/shop/help/notifications'"]
+    return lines
+
+
+def _pa():  # type: ignore[no-untyped-def]
+    from pagelens.observe.textparse import rendering_from_text
+
+    cfg = RulesConfig()
+    return analysis_of(rendering_from_text("\n".join(_page())), cfg.limits, cfg.unit_text_chars, cache=False)
+
+
+def test_only_units_whose_visible_text_lacks_the_address_word_are_named() -> None:
+    pa = _pa()
+    weights, _ = query_terms(FocusQuery("change how I get notified about notifications of my shop"))
+    named = [pa.page.lines[pa.units.heads[k]] for k, _ in address_units(pa, weights, max_share=0.1)]
+    # the icon link carries "notifications" only in its address; the help link says it, so is not named;
+    # "shop" is in every address: not distinctive at a 10% share
+    shown = " | ".join(pa.page.lines[i].name for ln in named for i in (ln.no, ln.no + 1))
+    assert "\u2699" in shown
+    assert "Notifications help" not in shown
+    only_shop, _ = query_terms(FocusQuery("open the shop"))
+    assert address_units(pa, only_shop, max_share=0.1) == []
+    assert address_units(pa, only_shop, max_share=1.0) != []  # without the gate every link would be named
+
+
+def test_the_named_units_move_after_the_orders_first_units() -> None:
+    assert insert_after([1, 2, 3, 4, 5], [5, 1, 9], 2) == [1, 2, 5, 9, 3, 4]
+    pa = _pa()
+    order = list(range(len(pa.units.heads)))
+    q = FocusQuery("notifications settings")
+    moved = order_with_addresses(pa, q, order, units=1, after=0, max_share=0.1)
+    assert "\u2699" in "".join(pa.page.lines[i].name for i in pa.units.members[moved[0]])
+    assert order_with_addresses(pa, FocusQuery("zzz qqq"), order, 3, 0, 0.1) == order
+
+
+def test_off_by_default() -> None:
+    assert RulesConfig().url_units == 0
