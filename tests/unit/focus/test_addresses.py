@@ -58,5 +58,6 @@ def test_the_named_units_move_after_the_orders_first_units() -> None:
     assert order_with_addresses(pa, FocusQuery("zzz qqq"), order, 3, 0, 0.1) == order
 
 
-def test_off_by_default() -> None:
-    assert RulesConfig().url_units == 0
+def test_the_shipped_setting() -> None:
+    cfg = RulesConfig()
+    assert (cfg.url_units, cfg.url_after, cfg.url_df_share) == (3, 20, 0.05)  # the twenty-sixth pass
