@@ -61,3 +61,38 @@ def test_the_named_units_move_after_the_orders_first_units() -> None:
 def test_the_shipped_setting() -> None:
     cfg = RulesConfig()
     assert (cfg.url_units, cfg.url_after, cfg.url_df_share) == (3, 20, 0.05)  # the twenty-sixth pass
+
+
+def test_default_keeps_an_icon_link_whose_address_names_the_goal_only_with_the_step() -> None:
+    import dataclasses
+
+    from pagelens.focus.apply import focus
+    from pagelens.observe.textparse import rendering_from_text
+
+    page = ["RootWebArea 'Board'", "\t[1] main ''"]
+    for i in range(60):
+        page += [f"\t\t[{100 + i}] listitem ''",
+                 f"\t\t\t[{300 + i}] link 'Thread number {i} about the weekly board meeting and its minutes',"
+                 f" url='https://b.example/board/thread/{i}'"]
+        if i == 40:  # a link whose goal words are only in its address
+            page += ["\t\t[2] listitem ''",
+                     "\t\t\t[3] link '\u2709 Member area of the weekly board, your page and what you receive',"
+                     " url='https://b.example/board/user/mailSubscriptions'"]
+    r = rendering_from_text("\n".join(page))
+    cfg = RulesConfig(floor_tokens=200, budget=0.05, small_page_tokens=0, unfit_after=0.0, skeleton_share=0.0, nearby_best=0, gap_tokens=0)
+
+    def view(units: int) -> str:
+        res = focus(r, FocusQuery("manage my mail subscriptions"), _retriever(dataclasses.replace(cfg, url_units=units,
+                                                                                                  url_after=0)),
+                    defense=False)
+        assert res.error is None
+        return res.text()
+
+    assert "\u2709" not in view(0)
+    assert "\u2709" in view(3)
+
+
+def _retriever(cfg: RulesConfig):  # type: ignore[no-untyped-def]
+    from pagelens.focus.rules import RulesRetriever
+
+    return RulesRetriever(cfg)
