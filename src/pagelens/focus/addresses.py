@@ -38,7 +38,7 @@ def address_words(url: str) -> frozenset[str]:
         parts = urlsplit(url)
     except ValueError:
         return frozenset()
-    rest = " ".join((parts.path, parts.query, parts.fragment))
+    rest = f"{parts.path} {parts.query} {parts.fragment}"
     pieces: list[str] = []
     for piece in _SPLIT.split(unquote(rest)):
         pieces.extend(_HUMP.sub(" ", piece).split())

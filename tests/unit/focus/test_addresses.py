@@ -72,12 +72,12 @@ def test_default_keeps_an_icon_link_whose_address_names_the_goal_only_with_the_s
     page = ["RootWebArea 'Board'", "\t[1] main ''"]
     for i in range(60):
         page += [f"\t\t[{100 + i}] listitem ''",
-                 f"\t\t\t[{300 + i}] link 'Thread number {i} about the weekly board meeting and its minutes',"
-                 f" url='https://b.example/board/thread/{i}'"]
+                 (f"\t\t\t[{300 + i}] link 'Thread number {i} about the weekly board meeting and its minutes',"
+                  f" url='https://b.example/board/thread/{i}'")]
         if i == 40:  # a link whose goal words are only in its address
             page += ["\t\t[2] listitem ''",
-                     "\t\t\t[3] link '\u2709 Member area of the weekly board, your page and what you receive',"
-                     " url='https://b.example/board/user/mailSubscriptions'"]
+                     ("\t\t\t[3] link '\u2709 Member area of the weekly board, your page and what you receive',"
+                      " url='https://b.example/board/user/mailSubscriptions'")]
     r = rendering_from_text("\n".join(page))
     cfg = RulesConfig(floor_tokens=200, budget=0.05, small_page_tokens=0, unfit_after=0.0, skeleton_share=0.0, nearby_best=0, gap_tokens=0)
 
