@@ -84,9 +84,9 @@ def address_units(pa: PageAnalysis, goal_terms: Mapping[str, float], visible: Se
     most = max(2, int(max_share * n_url))
     rare = {t for t, n in df.items() if n <= most}
     out: list[tuple[int, float]] = []
-    for k, hit in found.items():
-        seen = visible[k] if visible is not None else frozenset(terms_of(units.texts[k]))
-        lacking = (hit & rare) - seen
+    for k, words in found.items():
+        seen: frozenset[str] = visible[k] if visible is not None else frozenset(terms_of(units.texts[k]))
+        lacking = (words & rare) - seen
         if lacking:
             out.append((k, sum(plain[t] for t in lacking)))
     out.sort(key=lambda kw: (-kw[1], kw[0]))
