@@ -29,8 +29,9 @@ _MIN_LEN = 3
 
 @lru_cache(maxsize=65536)
 def address_words(url: str) -> frozenset[str]:
-    """The stemmed words of ``url``'s path, query and fragment (plain stems: no numbers, concepts or pairs)."""
-    from pagelens.focus.terms import terms_of
+    """The stemmed words of ``url``'s path, query and fragment (plain stems, as :func:`.terms.terms_of` makes them
+    of each word alone: no numbers, concepts or joined pairs, which would read across segment boundaries)."""
+    from pagelens.focus.terms import WORD, _stem, normalise
 
     if not url or url.startswith(("javascript:", "data:", "mailto:", "tel:")):
         return frozenset()
@@ -39,17 +40,33 @@ def address_words(url: str) -> frozenset[str]:
     except ValueError:
         return frozenset()
     rest = f"{parts.path} {parts.query} {parts.fragment}"
-    pieces: list[str] = []
-    for piece in _SPLIT.split(unquote(rest)):
-        pieces.extend(_HUMP.sub(" ", piece).split())
-    words = [p for p in pieces if len(p) >= _MIN_LEN and not any(c.isdigit() for c in p)]
-    if not words:
-        return frozenset()
-    # each word alone: terms_of's pairs and concepts would read across segment boundaries
     out: set[str] = set()
-    for w in words:
-        out |= {t for t in terms_of(w) if t[0] not in "§+" and not t[0].isdigit() and len(t) >= _MIN_LEN}
+    for piece in _SPLIT.split(unquote(rest)):
+        for p in _HUMP.sub(" ", piece).split():
+            if len(p) < _MIN_LEN or any(c.isdigit() for c in p):
+                continue
+            for w in WORD.findall(normalise(p)):
+                if not w[0].isdigit():
+                    t = _stem(w)
+                    if len(t) >= _MIN_LEN:
+                        out.add(t)
     return frozenset(out)
+
+
+def _page_index(pa: PageAnalysis) -> tuple[int, dict[str, list[int]]]:
+    """The page's url lines: how many, and each address word's lines (built once per page, kept in ``pa.indexes``)."""
+    index = pa.indexes.get("address_words")
+    if index is None:
+        n_url = 0
+        by_word: dict[str, list[int]] = {}
+        for i, ln in enumerate(pa.page.lines):
+            if not ln.url:
+                continue
+            n_url += 1
+            for t in address_words(ln.url):
+                by_word.setdefault(t, []).append(i)
+        index = pa.indexes["address_words"] = (n_url, by_word)
+    return index  # type: ignore[no-any-return]
 
 
 def address_units(pa: PageAnalysis, goal_terms: Mapping[str, float], visible: Sequence[frozenset[str]] | None = None,
@@ -64,29 +81,22 @@ def address_units(pa: PageAnalysis, goal_terms: Mapping[str, float], visible: Se
     plain = {t: w for t, w in goal_terms.items() if t[0] not in "§+" and not t[0].isdigit() and len(t) >= _MIN_LEN}
     if not plain:
         return []
-    units, lines = pa.units, pa.page.lines
-    found: dict[int, set[str]] = {}
-    df: dict[str, int] = {}
-    n_url = 0
-    for i, ln in enumerate(lines):
-        if not ln.url:
-            continue
-        n_url += 1
-        hit = address_words(ln.url) & plain.keys()
-        if not hit:
-            continue
-        for t in hit:
-            df[t] = df.get(t, 0) + 1
-        k = units.of_line[i]
-        if k < 0:
-            continue
-        found.setdefault(k, set()).update(hit)
+    n_url, by_word = _page_index(pa)
     most = max(2, int(max_share * n_url))
-    rare = {t for t, n in df.items() if n <= most}
+    of_line = pa.units.of_line
+    found: dict[int, set[str]] = {}
+    for t in plain:
+        lines = by_word.get(t)
+        if not lines or len(lines) > most:
+            continue
+        for i in lines:
+            k = of_line[i]
+            if k >= 0:
+                found.setdefault(k, set()).add(t)
     out: list[tuple[int, float]] = []
     for k, words in found.items():
-        seen: frozenset[str] = visible[k] if visible is not None else frozenset(terms_of(units.texts[k]))
-        lacking = (words & rare) - seen
+        seen: frozenset[str] = visible[k] if visible is not None else frozenset(terms_of(pa.units.texts[k]))
+        lacking = words - seen
         if lacking:
             out.append((k, sum(plain[t] for t in lacking)))
     out.sort(key=lambda kw: (-kw[1], kw[0]))
