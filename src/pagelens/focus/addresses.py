@@ -5,7 +5,7 @@ hold only what is shown. Addresses often say in plain words what a link is for -
 fragment ids, query keys and values (``/settings/notifications``, ``#installing-packages``, ``?sort=price``) --
 and on translated pages they often stay in English, or are in the page's language where the visible name is an
 icon or a number. :func:`address_words` splits an address the same way for every language (percent-decoded;
-scheme and host dropped; split on ``/ - _ . # ? = & + ~ : ;`` and at camelCase humps; lowercased; stemmed as the
+scheme and host dropped; split on ``/ - _ . # ? = & + ~ : ; , % @ !`` and at camelCase humps; lowercased; stemmed as the
 goal's words are, :func:`pagelens.focus.terms.terms_of`; numbers and words under three letters dropped).
 :func:`address_units` finds the units holding a link whose address carries a goal word that the unit's visible
 text lacks; :func:`insert_after` puts them into the fused order after its first ``n`` units (a post-fusion
