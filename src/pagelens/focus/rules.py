@@ -30,7 +30,9 @@ drops what an agent needs but the goal never names. This retriever
    shape; never a word) that orders the units some signal ranks; ``default:rrf`` (or when the
    model file cannot be used) by reciprocal rank fusion, where a unit is lost only when every
    signal ranks it low; optionally, :attr:`RulesConfig.signal_quota`, each signal's own best units go first, so
-   a unit one signal is sure of is not outvoted by units several signals find lukewarm) and keeps
+   a unit one signal is sure of is not outvoted by units several signals find lukewarm); after the fusion,
+   up to three units holding a link whose address carries distinctive goal words their visible text lacks
+   join the order after its first twenty (:mod:`.addresses`, :attr:`RulesConfig.url_units`); it keeps
    units best first — the best units' own lines first, within :attr:`RulesConfig.core_share` of the
    budget (:mod:`.cores`), so that what the first units bring does not starve a unit ranked a little
    lower — each with its partners (a row's header, a field's submit,
@@ -228,6 +230,12 @@ class RulesConfig:
     #: ``[p7] …42``, ``"anc"`` ancestors shown short by three words, ``"ph+anc"``; ``""``: as they are).
     #: ``"ph+anc"``: BENCHMARKS.md "Focus, twenty-fifth pass" (+0.69 point of mean pruning at the same lines; "" before)
     lean_view: str = "ph+anc"
+    #: units holding a link whose address carries distinctive goal words their visible text lacks
+    #: (:mod:`.addresses`) join the fused order after its first :attr:`url_after` units, at most this many
+    #: (0: off). 3 after 20: BENCHMARKS.md "Focus, twenty-sixth pass" (+1 item on the choosing sets; 0 before)...
+    url_units: int = 3
+    url_after: int = 20
+    url_df_share: float = 0.05  # ...a goal word counts in at most this share of the page's url lines (>= 2)
     debug_units: int = 8
 
 
@@ -315,6 +323,10 @@ class RulesRetriever:
             strong = [ranked for name, ranked in signals.items() if weights.get(name, 0.0) >= 0.5]
             firsts = [ranked[r] for r in range(cfg.signal_quota) for ranked in strong if r < len(ranked)]
             order = list(dict.fromkeys([*firsts, *order]))
+        if cfg.url_units > 0:
+            from pagelens.focus.addresses import order_with_addresses
+
+            order = order_with_addresses(pa, query, order, cfg.url_units, cfg.url_after, cfg.url_df_share)
         extra: list[int] = []
         if asks_extreme(query.goal):
             values = _compared_values(page, line_terms, line_terms_goal_kinds(query))
