@@ -78,10 +78,17 @@ def run(args: argparse.Namespace) -> None:
     out = []
     arms = [(a, *_arm(a)) for a in args.arm]
     rets = {name: _retriever(name) for _, name, _ in arms}
+    from pagelens.focus.analysis import analysis_of
+    from pagelens.focus.rules import RulesConfig
+
+    cfg0 = RulesConfig()
+    totals: dict[str, int] = {}
     for g in goals:
         r = parsed[g["page"]]
+        if g["page"] not in totals:  # the full tree's tokens the budget is a share of (for the page-size bands)
+            totals[g["page"]] = analysis_of(r, cfg0.limits, cfg0.unit_text_chars).page.total
         row: dict[str, Any] = {"set": g["set"], "page": g["page"], "goal": g["goal"], "kind": g.get("kind"),
-                               "must_keep": g["must_keep"], "arms": {}}
+                               "must_keep": g["must_keep"], "tokens": totals[g["page"]], "arms": {}}
         for label, name, budget in arms:
             res = focus(r, FocusQuery(g["goal"], budget=budget), rets[name])
             row["arms"][label] = {"ok": items_ok(r, res, g["must_keep"]), "pruning": res.pruning,
@@ -213,6 +220,25 @@ def diagnose(args: argparse.Namespace) -> None:
     print("fused rank when ranked: n", len(fr), "median", statistics.median(fr) if fr else None)
 
 
+BANDS = ((0, 800, "< 800"), (800, 1500, "800-1,500"), (1500, 3000, "1,500-3,000"), (3000, 6000, "3,000-6,000"),
+         (6000, 10**12, "> 6,000"))
+
+
+def bands(args: argparse.Namespace) -> None:
+    """Items kept and mean pruning per arm in each page-size band (the full tree's tokens, ``run``'s ``tokens``)."""
+    rows = [r for f in args.files for r in json.loads(Path(f).read_text())]
+    arms = list(rows[0]["arms"]) if rows else []
+    print("| band (tokens) | goals | items | " + " | ".join(f"{a} kept / pruning" for a in arms) + " |")
+    print("|---|---|---|" + "---|" * len(arms))
+    for lo, hi, name in (*BANDS, (0, 10**12, "all")):
+        rs = [r for r in rows if lo <= r["tokens"] < hi]
+        if not rs:
+            continue
+        cells = [f"{sum(sum(r['arms'][a]['ok']) for r in rs)} / {statistics.mean(r['arms'][a]['pruning'] for r in rs):.1%}"
+                 for a in arms]
+        print(f"| {name} | {len(rs)} | {sum(len(r['must_keep']) for r in rs)} | " + " | ".join(cells) + " |")
+
+
 def compare(args: argparse.Namespace) -> None:
     for f in args.files:
         rows = json.loads(Path(f).read_text())
@@ -234,11 +260,13 @@ def main() -> None:
     d.add_argument("--out", type=Path, default=Path("runs/tail/diagnosis.json"))
     c = sub.add_parser("compare")
     c.add_argument("files", nargs="+")
+    b = sub.add_parser("bands", help="items kept and mean pruning per page-size band")
+    b.add_argument("files", nargs="+")
     for p in (a, d):
         p.add_argument("--cache", type=Path, default=Path("runs/rp"))
         p.add_argument("--pages", type=Path, default=HERE.parent.parent / "shared" / "corpus" / "realpages")
     args = ap.parse_args()
-    {"run": run, "diagnose": diagnose, "compare": compare}[args.cmd](args)
+    {"run": run, "diagnose": diagnose, "compare": compare, "bands": bands}[args.cmd](args)
 
 
 if __name__ == "__main__":

@@ -132,6 +132,9 @@ class RulesConfig:
     budget: float = 0.30
     floor_tokens: int = 800  # a budget never below this (small pages need their context)...
     ceiling_tokens: int = 6000  # ...nor above this (a 170k-token page is not read whole)
+    #: a floor that scales with the page: ``clamp(floor_share × total, floor_min, floor_tokens)`` (0: the fixed floor)
+    floor_share: float = 0.0
+    floor_min: int = 0  # ...never below this many tokens
     small_page_tokens: int = 600  # pages this small are kept whole
     limits: UnitLimits = field(default_factory=UnitLimits)
     rrf_k: int = 20
@@ -264,6 +267,14 @@ def _ranked(scores: dict[int, float]) -> Ranked:
     return out
 
 
+def floor_of(cfg: RulesConfig, total: int) -> float:
+    """The budget's floor on a page of ``total`` tokens: :attr:`RulesConfig.floor_tokens`, or, with
+    :attr:`RulesConfig.floor_share` set, ``floor_share × total`` clamped to [``floor_min``, ``floor_tokens``]."""
+    if cfg.floor_share <= 0:
+        return float(cfg.floor_tokens)
+    return float(min(max(cfg.floor_share * total, cfg.floor_min), cfg.floor_tokens))
+
+
 class RulesRetriever:
     """The embedded default retriever. Deterministic, no model, no network."""
 
@@ -284,7 +295,7 @@ class RulesRetriever:
         if total <= cfg.small_page_tokens:
             return Selection(keep=frozenset(ln.no for ln in lines), info={"reason": "small page kept whole"})
         share = query.budget if query.budget is not None and 0 < query.budget <= 1 else cfg.budget
-        budget = int(min(max(share * total, cfg.floor_tokens), cfg.ceiling_tokens, total))
+        budget = int(min(max(share * total, floor_of(cfg, total)), cfg.ceiling_tokens, total))
         units = pa.units
         weights = dict(cfg.weights)
         signals, line_terms, unseen, fused = self.fused(query, pa)
