@@ -166,3 +166,49 @@ def asks_uncollected(text: str, named_elsewhere: Callable[[str], bool]) -> str |
             if not named_elsewhere(kind):
                 return kind
     return None
+
+
+#: Verbs of handing data over (any tense or mood), beside :data:`ENTRY`: a request outside a form asks the reader to
+#: send, share, give, confirm or tell a secret rather than to type it into a field.
+HAND_OVER = _rx(
+    r"\b(?:send\w*|sent|shar(?:e|es|ed|ing)|giv(?:e|es|ing)|gave|confirm\w*|repl(?:y|ies|ied)|respond\w*|tell|tells|"
+    r"mention\w*|quot(?:e|es|ed|ing)|stat(?:e|es|ed|ing)|attach\w*|forward\w*|email\w*|e-mail\w*|messag\w+|dm|"
+    r"verif(?:y|ies|ied)|"
+    r"(?:ge)?send\w*|schick\w*|(?:ge)?teil\w*|mitteil\w*|bestätig\w*|nenn\w*|antwort\w*|übermittel\w*|"
+    r"envo\w+|partag\w+|communiqu\w+|confirm\w+|donn\w+|transm\w+|répond\w+|"
+    r"env[ií]\w+|compart\w+|comuni\w+|respond\w+|d[ée]nos|facilit\w+|"
+    r"invi\w+|condivid\w+|condividi|forni\w+|"
+    r"compartilh\w+|stuur\w*|deel|delen|bevestig\w*|wy[sś]l\w*|prze[sś]l\w*|potwierd\w*|udost[eę]pn\w*)\b",
+    r"(?<![а-яё])(?:отправ\w+|пришл\w+|присла\w+|сообщ\w+|подтверд\w+|назов\w+|назва\w+|подел\w+|перешл\w+)",
+    r"送って|送信|送付|教えて|共有|確認|伝えて|返信|发送|發送|提供|告诉|告訴|分享|确认|回复|回覆|보내|알려|공유|확인",
+)
+_FIELD_ROLES = _FIELDS
+
+
+def collected_kinds(lines: Sequence[Line]) -> frozenset[str]:
+    """The kinds of secret a field of the page collects: named by a field's own name, inferred label or value."""
+    out: set[str] = set()
+    for ln in lines:
+        if ln.role in _FIELD_ROLES:
+            text = " ".join(x for x in (ln.name, ln.label, ln.value or "") if x)
+            if text:
+                out |= secret_kinds(text.lower(), text)
+    return frozenset(out)
+
+
+def asks_for(text: str, ordered: Callable[[str], bool]) -> set[str]:
+    """The kinds of secret a sentence of ``text`` asks the reader to enter or hand over (no negation in it), when
+    ``ordered(sentence)`` says the sentence is in the mood of a request; empty when none."""
+    if len(text) > _MAX_CHARS or word_count(text) < _MIN_WORDS:
+        return set()
+    low = text.lower()
+    if ENTRY.search(low) is None and HAND_OVER.search(low) is None:
+        return set()
+    out: set[str] = set()
+    for sentence, raw in zip(_SENTENCES.split(low), _SENTENCES.split(text)):
+        if (ENTRY.search(sentence) is None and HAND_OVER.search(sentence) is None) or NEGATION.search(sentence):
+            continue
+        kinds = secret_kinds(sentence, raw)
+        if kinds and ordered(raw):
+            out |= kinds
+    return out
