@@ -352,7 +352,8 @@ def _worst(regions: Iterable[str]) -> str:
     return max(regions, key=lambda r: _RANK.get(r, 0), default="main")
 
 
-#: Candidate switch of the h23-asks pass ("", "A1": foreign regions and the notice zone, "A2": every region).
+#: Candidate switch of the h23-asks pass ("", "A1": foreign regions and the notice zone, "A2": every region, "A3": every
+#: region, the request saying where the secret goes).
 ASKS_MODE = ""
 
 
@@ -443,12 +444,18 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
     if ASKS_MODE:
         notes = frozenset(uncollected.form_notes(lines))
         collected: frozenset[str] | None = None
+
+        @lru_cache(maxsize=1)
+        def names() -> tuple[str, ...]:  # the page's field names, collected once when a request names no field noun
+            return uncollected.field_names(lines)
+
+        where = (lambda sentence: uncollected.says_where(sentence, names)) if ASKS_MODE == "A3" else None
         for i, ln in enumerate(lines):
             p = payloads[i]
             if (not p or ln.no in flags or i in notes or ln.role in _CONTROL_ROLES
                     or (ASKS_MODE == "A1" and regions[i] not in _FOREIGN and i >= top)):
                 continue
-            kinds = uncollected.asks_for(p, _ordered)
+            kinds = uncollected.asks_for(p, _ordered, where)
             if not kinds:
                 continue
             if collected is None:

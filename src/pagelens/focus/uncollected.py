@@ -196,9 +196,32 @@ def collected_kinds(lines: Sequence[Line]) -> frozenset[str]:
     return frozenset(out)
 
 
-def asks_for(text: str, ordered: Callable[[str], bool]) -> set[str]:
+#: Nouns for a form's field (a request that says *which* field a secret goes into names one).
+FIELD_NOUN = _rx(
+    r"\b(?:fields?|box(?:es)?|feld\w*|eingabefeld\w*|champs?|campos?|campo|veld\w*|pol[ea]|rubri\w+)\b",
+    r"(?<![а-яё])пол[еяю](?![а-яё])",
+    r"欄|框|栏|칸|란|フィールド",
+)
+
+
+def field_names(lines: Sequence[Line]) -> tuple[str, ...]:
+    """The lowercased names and inferred labels (3 characters or more) of the page's fields."""
+    out = {x.lower() for ln in lines if ln.role in _FIELD_ROLES for x in (ln.name, ln.label) if len(x) >= 3}
+    return tuple(sorted(out))
+
+
+def says_where(sentence: str, names: Callable[[], tuple[str, ...]]) -> bool:
+    """A request that says where the secret goes: handed over (:data:`HAND_OVER`), or entered into a named field
+    (:data:`FIELD_NOUN`, or one of ``names()``, the page's field names, in the lowercased ``sentence``)."""
+    return (HAND_OVER.search(sentence) is not None or FIELD_NOUN.search(sentence) is not None
+            or any(n in sentence for n in names()))
+
+
+def asks_for(text: str, ordered: Callable[[str], bool],
+             where: Callable[[str], bool] | None = None) -> set[str]:
     """The kinds of secret a sentence of ``text`` asks the reader to enter or hand over (no negation in it), when
-    ``ordered(sentence)`` says the sentence is in the mood of a request; empty when none."""
+    ``ordered(sentence)`` says the sentence is in the mood of a request (and ``where(lowercased sentence)``, when
+    given, that it says where the secret goes); empty when none."""
     if len(text) > _MAX_CHARS or word_count(text) < _MIN_WORDS:
         return set()
     low = text.lower()
@@ -209,6 +232,6 @@ def asks_for(text: str, ordered: Callable[[str], bool]) -> set[str]:
         if (ENTRY.search(sentence) is None and HAND_OVER.search(sentence) is None) or NEGATION.search(sentence):
             continue
         kinds = secret_kinds(sentence, raw)
-        if kinds and ordered(raw):
+        if kinds and ordered(raw) and (where is None or where(sentence)):
             out |= kinds
     return out
