@@ -352,18 +352,6 @@ def _worst(regions: Iterable[str]) -> str:
     return max(regions, key=lambda r: _RANK.get(r, 0), default="main")
 
 
-#: Candidate switch of the h23-asks pass ("", "A1": foreign regions and the notice zone, "A2": every region, "A3": every
-#: region, the request saying where the secret goes).
-ASKS_MODE = ""
-
-
-def _ordered(sentence: str) -> bool:
-    """A sentence in the mood of a request: an imperative, a "please" or an obligation (any lexicon language)."""
-    low = sentence.lower()
-    return (gives_order(sentence) or steering.REQUEST_START.search(low) is not None
-            or steering.REQUEST_ANY.search(low) is not None)
-
-
 def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
     """Flag the lines of ``rendering`` that carry text aimed at the agent."""
     lines = rendering.lines
@@ -439,32 +427,6 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
             reason = (f"asks the reader to enter a {kind.replace('-', ' ')} that no field, label or text of the page "
                       f"asks for (in a form's help text, {_WHERE.get(regions[i], regions[i])})")
             flag([i], ("misroutes-secrets", reason), tip, regions[i])
-    # 1d. a sentence outside the page's forms that asks the reader to enter or hand over a kind of secret that no
-    #     field of the page collects (uncollected.asks_for; structure and four kinds of words)
-    if ASKS_MODE:
-        notes = frozenset(uncollected.form_notes(lines))
-        collected: frozenset[str] | None = None
-
-        @lru_cache(maxsize=1)
-        def names() -> tuple[str, ...]:  # the page's field names, collected once when a request names no field noun
-            return uncollected.field_names(lines)
-
-        where = (lambda sentence: uncollected.says_where(sentence, names)) if ASKS_MODE == "A3" else None
-        for i, ln in enumerate(lines):
-            p = payloads[i]
-            if (not p or ln.no in flags or i in notes or ln.role in _CONTROL_ROLES
-                    or (ASKS_MODE == "A1" and regions[i] not in _FOREIGN and i >= top)):
-                continue
-            kinds = uncollected.asks_for(p, _ordered, where)
-            if not kinds:
-                continue
-            if collected is None:
-                collected = uncollected.collected_kinds(lines)
-            left = sorted(kinds - collected)
-            if left:
-                reason = (f"asks the reader to give a {left[0].replace('-', ' ')} that no field of the page collects "
-                          f"(in {_WHERE.get(regions[i], regions[i])})")
-                flag([i], ("misroutes-secrets", reason), p, regions[i])
     # 2. paragraphs rendered as sibling text lines: each gated piece with up to two neighbours either side,
     #    the windows of gated pieces that overlap merged into one (at most _MAX_WINDOW pieces), so that each
     #    piece is read in a few windows at most, not in every window of three that holds a gated piece.
