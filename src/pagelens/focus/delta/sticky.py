@@ -132,12 +132,14 @@ def _pruned(lines: Sequence[OutputLine], drop: Collection[int]) -> tuple[OutputL
     out: list[OutputLine] = []
     placeholders = 0
     # a lean view's placeholders (:mod:`pagelens.focus.lean`) stay lean
-    lean = any(ol.pid is not None and not ol.folded and ol.text == f"[{ol.pid}] …{ol.pruned}" for ol in lines)
+    from pagelens.focus.lean import placeholder_text as lean_text
+
+    lean = any(ol.pid is not None and not ol.folded and ol.text == lean_text(ol.pruned, ol.pid) for ol in lines)
     for item in runs:
         if isinstance(item, list):
             placeholders += 1
             pid = f"p{placeholders}"
-            text = f"[{pid}] …{item[1]}" if lean else placeholder_text(item[1], pid)
+            text = lean_text(item[1], pid) if lean else placeholder_text(item[1], pid)
             out.append(OutputLine(item[0], text, None, item[1], pid))
         elif item.folded and item.pid is not None:  # a folded notice's placeholder keeps its lines, renumbered
             placeholders += 1
