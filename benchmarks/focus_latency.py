@@ -22,8 +22,10 @@ import json
 import pickle
 import statistics
 import time
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 GOALS = ("What does this cost?", "Sign in to my account", "Go to the next page", "Who wrote this?")
@@ -46,6 +48,15 @@ def changed(rendering, every: int = 400):  # type: ignore[no-untyped-def]
     return Rendering(tuple(lines), rendering.refined)
 
 
+def cached_renderings(*caches: Path, limit: int | None = None) -> Iterator[tuple[str, Any]]:
+    """``(page name, rendering)`` of each cached observation (``*.obs.pickle``, sorted by path) under ``caches``,
+    rendered one at a time."""
+    from pagelens.api import render_observation
+
+    for f in sorted(f for c in caches for f in c.glob("*.obs.pickle"))[:limit]:
+        yield f.name.split(".")[0], render_observation(pickle.loads(f.read_bytes()))
+
+
 def timed(fn) -> float:  # type: ignore[no-untyped-def]
     t = time.perf_counter()
     fn()
@@ -58,7 +69,6 @@ def main() -> None:
     ap.add_argument("--json", type=Path)
     ap.add_argument("--retriever", default="default", help="the default variant timed (e.g. default:rrf, default:learned)")
     args = ap.parse_args()
-    from pagelens.api import render_observation
     from pagelens.focus.analysis import clear_caches
     from pagelens.focus.apply import focus
     from pagelens.focus.base import FocusQuery
@@ -73,8 +83,7 @@ def main() -> None:
     ms: dict[str, list[float]] = {c: [] for c in cols}
     biggest: tuple[int, str, dict[str, float]] | None = None
     per_page: list[dict[str, object]] = []
-    for f in sorted(args.cache.glob("*.obs.pickle")):
-        r = render_observation(pickle.loads(f.read_bytes()))
+    for name, r in cached_renderings(args.cache):
         step = changed(r)
         bm25.select(FocusQuery(GOALS[0]), r)  # warm its imports
         row: dict[str, float] = {}
@@ -91,9 +100,9 @@ def main() -> None:
             row["focus() bm25-400"] = timed(lambda: focus(r, q, bm25))  # noqa: B023
             for c in cols:
                 ms[c].append(row[c])
-            per_page.append({"page": f.name.split(".")[0], "lines": len(r), "goal": goal, **row})
+            per_page.append({"page": name, "lines": len(r), "goal": goal, **row})
         if biggest is None or len(r) > biggest[0]:
-            biggest = (len(r), f.name.split(".")[0], dict(row))
+            biggest = (len(r), name, dict(row))
     print(f"{len(ms['cold'])} (page, goal) pairs")
     print("| measure | p50 ms | p95 ms | max ms | p50 ratio to cold |")
     print("|---|---|---|---|---|")

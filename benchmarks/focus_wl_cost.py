@@ -9,7 +9,7 @@ Run with the network off to check that nothing is downloaded, e.g.
 from __future__ import annotations
 
 import argparse
-import pickle
+import sys
 import time
 from pathlib import Path
 
@@ -34,13 +34,15 @@ def main() -> None:
     ap.add_argument("--pages", type=int, default=12, help="cached pages whose unit texts are embedded")
     ap.add_argument("--chars", type=int, default=160)
     a = ap.parse_args()
-    from pagelens.api import render_observation
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from focus_latency import cached_renderings
+
     from pagelens.focus.analysis import analysis_of
     from pagelens.focus.rules import RulesConfig
 
     cfg = RulesConfig()
     texts: list[str] = []
-    rs = [render_observation(pickle.loads(f.read_bytes())) for f in sorted(a.cache.glob("*.obs.pickle"))[: a.pages]]
+    rs = [r for _, r in cached_renderings(a.cache, limit=a.pages)]
     for r in rs:  # warm the per-text caches, then time the page analyses default makes anyway (the baseline)
         analysis_of(r, cfg.limits, cfg.unit_text_chars, cache=False)
     t = time.perf_counter()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import pickle
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -37,7 +37,9 @@ def main() -> None:
     ap.add_argument("--cache", type=Path, nargs="+", default=[HERE.parent / "runs" / "realpages"])
     ap.add_argument("--goals", type=Path, nargs="*", default=[HERE / "data" / f"realpage_goals{s}.jsonl" for s in CHOOSE])
     a = ap.parse_args()
-    from pagelens.api import render_observation
+    sys.path.insert(0, str(HERE))
+    from focus_latency import cached_renderings
+
     from pagelens.focus.analysis import analysis_of
     from pagelens.focus.lookup import WordLlamaEmbedder, splittable, unit_vectors
     from pagelens.focus.rules import RulesConfig
@@ -46,8 +48,7 @@ def main() -> None:
     emb = WordLlamaEmbedder()
     texts = pages = split = bad = 0
     worst = 0.0
-    for f in sorted(f for c in a.cache for f in c.glob("*.obs.pickle")):
-        r = render_observation(pickle.loads(f.read_bytes()))
+    for _, r in cached_renderings(*a.cache):
         pa = analysis_of(r, cfg.limits, cfg.unit_text_chars, cache=False)
         for cut in (pa.units.texts, [t[: cfg.meaning_chars] for t in pa.units.texts]):
             cut = list(cut)

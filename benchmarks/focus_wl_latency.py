@@ -9,19 +9,11 @@ percentiles; and the process RSS the table adds (loaded, plus every page's unit 
 from __future__ import annotations
 
 import argparse
-import pickle
 import statistics
 import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-
-
-def rss_mb() -> float:
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
 
 
 def main() -> None:
@@ -35,7 +27,8 @@ def main() -> None:
     ap.add_argument("--pool", type=Path, nargs="+", help="only pool these --json files of earlier runs and print the ratios")
     a = ap.parse_args()
     sys.path.insert(0, str(HERE))
-    from focus_latency import GOALS, pct, timed
+    from focus_latency import GOALS, cached_renderings, pct, timed
+    from focus_wl_cost import rss_mb
 
     if a.pool:
         import json
@@ -47,13 +40,12 @@ def main() -> None:
         return
     from focus_tail import _retriever
 
-    from pagelens.api import render_observation
     from pagelens.focus.analysis import clear_caches
     from pagelens.focus.base import FocusQuery
     from pagelens.focus.registry import make_retriever
 
     base, stat = make_retriever("default"), _retriever(a.arm)
-    pages = [render_observation(pickle.loads(f.read_bytes())) for f in sorted(a.cache.glob("*.obs.pickle"))]
+    pages = [r for _, r in cached_renderings(a.cache)]
     for r in pages:  # warm imports and per-text caches, both ways
         base.select(FocusQuery(GOALS[0]), r)
     before = rss_mb()
