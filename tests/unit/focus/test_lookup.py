@@ -101,3 +101,33 @@ def test_memoised_word_ids_equal_whole_text_ids() -> None:
     assert emb.token_ids(texts) == want
     assert emb.token_ids(texts[::-1]) == want[::-1]  # from the memo now
     assert "cart" in emb._memo and "Add to cart" not in emb._memo and "two  spaces" in emb._memo
+
+
+@needs_wordllama
+def test_the_installed_table_is_the_measured_one() -> None:
+    import hashlib
+
+    data = lookup.package_dir().joinpath(*lookup.WEIGHTS).read_bytes()
+    assert hashlib.sha256(data).hexdigest() == lookup.TABLE_SHA256
+
+
+@pytest.mark.slow
+@needs_wordllama
+def test_the_pure_python_wheel_gives_the_same_vectors(tmp_path) -> None:
+    """pyproject allows wordllama 0.2.2 where 0.4 has no wheel (aarch64 Linux, musl): its files give the same
+    vectors. Fetches the wheel from the package index (pip), as an install on such a machine would."""
+    import subprocess
+    import sys
+    import zipfile
+
+    got = subprocess.run([sys.executable, "-m", "pip", "download", "wordllama==0.2.2.post0", "--no-deps",
+                          "--only-binary=:all:", "-d", str(tmp_path), "-q"], capture_output=True, text=True)
+    if got.returncode != 0:
+        pytest.skip(f"the package index is not reachable: {got.stderr[-200:]}")
+    wheel = next(tmp_path.glob("wordllama-0.2.2*.whl"))
+    zipfile.ZipFile(wheel).extractall(tmp_path / "x")
+    old = lookup.WordLlamaEmbedder(root=tmp_path / "x" / "wordllama")
+    new = lookup.WordLlamaEmbedder()
+    texts = ["Where do I change my delivery address?", "Lieferadresse ändern", "配送先を変更する", "x", ""]
+    assert [old.token_ids([t]) for t in texts] == [new.token_ids([t]) for t in texts]
+    assert np.array_equal(old.embed(texts), new.embed(texts))
