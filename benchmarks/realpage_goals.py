@@ -205,21 +205,20 @@ generalises), and the held-out ones, each in its own file:
   checked against both the walker's and the CDP full tree. Written by a helper (h22-goals22) from the full
   trees only, without reading the retriever, the defense or any earlier goal file, and without running
   either on them; held out, run only when asked for by name (``--set blind-22``).
-* ``blind-23`` — 175 goals on 11 real pages in none of the corpus, blind-11 … blind-22 or dev-18
-  (``benchmarks/data/realpage_goals_blind23.jsonl``, same format, 1-4 must-keep items each, 247 items;
-  45% read / 29% act / 26% navigate), of families no earlier set used, six of them web-application pages:
-  Bootstrap 5.2's own example pages from Debian's ``libjs-bootstrap5-doc`` (a checkout form with a cart and a
-  promo-code field, a dashboard with a data table and saved reports, a pricing page with a plan comparison table
-  with row and column headers, an album grid with per-card View / Edit buttons, a product page, and the Arabic
-  right-to-left checkout and dashboard that Bootstrap ships translated), the Debian Edu / Skolelinux 12 Bookworm
-  manual in German (one page, 4,729 lines of full tree) and the FreedomBox manual in Spanish (the firewall with
-  its ports/services table, backups, networks); 6 goals in another language than the page on the five English
-  pages (es, de, it, fr), and 9-18 of the 13-25 goals on each of the six non-English pages (ar, de, es) in
-  English. Its pages are in ``benchmarks/data/pages_blind23`` (sources, licences and how each file was made in
-  its SOURCES.md; :data:`SET_PAGES`). Every item checked against both the walker's and the CDP full tree.
-  Written by a helper (h31-goals23) from the full trees only, without reading the retriever, the defense or any
-  earlier goal file, and without running either on them; held out, run only when asked for by name
-  (``--set blind-23``).
+* ``blind-23`` — 186 goals on 12 real pages in none of the corpus, blind-11 … blind-22 or dev-18
+  (``benchmarks/data/realpage_goals_blind23.jsonl``, same format, 1-4 must-keep items each, 262 items; 45% read /
+  30% act / 25% navigate), of families no earlier set used, seven of them web-application pages: Bootstrap 5.2's own
+  example pages from Debian's ``libjs-bootstrap5-doc`` (a checkout form with a cart and a promo-code field, a
+  dashboard with a data table and saved reports, a pricing page with a plan comparison table with row and column
+  headers, an album grid with per-card View / Edit buttons, a product page, list groups with a to-do list of check
+  boxes, and the Arabic right-to-left checkout and dashboard that Bootstrap ships translated), the Debian Edu /
+  Skolelinux 12 Bookworm manual in German (one page, 4,729 lines of full tree) and the FreedomBox manual in Spanish
+  (the firewall with its ports/services table, backups, networks); 7 goals in another language than the page on the
+  six English pages (es, de, it, fr), and 9-18 of the 13-25 goals on each of the six non-English pages (ar, de, es)
+  in English. Its pages are in ``benchmarks/data/pages_blind23`` (sources, licences and how each file was made in
+  its SOURCES.md; :data:`SET_PAGES`). Every item checked against both the walker's and the CDP full tree. Written by
+  a helper (h31-goals23) from the full trees only, without reading the retriever, the defense or any earlier goal
+  file, and without running either on them; held out, run only when asked for by name (``--set blind-23``).
 
 **blind-3 … blind-8 are development data too** since 2026-12-06 (issue 9, h10-focus): each had
 been run on several code versions, and ``benchmarks/focus_learn.py`` fits ``default``'s learned
