@@ -205,6 +205,20 @@ generalises), and the held-out ones, each in its own file:
   checked against both the walker's and the CDP full tree. Written by a helper (h22-goals22) from the full
   trees only, without reading the retriever, the defense or any earlier goal file, and without running
   either on them; held out, run only when asked for by name (``--set blind-22``).
+* ``blind-23`` — 186 goals on 12 real pages in none of the corpus, blind-11 … blind-22 or dev-18
+  (``benchmarks/data/realpage_goals_blind23.jsonl``, same format, 1-4 must-keep items each, 262 items; 45% read /
+  30% act / 25% navigate), of families no earlier set used, seven of them web-application pages: Bootstrap 5.2's own
+  example pages from Debian's ``libjs-bootstrap5-doc`` (a checkout form with a cart and a promo-code field, a
+  dashboard with a data table and saved reports, a pricing page with a plan comparison table with row and column
+  headers, an album grid with per-card View / Edit buttons, a product page, list groups with a to-do list of check
+  boxes, and the Arabic right-to-left checkout and dashboard that Bootstrap ships translated), the Debian Edu /
+  Skolelinux 12 Bookworm manual in German (one page, 4,729 lines of full tree) and the FreedomBox manual in Spanish
+  (the firewall with its ports/services table, backups, networks); 7 goals in another language than the page on the
+  six English pages (es, de, it, fr), and 9-18 of the 13-25 goals on each of the six non-English pages (ar, de, es)
+  in English. Its pages are in ``benchmarks/data/pages_blind23`` (sources, licences and how each file was made in
+  its SOURCES.md; :data:`SET_PAGES`). Every item checked against both the walker's and the CDP full tree. Written by
+  a helper (h31-goals23) from the full trees only, without reading the retriever, the defense or any earlier goal
+  file, and without running either on them; held out, run only when asked for by name (``--set blind-23``).
 
 **blind-3 … blind-8 are development data too** since 2026-12-06 (issue 9, h10-focus): each had
 been run on several code versions, and ``benchmarks/focus_learn.py`` fits ``default``'s learned
@@ -214,7 +228,7 @@ held-out figure.
 
 **blind-14 and blind-15 are development data too** since stop 27 (2026-12-06): their rows and misses
 were read while building (h17-xling, h17-fold; :data:`MISSES_READ`); their labels say ``(development)``.
-blind-16, blind-17, blind-19, blind-20, blind-21, blind-22 and blind-11 … blind-13 stay held out.
+blind-16, blind-17, blind-19, blind-20, blind-21, blind-22, blind-23 and blind-11 … blind-13 stay held out.
 
 **blind-9, blind-10, blind-14 and blind-15 are training data** of ``default``'s learned fusion since the
 eighteenth focus pass (h18-refit, stop 28): ``benchmarks/focus_learn.py ship --with-set blind-9 --with-set
@@ -229,7 +243,7 @@ the same rendering with the same ``focus()`` (defense on), as ``pagelens eval-ca
         [--retriever default --retriever bm25-400 ...] [--set blind-2] [--budget 0.15] [--refined]
         [--json out.json]
 
-``--pages`` is the corpus; a set listed in :data:`SET_PAGES` (blind-11 … blind-17, dev-18, blind-19 … blind-22) always reads its own pages.
+``--pages`` is the corpus; a set listed in :data:`SET_PAGES` (blind-11 … blind-17, dev-18, blind-19 … blind-23) always reads its own pages.
 """
 
 from __future__ import annotations
@@ -264,14 +278,16 @@ HELD_OUT_FILES = {"blind-3": HERE / "data" / "realpage_goals_blind3.jsonl",
                   "blind-19": HERE / "data" / "realpage_goals_blind19.jsonl",
                   "blind-20": HERE / "data" / "realpage_goals_blind20.jsonl",
                   "blind-21": HERE / "data" / "realpage_goals_blind21.jsonl",
-                  "blind-22": HERE / "data" / "realpage_goals_blind22.jsonl"}
+                  "blind-22": HERE / "data" / "realpage_goals_blind22.jsonl",
+                  "blind-23": HERE / "data" / "realpage_goals_blind23.jsonl"}
 #: Sets whose pages are not the corpus: their pages are observed from this directory, not ``--pages``.
 SET_PAGES = {"blind-11": HERE / "data" / "pages_blind11", "blind-12": HERE / "data" / "pages_blind12",
              "blind-13": HERE / "data" / "pages_blind13", "blind-14": HERE / "data" / "pages_blind14",
              "blind-15": HERE / "data" / "pages_blind15", "blind-16": HERE / "data" / "pages_blind16",
              "blind-17": HERE / "data" / "pages_blind17", "dev-18": HERE / "data" / "pages_dev18",
              "blind-19": HERE / "data" / "pages_blind19", "blind-20": HERE / "data" / "pages_blind20",
-             "blind-21": HERE / "data" / "pages_blind21", "blind-22": HERE / "data" / "pages_blind22"}
+             "blind-21": HERE / "data" / "pages_blind21", "blind-22": HERE / "data" / "pages_blind22",
+             "blind-23": HERE / "data" / "pages_blind23"}
 #: Development sets written as carefully as a held-out one but for training from the start (never held out):
 #: each is read only when asked for by name, like the held-out files, so a plain run stays as it was.
 DEV_FILES = {"dev-18": HERE / "data" / "realpage_goals_dev18.jsonl"}
@@ -280,7 +296,7 @@ ON_REQUEST_FILES = {**HELD_OUT_FILES, **DEV_FILES}
 GOALS = (HERE / "data" / "realpage_goals.jsonl", *ON_REQUEST_FILES.values())
 SET_ORDER = ["developer", "blind-1", "blind-2", "blind-3", "blind-4", "blind-5", "blind-6", "blind-7", "blind-8",
              "blind-9", "blind-10", "blind-11", "blind-12", "blind-13", "blind-14", "blind-15",
-             "blind-16", "blind-17", "dev-18", "blind-19", "blind-20", "blind-21", "blind-22"]
+             "blind-16", "blind-17", "dev-18", "blind-19", "blind-20", "blind-21", "blind-22", "blind-23"]
 #: How each set is labeled in every table.
 #: Once held out, now development data: ``default``'s learned fusion is fitted on them (focus_learn.py;
 #: blind-9, blind-10, blind-14 and blind-15 since the eighteenth focus pass, h18-refit).
