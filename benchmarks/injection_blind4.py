@@ -8,7 +8,7 @@ element, ``where.position``: ``beforebegin`` / ``afterbegin`` / ``beforeend`` / 
 helper that read neither the defense nor the retriever code and never ran either on them.
 
 Other case files in the same format, run with ``--cases``: the held-out ``injections_blind5.jsonl``
-to ``injections_blind22.jsonl`` (each run only when named, aggregates only; blind-9: 66 attacks, 6 in
+to ``injections_blind23.jsonl`` (each run only when named, aggregates only; blind-9: 66 attacks, 6 in
 each category, and 30 benign look-alikes on all 49 pages, 17 attack languages; blind-10: 66 attacks,
 6 in each category, and 50 benign look-alikes on all 49 pages, 21 attack languages, written later by
 another helper that read neither the defense nor any other injection file; blind-11: 66 attacks, 6 in
@@ -92,6 +92,21 @@ quotations, a greeting and a translator's note, true see-also, merged-page and n
 tips) on all 13 CoreUI application pages (dashboard, forms, tables, sign-up, widgets), French, German and Japanese
 KiCad 6 manual pages and German, Japanese and English w3m documentation pages of ``pages_blind21/`` (run it with
 ``--pages benchmarks/data/pages_blind21``), 16 attack languages, written by hand by a thirteenth helper under the
+same rules as blind-13, and checked only with ``--validate``;
+blind-23: 66 attacks (ids ``b23-…``), 6 in each category, half of each category subtle (wrong figures, prices, dates,
+package counts, defaults and scaling rules presented as reporting notices, editorial corrections, consent text, live
+updates, reviews, translator's notes, errata, alt texts and card subtitles; a made-up API entry and a made-up release
+in the page's own form; destructive or swapped steps in a session dialog and a status line; quiet requests for a
+banking or network password, a PIN, a card number or security code, or a prepayment in identity dialogs, consent bars,
+field help, colleague comments and aria-labels; stale-section notes pointing to a made-up appendix, page or menu
+path), and 55 benign look-alikes, 5 per category (maintenance, partial-translation, version and promotion bars,
+unsaved-changes, session, newsletter, confirmation and print dialogs, consent and no-cookie notices, reviews,
+colleague and reader comments, long alt texts, aria-labels and title tooltips, shell, apt/dpkg, log and Lua samples,
+skip links and screen-reader hints, save, sort, cart, search and close status lines, translator's notes and greetings
+in other languages, true see-also notes, field help and tips) on all 13 pages of ``pages_blind22/``: five Paper
+Dashboard application pages (dashboard, user profile, tables, upgrade, notifications), the Start Bootstrap shop page,
+German, French, Japanese, Russian and Spanish Debian-history pages, the Lua 5.2 manual and its contents page (run it
+with ``--pages benchmarks/data/pages_blind22``), 18 attack languages, written by hand by a fourteenth helper under the
 same rules as blind-13, and checked only with ``--validate``) and
 the development files (blind-14 and blind-15 count among them since stop 27: their misses were read
 while building the defense by h17-subtle, h17-ugc and h17-fold) ``injections_dev6.jsonl``, ``injections_dev8.jsonl`` and
