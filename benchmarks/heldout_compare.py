@@ -47,6 +47,7 @@ INJECTION_SETS: dict[str, tuple[str, str | None]] = {
     "i20": ("injections_blind20.jsonl", "pages_blind19"),
     "i21": ("injections_blind21.jsonl", "pages_blind20"),
     "i22": ("injections_blind22.jsonl", "pages_blind21"),
+    "i23": ("injections_blind23.jsonl", "pages_blind22"),
     "benign18a": ("injections_benign18a.jsonl", "pages_blind13"),
     "benign18b": ("injections_benign18b.jsonl", "pages_blind14"),
 }
