@@ -101,3 +101,15 @@ def test_memoised_word_ids_equal_whole_text_ids() -> None:
     assert emb.token_ids(texts) == want
     assert emb.token_ids(texts[::-1]) == want[::-1]  # from the memo now
     assert "cart" in emb._memo and "Add to cart" not in emb._memo and "two  spaces" in emb._memo
+
+
+def test_meaning_insert_never_puts_a_unit_in_the_order_twice() -> None:
+    """A unit ranked only by ``prior`` (outside ``ranked``) may already stand among the order's first ``after``;
+    the insertion must not place it a second time (review of stop 30)."""
+    sims = np.array([0.9, 0.8, 0.7, 0.6, 0.5, 0.4])
+    order = [3, 0, 5, 1, 2]  # 0 is prior-only and already in the head
+    out, added = lookup.meaning_insert(order, ranked={3, 5}, sims=sims, keep=2, after=2)
+    assert len(out) == len(set(out))
+    assert set(out) == set(order) | set(added)
+    assert out[:2] == [3, 0]  # the head stays as it was
+    assert 0 not in out[2:]
