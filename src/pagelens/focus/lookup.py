@@ -211,25 +211,21 @@ def similarities(pa: PageAnalysis, emb: Any, goal: str, chars: int) -> np.ndarra
     return vecs @ emb.embed([goal[:300]], query=True)[0]
 
 
-def meaning_insert(order: list[int], ranked: set[int], sims: np.ndarray, keep: int, after: int,
-                   mode: str = "") -> tuple[list[int], list[int]]:
+def meaning_insert(order: list[int], ranked: set[int], sims: np.ndarray, keep: int, after: int) -> tuple[list[int], list[int]]:
     """``order`` with the ``keep`` units of highest positive cosine that are not in ``ranked`` (no other signal
-    ranked them) placed after its first ``after``; and those units."""
+    ranked them) moved to just after its first ``after``; and those units. A pick already among the first
+    ``after`` (ranked there by ``prior`` alone) stays where it is (:func:`.addresses.insert_after`): no unit
+    stands in the order twice (BENCHMARKS.md, "Focus, twenty-eighth pass": D1)."""
     if keep <= 0 or not len(sims):
         return order, []
-    head = order[:after]
-    skip = set(head) if mode == "D2" else set()
     best: list[int] = []
     for k in np.argsort(-sims, kind="stable"):
         if sims[k] <= 0 or len(best) >= keep:
             break
-        if int(k) not in ranked and int(k) not in skip:
+        if int(k) not in ranked:
             best.append(int(k))
     if not best:
         return order, []
-    if mode == "D1":
-        from pagelens.focus.addresses import insert_after
+    from pagelens.focus.addresses import insert_after
 
-        return insert_after(order, best, after), best
-    rest = [k for k in order[after:] if k not in best]
-    return [*head, *best, *rest], best
+    return insert_after(order, best, after), best

@@ -172,7 +172,6 @@ class RulesConfig:
     #: since stop 30, "... continued: the meaning signal's cost" gives its latency on pages seen and unseen)...
     meaning_keep: int = 3
     meaning_after: int = 10
-    meaning_dedup: str = ""  # MEASURING KNOB (h31-small): "", "D1", "D2"
     meaning_gate: bool = True  # ...only when a goal word occurs nowhere on the page...
     meaning_chars: int = 160  # ...each unit read up to this many characters
     #: a pruned run between shown lines costing at most this is shown instead of its placeholder
@@ -344,8 +343,7 @@ class RulesRetriever:
             if emb is not None:
                 ranked = {k for name, r in signals.items() if name != "prior" for k in r}
                 sims = similarities(pa, emb, query.goal, cfg.meaning_chars)
-                order, meaning = meaning_insert(list(order), ranked, sims, cfg.meaning_keep, cfg.meaning_after,
-                                                cfg.meaning_dedup)
+                order, meaning = meaning_insert(list(order), ranked, sims, cfg.meaning_keep, cfg.meaning_after)
         if cfg.signal_quota > 0:  # each signal's best units first: lost only when every signal misses
             strong = [ranked for name, ranked in signals.items() if weights.get(name, 0.0) >= 0.5]
             firsts = [ranked[r] for r in range(cfg.signal_quota) for ranked in strong if r < len(ranked)]
