@@ -222,6 +222,9 @@ def diagnose(args: argparse.Namespace) -> None:
 
 BANDS = ((0, 800, "< 800"), (800, 1500, "800-1,500"), (1500, 3000, "1,500-3,000"), (3000, 6000, "3,000-6,000"),
          (6000, 10**12, "> 6,000"))
+#: the bands of pages kept whole today (twenty-eighth focus pass, ``bands --small``)
+SMALL_BANDS = ((0, 400, "< 400"), (400, 600, "400-600"), (600, 800, "600-800"), (800, 1500, "800-1,500"),
+               (1500, 10**12, ">= 1,500"))
 
 
 def bands(args: argparse.Namespace) -> None:
@@ -230,7 +233,7 @@ def bands(args: argparse.Namespace) -> None:
     arms = list(rows[0]["arms"]) if rows else []
     print("| band (tokens) | goals | items | " + " | ".join(f"{a} kept / pruning" for a in arms) + " |")
     print("|---|---|---|" + "---|" * len(arms))
-    for lo, hi, name in (*BANDS, (0, 10**12, "all")):
+    for lo, hi, name in (*(SMALL_BANDS if args.small else BANDS), (0, 10**12, "all")):
         rs = [r for r in rows if lo <= r["tokens"] < hi]
         if not rs:
             continue
@@ -262,6 +265,7 @@ def main() -> None:
     c.add_argument("files", nargs="+")
     b = sub.add_parser("bands", help="items kept and mean pruning per page-size band")
     b.add_argument("files", nargs="+")
+    b.add_argument("--small", action="store_true", help="the bands below 1,500 tokens (< 400, 400-600, 600-800, ...)")
     for p in (a, d):
         p.add_argument("--cache", type=Path, default=Path("runs/rp"))
         p.add_argument("--pages", type=Path, default=HERE.parent.parent / "shared" / "corpus" / "realpages")

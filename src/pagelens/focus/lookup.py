@@ -216,7 +216,9 @@ def similarities(pa: PageAnalysis, emb: Any, goal: str, chars: int) -> np.ndarra
 
 def meaning_insert(order: list[int], ranked: set[int], sims: np.ndarray, keep: int, after: int) -> tuple[list[int], list[int]]:
     """``order`` with the ``keep`` units of highest positive cosine that are not in ``ranked`` (no other signal
-    ranked them) placed after its first ``after``; and those units."""
+    ranked them) moved to just after its first ``after``; and those units. A pick already among the first
+    ``after`` (ranked there by ``prior`` alone) stays where it is (:func:`.addresses.insert_after`): no unit
+    stands in the order twice (BENCHMARKS.md, "Focus, twenty-eighth pass": D1)."""
     if keep <= 0 or not len(sims):
         return order, []
     best: list[int] = []
@@ -227,6 +229,6 @@ def meaning_insert(order: list[int], ranked: set[int], sims: np.ndarray, keep: i
             best.append(int(k))
     if not best:
         return order, []
-    head = order[:after]
-    rest = [k for k in order[after:] if k not in best]
-    return [*head, *best, *rest], best
+    from pagelens.focus.addresses import insert_after
+
+    return insert_after(order, best, after), best

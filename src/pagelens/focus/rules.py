@@ -136,6 +136,10 @@ class RulesConfig:
     floor_share: float = 0.0
     floor_min: int = 0  # ...never below this many tokens
     small_page_tokens: int = 600  # pages this small are kept whole
+    #: a page whose budget would be the whole page (below the floor) gets ``clamp(small_share × total, small_min,
+    #: total)`` instead (0: off, the page is shown whole; BENCHMARKS.md "Focus, twenty-eighth pass")
+    small_share: float = 0.0
+    small_min: int = 0
     limits: UnitLimits = field(default_factory=UnitLimits)
     rrf_k: int = 20
     weights: tuple[tuple[str, float], ...] = (
@@ -275,6 +279,16 @@ def floor_of(cfg: RulesConfig, total: int) -> float:
     return float(min(max(cfg.floor_share * total, cfg.floor_min), cfg.floor_tokens))
 
 
+def budget_of(cfg: RulesConfig, share: float, total: int) -> int:
+    """The token budget on a page of ``total`` tokens (above ``small_page_tokens``): ``share × total`` within the
+    floor (:func:`floor_of`) and ``ceiling_tokens``, never above the page; a page the floor would keep whole gets
+    ``clamp(small_share × total, small_min, total)`` when :attr:`RulesConfig.small_share` is set."""
+    budget = int(min(max(share * total, floor_of(cfg, total)), cfg.ceiling_tokens, total))
+    if cfg.small_share > 0 and budget >= total:
+        return int(min(max(cfg.small_share * total, cfg.small_min), total))
+    return budget
+
+
 class RulesRetriever:
     """The embedded default retriever. Deterministic, no model, no network."""
 
@@ -295,7 +309,7 @@ class RulesRetriever:
         if total <= cfg.small_page_tokens:
             return Selection(keep=frozenset(ln.no for ln in lines), info={"reason": "small page kept whole"})
         share = query.budget if query.budget is not None and 0 < query.budget <= 1 else cfg.budget
-        budget = int(min(max(share * total, floor_of(cfg, total)), cfg.ceiling_tokens, total))
+        budget = budget_of(cfg, share, total)
         units = pa.units
         weights = dict(cfg.weights)
         signals, line_terms, unseen, fused = self.fused(query, pa)

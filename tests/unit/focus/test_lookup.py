@@ -131,3 +131,15 @@ def test_the_pure_python_wheel_gives_the_same_vectors(tmp_path) -> None:
     texts = ["Where do I change my delivery address?", "Lieferadresse ändern", "配送先を変更する", "x", ""]
     assert [old.token_ids([t]) for t in texts] == [new.token_ids([t]) for t in texts]
     assert np.array_equal(old.embed(texts), new.embed(texts))
+
+
+def test_meaning_insert_never_puts_a_unit_in_the_order_twice() -> None:
+    """A unit ranked only by ``prior`` (outside ``ranked``) may already stand among the order's first ``after``;
+    the insertion must not place it a second time (review of stop 30)."""
+    sims = np.array([0.9, 0.8, 0.7, 0.6, 0.5, 0.4])
+    order = [3, 0, 5, 1, 2]  # 0 is prior-only and already in the head
+    out, added = lookup.meaning_insert(order, ranked={3, 5}, sims=sims, keep=2, after=2)
+    assert len(out) == len(set(out))
+    assert set(out) == set(order) | set(added)
+    assert out[:2] == [3, 0]  # the head stays as it was
+    assert 0 not in out[2:]
