@@ -453,8 +453,8 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
 
         accepts = _STRICT if MISROUTE_MODE == "M3" else misroute.ACCEPTS
         ordered = None if MISROUTE_MODE == "M2" else _ordered
-        for i, ln in enumerate(lines if fields else ()):
-            p = payloads[i]
+        for i in misroute.lines_naming_fields(payloads) if fields else ():
+            ln, p = lines[i], payloads[i]
             if not p or ln.no in flags or ln.role in _CONTROL_ROLES or not misroute.names_secret(p, low := p.lower()):
                 continue
             found = misroute.misrouted(p, field_kinds, ordered, accepts, low)

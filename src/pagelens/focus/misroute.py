@@ -20,6 +20,7 @@ list.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -27,7 +28,8 @@ from pagelens.focus import uncollected
 from pagelens.focus.linefmt import word_count
 from pagelens.types import Line
 
-__all__ = ["ACCEPTS", "FIELD_NOUN", "KINDS", "Misroute", "field_kinds", "misrouted", "names_secret", "page_fields"]
+__all__ = ["ACCEPTS", "FIELD_NOUN", "KINDS", "Misroute", "field_kinds", "lines_naming_fields", "misrouted", "names_secret",
+           "page_fields"]
 
 #: Fields a datum is typed into.
 FIELDS = frozenset({"textbox", "searchbox", "spinbutton", "combobox"})
@@ -140,6 +142,24 @@ def field_kinds(fields: Iterable[Line]) -> frozenset[str]:
         out |= {k for k, a, b in found
                 if not any(k2 != k and a2 <= a and b <= b2 and b2 - a2 > b - a for k2, a2, b2 in found)}
     return frozenset(out)
+
+
+def lines_naming_fields(texts: Sequence[str]) -> list[int]:
+    """Positions of the texts that hold a field noun: one scan over the page's joined text, not one per line."""
+    whole = "\n".join(texts)
+    low = whole.lower()
+    if len(low) != len(whole):  # a letter whose lower case is longer: read line by line
+        return [i for i, t in enumerate(texts) if t and FIELD_NOUN.search(t.lower()) is not None]
+    starts, at = [], 0
+    for t in texts:
+        starts.append(at)
+        at += len(t) + 1
+    out: list[int] = []
+    for m in FIELD_NOUN.finditer(low):
+        i = bisect_right(starts, m.start()) - 1
+        if not out or out[-1] != i:
+            out.append(i)
+    return out
 
 
 def names_secret(text: str, low: str) -> bool:
