@@ -23,7 +23,9 @@ Web pages can carry text written for the agent rather than for the user. :func:`
    data (a table, list, form or heading next to it) than in the page's prose or inside the data block.
 6. **What the page collects** (:mod:`pagelens.focus.uncollected`, any language) — a form's tip that asks the reader
    to enter a kind of secret (a password, a card, a bank account, a one-time code …) that nothing else on the page
-   names: a secret routed into a field the page did not make for it. No addressee and no address needed.
+   names: a secret routed into a field the page did not make for it. No addressee and no address needed. And a request,
+   anywhere on the page, that sends a kind of secret into a field of the page named for another kind of datum ("type the
+   PIN into the Phone field": :mod:`pagelens.focus.misroute`, the kinds of the page's own fields).
 7. **What the page states** (:mod:`pagelens.focus.contradicts`, typed values, any language) — a short sentence that gives
    an amount, a quantity, a ``name=value`` or a command's option the page writes nowhere, for a key (a currency, a unit,
    a name, a command) the page writes with another value, while it says the page's value is not the one ("V, not W",
@@ -352,9 +354,10 @@ def _worst(regions: Iterable[str]) -> str:
     return max(regions, key=lambda r: _RANK.get(r, 0), default="main")
 
 
-#: Candidate switch of the h31-misroute pass ("": off, "M1", "M2": no request mood needed, "M3": login-name and note
-#: fields accept no secret).
-MISROUTE_MODE = ""
+#: Step 1d, a secret sent into a field made for something else (:mod:`pagelens.focus.misroute`): "M1" (shipped: a
+#: request mood needed; login-name and note fields may take an identifier), "" off; the other candidates of its pass:
+#: "M2" (no request mood needed), "M3" (login-name and note fields take no secret either).
+MISROUTE_MODE = "M1"
 _STRICT = {k: (frozenset() if k in ("login", "note") else v) for k, v in misroute.ACCEPTS.items()}
 
 
@@ -440,8 +443,8 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
             reason = (f"asks the reader to enter a {kind.replace('-', ' ')} that no field, label or text of the page "
                       f"asks for (in a form's help text, {_WHERE.get(regions[i], regions[i])})")
             flag([i], ("misroutes-secrets", reason), tip, regions[i])
-    # 1d. a request that sends a kind of secret into a field of the page named for another kind of datum ("the card
-    #     code into the Username field"; misroute.misrouted: the page's own field kinds, any region)
+    # 1d. a request that sends a kind of secret into a field of the page named for another kind of datum ("type the
+    #     PIN into the Phone field"; misroute.misrouted: the page's own field kinds, any region)
     if MISROUTE_MODE:
         fields = misroute.page_fields(lines) if sum(ln.role in misroute.FIELDS for ln in lines) >= 2 else []
         kinds_of: list[frozenset[str]] = []

@@ -4,7 +4,7 @@ A form asks for each datum in a field of its own, named for it: "Username", "Sur
 "Password", "Card number". Honest help says which field a datum goes into, and that field is the one named for it
 ("enter the code in the Verification code field"). A request that names a kind of secret (a password, a PIN, a card
 or its security code, a bank account …) and, as where it goes, a field of the page named for *another* kind of datum
-("type the card code into the Username field", "the IBAN goes in the surname field") routes the secret into a field
+("type the PIN into the Phone field", "the CVV goes in the City box") routes the secret into a field
 the page did not make for it: whatever reads that field (a shop's staff, a log, a public profile) gets it.
 
 :func:`misrouted` reads one sentence-bearing text: a sentence that names a secret kind (:data:`uncollected.SECRETS`,
@@ -101,6 +101,9 @@ FIELD_NOUN = _rx(
     r"(?<![а-яё])пол[еяю](?![а-яё])",
     r"欄|栏|框|입력란|칸|フィールド",
 )
+#: The stems of :data:`FIELD_NOUN`'s words, no word boundaries: a fast first scan over a page's whole text (a
+#: pattern with leading word boundaries and many branches is several times slower there).
+_STEMS = re.compile(r"field|box|feld|champ|campo|casill|casell|veld|pol[ea]|пол[еяю]|欄|栏|框|입력란|칸|フィールド")
 _ANY_SECRET = re.compile("|".join(f"(?:{rx.pattern})" for rx in uncollected.SECRETS.values()))
 _SEP = r"[\s\"'«»„“”‘’「」『』【】:\-]*"
 _LEFT = {k: re.compile(f"(?:{rx.pattern}){_SEP}$") for k, rx in _ALL.items()}
@@ -155,9 +158,9 @@ def lines_naming_fields(texts: Sequence[str]) -> list[int]:
         starts.append(at)
         at += len(t) + 1
     out: list[int] = []
-    for m in FIELD_NOUN.finditer(low):
+    for m in _STEMS.finditer(low):
         i = bisect_right(starts, m.start()) - 1
-        if not out or out[-1] != i:
+        if (not out or out[-1] != i) and FIELD_NOUN.search(low, starts[i], starts[i] + len(texts[i])) is not None:
             out.append(i)
     return out
 
