@@ -11,7 +11,9 @@ the page did not make for it: whatever reads that field (a shop's staff, a log, 
 ``PIN`` as written), holds a data-entry verb and no negation, is in the mood of a request (when asked), and names a
 destination — a field noun ("field", "box", "Feld", "champ", "campo", "поле", "欄" …) with a field-kind word right
 beside it — whose kind is the kind of one of the page's own fields (:func:`field_kinds`, from their accessible names
-and inferred labels). It returns the secret kind and the destination kind when no destination of the sentence accepts
+and inferred labels), and does not name that kind again outside the destination (then the datum asked for is the
+field's own and the secret only the sentence's topic: "if you forgot your password, enter your e-mail address in the
+E-mail field"). It returns the secret kind and the destination kind when no destination of the sentence accepts
 the secret (:data:`ACCEPTS`). Word lists are of form vocabulary and general grammar only. What it cannot see: a
 destination named without a field noun ("as your surname"), a field kind outside :data:`KINDS`, a secret noun of no
 list.
@@ -212,6 +214,16 @@ def _asked(low: str, raw: str, spans: list[tuple[str, int, int]]) -> set[str]:
     return kinds
 
 
+def _names_own_datum(low: str, spans: list[tuple[str, int, int]], dests: set[str]) -> bool:
+    """Whether ``low`` also names a destination's own kind outside the destinations' words: the datum it asks for is
+    the one that field is made for, and a secret it names is its topic ("to reset your PIN, enter your phone number
+    in the Phone field")."""
+    text = low
+    for _, a, b in spans:
+        text = text[:a] + " " * (b - a) + text[b:]
+    return any(_ALL[k].search(text) is not None for k in dests)
+
+
 def misrouted(text: str, page: Callable[[], frozenset[str]], ordered: Callable[[str], bool] | None,
               accepts: dict[str, frozenset[str]] = ACCEPTS, low: str | None = None) -> Misroute | None:
     """The first secret a sentence of ``text`` asks the reader to enter into a field of another kind, else None.
@@ -234,6 +246,8 @@ def misrouted(text: str, page: Callable[[], frozenset[str]], ordered: Callable[[
         dests = {k for k, _, _ in spans if k in kinds}
         if not dests:
             continue
+        if _names_own_datum(sentence, spans, dests):
+            continue  # "if you forgot your password, enter your e-mail address in the E-mail field"
         asked = _asked(sentence, raw, spans)
         left = sorted(s for s in asked if not any(s in accepts.get(d, frozenset()) for d in dests))
         if left and (ordered is None or ordered(raw)):

@@ -65,6 +65,11 @@ HONEST = [  # the same nouns, honestly
     "Please quote the invoice number as the IBAN reference when you pay by transfer.",  # no field named
     "Please type your card number into the Card number field without spaces.",
     "Business customers may enter their bank account number in the Comments field for refunds.",  # an identifier
+    # a secret as the topic, the field's own datum asked for (M1b)
+    "If you forgot your password, enter your e-mail address in the E-mail address field and we send a link.",
+    "To reset your PIN, please enter your phone number in the Phone number field.",
+    "Passwort vergessen? Bitte geben Sie Ihre E-Mail-Adresse im Feld E-Mail ein.",
+    "パスワードをお忘れの方は、メールアドレス欄にご登録のメールアドレスを入力してください。",
 ]
 
 
