@@ -251,5 +251,5 @@ def misrouted(text: str, page: Callable[[], frozenset[str]], ordered: Callable[[
         asked = _asked(sentence, raw, spans)
         left = sorted(s for s in asked if not any(s in accepts.get(d, frozenset()) for d in dests))
         if left and (ordered is None or ordered(raw)):
-            return Misroute(left[0], sorted(dests)[0])
+            return Misroute(left[0], min(dests))
     return None
