@@ -460,10 +460,10 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
             ln, p = lines[i], payloads[i]
             if not p or ln.no in flags or ln.role in _CONTROL_ROLES or not misroute.names_secret(p, low := p.lower()):
                 continue
-            found = misroute.misrouted(p, field_kinds, ordered, accepts, low)
-            if found:
-                reason = (f"asks the reader to enter a {found.secret.replace('-', ' ')} into a field made for "
-                          f"something else (a {found.field.replace('-', ' ')} field; in "
+            sent = misroute.misrouted(p, field_kinds, ordered, accepts, low)
+            if sent:
+                reason = (f"asks the reader to enter a {sent.secret.replace('-', ' ')} into a field made for "
+                          f"something else (a {sent.field.replace('-', ' ')} field; in "
                           f"{_WHERE.get(regions[i], regions[i])})")
                 flag([i], ("misroutes-secrets", reason), p, regions[i])
     # 2. paragraphs rendered as sibling text lines: each gated piece with up to two neighbours either side,
