@@ -23,7 +23,9 @@ Web pages can carry text written for the agent rather than for the user. :func:`
    data (a table, list, form or heading next to it) than in the page's prose or inside the data block.
 6. **What the page collects** (:mod:`pagelens.focus.uncollected`, any language) — a form's tip that asks the reader
    to enter a kind of secret (a password, a card, a bank account, a one-time code …) that nothing else on the page
-   names: a secret routed into a field the page did not make for it. No addressee and no address needed.
+   names: a secret routed into a field the page did not make for it. No addressee and no address needed. And a request,
+   anywhere on the page, that sends a kind of secret into a field of the page named for another kind of datum ("type the
+   PIN into the Phone field": :mod:`pagelens.focus.misroute`, the kinds of the page's own fields).
 7. **What the page states** (:mod:`pagelens.focus.contradicts`, typed values, any language) — a short sentence that gives
    an amount, a quantity, a ``name=value`` or a command's option the page writes nowhere, for a key (a currency, a unit,
    a name, a command) the page writes with another value, while it says the page's value is not the one ("V, not W",
@@ -52,7 +54,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
-from pagelens.focus import borrowed, contradicts, disowned, steering, uncollected
+from pagelens.focus import borrowed, contradicts, disowned, misroute, steering, uncollected
 from pagelens.focus import lexicons as lx
 from pagelens.focus.evidence import (
     NO_EVIDENCE,
@@ -352,6 +354,20 @@ def _worst(regions: Iterable[str]) -> str:
     return max(regions, key=lambda r: _RANK.get(r, 0), default="main")
 
 
+#: Step 1d, a secret sent into a field made for something else (:mod:`pagelens.focus.misroute`): "M1" (shipped: a
+#: request mood needed; login-name and note fields may take an identifier), "" off; the other candidates of its pass:
+#: "M2" (no request mood needed), "M3" (login-name and note fields take no secret either).
+MISROUTE_MODE = "M1"
+_STRICT = {k: (frozenset() if k in ("login", "note") else v) for k, v in misroute.ACCEPTS.items()}
+
+
+def _ordered(sentence: str) -> bool:
+    """A sentence in the mood of a request: an imperative, a "please" or an obligation (any lexicon language)."""
+    low = sentence.lower()
+    return (gives_order(sentence) or steering.REQUEST_START.search(low) is not None
+            or steering.REQUEST_ANY.search(low) is not None)
+
+
 def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
     """Flag the lines of ``rendering`` that carry text aimed at the agent."""
     lines = rendering.lines
@@ -427,6 +443,29 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
             reason = (f"asks the reader to enter a {kind.replace('-', ' ')} that no field, label or text of the page "
                       f"asks for (in a form's help text, {_WHERE.get(regions[i], regions[i])})")
             flag([i], ("misroutes-secrets", reason), tip, regions[i])
+    # 1d. a request that sends a kind of secret into a field of the page named for another kind of datum ("type the
+    #     PIN into the Phone field"; misroute.misrouted: the page's own field kinds, any region)
+    if MISROUTE_MODE:
+        fields = misroute.page_fields(lines) if sum(ln.role in misroute.FIELDS for ln in lines) >= 2 else []
+        kinds_of: list[frozenset[str]] = []
+
+        def field_kinds() -> frozenset[str]:  # the kinds of the page's fields, read once when a sentence names one
+            if not kinds_of:
+                kinds_of.append(misroute.field_kinds(fields))
+            return kinds_of[0]
+
+        accepts = _STRICT if MISROUTE_MODE == "M3" else misroute.ACCEPTS
+        ordered = None if MISROUTE_MODE == "M2" else _ordered
+        for i in misroute.lines_naming_fields(payloads) if fields else ():
+            ln, p = lines[i], payloads[i]
+            if not p or ln.no in flags or ln.role in _CONTROL_ROLES or not misroute.names_secret(p, low := p.lower()):
+                continue
+            sent = misroute.misrouted(p, field_kinds, ordered, accepts, low)
+            if sent:
+                reason = (f"asks the reader to enter a {sent.secret.replace('-', ' ')} into a field made for "
+                          f"something else (a {sent.field.replace('-', ' ')} field; in "
+                          f"{_WHERE.get(regions[i], regions[i])})")
+                flag([i], ("misroutes-secrets", reason), p, regions[i])
     # 2. paragraphs rendered as sibling text lines: each gated piece with up to two neighbours either side,
     #    the windows of gated pieces that overlap merged into one (at most _MAX_WINDOW pieces), so that each
     #    piece is read in a few windows at most, not in every window of three that holds a gated piece.
