@@ -26,11 +26,14 @@ MEASURES = ("gap", "mass", "near", "question")
 
 
 def _measure(row: dict[str, Any], name: str) -> float:
+    """The measure, larger when surer; a goal on a page kept whole (no order, no budget) counts as sure."""
     if name == "question":
         from pagelens.focus.terms import is_question
 
         return 1.0 if is_question(row["goal"]) else 0.0
-    cert = next(a["certainty"] for a in row["arms"].values() if "certainty" in a)
+    cert = next((a["certainty"] for a in row["arms"].values() if "certainty" in a), None)
+    if cert is None:
+        return float("inf")
     v = float(cert[name])
     return -v if name == "near" else v  # larger: surer
 
@@ -51,9 +54,20 @@ def quantiles(rows: list[dict], name: str, q: int) -> list[list[dict]]:
     return out
 
 
+def _rows(files: list[Path]) -> list[dict]:
+    """The rows of one or more runs of the same goals, their arms merged."""
+    rows = json.loads(files[0].read_text())
+    for f in files[1:]:
+        for r, o in zip(rows, json.loads(f.read_text()), strict=True):
+            if (r["page"], r["goal"]) != (o["page"], o["goal"]):
+                raise ValueError(f"{f}: not the same goals in the same order")
+            r["arms"].update(o["arms"])
+    return rows
+
+
 def curve(args: argparse.Namespace) -> None:
-    rows = json.loads(args.json_in.read_text())
-    arms = [a for a in rows[0]["arms"] if "@" in a]
+    rows = _rows(args.json_in)
+    arms = sorted((a for a in rows[0]["arms"] if "@" in a), key=_share)
     for name in MEASURES:
         print(f"\n### {name} (quantile 1 = least sure)")
         print("| quantile | range | goals | items | " + " | ".join(f"{a} kept / pruning" for a in arms) + " | gain 0.15→0.30 | gain 0.30→0.45 |")
@@ -73,7 +87,7 @@ def curve(args: argparse.Namespace) -> None:
 
 
 def rules(args: argparse.Namespace) -> None:
-    rows = json.loads(args.json_in.read_text())
+    rows = _rows(args.json_in)
     arms = sorted((a for a in rows[0]["arms"] if "@" in a), key=_share)
     items = sum(len(r["must_keep"]) for r in rows)
     print("| rule | goals sure | items kept | mean pruning |")
@@ -81,7 +95,7 @@ def rules(args: argparse.Namespace) -> None:
     for a in arms:
         print(f"| flat {a} | | {sum(sum(r['arms'][a]['ok']) for r in rows)} / {items} | "
               f"{statistics.mean(r['arms'][a]['pruning'] for r in rows):.2%} |")
-    for name in MEASURES:
+    for name in args.measure or MEASURES:
         vals = sorted(_measure(r, name) for r in rows)
         cuts = sorted({0.5} if name == "question" else {vals[len(vals) * p // 100] for p in (25, 50, 75)})
         for c in cuts:
@@ -101,10 +115,11 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     c = sub.add_parser("curve")
-    c.add_argument("json_in", type=Path)
+    c.add_argument("json_in", type=Path, nargs="+")
     c.add_argument("--q", type=int, default=4)
     r = sub.add_parser("rules")
-    r.add_argument("json_in", type=Path)
+    r.add_argument("json_in", type=Path, nargs="+")
+    r.add_argument("--measure", action="append", help="only these measures")
     args = ap.parse_args()
     {"curve": curve, "rules": rules}[args.cmd](args)
 
