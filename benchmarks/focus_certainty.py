@@ -81,7 +81,8 @@ def curve(args: argparse.Namespace) -> None:
                 lo, hi = -hi, -lo
             kept = [sum(sum(r["arms"][a]["ok"]) for r in rs) for a in arms]
             cells = [f"{k} / {statistics.mean(r['arms'][a]['pruning'] for r in rs):.1%}" for k, a in zip(kept, arms, strict=True)]
-            gains = [f"{kept[j + 1] - kept[j]:+d}" for j in range(len(arms) - 1)][:2]
+            at = {_share(a): k for a, k in zip(arms, kept, strict=True)}
+            gains = [f"{at[b] - at[a]:+d}" if a in at and b in at else "–" for a, b in ((0.15, 0.30), (0.30, 0.45))]
             print(f"| {i + 1} | {lo:.3g}–{hi:.3g} | {len(rs)} | {sum(len(r['must_keep']) for r in rs)} | "
                   + " | ".join(cells) + " | " + " | ".join(gains) + " |")
 
