@@ -93,6 +93,9 @@ def run(args: argparse.Namespace) -> None:
             res = focus(r, FocusQuery(g["goal"], budget=budget), rets[name])
             row["arms"][label] = {"ok": items_ok(r, res, g["must_keep"]), "pruning": res.pruning,
                                   "view": hashlib.sha1(res.text().encode()).hexdigest()[:16]}  # the kept lines, to compare runs
+            if "certainty" in res.info:  # how sure the fused order was (:mod:`pagelens.focus.certainty`)
+                row["arms"][label]["certainty"] = res.info["certainty"]
+                row["arms"][label]["budget_tokens"] = res.info.get("budget_tokens")
         out.append(row)
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(out))

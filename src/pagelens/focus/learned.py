@@ -483,7 +483,8 @@ _LOG_TOKENS = FEATURES.index("log_tokens")
 
 
 def learned_order(model: Model, x: np.ndarray, candidates: Sequence[int] | None = None,
-                  cost_weight: float = 0.0, *, rows_only: bool = False) -> list[int]:
+                  cost_weight: float = 0.0, *, rows_only: bool = False,
+                  scores_out: dict[int, float] | None = None) -> list[int]:
     """Units best first by the model's score (ties: document order); ``candidates``: only these.
 
     ``cost_weight`` > 0 orders by the evidence a unit brings *per token* it costs: the score (a
@@ -491,7 +492,8 @@ def learned_order(model: Model, x: np.ndarray, candidates: Sequence[int] | None 
     model scores whether a unit holds what the goal needs, and a larger unit holds more of
     anything: under a token budget, a 200-token row that probably holds the answer can be worth
     less than four 15-token links that each may (a greedy knapsack by value density).
-    ``rows_only``: ``x`` holds only the candidates' rows, in their order (:func:`features`' ``rows``)."""
+    ``rows_only``: ``x`` holds only the candidates' rows, in their order (:func:`features`' ``rows``).
+    ``scores_out``: filled with each candidate's score (the order's key), in place."""
     if candidates is None:
         idx = np.arange(len(x))
     else:
@@ -508,6 +510,8 @@ def learned_order(model: Model, x: np.ndarray, candidates: Sequence[int] | None 
         sub = model.score(x, idx)  # (not x[idx]: a copy of the candidates' rows, ~7 MB at 100,000 elements)
         if cost_weight > 0:
             sub = sub - cost_weight * x[idx, _LOG_TOKENS]
+    if scores_out is not None:
+        scores_out.update(zip(idx.tolist(), sub.tolist(), strict=True))
     return [int(k) for k in idx[np.lexsort((idx, -sub))]]
 
 

@@ -243,6 +243,15 @@ class RulesConfig:
     url_units: int = 3
     url_after: int = 20
     url_df_share: float = 0.05  # ...a goal word counts in at most this share of the page's url lines (>= 2)
+    #: the budget share follows how sure the fused order is of its first units (:mod:`.certainty`): with the
+    #: measure named here (``"mass"``, ``"gap"``, ``"near"``; ``""``: off, every goal gets :attr:`budget`), a goal
+    #: whose order is sure at :attr:`certain_at` gets :attr:`certain_share`, any other :attr:`unsure_share`
+    #: (floor and ceiling as always; a ``FocusQuery.budget`` still overrides). Off: BENCHMARKS.md "Focus,
+    #: twenty-ninth pass"
+    certain_by: str = ""
+    certain_at: float = 0.5
+    certain_share: float = 0.20
+    unsure_share: float = 0.40
     debug_units: int = 8
 
 
@@ -323,8 +332,9 @@ class RulesRetriever:
         order: list[int] = _ranked(fused)
         fusion = "rrf"
         fallback = ""
+        model_scores: dict[int, float] = {}
         if cfg.fusion == "learned" and not semantic:
-            order, fallback = self._learned(query, pa, signals, fused, unseen, order)
+            order, fallback = self._learned(query, pa, signals, fused, unseen, order, model_scores)
             fusion = "rrf" if fallback else "learned"
         elif cfg.fusion not in ("learned", "rrf"):
             fallback = f"unknown fusion {cfg.fusion[:40]!r}; RRF used"
@@ -352,6 +362,13 @@ class RulesRetriever:
             from pagelens.focus.addresses import order_with_addresses
 
             order = order_with_addresses(pa, query, order, cfg.url_units, cfg.url_after, cfg.url_df_share)
+        from pagelens.focus.certainty import certainty, share_for
+
+        cert = (certainty(order, model_scores, log_odds=True) if fusion == "learned" and model_scores
+                and cfg.fusion_rrf_weight <= 0 else certainty(order, fused, log_odds=False))
+        if cfg.certain_by and (query.budget is None or not 0 < query.budget <= 1):  # the share follows the order's certainty
+            share = share_for(cert, cfg.certain_by, cfg.certain_at, cfg.certain_share, cfg.unsure_share)
+            budget = budget_of(cfg, share, total)
         extra: list[int] = []
         if asks_extreme(query.goal):
             values = _compared_values(page, line_terms, line_terms_goal_kinds(query))
@@ -379,6 +396,8 @@ class RulesRetriever:
             "spent_tokens": spent,
             "signals": {n: len(r) for n, r in signals.items()},
             "fusion": fusion,
+            "certainty": {"gap": round(cert.gap, 4), "mass": round(cert.mass, 4),
+                          "near": cert.near},
             "unseen_terms": sorted(unseen),
             "top_units": [[lines[units.heads[k]].no, round(fused.get(k, 0.0), 4),
                            [n for n, r in signals.items() if k in r[:50]]] for k in order[: cfg.debug_units]],
@@ -405,9 +424,10 @@ class RulesRetriever:
         return signals, line_terms, unseen, fused
 
     def _learned(self, query: FocusQuery, pa: PageAnalysis, signals: dict[str, list[int]], fused: dict[int, float],
-                 unseen: set[str], order: list[int]) -> tuple[list[int], str]:
+                 unseen: set[str], order: list[int], scores_out: dict[int, float] | None = None
+                 ) -> tuple[list[int], str]:
         """The units in the order of the fitted fusion model (:mod:`.learned`), or ``order`` and
-        the reason the model could not be used."""
+        the reason the model could not be used; ``scores_out``: filled with the model's scores (log-odds)."""
         from pagelens.focus import learned
 
         model, reason = learned.load_model(self.config.fusion_model)
@@ -425,7 +445,8 @@ class RulesRetriever:
         x = learned.features(pa, signals, {n: getattr(r, "scores", {}) for n, r in signals.items()}, fused,
                              goal_shape(query, unseen, pa if model.reads_language else None), relations=model.reads_relations, answers=model.reads_answers,
                              width=model.reads, rows=cands)
-        got = learned.learned_order(model, x, cands, self.config.fusion_cost_weight, rows_only=cands is not None)
+        got = learned.learned_order(model, x, cands, self.config.fusion_cost_weight, rows_only=cands is not None,
+                                    scores_out=scores_out)
         if self.config.fusion_rrf_weight > 0:
             got = learned.rank_fused(got, order, self.config.fusion_rrf_weight)
         return got, ""

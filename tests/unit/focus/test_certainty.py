@@ -1,0 +1,56 @@
+"""The budget share that follows the fused order's certainty (:mod:`pagelens.focus.certainty`,
+``RulesConfig.certain_by``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from pagelens.focus.apply import focus
+from pagelens.focus.base import FocusQuery
+from pagelens.focus.certainty import Certainty, certainty, share_for
+from pagelens.focus.rules import RulesConfig, RulesRetriever
+from pagelens.observe.textparse import rendering_from_text
+
+
+def test_a_peaked_order_is_surer_than_a_flat_one() -> None:
+    order = list(range(60))
+    peaked = certainty(order, {k: (6.0 if k < 2 else -4.0) for k in order}, log_odds=True)
+    flat = certainty(order, {k: 0.5 - 0.01 * k for k in order}, log_odds=True)
+    assert peaked.mass > flat.mass and peaked.gap > flat.gap and peaked.near < flat.near
+    assert peaked.near == 2 and flat.near == 50
+    rrf = certainty(order, {k: 1.0 / (20 + k) for k in order}, log_odds=False)
+    assert 0 < rrf.gap < 1 and 0.1 < rrf.mass < 0.5
+    assert certainty([], {}, log_odds=True) == Certainty(gap=0.0, mass=0.0, near=0)
+
+
+def test_the_share_follows_the_measure() -> None:
+    sure, unsure = Certainty(gap=5.0, mass=0.6, near=2), Certainty(gap=1.0, mass=0.15, near=30)
+    for by, at in (("mass", 0.4), ("gap", 3.0), ("near", 5)):
+        assert share_for(sure, by, at, 0.2, 0.4) == 0.2
+        assert share_for(unsure, by, at, 0.2, 0.4) == 0.4
+    with pytest.raises(ValueError, match="unknown certainty measure"):
+        share_for(sure, "words", 1, 0.2, 0.4)
+
+
+def _page() -> str:
+    body = [f"\t\t[{10 + i}] paragraph ''\n\t\t\tStaticText 'Paragraph {i} about opening hours and general store policies "
+            "with several more words of ordinary text to make the page long enough for a budget'" for i in range(120)]
+    return "\n".join(["RootWebArea 'Store'", "\t[2] main ''", *body, "\t\t[999] button 'Contact support'"])
+
+
+def test_the_knob_changes_the_budget_and_a_query_budget_still_wins() -> None:
+    r = rendering_from_text(_page())
+    q = FocusQuery("What are the store policies on opening hours?")
+    base = focus(r, q, RulesRetriever(), defense=False)
+    assert base.error is None and "certainty" in base.info
+    total = base.full_tokens
+    assert total * 0.30 > 800  # the share, not the floor, sets the budget
+    always_sure = RulesConfig(certain_by="mass", certain_at=0.0, certain_share=0.5, unsure_share=0.9)
+    never_sure = RulesConfig(certain_by="mass", certain_at=1.01, certain_share=0.5, unsure_share=0.9)
+    a = focus(r, q, RulesRetriever(always_sure), defense=False)
+    b = focus(r, q, RulesRetriever(never_sure), defense=False)
+    assert a.info["budget_tokens"] > base.info["budget_tokens"]  # 0.5 of the page, not 0.30
+    assert b.info["budget_tokens"] > a.info["budget_tokens"]  # 0.9 (up to the ceiling)
+    assert a.pruning < base.pruning
+    flat = focus(r, FocusQuery(q.goal, budget=0.30), RulesRetriever(never_sure), defense=False)
+    assert flat.info["budget_tokens"] == base.info["budget_tokens"]  # a query's own budget overrides the rule
