@@ -37,6 +37,7 @@ CORPUS_FILES = (DATA / "realpage_goals.jsonl", DATA / "realpage_goals_dev6.jsonl
 GROUPS = {
     "choose": (*CORPUS_FILES, DATA / "realpage_goals_dev18.jsonl"),
     "check": (DATA / "realpage_goals_blind14.jsonl", DATA / "realpage_goals_blind15.jsonl"),
+    "dev31": (DATA / "realpage_goals_dev31.jsonl",),  # development data (small web-app pages), stop 31
 }
 
 
