@@ -37,7 +37,9 @@ drops what an agent needs but the goal never names. This retriever
    budget (:mod:`.cores`), so that what the first units bring does not starve a unit ranked a little
    lower — each with its partners (a row's header, a field's submit,
    a heading's lead, a label's value), until a **token budget** is spent: ``FocusQuery.budget``
-   (a share of the full tree) or :attr:`RulesConfig.budget`, clamped to
+   (a share of the full tree) or, by default, a share that follows how sure the fitted fusion is of its first
+   units (:mod:`.certainty`: 0.20 when the first unit's log-odds stand ≥ 3.5 above the tenth's, else 0.40;
+   :attr:`RulesConfig.budget`, 0.30, when the order is RRF's), clamped to
    [:attr:`~RulesConfig.floor_tokens`, :attr:`~RulesConfig.ceiling_tokens`];
    then, for a question, the best ten kept units bring the small units beside them from an allowance of
    their own (:mod:`.nearby`: the value after a matched label, which no signal ranks), and the order's
@@ -243,13 +245,15 @@ class RulesConfig:
     url_units: int = 3
     url_after: int = 20
     url_df_share: float = 0.05  # ...a goal word counts in at most this share of the page's url lines (>= 2)
-    #: the budget share follows how sure the fused order is of its first units (:mod:`.certainty`): with the
+    #: the budget share follows how sure the fitted fusion is of its first units (:mod:`.certainty`): with the
     #: measure named here (``"mass"``, ``"gap"``, ``"near"``; ``""``: off, every goal gets :attr:`budget`), a goal
     #: whose order is sure at :attr:`certain_at` gets :attr:`certain_share`, any other :attr:`unsure_share`
-    #: (floor and ceiling as always; a ``FocusQuery.budget`` still overrides). Off: BENCHMARKS.md "Focus,
-    #: twenty-ninth pass"
-    certain_by: str = ""
-    certain_at: float = 0.5
+    #: (floor and ceiling as always; a ``FocusQuery.budget`` still overrides). Only an order of the learned
+    #: fusion's log-odds is judged (the threshold is in their units): an RRF order (``default:rrf``,
+    #: ``default:e5``, a model that cannot be loaded) gets :attr:`budget`. On since stop 31 (B2 of BENCHMARKS.md
+    #: "Focus, twenty-ninth pass", checked on dev-31 by the coordinator's stop-31 section)
+    certain_by: str = "gap"
+    certain_at: float = 3.5
     certain_share: float = 0.20
     unsure_share: float = 0.40
     debug_units: int = 8
@@ -364,9 +368,9 @@ class RulesRetriever:
             order = order_with_addresses(pa, query, order, cfg.url_units, cfg.url_after, cfg.url_df_share)
         from pagelens.focus.certainty import certainty, share_for
 
-        cert = (certainty(order, model_scores, log_odds=True) if fusion == "learned" and model_scores
-                and cfg.fusion_rrf_weight <= 0 else certainty(order, fused, log_odds=False))
-        if cfg.certain_by and (query.budget is None or not 0 < query.budget <= 1):  # the share follows the order's certainty
+        judged = fusion == "learned" and bool(model_scores) and cfg.fusion_rrf_weight <= 0  # log-odds to judge
+        cert = certainty(order, model_scores, log_odds=True) if judged else certainty(order, fused, log_odds=False)
+        if cfg.certain_by and judged and (query.budget is None or not 0 < query.budget <= 1):  # the share follows the order's certainty
             share = share_for(cert, cfg.certain_by, cfg.certain_at, cfg.certain_share, cfg.unsure_share)
             budget = budget_of(cfg, share, total)
         extra: list[int] = []

@@ -41,7 +41,7 @@ def _page() -> str:
 def test_the_knob_changes_the_budget_and_a_query_budget_still_wins() -> None:
     r = rendering_from_text(_page())
     q = FocusQuery("What are the store policies on opening hours?")
-    base = focus(r, q, RulesRetriever(), defense=False)
+    base = focus(r, q, RulesRetriever(RulesConfig(certain_by="")), defense=False)  # every goal: budget 0.30
     assert base.error is None and "certainty" in base.info
     total = base.full_tokens
     assert total * 0.30 > 800  # the share, not the floor, sets the budget
@@ -54,3 +54,20 @@ def test_the_knob_changes_the_budget_and_a_query_budget_still_wins() -> None:
     assert a.pruning < base.pruning
     flat = focus(r, FocusQuery(q.goal, budget=0.30), RulesRetriever(never_sure), defense=False)
     assert flat.info["budget_tokens"] == base.info["budget_tokens"]  # a query's own budget overrides the rule
+
+
+def test_the_shipped_rule_and_an_rrf_order_keeps_the_flat_share() -> None:
+    cfg = RulesConfig()
+    assert (cfg.certain_by, cfg.certain_at, cfg.certain_share, cfg.unsure_share) == ("gap", 3.5, 0.20, 0.40)  # B2
+    r = rendering_from_text(_page())
+    q = FocusQuery("What are the store policies on opening hours?")
+    flat = focus(r, q, RulesRetriever(RulesConfig(certain_by="")), defense=False)
+    shipped = focus(r, q, RulesRetriever(), defense=False)
+    assert shipped.info["fusion"] == "learned"
+    want = 0.20 if shipped.info["certainty"]["gap"] >= 3.5 else 0.40
+    assert shipped.info["budget_tokens"] != flat.info["budget_tokens"]
+    assert abs(shipped.info["budget_tokens"] / want - flat.info["budget_tokens"] / 0.30) < 5  # shares of one total
+    # the threshold is in log-odds: an RRF order is not judged, it gets the flat share
+    rrf = focus(r, q, RulesRetriever(RulesConfig(fusion="rrf")), defense=False)
+    rrf_flat = focus(r, q, RulesRetriever(RulesConfig(fusion="rrf", certain_by="")), defense=False)
+    assert rrf.info["budget_tokens"] == rrf_flat.info["budget_tokens"] == flat.info["budget_tokens"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pagelens.focus.apply import focus
 from pagelens.focus.base import FocusQuery
-from pagelens.focus.rules import RulesRetriever
+from pagelens.focus.rules import RulesConfig, RulesRetriever
 from pagelens.focus.terms import terms_of
 from pagelens.observe.textparse import rendering_from_text
 
@@ -30,9 +30,9 @@ def _products() -> list[str]:
     return out
 
 
-def _kept(text: str, goal: str):  # type: ignore[no-untyped-def]
+def _kept(text: str, goal: str, cfg: RulesConfig | None = None):  # type: ignore[no-untyped-def]
     r = rendering_from_text(text)
-    res = focus(r, FocusQuery(goal), RulesRetriever(), defense=False)
+    res = focus(r, FocusQuery(goal), RulesRetriever(cfg), defense=False)
     assert res.error is None
     return res
 
@@ -119,13 +119,15 @@ def _unsorted_listing() -> list[str]:
 
 
 def test_an_extreme_over_an_unsorted_listing_keeps_every_items_name_and_value() -> None:
-    res = _kept(_page(_unsorted_listing()), "Add the cheapest kettle to my cart")
+    flat = RulesConfig(certain_by="")  # the same budget for both goals: the comparison is the projection's
+    res = _kept(_page(_unsorted_listing()), "Add the cheapest kettle to my cart", flat)
     text = res.text()
     assert "[431] link 'Model H33 kettle'" in text and "StaticText '$12.00'" in text
     assert text.count("long description") < 40  # prose is not what gets compared
     assert res.pruning > 0.5
     # without the extreme, the far item is not needed (and not kept): the projection did it
-    assert "Model H33 kettle" not in _kept(_page(_unsorted_listing()), "Add a kettle to my cart").text()
+    assert "Model H33 kettle" not in _kept(_page(_unsorted_listing()), "Add a kettle to my cart", flat).text()
+    assert "[431] link 'Model H33 kettle'" in _kept(_page(_unsorted_listing()), "Add the cheapest kettle to my cart").text()
 
 
 def test_a_question_for_a_phone_number_keeps_the_number() -> None:
