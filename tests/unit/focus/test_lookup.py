@@ -143,3 +143,13 @@ def test_meaning_insert_never_puts_a_unit_in_the_order_twice() -> None:
     assert set(out) == set(order) | set(added)
     assert out[:2] == [3, 0]  # the head stays as it was
     assert 0 not in out[2:]
+
+
+@needs_wordllama
+def test_a_full_memo_cleared_mid_call_still_gives_every_texts_ids(monkeypatch: pytest.MonkeyPatch) -> None:
+    emb = lookup.WordLlamaEmbedder()
+    monkeypatch.setattr(lookup, "MEMO_WORDS", 6)
+    assert emb.token_ids(["Shop front"]) == [emb.tokenizer.encode("Shop front", add_special_tokens=False).ids]
+    texts = ["Shop front", "Kettle model 1 with a steel body", "Kettle model 2 with a steel body"]
+    want = [e.ids for e in emb.tokenizer.encode_batch(texts, add_special_tokens=False)]
+    assert emb.token_ids(texts) == want  # "Shop front" was memoised, then the memo was cleared in this call
