@@ -147,7 +147,9 @@ def removal_set(rendering: Rendering, flags: tuple[Any, ...]) -> tuple[set[int],
     """(lines to hide, lines to redact) for these flags.
 
     A flagged control or dialog keeps its id and role with its text redacted, and its
-    interactive descendants (a pop-up's close button) stay. Any other flagged line (text,
+    interactive descendants (a pop-up's close button) stay. A flagged *link* is hidden instead: its
+    only act is to go where the injected text wants (a banner's link to the attacker's page), and an
+    agent offered "[17] link [redacted …]" can still follow it. Any other flagged line (text,
     image, live region, generic container) is hidden with its non-interactive subtree.
     """
     flagged = {f.line for f in flags}
@@ -161,7 +163,7 @@ def removal_set(rendering: Rendering, flags: tuple[Any, ...]) -> tuple[set[int],
         i = pos.get(no)
         if i is None:
             continue
-        if lines[i].role in REDACT_ROLES and lines[i].eid is not None:
+        if lines[i].role in REDACT_ROLES and lines[i].role != "link" and lines[i].eid is not None:
             redact.add(no)
         else:
             hide.add(no)
