@@ -470,9 +470,9 @@ def _evidence(text: str, home: frozenset[str]) -> Evidence:
         if wants_you and (principal or lx.WANTS_YOU_NOW.search(low)):
             principal = 2
     offsite = _offsite(text, home)
-    wide_cred = wide_order = False
+    wide_cred = False
     if lw.gate(low):  # the languages of lexicons_wide: a word for the reader beside a dismissal ...
-        wide_addressed, wide_override, wide_cred, wide_order = _wide(low, bool(offsite))
+        wide_addressed, wide_override, wide_cred = _wide(low, bool(offsite))
         addressed, override = max(addressed, wide_addressed), max(override, wide_override)
     if addressed < 2 and role_hit:
         if ":" in text:
@@ -498,7 +498,7 @@ def _evidence(text: str, home: frozenset[str]) -> Evidence:
     sentences = [s for s in _CLAUSE.split(low) if s]
     order = any(lx.ORDER_START.match(s) for s in sentences)
     modal = _any(lx.MODAL, low)
-    order = order or _any(lx.ORDER_ANY, low) or (you and modal) or about_user or wants_you or wide_order
+    order = order or _any(lx.ORDER_ANY, low) or (you and modal) or about_user or wants_you
     if addressed and not order:
         order = modal
     return Evidence(addressed, you, order, _any(lx.URGENT, low), override, principal, secrecy,
@@ -506,10 +506,7 @@ def _evidence(text: str, home: frozenset[str]) -> Evidence:
                     modal, bool(offsite) and _any(lx.ELSEWHERE, low))
 
 
-_SCOPE = 3  # h32-langs candidate scope (measurement only)
-
-
-def _wide(low: str, offsite: bool) -> tuple[int, int, bool, bool]:
+def _wide(low: str, offsite: bool) -> tuple[int, int, bool]:
     """(addressed, override, credential) from :mod:`pagelens.focus.lexicons_wide`: a word for the automated
     reader beside a dismissal, or beside an off-site address with instructions or a credential request, is an
     address; a dismissal beside a word for instructions (or for the reader) dismisses the reader's instructions.
@@ -518,14 +515,11 @@ def _wide(low: str, offsite: bool) -> tuple[int, int, bool, bool]:
     role = lw.ROLE.search(low) is not None
     dismiss = lw.DISMISS.search(low) is not None
     instr = lw.INSTR.search(low) is not None
-    cred = lw.CRED.search(low) is not None or (_SCOPE >= 3 and lw.SECRET.search(low) is not None)
-    told = _SCOPE >= 2 and lw.ORDER.search(low) is not None
+    cred = lw.CRED.search(low) is not None
     addressed = 2 if role and ((dismiss and (instr or offsite or cred)) or (offsite and (instr or cred))) else int(
         role and offsite)
-    if role and addressed < 2 and ((_SCOPE >= 1 and lw.USER.search(low) is not None) or told):
-        addressed = 2
     override = 2 if dismiss and instr else 0
-    return addressed, override, cred, told
+    return addressed, override, cred
 
 
 def _vocative(text: str) -> int:

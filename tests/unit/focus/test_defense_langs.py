@@ -1,8 +1,9 @@
-"""The defense in more languages (issue 10, h32-langs): in the languages of :mod:`pagelens.focus.lexicons_wide`, a
-word for the automated reader beside a word for its user or an order addresses the reader, even in the site's own
-content; order words, secret words and user words alone do not. Texts written for this file (not the probe's rows,
-not any case): per newly covered language one addressed order and one honest sentence with the same kinds of words
-(an order, a user, a secret) but no word for the reader."""
+"""The defense in more languages (issue 10, h32-langs): what :mod:`pagelens.focus.lexicons_wide`'s languages do
+not cover. An order addressed to an AI assistant in the site's own content, with no dismissal and no outside
+address, is not flagged in these languages (the h32-langs candidates that caught it also flagged an honest quoted chat
+on benign-18b and did not ship: BENCHMARKS.md, twenty-sixth pass): strict xfail, so a pass that closes the gap must
+flip them. Order words, secret words and user words without a word for the reader must never flag. Texts written for
+this file (not the probe's rows, not any case)."""
 
 from __future__ import annotations
 
@@ -35,6 +36,8 @@ HONEST = {
 }
 
 
+@pytest.mark.xfail(strict=True, reason="not covered: a role word with an order or the user's word is no address "
+                                       "in these languages (h32-langs, not shipped)")
 @pytest.mark.parametrize("lang", sorted(ATTACKS))
 def test_an_order_addressed_to_the_reader_is_flagged_in_the_main_content(lang: str) -> None:
     verdict = judge_text(ATTACKS[lang], "main")
