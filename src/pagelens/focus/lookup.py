@@ -197,12 +197,24 @@ def shared_lookup() -> tuple[WordLlamaEmbedder | None, str]:
         return _shared, _reason
 
 
+#: units embedded per call: the tokenizer's encodings and the id lists of a call are transient, so a page of
+#: 100,000 elements pays them for this many units at a time, not for all of its units at once (the vectors
+#: are the same: each text's vector depends on that text alone)
+EMBED_BATCH = 2048
+
+
 def unit_vectors(pa: PageAnalysis, emb: Any, chars: int) -> np.ndarray:
     """Every unit's vector (its text's first ``chars`` characters), computed once per page analysis."""
     key = f"lookup:{chars}:{id(emb)}"
     got = pa.indexes.get(key)
     if got is None:
-        got = emb.embed([t[:chars] for t in pa.units.texts])
+        texts = [t[:chars] for t in pa.units.texts]
+        if len(texts) <= EMBED_BATCH:
+            got = emb.embed(texts)
+        else:
+            got = np.zeros((len(texts), emb.dim), dtype=np.float32)
+            for s in range(0, len(texts), EMBED_BATCH):
+                got[s : s + EMBED_BATCH] = emb.embed(texts[s : s + EMBED_BATCH])
         pa.indexes[key] = got
     return got
 

@@ -175,7 +175,11 @@ class RulesConfig:
     meaning_keep: int = 3
     meaning_after: int = 10
     meaning_gate: bool = True  # ...only when a goal word occurs nowhere on the page...
-    meaning_chars: int = 160  # ...each unit read up to this many characters
+    meaning_chars: int = 160  # ...each unit read up to this many characters...
+    #: ...on pages of at most this many units: past it the signal is skipped and ``info["meaning_skipped"]`` says
+    #: so (its vectors cost ~1 KB a unit and its tokenizing ~0.1 ms; on a 100,000-element page they raised the
+    #: peak RSS over issue 13's 1 GB; the largest page of any goal set has 7,769 units, so no measured figure changes)
+    meaning_max_units: int = 20_000
     #: a pruned run between shown lines costing at most this is shown instead of its placeholder
     #: (:mod:`.gaps`; 0: off); 16 and 32 gave the same development-half figures, 32 was taken
     gap_tokens: int = 32
@@ -350,10 +354,15 @@ class RulesRetriever:
                 fused[k] = fused.get(k, 0.0) + weights.get("semantic", 0.0) / (cfg.rrf_k + r + 1)
             order = _ranked(fused)
         meaning: list[int] = []
+        skipped = ""
         if cfg.meaning_keep > 0 and (unseen or not cfg.meaning_gate):
             from pagelens.focus.lookup import meaning_insert, shared_lookup, similarities
 
-            emb, missing = shared_lookup()
+            if len(units.heads) > cfg.meaning_max_units:  # before the table is loaded: a huge page never loads it
+                emb = None
+                skipped = f"{len(units.heads)} units > meaning_max_units {cfg.meaning_max_units}"
+            else:
+                emb, missing = shared_lookup()
             if emb is not None:
                 ranked = {k for name, r in signals.items() if name != "prior" for k in r}
                 sims = similarities(pa, emb, query.goal, cfg.meaning_chars)
@@ -410,6 +419,8 @@ class RulesRetriever:
             info["fusion_fallback"] = fallback
         if meaning:
             info["meaning_units"] = [lines[units.heads[k]].no for k in meaning]
+        if skipped:
+            info["meaning_skipped"] = skipped
         if missing:
             info["semantic_fallback"] = missing
         return Selection(keep=frozenset(lines[i].no for i in keep), info=info, lean=cfg.lean_view)

@@ -135,7 +135,7 @@ def test_defense_hides_an_injected_link_instead_of_offering_it_redacted() -> Non
     target to click (the gullible policy followed one, stop 31); a flagged link goes with its subtree."""
     from pagelens.focus.registry import NoneRetriever
 
-    tree = "\n".join([
+    tree = "\n".join([  # noqa: FLY002 - one tree line per row
         "RootWebArea 'Forum'",
         "\t[2] main ''",
         "\t\t[6] heading 'Latest posts'",

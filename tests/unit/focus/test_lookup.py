@@ -121,7 +121,7 @@ def test_the_pure_python_wheel_gives_the_same_vectors(tmp_path) -> None:
     import zipfile
 
     got = subprocess.run([sys.executable, "-m", "pip", "download", "wordllama==0.2.2.post0", "--no-deps",
-                          "--only-binary=:all:", "-d", str(tmp_path), "-q"], capture_output=True, text=True)
+                          "--only-binary=:all:", "-d", str(tmp_path), "-q"], capture_output=True, text=True, check=False)
     if got.returncode != 0:
         pytest.skip(f"the package index is not reachable: {got.stderr[-200:]}")
     wheel = next(tmp_path.glob("wordllama-0.2.2*.whl"))
@@ -153,3 +153,28 @@ def test_a_full_memo_cleared_mid_call_still_gives_every_texts_ids(monkeypatch: p
     texts = ["Shop front", "Kettle model 1 with a steel body", "Kettle model 2 with a steel body"]
     want = [e.ids for e in emb.tokenizer.encode_batch(texts, add_special_tokens=False)]
     assert emb.token_ids(texts) == want  # "Shop front" was memoised, then the memo was cleared in this call
+
+
+@needs_wordllama
+def test_a_page_over_the_unit_cap_skips_the_signal_and_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
+    r = rendering_from_text(_page())
+    goal = FocusQuery("Let me know when it becomes available again", budget=0.05)
+    on = RulesRetriever(RulesConfig(meaning_keep=3, meaning_gate=False)).select(goal, r)
+    assert on.info["meaning_units"] and "meaning_skipped" not in on.info
+    capped = RulesRetriever(RulesConfig(meaning_keep=3, meaning_gate=False, meaning_max_units=50)).select(goal, r)
+    assert "meaning_units" not in capped.info and "units > meaning_max_units 50" in capped.info["meaning_skipped"]
+    assert RulesConfig().meaning_max_units == 20_000
+
+
+@needs_wordllama
+def test_unit_vectors_in_batches_equal_one_call(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pagelens.focus.analysis import analysis_of
+
+    emb, _ = lookup.shared_lookup()
+    assert emb is not None
+    cfg = RulesConfig()
+    pa = analysis_of(rendering_from_text(_page()), cfg.limits, cfg.unit_text_chars)
+    whole = emb.embed([t[:160] for t in pa.units.texts])
+    monkeypatch.setattr(lookup, "EMBED_BATCH", 7)
+    pa.indexes.clear()
+    assert len(pa.units.texts) > 7 and np.array_equal(lookup.unit_vectors(pa, emb, 160), whole)
