@@ -77,7 +77,7 @@ class WordLlamaEmbedder:
         self.tokenizer.no_padding()
         self.tokenizer.no_truncation()
         self.dim = int(self.table.shape[1])
-        self._memo: dict[str, list[int]] = {}  # word (or unsplittable text) -> its ids, process-wide
+        self._memo: dict[str, tuple[int, ...]] = {}  # word (or unsplittable text) -> its ids, process-wide (tuples of ints: not tracked by the garbage collector)
         self._memo_lock = threading.Lock()
         starts = np.zeros(self.tokenizer.get_vocab_size(with_added_tokens=True), dtype=bool)
         for piece, k in self.tokenizer.get_vocab(with_added_tokens=True).items():
@@ -111,13 +111,13 @@ class WordLlamaEmbedder:
             for i, ids in whole.items():
                 ws = parts[i]
                 if len(ws) == 1:
-                    memo[ws[0]] = ids
+                    memo[ws[0]] = tuple(ids)
                     continue
                 cuts = [k for k, t in enumerate(ids) if starts[t]]
                 if len(cuts) == len(ws) and cuts[0] == 0:
                     cuts.append(len(ids))
                     for n, w in enumerate(ws):
-                        memo.setdefault(w, ids[cuts[n] : cuts[n + 1]])
+                        memo.setdefault(w, tuple(ids[cuts[n] : cuts[n + 1]]))
             return [whole[i] if i in whole else [t for w in ws for t in memo[w]] for i, ws in enumerate(parts)]
 
     def embed(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
