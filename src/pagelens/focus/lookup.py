@@ -25,7 +25,7 @@ import importlib.util
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
@@ -245,3 +245,29 @@ def meaning_insert(order: list[int], ranked: set[int], sims: np.ndarray, keep: i
     from pagelens.focus.addresses import insert_after
 
     return insert_after(order, best, after), best
+
+
+class MeaningStep(NamedTuple):
+    """What :func:`order_with_meaning` did: the order, the units it placed, and why it did nothing (``skipped``: the
+    page is over :attr:`~pagelens.focus.rules.RulesConfig.meaning_max_units`; ``missing``: the package is not there)."""
+
+    order: list[int]
+    picks: list[int]
+    skipped: str = ""
+    missing: str = ""
+
+
+def order_with_meaning(pa: PageAnalysis, goal: str, order: Sequence[int], ranked: set[int], *, keep: int,
+                       after: int, chars: int, max_units: int) -> MeaningStep:
+    """``default``'s meaning step (:attr:`~pagelens.focus.rules.RulesConfig.meaning_keep` and the fields after it):
+    :func:`meaning_insert` with the goal's cosine to every unit (each read up to ``chars`` characters), unless the
+    page has more than ``max_units`` units (checked before the table loads: a huge page never loads it) or the
+    package cannot be had."""
+    n = len(pa.units.heads)
+    if n > max_units:
+        return MeaningStep(list(order), [], skipped=f"{n} units > meaning_max_units {max_units}")
+    emb, missing = shared_lookup()
+    if emb is None:
+        return MeaningStep(list(order), [], missing=missing)
+    out, picks = meaning_insert(list(order), ranked, similarities(pa, emb, goal, chars), keep, after)
+    return MeaningStep(out, picks)

@@ -67,6 +67,8 @@ from typing import TYPE_CHECKING, Any
 
 from pagelens.focus.analysis import PageAnalysis, analysis_of
 from pagelens.focus.base import FocusQuery, Selection
+from pagelens.focus.budget import budget_of, query_share, share_of
+from pagelens.focus.certainty import certainty
 from pagelens.focus.cognates import LATIN_WORD, MIN_LETTERS
 from pagelens.focus.extremes import asks_extreme, projection
 from pagelens.focus.facts import fact_scores
@@ -288,24 +290,6 @@ def _ranked(scores: dict[int, float]) -> Ranked:
     return out
 
 
-def floor_of(cfg: RulesConfig, total: int) -> float:
-    """The budget's floor on a page of ``total`` tokens: :attr:`RulesConfig.floor_tokens`, or, with
-    :attr:`RulesConfig.floor_share` set, ``floor_share × total`` clamped to [``floor_min``, ``floor_tokens``]."""
-    if cfg.floor_share <= 0:
-        return float(cfg.floor_tokens)
-    return float(min(max(cfg.floor_share * total, cfg.floor_min), cfg.floor_tokens))
-
-
-def budget_of(cfg: RulesConfig, share: float, total: int) -> int:
-    """The token budget on a page of ``total`` tokens (above ``small_page_tokens``): ``share × total`` within the
-    floor (:func:`floor_of`) and ``ceiling_tokens``, never above the page; a page the floor would keep whole gets
-    ``clamp(small_share × total, small_min, total)`` when :attr:`RulesConfig.small_share` is set."""
-    budget = int(min(max(share * total, floor_of(cfg, total)), cfg.ceiling_tokens, total))
-    if cfg.small_share > 0 and budget >= total:
-        return int(min(max(cfg.small_share * total, cfg.small_min), total))
-    return budget
-
-
 class RulesRetriever:
     """The embedded default retriever. Deterministic, no model, no network."""
 
@@ -325,8 +309,6 @@ class RulesRetriever:
         total = page.total
         if total <= cfg.small_page_tokens:
             return Selection(keep=frozenset(ln.no for ln in lines), info={"reason": "small page kept whole"})
-        share = query.budget if query.budget is not None and 0 < query.budget <= 1 else cfg.budget
-        budget = budget_of(cfg, share, total)
         units = pa.units
         weights = dict(cfg.weights)
         signals, line_terms, unseen, fused = self.fused(query, pa)
@@ -353,20 +335,14 @@ class RulesRetriever:
             for r, k in enumerate(signals["semantic"]):
                 fused[k] = fused.get(k, 0.0) + weights.get("semantic", 0.0) / (cfg.rrf_k + r + 1)
             order = _ranked(fused)
-        meaning: list[int] = []
-        skipped = ""
+        meaning = None
         if cfg.meaning_keep > 0 and (unseen or not cfg.meaning_gate):
-            from pagelens.focus.lookup import meaning_insert, shared_lookup, similarities
+            from pagelens.focus.lookup import order_with_meaning
 
-            if len(units.heads) > cfg.meaning_max_units:  # before the table is loaded: a huge page never loads it
-                emb = None
-                skipped = f"{len(units.heads)} units > meaning_max_units {cfg.meaning_max_units}"
-            else:
-                emb, missing = shared_lookup()
-            if emb is not None:
-                ranked = {k for name, r in signals.items() if name != "prior" for k in r}
-                sims = similarities(pa, emb, query.goal, cfg.meaning_chars)
-                order, meaning = meaning_insert(list(order), ranked, sims, cfg.meaning_keep, cfg.meaning_after)
+            ranked = {k for name, r in signals.items() if name != "prior" for k in r}
+            meaning = order_with_meaning(pa, query.goal, order, ranked, keep=cfg.meaning_keep, after=cfg.meaning_after,
+                                         chars=cfg.meaning_chars, max_units=cfg.meaning_max_units)
+            order, missing = meaning.order, meaning.missing or missing
         if cfg.signal_quota > 0:  # each signal's best units first: lost only when every signal misses
             strong = [ranked for name, ranked in signals.items() if weights.get(name, 0.0) >= 0.5]
             firsts = [ranked[r] for r in range(cfg.signal_quota) for ranked in strong if r < len(ranked)]
@@ -375,13 +351,9 @@ class RulesRetriever:
             from pagelens.focus.addresses import order_with_addresses
 
             order = order_with_addresses(pa, query, order, cfg.url_units, cfg.url_after, cfg.url_df_share)
-        from pagelens.focus.certainty import certainty, share_for
-
         judged = fusion == "learned" and bool(model_scores) and cfg.fusion_rrf_weight <= 0  # log-odds to judge
         cert = certainty(order, model_scores, log_odds=True) if judged else certainty(order, fused, log_odds=False)
-        if cfg.certain_by and judged and (query.budget is None or not 0 < query.budget <= 1):  # the share follows the order's certainty
-            share = share_for(cert, cfg.certain_by, cfg.certain_at, cfg.certain_share, cfg.unsure_share)
-            budget = budget_of(cfg, share, total)
+        budget = budget_of(cfg, share_of(cfg, query_share(query.budget), cert, judged), total)
         extra: list[int] = []
         if asks_extreme(query.goal):
             values = _compared_values(page, line_terms, line_terms_goal_kinds(query))
@@ -417,10 +389,10 @@ class RulesRetriever:
         }
         if fallback:
             info["fusion_fallback"] = fallback
-        if meaning:
-            info["meaning_units"] = [lines[units.heads[k]].no for k in meaning]
-        if skipped:
-            info["meaning_skipped"] = skipped
+        if meaning is not None and meaning.picks:
+            info["meaning_units"] = [lines[units.heads[k]].no for k in meaning.picks]
+        if meaning is not None and meaning.skipped:
+            info["meaning_skipped"] = meaning.skipped
         if missing:
             info["semantic_fallback"] = missing
         return Selection(keep=frozenset(lines[i].no for i in keep), info=info, lean=cfg.lean_view)

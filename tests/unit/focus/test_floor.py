@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pagelens.focus.apply import focus
 from pagelens.focus.base import FocusQuery
-from pagelens.focus.rules import RulesConfig, RulesRetriever, floor_of
+from pagelens.focus.budget import floor_of
+from pagelens.focus.rules import RulesConfig, RulesRetriever
 from pagelens.observe.textparse import rendering_from_text
 
 
