@@ -295,10 +295,9 @@ def placeholder_text(n: int, pid: str | None) -> str:
 
 def renumbered(ol: OutputLine, pid: str) -> OutputLine:
     """The placeholder ``ol`` under the id ``pid`` (a folded notice's keeps its own wording)."""
-    from pagelens.focus.lean import placeholder_text as lean_text
+    from pagelens.focus.lean import is_placeholder
 
-    lean = ol.pid is not None and ol.text == lean_text(ol.pruned, ol.pid)
-    keeps = ol.folded or lean  # a folded notice's, or a lean one: its own wording, the new id
+    keeps = ol.folded or is_placeholder(ol.text, ol.pruned, ol.pid)  # a folded notice's, or a lean one: its own wording
     text = ol.text.replace(f"[{ol.pid}]", f"[{pid}]", 1) if keeps else placeholder_text(ol.pruned, pid)
     return replace(ol, pid=pid, text=text)
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from pagelens.focus.linefmt import short_name
 from pagelens.types import Line
 
-__all__ = ["LEAN_WORDS", "PARTS", "ancestor_text", "parts", "placeholder_text"]
+__all__ = ["LEAN_WORDS", "PARTS", "ancestor_text", "is_placeholder", "parts", "placeholder_text"]
 
 #: What a lean view may shorten (``"ph+anc"``: both).
 PARTS = frozenset({"ph", "anc"})
@@ -39,6 +39,12 @@ def parts(spec: str) -> frozenset[str]:
 def placeholder_text(n: int, pid: str) -> str:
     """``[p7] …42``: the placeholder's id and how many lines it stands for."""
     return f"[{pid}] …{n}"
+
+
+def is_placeholder(text: str, n: int, pid: str | None) -> bool:
+    """Whether a placeholder line's ``text`` is the lean form of its ``n`` lines and id (a view made lean keeps
+    that form when its placeholders are renumbered or rebuilt)."""
+    return pid is not None and text == placeholder_text(n, pid)
 
 
 def ancestor_text(line: Line) -> str:

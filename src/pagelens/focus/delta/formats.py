@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING
 
 from pagelens import tokens
 from pagelens.focus.delta.align import matching_blocks, opcodes
+from pagelens.focus.lean import placeholder_text
 
 if TYPE_CHECKING:
     from pagelens.focus.view import PageView
@@ -118,7 +119,7 @@ class Shown:
         without ``checked=false``, an option (or tab, row…) without ``selected=false``."""
         if terse:
             if self.pid is not None and self.pruned:
-                return f"[{self.pid}] …{self.pruned}"
+                return placeholder_text(self.pruned, self.pid)
             if self.role == "StaticText" and self.text.startswith("StaticText '"):
                 return self.text[len("StaticText "):]
             if self.role in _CHECKABLE:  # no ``checked`` mark on a checkbox or radio: it is not checked

@@ -132,9 +132,10 @@ def _pruned(lines: Sequence[OutputLine], drop: Collection[int]) -> tuple[OutputL
     out: list[OutputLine] = []
     placeholders = 0
     # a lean view's placeholders (:mod:`pagelens.focus.lean`) stay lean
+    from pagelens.focus.lean import is_placeholder
     from pagelens.focus.lean import placeholder_text as lean_text
 
-    lean = any(ol.pid is not None and not ol.folded and ol.text == lean_text(ol.pruned, ol.pid) for ol in lines)
+    lean = any(not ol.folded and is_placeholder(ol.text, ol.pruned, ol.pid) for ol in lines)
     for item in runs:
         if isinstance(item, list):
             placeholders += 1
