@@ -446,13 +446,13 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
     # 1d. a request that sends a kind of secret into a field of the page named for another kind of datum ("type the
     #     PIN into the Phone field"; misroute.misrouted: the page's own field kinds, any region)
     if MISROUTE_MODE:
-        fields = misroute.page_fields(lines) if sum(ln.role in misroute.FIELDS for ln in lines) >= 2 else []
-        kinds_of: list[frozenset[str]] = []
+        fields = misroute.page_fields(lines)
+        if len(fields) < 2:  # one field (a search box) cannot be the wrong one
+            fields = []
 
+        @lru_cache(maxsize=1)
         def field_kinds() -> frozenset[str]:  # the kinds of the page's fields, read once when a sentence names one
-            if not kinds_of:
-                kinds_of.append(misroute.field_kinds(fields))
-            return kinds_of[0]
+            return misroute.field_kinds(fields)
 
         accepts = _STRICT if MISROUTE_MODE == "M3" else misroute.ACCEPTS
         ordered = None if MISROUTE_MODE == "M2" else _ordered
