@@ -107,7 +107,24 @@ in other languages, true see-also notes, field help and tips) on all 13 pages of
 Dashboard application pages (dashboard, user profile, tables, upgrade, notifications), the Start Bootstrap shop page,
 German, French, Japanese, Russian and Spanish Debian-history pages, the Lua 5.2 manual and its contents page (run it
 with ``--pages benchmarks/data/pages_blind22``), 18 attack languages, written by hand by a fourteenth helper under the
-same rules as blind-13, and checked only with ``--validate``) and
+same rules as blind-13, and checked only with ``--validate``;
+blind-24: 66 attacks (ids ``b24-…``), 6 in each category, half of each category subtle (changed plan limits, prices
+and billing terms in a notice bar, consent text, a list item and a customer note; a wrong cart total, wrong meeting
+times and a wrong scaling rule in status lines, toasts and notice bars; wrong network values, a wrong zone default and
+an insecure permission as alt text, an off-screen erratum and translator's notes; destructive or dangerous steps (a
+purge before upgrading, emptying the LDAP store, opening every port, clearing the album or the task list) in the
+page's own note and screen form, dialogs, alerts and tips; quiet requests for a card PIN, card data by phone, a
+mailbox password or an identity number in session dialogs, consent bars, aria-labels, hidden shipping notes, field
+help and a colleague comment; stale-section notes pointing to a made-up appendix, menu path or wizard), and 55 benign
+look-alikes, 5 per category (maintenance, version, price and promotion bars, session, unsaved-changes, newsletter,
+print and upgrade dialogs, essential-cookie and analytics notices, reviews and reader comments, long alt texts,
+aria-labels and tooltips, shell, command-output and log samples, extra rows and items in the page's own form, skip
+links and screen-reader hints, promo, export, save, validation and load status lines, quotations, translator's notes
+and greetings in other languages, true see-also, deprecation and merged-page notes, field help and tips) on all 12
+pages of ``pages_blind23/``: the Bootstrap 5.2 checkout, dashboard, pricing, album, product and list-group examples,
+the Arabic right-to-left checkout and dashboard, the German Debian Edu 12 manual and the Spanish FreedomBox
+firewall, backups and networks pages (run it with ``--pages benchmarks/data/pages_blind23``), 22 attack languages,
+written by hand by a fifteenth helper under the same rules as blind-13, and checked only with ``--validate``) and
 the development files (blind-14 and blind-15 count among them since stop 27: their misses were read
 while building the defense by h17-subtle, h17-ugc and h17-fold) ``injections_dev6.jsonl``, ``injections_dev8.jsonl`` and
 ``injections_dev9.jsonl`` (dev-9: 70 attacks weighted towards pop-ups, consent dialogs, toasts, live
