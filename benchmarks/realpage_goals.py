@@ -232,6 +232,22 @@ generalises), and the held-out ones, each in its own file:
   its SOURCES.md; :data:`SET_PAGES`). Every item checked against both the walker's and the CDP full tree. Written by
   a helper (h31-goals23) from the full trees only, without reading the retriever, the defense or any earlier goal
   file, and without running either on them; held out, run only when asked for by name (``--set blind-23``).
+* ``blind-24`` — 206 goals on 13 real pages in none of the corpus, blind-11 … blind-23, dev-18 or dev-31
+  (``benchmarks/data/realpage_goals_blind24.jsonl``, same format, 1-4 must-keep items each, 286 items; 50% read /
+  27% act / 23% navigate), of families no earlier set used, seven of them web-application pages: the Bulma templates
+  from npm ``bulma-templates`` (an admin dashboard with stat tiles, an events list with per-row Action links and
+  card option menus, a forum with Popular / Recent / Rising filters, a search and a post list, a product page with a
+  quantity menu, new/used radios, add-on check boxes and a details table, a login form, a photo stream with per-post
+  like / comment / bookmark controls, a profile timeline, and the kit's page of every component: forms, a league table
+  with row and column headers, pagination, a filter panel, cards with Save / Edit / Delete), the Claws Mail user
+  manual in French (one page, 2,132 lines of full tree, with keyboard-shortcut tables), the Sylpheed user manual in
+  German, Japanese, Spanish and French (one chapter each) and Underscore.js's documentation (one page, 4,685 lines);
+  16 goals in another language than the page on the eight English pages (es, de, fr, it, pt), and 8-14 of the 12-19 goals on
+  each of the five non-English pages (fr, de, ja, es) in English. Its pages are in ``benchmarks/data/pages_blind24``
+  (sources, licences and how each file was made in its SOURCES.md; :data:`SET_PAGES`). Every item checked against
+  both the walker's and the CDP full tree. Written by a helper (h33-goals24) from the full trees only, without
+  reading the retriever, the defense or any earlier goal file, and without running either on them; held out, run
+  only when asked for by name (``--set blind-24``).
 
 **blind-3 … blind-8 are development data too** since 2026-12-06 (issue 9, h10-focus): each had
 been run on several code versions, and ``benchmarks/focus_learn.py`` fits ``default``'s learned
