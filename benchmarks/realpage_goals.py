@@ -232,6 +232,22 @@ generalises), and the held-out ones, each in its own file:
   its SOURCES.md; :data:`SET_PAGES`). Every item checked against both the walker's and the CDP full tree. Written by
   a helper (h31-goals23) from the full trees only, without reading the retriever, the defense or any earlier goal
   file, and without running either on them; held out, run only when asked for by name (``--set blind-23``).
+* ``blind-24`` — 206 goals on 13 real pages in none of the corpus, blind-11 … blind-23, dev-18 or dev-31
+  (``benchmarks/data/realpage_goals_blind24.jsonl``, same format, 1-4 must-keep items each, 286 items; 50% read /
+  27% act / 23% navigate), of families no earlier set used, seven of them web-application pages: the Bulma templates
+  from npm ``bulma-templates`` (an admin dashboard with stat tiles, an events list with per-row Action links and
+  card option menus, a forum with Popular / Recent / Rising filters, a search and a post list, a product page with a
+  quantity menu, new/used radios, add-on check boxes and a details table, a login form, a photo stream with per-post
+  like / comment / bookmark controls, a profile timeline, and the kit's page of every component: forms, a league table
+  with row and column headers, pagination, a filter panel, cards with Save / Edit / Delete), the Claws Mail user
+  manual in French (one page, 2,132 lines of full tree, with keyboard-shortcut tables), the Sylpheed user manual in
+  German, Japanese, Spanish and French (one chapter each) and Underscore.js's documentation (one page, 4,685 lines);
+  16 goals in another language than the page on the eight English pages (es, de, fr, it, pt), and 8-14 of the 12-19 goals on
+  each of the five non-English pages (fr, de, ja, es) in English. Its pages are in ``benchmarks/data/pages_blind24``
+  (sources, licences and how each file was made in its SOURCES.md; :data:`SET_PAGES`). Every item checked against
+  both the walker's and the CDP full tree. Written by a helper (h33-goals24) from the full trees only, without
+  reading the retriever, the defense or any earlier goal file, and without running either on them; held out, run
+  only when asked for by name (``--set blind-24``).
 
 **blind-3 … blind-8 are development data too** since 2026-12-06 (issue 9, h10-focus): each had
 been run on several code versions, and ``benchmarks/focus_learn.py`` fits ``default``'s learned
@@ -241,7 +257,7 @@ held-out figure.
 
 **blind-14 and blind-15 are development data too** since stop 27 (2026-12-06): their rows and misses
 were read while building (h17-xling, h17-fold; :data:`MISSES_READ`); their labels say ``(development)``.
-blind-16, blind-17, blind-19, blind-20, blind-21, blind-22, blind-23 and blind-11 … blind-13 stay held out.
+blind-16, blind-17, blind-19, blind-20, blind-21, blind-22, blind-23, blind-24 and blind-11 … blind-13 stay held out.
 
 **blind-9, blind-10, blind-14 and blind-15 are training data** of ``default``'s learned fusion since the
 eighteenth focus pass (h18-refit, stop 28): ``benchmarks/focus_learn.py ship --with-set blind-9 --with-set
@@ -256,7 +272,7 @@ the same rendering with the same ``focus()`` (defense on), as ``pagelens eval-ca
         [--retriever default --retriever bm25-400 ...] [--set blind-2] [--budget 0.15] [--refined]
         [--json out.json]
 
-``--pages`` is the corpus; a set listed in :data:`SET_PAGES` (blind-11 … blind-17, dev-18, blind-19 … blind-23, dev-31) always reads its own pages.
+``--pages`` is the corpus; a set listed in :data:`SET_PAGES` (blind-11 … blind-17, dev-18, blind-19 … blind-23, dev-31, blind-24) always reads its own pages.
 """
 
 from __future__ import annotations
@@ -292,7 +308,8 @@ HELD_OUT_FILES = {"blind-3": HERE / "data" / "realpage_goals_blind3.jsonl",
                   "blind-20": HERE / "data" / "realpage_goals_blind20.jsonl",
                   "blind-21": HERE / "data" / "realpage_goals_blind21.jsonl",
                   "blind-22": HERE / "data" / "realpage_goals_blind22.jsonl",
-                  "blind-23": HERE / "data" / "realpage_goals_blind23.jsonl"}
+                  "blind-23": HERE / "data" / "realpage_goals_blind23.jsonl",
+                  "blind-24": HERE / "data" / "realpage_goals_blind24.jsonl"}
 #: Sets whose pages are not the corpus: their pages are observed from this directory, not ``--pages``.
 SET_PAGES = {"blind-11": HERE / "data" / "pages_blind11", "blind-12": HERE / "data" / "pages_blind12",
              "blind-13": HERE / "data" / "pages_blind13", "blind-14": HERE / "data" / "pages_blind14",
@@ -300,7 +317,8 @@ SET_PAGES = {"blind-11": HERE / "data" / "pages_blind11", "blind-12": HERE / "da
              "blind-17": HERE / "data" / "pages_blind17", "dev-18": HERE / "data" / "pages_dev18",
              "blind-19": HERE / "data" / "pages_blind19", "blind-20": HERE / "data" / "pages_blind20",
              "blind-21": HERE / "data" / "pages_blind21", "blind-22": HERE / "data" / "pages_blind22",
-             "blind-23": HERE / "data" / "pages_blind23", "dev-31": HERE / "data" / "pages_dev31"}
+             "blind-23": HERE / "data" / "pages_blind23", "dev-31": HERE / "data" / "pages_dev31",
+             "blind-24": HERE / "data" / "pages_blind24"}
 #: Development sets written as carefully as a held-out one but for training from the start (never held out):
 #: each is read only when asked for by name, like the held-out files, so a plain run stays as it was.
 DEV_FILES = {"dev-18": HERE / "data" / "realpage_goals_dev18.jsonl",
@@ -310,7 +328,8 @@ ON_REQUEST_FILES = {**HELD_OUT_FILES, **DEV_FILES}
 GOALS = (HERE / "data" / "realpage_goals.jsonl", *ON_REQUEST_FILES.values())
 SET_ORDER = ["developer", "blind-1", "blind-2", "blind-3", "blind-4", "blind-5", "blind-6", "blind-7", "blind-8",
              "blind-9", "blind-10", "blind-11", "blind-12", "blind-13", "blind-14", "blind-15",
-             "blind-16", "blind-17", "dev-18", "blind-19", "blind-20", "blind-21", "blind-22", "blind-23", "dev-31"]
+             "blind-16", "blind-17", "dev-18", "blind-19", "blind-20", "blind-21", "blind-22", "blind-23", "dev-31",
+             "blind-24"]
 #: How each set is labeled in every table.
 #: Once held out, now development data: ``default``'s learned fusion is fitted on them (focus_learn.py;
 #: blind-9, blind-10, blind-14 and blind-15 since the eighteenth focus pass, h18-refit).
