@@ -65,8 +65,8 @@ def _q(xs: list[int], p: float) -> int:
 
 
 def report(rows: list[dict]) -> str:
-    out = ["| band (tokens) | items | in a ranked unit | rank median / p90 | tokens through the item's unit: median / p75 / p90 "
-           "| as share of the page: median / p90 |", "|---|---|---|---|---|---|"]
+    out = [("| band (tokens) | items | in a ranked unit | rank median / p90 | tokens through the item's unit: median / p75 / p90 "
+            "| as share of the page: median / p90 |"), "|---|---|---|---|---|---|"]
     for lo, hi in BANDS:
         xs = [x for x in rows if x["total"] >= lo and (hi is None or x["total"] < hi)]
         found = [x for x in xs if x["rank"] is not None]
