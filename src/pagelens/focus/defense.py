@@ -54,7 +54,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
-from pagelens.focus import borrowed, contradicts, disowned, misroute, offgoal, steering, uncollected
+from pagelens.focus import borrowed, contradicts, disowned, misroute, steering, uncollected
 from pagelens.focus import lexicons as lx
 from pagelens.focus.evidence import (
     NO_EVIDENCE,
@@ -546,14 +546,6 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
         reason = (f"{found.items[0].describe()}, and says the page's value is not the one "
                   f"(in {_WHERE.get(regions[i], regions[i])})")
         flag([i, *found.wrappers], ("disputes-page", reason), payloads[i], regions[i])
-    # 8. a quiet instruction to do the goal's own task another way (offgoal: a way no control of the page offers,
-    #    or another option of a choice the goal makes), judged against the goal and the page's controls
-    if goal and offgoal.MODE:
-        done = frozenset(flags)
-        for steer in offgoal.judge(lines, payloads, goal, _ordered, lambda i: lines[i].no in done):
-            i = steer.at
-            flag([i], ("steers-task", f"{steer.describe()} (in {_WHERE.get(regions[i], regions[i])})"), payloads[i],
-                 regions[i])
     return tuple(sorted(flags.values(), key=lambda f: f.line))
 
 
