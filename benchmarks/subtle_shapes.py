@@ -20,7 +20,7 @@ from copies of ``/work/main/runs/d22/obs-*`` (``--obs``).
 from __future__ import annotations
 
 import argparse
-import html as H
+import html as htmllib
 import json
 import pickle
 import re
@@ -29,9 +29,9 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-SETS = ("dev6 dev8 dev9 dev12 dev13 dev14 dev15 dev15b blind4 blind5 blind6 blind7 blind8 blind9 blind14 blind15").split()
-_READER = re.compile(r"\b(?:ai|agent|assistant|bot|llm|model|automated|crawler|summari[sz]er|gpt)\b", re.I)
-_HOST = re.compile(r"\b[\w-]+\.(?:example|com|net|org|io|co|info|biz|app|dev)\b|https?://|@\w", re.I)
+SETS = ["dev6", "dev8", "dev9", "dev12", "dev13", "dev14", "dev15", "dev15b", "blind4", "blind5", "blind6", "blind7", "blind8", "blind9", "blind14", "blind15"]
+_READER = re.compile(r"\b(?:ai|agent|assistant|bot|llm|model|automated|crawler|summari[sz]er|gpt)\b", re.IGNORECASE)
+_HOST = re.compile(r"\b[\w-]+\.(?:example|com|net|org|io|co|info|biz|app|dev)\b|https?://|@\w", re.IGNORECASE)
 _WORD = re.compile(r"\w+")
 _WIDE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\u0e00-\u0e7f]")
 _QUOTED = re.compile(r"\"([^\"\n]{2,60})\"|“([^”\n]{2,60})”|„([^“”\n]{2,60})[“”]|«\s?([^»\n]{2,60}?)\s?»|"
@@ -44,10 +44,10 @@ _CONTROLS = frozenset({"button", "link", "menuitem", "checkbox", "radio", "tab",
 
 def snippet_text(html: str) -> str:
     """The snippet's visible text, then its alt/title/aria-label/placeholder text."""
-    html = re.sub(r"<script.*?</script>", " ", html, flags=re.S)
+    html = re.sub(r"<script.*?</script>", " ", html, flags=re.DOTALL)
     attrs = re.findall(r'(?:alt|title|aria-label|placeholder)="([^"]*)"', html)
-    text = H.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))).strip()
-    return (text + " " + " ".join(H.unescape(a) for a in attrs)).strip()
+    text = htmllib.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))).strip()
+    return (text + " " + " ".join(htmllib.unescape(a) for a in attrs)).strip()
 
 
 def cases(name: str) -> dict[str, dict[str, Any]]:
