@@ -262,6 +262,17 @@ class RulesConfig:
     certain_at: float = 3.5
     certain_share: float = 0.20
     unsure_share: float = 0.40
+    #: a goal asking for several rows (:func:`.rows.asks_rows`: a count, a total, a set, a comparison) whose order's
+    #: first :attr:`rows_top` units hold an item of a repeated group (a table row, a list item, a card) keeps the
+    #: group's other items and its header row before the fill, at most this share of the budget (and
+    #: :attr:`rows_max_tokens`; each item at most :attr:`rows_item_tokens`): they displace the order's tail, the
+    #: budget stays the same (:mod:`.rows`; 0: off)
+    rows_share: float = 0.0
+    rows_max_tokens: int = 400
+    rows_item_tokens: int = 150
+    rows_top: int = 5
+    rows_questions: bool = False  # ...for a question only...
+    rows_extremes: bool = False  # ...and for a goal asking for an extreme (:func:`.extremes.asks_extreme`) too
     debug_units: int = 8
 
 
@@ -358,6 +369,12 @@ class RulesRetriever:
         if asks_extreme(query.goal):
             values = _compared_values(page, line_terms, line_terms_goal_kinds(query))
             extra = projection(page, line_terms, int(budget * cfg.extreme_share), values=values)
+        if cfg.rows_share > 0 and (is_question(query.goal) or not cfg.rows_questions):
+            from pagelens.focus.rows import asks_rows, sibling_lines
+
+            if asks_rows(query.goal) or (cfg.rows_extremes and asks_extreme(query.goal)):
+                extra += sibling_lines(pa, order, cfg.rows_top, int(min(budget * cfg.rows_share, cfg.rows_max_tokens)),
+                                       cfg.rows_item_tokens)
         if signals.get("forms"):
             # a goal that fills something in needs the page's fields even when their labels
             # share no word with it ("Member number", "Secret phrase"): each with its label
