@@ -126,7 +126,7 @@ def sibling_lines(pa: PageAnalysis, order: Sequence[int], top: int, tokens: int,
             out += hdr
             left -= cost
     sibs = found.siblings
-    rank = {}
+    rank: dict[int, int] = {}
     for r, k in enumerate(order):
         h = heads[k]
         if sibs[0] <= h < page.ends[sibs[-1]]:
