@@ -102,21 +102,29 @@ def item_of(page: Page, i: int) -> RepeatedItem | None:
     return None
 
 
-def sibling_lines(pa: PageAnalysis, order: Sequence[int], top: int, tokens: int, item_tokens: int) -> list[int]:
-    """For the best-ranked of ``order``'s first ``top`` units that sits in a repeated group (:func:`item_of`): the
-    table's header row, then the own lines of the group's other items — first those holding a unit the order ranks
-    (best first), then the rest in reading order — each item at most ``item_tokens`` tokens, while they total at
-    most ``tokens`` (each line's tokens plus one). Empty when no such unit, or nothing fits."""
+def sibling_lines(pa: PageAnalysis, order: Sequence[int], top: int, tokens: int, item_tokens: int,
+                  pick: str = "first") -> list[int]:
+    """For the best-ranked of ``order``'s first ``top`` units that sits in a repeated group (:func:`item_of`; with
+    ``pick="most"``, the group holding most of those units, the best-ranked first on a tie): the table's header row,
+    then the own lines of the group's other items — first those holding a unit the order ranks (best first), then
+    the rest in reading order — each item at most ``item_tokens`` tokens, while they total at most ``tokens`` (each
+    line's tokens plus one). Empty when no such unit, or nothing fits."""
     page, heads = pa.page, pa.units.heads
     if tokens <= 0 or top <= 0:
         return []
-    found: RepeatedItem | None = None
+    groups: dict[tuple[int, ...], tuple[int, RepeatedItem]] = {}
     for k in order[:top]:
-        found = item_of(page, heads[k])
-        if found is not None:
+        got = item_of(page, heads[k])
+        if got is None:
+            continue
+        if pick != "most":
+            groups[got.siblings] = (1, got)
             break
-    if found is None:
+        n, best = groups.get(got.siblings, (0, got))
+        groups[got.siblings] = (n + 1, best)
+    if not groups:
         return []
+    found = max(groups.values(), key=lambda v: v[0])[1]  # (max keeps the first of equals: the best-ranked group)
     out: list[int] = []
     left = tokens
     if page.lines[found.item].role == "row":

@@ -273,6 +273,7 @@ class RulesConfig:
     rows_top: int = 5
     rows_questions: bool = False  # ...for a question only...
     rows_extremes: bool = False  # ...and for a goal asking for an extreme (:func:`.extremes.asks_extreme`) too
+    rows_pick: str = "first"  # the group of the best-ranked unit in one ("first"), or the one holding most ("most")
     debug_units: int = 8
 
 
@@ -374,7 +375,7 @@ class RulesRetriever:
 
             if asks_rows(query.goal) or (cfg.rows_extremes and asks_extreme(query.goal)):
                 extra += sibling_lines(pa, order, cfg.rows_top, int(min(budget * cfg.rows_share, cfg.rows_max_tokens)),
-                                       cfg.rows_item_tokens)
+                                       cfg.rows_item_tokens, cfg.rows_pick)
         if signals.get("forms"):
             # a goal that fills something in needs the page's fields even when their labels
             # share no word with it ("Member number", "Secret phrase"): each with its label

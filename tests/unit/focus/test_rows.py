@@ -84,3 +84,20 @@ def test_a_list_question_keeps_the_sibling_rows_only_with_the_mechanism() -> Non
 def test_a_single_value_question_is_left_as_it_was() -> None:
     goal = "What is Quill's role?"
     assert _view(goal, RulesConfig(rows_share=0.5)) == _view(goal, RulesConfig())
+
+
+def test_most_picks_the_group_holding_most_of_the_first_units() -> None:
+    specs = _team()
+    at = specs.index((2, "heading", "People"))
+    nav = [(2, "list", "")] + [(3, "listitem", f"Section link {i} {_LONG}") for i in range(6)]
+    pa = analysis_of(typed_rendering(specs[:at] + nav + specs[at:]), UnitLimits(), 600, cache=False)
+    page, units = pa.page, pa.units
+
+    def unit(name: str) -> int:
+        return units.of_line[next(i for i, ln in enumerate(page.lines) if ln.name.startswith(name))]
+
+    order = [unit("Section link 1"), unit("Sable"), unit("Wren")]
+    first = {page.lines[j].name for j in sibling_lines(pa, order, 5, 400, 150)}
+    most = {page.lines[j].name for j in sibling_lines(pa, order, 5, 400, 150, pick="most")}
+    assert any(n.startswith("Section link 2") for n in first) and not first & set(_NAMES)
+    assert set(_NAMES) - {"Sable", "Wren"} <= most and not any(n.startswith("Section link") for n in most)
