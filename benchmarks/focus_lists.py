@@ -9,6 +9,10 @@ the goal asks for several rows (:func:`pagelens.focus.rows.asks_rows`).
 
     PYTHONPATH=src .venv/bin/python benchmarks/focus_lists.py diagnose --group dev31 --cache runs/rp31 \
         --pages /work/shared/corpus/realpages --json runs/out/lists-dev31.json
+    PYTHONPATH=src .venv/bin/python benchmarks/focus_lists.py why runs/out/lists-choose.json runs/out/lists-dev31.json \
+        --cache runs/rp31 --pages /work/shared/corpus/realpages
+
+``why`` says, for the missed items of rows-goals and extremes beside a kept sibling, why the mechanism would not bring them.
 """
 
 from __future__ import annotations
@@ -85,6 +89,49 @@ def diagnose(args: argparse.Namespace) -> None:
                 print("-", r["page"], "|", r["goal"][:90], "|", r["item"]["name"][:40], "|", r["group"])
 
 
+def why(args: argparse.Namespace) -> None:
+    """For the missed items of rows-goals and extremes beside a kept sibling (``diagnose``'s JSON): why the mechanism
+    with ``--share`` / ``--cap`` / ``--item`` would not bring them — on the page as rendered, before the defense's
+    hiding (an approximation of ``focus``' view), in ``default``'s order before the meaning and address steps."""
+    from pagelens.focus.analysis import analysis_of
+    from pagelens.focus.base import FocusQuery
+    from pagelens.focus.rows import item_of, sibling_lines
+    from pagelens.focus.rules import RulesConfig, RulesRetriever, _ranked
+
+    todo = [d for f in args.files for d in json.loads(Path(f).read_text())
+            if d["sibling_kept"] and (d["rows_goal"] or d["extreme"])]
+    parsed = renderings(todo, args.cache, args.pages)
+    cfg = RulesConfig()
+    ret = RulesRetriever(cfg)
+    c: Counter[tuple[str, str]] = Counter()
+    for d in todo:
+        rend = parsed[d["page"]]
+        pa = analysis_of(rend, cfg.limits, cfg.unit_text_chars)
+        page = pa.page
+        q = FocusQuery(d["goal"])
+        budget = ret.select(q, rend).info["budget_tokens"]
+        signals, _lt, unseen, fused = ret.fused(q, pa)
+        order, _ = ret._learned(q, pa, signals, fused, unseen, _ranked(fused))
+        i = item_lines(rend.lines, d["item"])[0]
+        it = item_of(page, i)
+        assert it is not None
+        first = next((g for k in order[: args.top] if (g := item_of(page, pa.units.heads[k])) is not None), None)
+        if first is None:
+            reason = f"no unit of the order's first {args.top} in a repeated group"
+        elif first.siblings != it.siblings:
+            reason = "the first such unit is in another group"
+        elif sum(page.cost[j] + 1 for j in range(it.item, page.ends[it.item])) > args.item:
+            reason = f"the item is over {args.item} tokens"
+        elif i not in sibling_lines(pa, order, args.top, int(min(args.share * budget, args.cap)), args.item):
+            reason = "the cap is spent before it"
+        else:
+            reason = "brought"
+        c[("rows-goal" if d["rows_goal"] else "extreme", reason)] += 1
+    print("| goal asks | why not brought | items |\n|---|---|---|")
+    for (kind, reason), v in sorted(c.items()):
+        print(f"| {kind} | {reason} | {v} |")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -93,10 +140,17 @@ def main() -> None:
     d.add_argument("--arm", default="default")
     d.add_argument("--json", type=Path, required=True)
     d.add_argument("--show", action="store_true", help="list the items that sit beside a kept sibling")
-    d.add_argument("--cache", type=Path, default=Path("runs/rp"))
-    d.add_argument("--pages", type=Path, default=HERE.parent.parent / "shared" / "corpus" / "realpages")
+    w = sub.add_parser("why", help="why the mechanism would not bring the missed items beside a kept sibling")
+    w.add_argument("files", nargs="+")
+    w.add_argument("--share", type=float, default=0.3)
+    w.add_argument("--cap", type=int, default=400)
+    w.add_argument("--item", type=int, default=150)
+    w.add_argument("--top", type=int, default=5)
+    for p in (d, w):
+        p.add_argument("--cache", type=Path, default=Path("runs/rp"))
+        p.add_argument("--pages", type=Path, default=HERE.parent.parent / "shared" / "corpus" / "realpages")
     args = ap.parse_args()
-    {"diagnose": diagnose}[args.cmd](args)
+    {"diagnose": diagnose, "why": why}[args.cmd](args)
 
 
 if __name__ == "__main__":
