@@ -10,7 +10,10 @@ goal); goals are generic ("Find the price", "Sign in", ...). Per page and goal:
 * ``next step`` — a copy of the rendering with a few lines changed (a counter, a message):
   a new analysis, but the per-text caches (BM25 tokens, word stems) hold the unchanged units;
 * ``no cache`` — ``RulesConfig(cache=False)``, with the per-text caches warm (what the old
-  code did on every call, minus its slower unit pass).
+  code did on every call, minus its slower unit pass);
+* ``cold, GC paused`` — ``cold`` with cyclic garbage collection paused around the call, as
+  :func:`pagelens.focus.view.focus_view` runs focus (``pagelens.gcpause``): the
+  collector's passes are left out of this call (they run later, when allocation next triggers them).
 
     .venv/bin/python benchmarks/focus_latency.py [--cache runs/realpages] [--retriever default:learned] [--json out.json]
 """
@@ -74,12 +77,14 @@ def main() -> None:
     from pagelens.focus.base import FocusQuery
     from pagelens.focus.registry import make_retriever
     from pagelens.focus.rules import RulesRetriever
+    from pagelens.gcpause import gc_paused
 
     default = make_retriever(args.retriever)
     assert isinstance(default, RulesRetriever), "a variant of default"
     uncached = RulesRetriever(replace(default.config, cache=False))
     bm25 = make_retriever("bm25-400")
-    cols = ("cold", "new goal", "next step", "no cache", "bm25-400", "focus() new goal", "focus() bm25-400")
+    cols = ("cold", "new goal", "next step", "no cache", "bm25-400", "focus() new goal", "focus() bm25-400",
+            "cold, GC paused")
     ms: dict[str, list[float]] = {c: [] for c in cols}
     biggest: tuple[int, str, dict[str, float]] | None = None
     per_page: list[dict[str, object]] = []
@@ -98,6 +103,9 @@ def main() -> None:
             row["bm25-400"] = timed(lambda: bm25.select(q, r))  # noqa: B023
             row["focus() new goal"] = timed(lambda: focus(r, q, default))  # noqa: B023
             row["focus() bm25-400"] = timed(lambda: focus(r, q, bm25))  # noqa: B023
+            clear_caches()
+            with gc_paused():
+                row["cold, GC paused"] = timed(lambda: default.select(q, r))  # noqa: B023
             for c in cols:
                 ms[c].append(row[c])
             per_page.append({"page": name, "lines": len(r), "goal": goal, **row})
