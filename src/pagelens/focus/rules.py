@@ -408,9 +408,17 @@ class RulesRetriever:
             cands = list(dict.fromkeys([*order, *near]))
         # only the candidates' rows, and only the columns the model reads (the whole matrix of a
         # 100,000-element page was 23 MB at focus' peak; these rows and columns ~5)
+        sims = None
+        if model.reads_meaning:  # the unit's cosine to the goal (every unit embedded once per page, :mod:`.lookup`)
+            from pagelens.focus.lookup import shared_lookup, similarities
+
+            emb, why = shared_lookup()
+            if emb is None:  # the model's meaning columns cannot be had: RRF's order, and why
+                return order, f"the fusion model reads the meaning columns: {why}; RRF used"
+            sims = similarities(pa, emb, query.goal, self.config.meaning_chars)
         x = learned.features(pa, signals, {n: getattr(r, "scores", {}) for n, r in signals.items()}, fused,
                              goal_shape(query, unseen, pa if model.reads_language else None), relations=model.reads_relations, answers=model.reads_answers,
-                             width=model.reads, rows=cands)
+                             width=model.reads, rows=cands, language=model.reads_language, meaning=sims)
         got = learned.learned_order(model, x, cands, self.config.fusion_cost_weight, rows_only=cands is not None)
         if self.config.fusion_rrf_weight > 0:
             got = learned.rank_fused(got, order, self.config.fusion_rrf_weight)
