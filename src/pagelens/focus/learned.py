@@ -22,7 +22,9 @@ This module replaces that sum by a model fitted on labeled goals over many pages
   only for a model that reads those columns;
 * what kind of answer the goal asks for and what kind of value the unit holds (:mod:`.answers`:
   an amount, a date, a count, a person, a way to reach someone; the fourteenth pass), likewise
-  computed only for a model that reads them.
+  computed only for a model that reads them;
+* the unit's meaning (:data:`MEANING_FEATURES`, the thirtieth pass): its cosine to the goal under WordLlama's
+  token table (:mod:`.lookup`), that cosine relative to the page's units, and its neighbours' best.
 
 No feature is a word, a phrase or anything page-specific. The model is a gradient-boosted tree
 ensemble (or a logistic regression) exported to JSON (:data:`MODEL_FILE`) and evaluated here
@@ -49,7 +51,8 @@ from pagelens.focus.relations import RELATION_FEATURES, relation_features
 from pagelens.focus.units import ACTION_ROLES, CONTROL_ROLES, HEADING_ROLES, TEXT_ENTRY_ROLES, row_of
 
 #: The model shipped with the package (fitted on every development goal set of the corpus pages and on
-#: blind-14 / blind-15 of two other page directories; the eighteenth pass, BENCHMARKS.md).
+#: blind-14 / blind-15 of two other page directories; the eighteenth pass, BENCHMARKS.md; since the thirtieth
+#: it also reads the unit's meaning, :data:`MEANING_FEATURES`, so every unit is embedded for every goal).
 MODEL_FILE = Path(__file__).with_name("fusion_model.json")
 #: The signals read, in feature order (a signal a goal does not use is absent: all zeros).
 SIGNALS = ("terms", "bm25", "facts", "kind", "controls", "forms", "prior")

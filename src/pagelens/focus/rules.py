@@ -27,7 +27,8 @@ drops what an agent needs but the goal never names. This retriever
 
 3. fuses the ranks — by default with a small model fitted on labeled goals over many pages
    (:mod:`.learned`: each signal's rank and score, the unit's shape and surroundings, the goal's
-   shape; never a word) that orders the units some signal ranks; ``default:rrf`` (or when the
+   shape, the unit's cosine to the goal under WordLlama's token table, :mod:`.lookup`; never a word) that
+   orders the units some signal ranks; ``default:rrf`` (or when the
    model file cannot be used) by reciprocal rank fusion, where a unit is lost only when every
    signal ranks it low; optionally, :attr:`RulesConfig.signal_quota`, each signal's own best units go first, so
    a unit one signal is sure of is not outvoted by units several signals find lukewarm); after the fusion,
