@@ -98,11 +98,12 @@ class WordLlamaEmbedder:
             todo = [i for i, ws in enumerate(parts) if any(w not in memo for w in ws)]
             if not todo:
                 return [[t for w in ws for t in memo[w]] for ws in parts]
+            if len(memo) + sum(len(parts[i]) for i in todo) > MEMO_WORDS:
+                memo.clear()  # bounded: start again rather than grow without end...
+                todo = list(range(len(parts)))  # ...and every text of this call tokenized whole (none is memoised now)
             encode = getattr(self.tokenizer, "encode_batch_fast", self.tokenizer.encode_batch)  # no offsets (>= 0.21)
             whole = {i: e.ids for i, e in zip(todo, encode([texts[i] for i in todo], add_special_tokens=False),
                                                  strict=True)}
-            if len(memo) + sum(len(parts[i]) for i in todo) > MEMO_WORDS:
-                memo.clear()  # bounded: start again rather than grow without end
             starts = self._starts
             for i, ids in whole.items():
                 ws = parts[i]

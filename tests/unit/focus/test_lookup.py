@@ -101,3 +101,13 @@ def test_memoised_word_ids_equal_whole_text_ids() -> None:
     assert emb.token_ids(texts) == want
     assert emb.token_ids(texts[::-1]) == want[::-1]  # from the memo now
     assert "cart" in emb._memo and "Add to cart" not in emb._memo and "two  spaces" in emb._memo
+
+
+@needs_wordllama
+def test_a_full_memo_cleared_mid_call_still_gives_every_texts_ids(monkeypatch: pytest.MonkeyPatch) -> None:
+    emb = lookup.WordLlamaEmbedder()
+    monkeypatch.setattr(lookup, "MEMO_WORDS", 6)
+    assert emb.token_ids(["Shop front"]) == [emb.tokenizer.encode("Shop front", add_special_tokens=False).ids]
+    texts = ["Shop front", "Kettle model 1 with a steel body", "Kettle model 2 with a steel body"]
+    want = [e.ids for e in emb.tokenizer.encode_batch(texts, add_special_tokens=False)]
+    assert emb.token_ids(texts) == want  # "Shop front" was memoised, then the memo was cleared in this call
