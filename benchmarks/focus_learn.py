@@ -97,6 +97,8 @@ CONFIGS: dict[str, dict[str, Any]] = {
     "gbdt-lang": {**_GBDT, "features": "lang"},
     # ...and also whether the goal crosses languages, without the page's raw size (token and unit counts)
     "gbdt-lang2": {**_GBDT, "features": "lang2"},
+    # the thirtieth pass: the 64 columns plus the unit's meaning (MEANING_FEATURES: its cosine to the goal)
+    "gbdt-mean": {**_GBDT, "features": "meaning"},
 }
 #: The page families of the corpus (by the number its file name starts with), for leave-one-family-out
 #: folds: a family's pages share a kind of site and template, so a model that never saw the family
@@ -156,6 +158,8 @@ def columns(config: str) -> list[int]:
         return base + relations
     if kind == "answers":
         return base + [learned.FEATURES.index(f) for f in learned.ANSWER_FEATURES]
+    if kind == "meaning":
+        return base + [learned.FEATURES.index(f) for f in learned.MEANING_FEATURES]
     size = {learned.FEATURES.index("page_log_tokens"), learned.FEATURES.index("page_log_units")}
     if kind in ("lang", "lang2"):
         old = learned.FEATURES.index("page_not_en")
@@ -245,7 +249,7 @@ def goal_rows(ret: Any, rendering: Any, goal: dict) -> tuple[np.ndarray, np.ndar
     query = FocusQuery(goal["goal"])
     signals, _lt, unseen, fused = ret.fused(query, pa)
     x = learned.features(pa, signals, {n: getattr(r, "scores", {}) for n, r in signals.items()}, fused,
-                         goal_shape(query, unseen, pa))
+                         goal_shape(query, unseen, pa), meaning=meaning_of(pa, goal["goal"], cfg.meaning_chars))
     up = unit_heads(pa.page, cfg.limits)
     index = {u: k for k, u in enumerate(pa.units.heads)}
     y = np.zeros(len(pa.units.heads))
@@ -257,6 +261,50 @@ def goal_rows(ret: Any, rendering: Any, goal: dict) -> tuple[np.ndarray, np.ndar
     ranked = np.zeros(len(pa.units.heads), dtype=bool)
     ranked[list(fused)] = True
     return x, y, ranked
+
+
+def meaning_of(pa: Any, goal: str, chars: int) -> np.ndarray:
+    """Every unit's cosine to ``goal`` (:func:`pagelens.focus.lookup.similarities`; the thirtieth pass's columns)."""
+    from pagelens.focus.lookup import shared_lookup, similarities
+
+    emb, why = shared_lookup()
+    if emb is None:
+        raise SystemExit(f"the meaning columns need the wordllama package: {why}")
+    return similarities(pa, emb, goal, chars)
+
+
+def widen(data: Path, out: Path, cache: Path, extra: Sequence[str] = (), corpus: Path = CORPUS) -> None:
+    """``data``'s rows with the meaning columns (:data:`pagelens.focus.learned.MEANING_FEATURES`) appended, written
+    to ``out``: a build made before those columns existed, widened without recomputing the others (the same rows,
+    in the same order: every ranked goal's units, as :func:`build` writes them). Fails when a goal's row count is
+    not its page's unit count now."""
+    from pagelens.focus import learned
+    from pagelens.focus.analysis import analysis_of
+    from pagelens.focus.rules import RulesConfig
+
+    check_sets(data, extra)
+    cfg = RulesConfig()
+    goals = {g["id"]: g for g in load_goals(extra)}
+    d = loaded(data)
+    gid = d["goal"]
+    if d["x"].shape[1] != learned.FEATURES.index(learned.MEANING_FEATURES[0]):
+        raise SystemExit(f"{data}: {d['x'].shape[1]} columns, not those before the meaning columns")
+    starts = np.flatnonzero(np.r_[True, gid[1:] != gid[:-1]])
+    ends = np.r_[starts[1:], len(gid)]
+    rend = renderings(cache, {goals[int(gid[s])]["page"] for s in starts}, corpus)
+    extra_x = np.zeros((len(gid), len(learned.MEANING_FEATURES)))
+    for s, e in zip(starts, ends, strict=True):
+        g = goals[int(gid[s])]
+        pa = analysis_of(rend[g["page"]], cfg.limits, cfg.unit_text_chars)
+        if len(pa.units.heads) != e - s:
+            raise SystemExit(f"goal {g['id']}: {e - s} rows, its page has {len(pa.units.heads)} units now")
+        extra_x[s:e] = learned.meaning_features(np.asarray(meaning_of(pa, g["goal"], cfg.meaning_chars), dtype=np.float64))
+    out.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(out / "data.npz", x=np.hstack([np.asarray(d["x"]), extra_x]),
+                        **{k: v for k, v in d.items() if k != "x"})
+    for f in ("goals.json", "sets.json"):
+        (out / f).write_text((data / f).read_text())
+    print(f"{len(starts)} goals, {len(gid)} rows widened by {len(learned.MEANING_FEATURES)} meaning columns", file=sys.stderr)
 
 
 def build(cache: Path, out: Path, extra: Sequence[str] = (), corpus: Path = CORPUS) -> None:
@@ -404,7 +452,8 @@ def fit_on(config: str, data: Path, goals: set[int], seed: int = 0) -> dict[str,
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("step", choices=("data", "ship"))
+    ap.add_argument("step", choices=("data", "ship", "widen"))
+    ap.add_argument("--from", dest="source", type=Path, help="widen: the older build to widen (written to --out)")
     ap.add_argument("--cache", type=Path, default=HERE.parent / "runs" / "realpages")
     ap.add_argument("--out", type=Path, default=HERE.parent / "runs" / "learn")
     ap.add_argument("--config", choices=sorted(CONFIGS), default="gbdt")
@@ -415,6 +464,11 @@ def main() -> None:
     args = ap.parse_args()
     if args.step == "data":
         build(args.cache, args.out, args.extra, args.pages)
+        return
+    if args.step == "widen":
+        if args.source is None:
+            raise SystemExit("widen needs --from (an older build)")
+        widen(args.source, args.out, args.cache, args.extra, args.pages)
         return
     check_sets(args.out, args.extra)
     spec = fit_on(args.config, args.out, {g["id"] for g in load_goals(args.extra)})

@@ -93,7 +93,7 @@ def compare(rows: list[dict], base: str, other: str) -> str:
 #: How each evaluated variant uses a fold's model: (configuration, RulesConfig.fusion_all_units).
 VARIANTS = {"gbdt": ("gbdt", False), "gbdt-all": ("gbdt", True), "logreg": ("logreg", False),
             **{c: (c, False) for c in ("gbdt-rel", "gbdt-mono", "gbdt-reg", "gbdt-relf", "gbdt-ans", "gbdt-lang",
-                                       "gbdt-lang2")}}
+                                       "gbdt-lang2", "gbdt-mean")}}
 FULL_BUDGET = 0.25  # the operating point scored on every goal; smaller budgets on the curve sample only
 
 

@@ -102,3 +102,13 @@ def test_the_seed_draws_other_negatives_and_the_goals_kept_do_not_shift_the_othe
         except Drawn:
             pass
     assert seen == [0, 3]
+
+
+def test_the_meaning_recipe_reads_the_shipped_columns_and_the_meaning_ones() -> None:
+    from pagelens.focus import learned
+
+    fl = benchmark_module("focus_learn.py", "focus_learn_for_test")
+    base, mean = fl.columns("gbdt"), fl.columns("gbdt-mean")
+    assert mean[: len(base)] == base
+    assert [learned.FEATURES[c] for c in mean[len(base):]] == list(learned.MEANING_FEATURES)
+    assert fl.CONFIGS["gbdt-mean"]["max_iter"] == fl.CONFIGS["gbdt"]["max_iter"]  # the shipped recipe's settings

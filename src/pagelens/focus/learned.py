@@ -22,7 +22,9 @@ This module replaces that sum by a model fitted on labeled goals over many pages
   only for a model that reads those columns;
 * what kind of answer the goal asks for and what kind of value the unit holds (:mod:`.answers`:
   an amount, a date, a count, a person, a way to reach someone; the fourteenth pass), likewise
-  computed only for a model that reads them.
+  computed only for a model that reads them;
+* the unit's meaning (:data:`MEANING_FEATURES`, the thirtieth pass): its cosine to the goal under WordLlama's
+  token table (:mod:`.lookup`), that cosine relative to the page's units, and its neighbours' best.
 
 No feature is a word, a phrase or anything page-specific. The model is a gradient-boosted tree
 ensemble (or a logistic regression) exported to JSON (:data:`MODEL_FILE`) and evaluated here
@@ -49,7 +51,8 @@ from pagelens.focus.relations import RELATION_FEATURES, relation_features
 from pagelens.focus.units import ACTION_ROLES, CONTROL_ROLES, HEADING_ROLES, TEXT_ENTRY_ROLES, row_of
 
 #: The model shipped with the package (fitted on every development goal set of the corpus pages and on
-#: blind-14 / blind-15 of two other page directories; the eighteenth pass, BENCHMARKS.md).
+#: blind-14 / blind-15 of two other page directories; the eighteenth pass, BENCHMARKS.md; since the thirtieth
+#: it also reads the unit's meaning, :data:`MEANING_FEATURES`, so every unit is embedded for every goal).
 MODEL_FILE = Path(__file__).with_name("fusion_model.json")
 #: The signals read, in feature order (a signal a goal does not use is absent: all zeros).
 SIGNALS = ("terms", "bm25", "facts", "kind", "controls", "forms", "prior")
@@ -79,17 +82,23 @@ RELATIVE_FEATURES = ("tok_share", "size_pct", "depth_pct", "terms_pct", "bm25_pc
 #: calls several Latin-script pages by another language): a known language other than English, and
 #: the goal written in another language than the page (:func:`.crossing.crosses`).
 LANGUAGE_FEATURES = ("page_lang_other", "goal_crosses")
+#: The unit's meaning as WordLlama's token table reads it (:mod:`.lookup`, the thirtieth pass): its cosine to the
+#: goal, that cosine's percentile among the page's units, its gap to the page's best cosine, and the best cosine of
+#: the units up to two before or after it. Computed only for a model that reads them (``meaning`` of :func:`features`).
+MEANING_FEATURES = ("meaning_cos", "meaning_pct", "meaning_gap", "meaning_near")
 #: Every column :func:`features` computes; a model file names the ones it reads. The relations to
 #: other units (:data:`.relations.RELATION_FEATURES`, the thirteenth pass), the answer kinds
-#: (:data:`.answers.ANSWER_FEATURES`, the fourteenth) and the page's language (the eighteenth) come last.
+#: (:data:`.answers.ANSWER_FEATURES`, the fourteenth), the page's language (the eighteenth) and the unit's meaning
+#: (:data:`MEANING_FEATURES`, the thirtieth) come last.
 FEATURES = (*SIGNAL_FEATURES, *CONTEXT_FEATURES, *PAGE_FEATURES, *GOAL_FEATURES, *RELATIVE_FEATURES,
-            *RELATION_FEATURES, *ANSWER_FEATURES, *LANGUAGE_FEATURES)
+            *RELATION_FEATURES, *ANSWER_FEATURES, *LANGUAGE_FEATURES, *MEANING_FEATURES)
 _REL = FEATURES.index(RELATIVE_FEATURES[0])  # first relative column
 _RELATION = FEATURES.index(RELATION_FEATURES[0])  # first relation column
 _ANSWER = FEATURES.index(ANSWER_FEATURES[0])  # first answer-kind column (:mod:`.answers`, the fourteenth pass)
 _HOLDS_ASKED = FEATURES.index("holds_asked")
 _ASKED_NEAR = FEATURES.index("asked_near")
 _LANG = FEATURES.index(LANGUAGE_FEATURES[0])  # first language column (the eighteenth pass)
+_MEANING = FEATURES.index(MEANING_FEATURES[0])  # first meaning column (the thirtieth pass)
 #: Features whose larger value is more evidence for the goal (a model may be fitted monotone in them).
 EVIDENCE_FEATURES = (*(f"{s}_{f}" for s in ("terms", "bm25") for f in ("rr", "on", "norm")),
                      "rrf_norm", "rrf_rr", "n_signals", "terms_pct", "bm25_pct", "rrf_pct")
@@ -207,7 +216,8 @@ class GoalShape:
 
 def features(pa: PageAnalysis, ranked: Mapping[str, Sequence[int]], scores: Mapping[str, Mapping[int, float]],
              fused: dict[int, float], goal: GoalShape, *, relations: bool = True, answers: bool = True,
-             width: int | None = None, rows: Sequence[int] | None = None) -> np.ndarray:
+             width: int | None = None, rows: Sequence[int] | None = None, language: bool = True,
+             meaning: np.ndarray | None = None) -> np.ndarray:
     """The feature matrix of every unit for one goal (``len(units) x len(FEATURES)``); without
     ``relations`` (``answers``) the relation (answer-kind) columns stay 0 (a model that does not
     read them skips their cost). ``width``: only the first ``width`` columns (never fewer than the
@@ -220,7 +230,8 @@ def features(pa: PageAnalysis, ranked: Mapping[str, Sequence[int]], scores: Mapp
     w = len(FEATURES) if width is None else max(_REL, min(int(width), len(FEATURES)))
     pick = None if rows is None else np.fromiter(rows, dtype=np.int64, count=len(rows))
     if pick is not None and len(np.unique(pick)) != len(pick):  # a unit twice: its rows from the whole matrix
-        return features(pa, ranked, scores, fused, goal, relations=relations, answers=answers, width=width)[pick]
+        return features(pa, ranked, scores, fused, goal, relations=relations, answers=answers, width=width,
+                        language=language, meaning=meaning)[pick]
     x = np.zeros((n if pick is None else len(pick), w), dtype=np.float64)
     where = None  # unit -> its row (-1: none), when only some rows are built
     if pick is not None:
@@ -313,18 +324,32 @@ def features(pa: PageAnalysis, ranked: Mapping[str, Sequence[int]], scores: Mapp
         if w > _ASKED_NEAR:
             held = got[:, _HOLDS_ASKED - _ANSWER]
             put(_ASKED_NEAR, np.maximum(held, _near(held, 2)))  # a value of the asked kind here or up to 2 units away
-    if w > _LANG:
+    if language and w > _LANG:
         from pagelens.focus.crossing import page_language
 
         put(_LANG, float(page_language(pa) not in ("", "en")))
         if w > _LANG + 1:
             put(_LANG + 1, float(goal.crosses))
+    if meaning is not None and w > _MEANING and n:
+        put(slice(_MEANING, w), meaning_features(np.asarray(meaning, dtype=np.float64))[:, : w - _MEANING])
     x[:, col:rel] = np.asarray([
         float(goal.question), math.log1p(goal.words), math.log1p(goal.terms), goal.unseen / max(1, goal.terms),
         float(pa.lang != "en"), float(goal.ascii), math.log1p(pa.page.total), math.log1p(n), float(goal.extreme),
         float(bool(ranked.get("forms"))), float(bool(ranked.get("kind"))),
     ])
     return x
+
+
+def meaning_features(sims: np.ndarray) -> np.ndarray:
+    """The meaning columns (:data:`MEANING_FEATURES`) of every unit from its cosine to the goal."""
+    n = len(sims)
+    out = np.zeros((n, len(MEANING_FEATURES)))
+    if n:
+        out[:, 0] = sims
+        out[:, 1] = _percentile(sims)
+        out[:, 2] = sims - float(sims.max())
+        out[:, 3] = _near(sims, 2) if n > 1 else 0.0
+    return out
 
 
 def _near(v: np.ndarray, width: int) -> np.ndarray:
@@ -362,7 +387,10 @@ class Model:
         self.reads_answers = any(_ANSWER <= FEATURES.index(f) < _LANG for f in names)
         #: whether the model reads a language column (:data:`LANGUAGE_FEATURES`): the goal shape then says
         #: whether the goal crosses languages (:func:`.rules.goal_shape`'s ``pa``)
-        self.reads_language = any(FEATURES.index(f) >= _LANG for f in names)
+        self.reads_language = any(_LANG <= FEATURES.index(f) < _MEANING for f in names)
+        #: whether the model reads a meaning column (:data:`MEANING_FEATURES`): every unit is then embedded
+        #: (:func:`.lookup.unit_vectors`) and its cosine to the goal computed before the model orders the units
+        self.reads_meaning = any(FEATURES.index(f) >= _MEANING for f in names)
         self.kind = spec["kind"]
         self.name = str(spec.get("name", self.kind))
         if self.kind == "trees":

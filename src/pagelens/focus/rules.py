@@ -27,7 +27,8 @@ drops what an agent needs but the goal never names. This retriever
 
 3. fuses the ranks — by default with a small model fitted on labeled goals over many pages
    (:mod:`.learned`: each signal's rank and score, the unit's shape and surroundings, the goal's
-   shape; never a word) that orders the units some signal ranks; ``default:rrf`` (or when the
+   shape, the unit's cosine to the goal under WordLlama's token table, :mod:`.lookup`; never a word) that
+   orders the units some signal ranks; ``default:rrf`` (or when the
    model file cannot be used) by reciprocal rank fusion, where a unit is lost only when every
    signal ranks it low; optionally, :attr:`RulesConfig.signal_quota`, each signal's own best units go first, so
    a unit one signal is sure of is not outvoted by units several signals find lukewarm); after the fusion,
@@ -429,9 +430,21 @@ class RulesRetriever:
             cands = list(dict.fromkeys([*order, *near]))
         # only the candidates' rows, and only the columns the model reads (the whole matrix of a
         # 100,000-element page was 23 MB at focus' peak; these rows and columns ~5)
+        sims = None
+        if model.reads_meaning:  # the unit's cosine to the goal (every unit embedded once per page, :mod:`.lookup`)
+            from pagelens.focus.lookup import shared_lookup, similarities
+
+            n = len(pa.units.heads)
+            if n > self.config.meaning_max_units:  # a huge page is never embedded (its vectors ~1 KB a unit)
+                return order, (f"the fusion model reads the meaning columns: {n} units > meaning_max_units "
+                               f"{self.config.meaning_max_units}; RRF used")
+            emb, why = shared_lookup()
+            if emb is None:  # the model's meaning columns cannot be had: RRF's order, and why
+                return order, f"the fusion model reads the meaning columns: {why}; RRF used"
+            sims = similarities(pa, emb, query.goal, self.config.meaning_chars)
         x = learned.features(pa, signals, {n: getattr(r, "scores", {}) for n, r in signals.items()}, fused,
                              goal_shape(query, unseen, pa if model.reads_language else None), relations=model.reads_relations, answers=model.reads_answers,
-                             width=model.reads, rows=cands)
+                             width=model.reads, rows=cands, language=model.reads_language, meaning=sims)
         got = learned.learned_order(model, x, cands, self.config.fusion_cost_weight, rows_only=cands is not None,
                                     scores_out=scores_out)
         if self.config.fusion_rrf_weight > 0:

@@ -369,11 +369,78 @@ def test_a_model_reading_the_language_columns_is_told_so(tmp_path: Path) -> None
     spec = {"kind": "linear", "features": names, "columns": [learned.FEATURES.index(f) for f in names],
             "mean": [0.0] * 3, "scale": [1.0] * 3, "coef": [1.0, 0.5, 0.25], "intercept": 0.0}
     model = learned.Model(spec)
-    assert model.reads_language and not model.reads_answers and model.reads == len(learned.FEATURES)
+    assert model.reads_language and not model.reads_answers and not model.reads_meaning
+    assert model.reads == learned.FEATURES.index("goal_crosses") + 1
     shipped, _ = learned.load_model()
     assert shipped is not None and not shipped.reads_language
     (tmp_path / "m.json").write_text(json.dumps(spec))
     learned.forget_models()
     sel = _learned(tmp_path / "m.json").select(FocusQuery("Add kettle model 7 to the cart"), _shop(300))
+    assert sel.info["fusion"] == "learned" and "fusion_fallback" not in sel.info
+    learned.forget_models()
+
+
+def test_the_meaning_columns_read_the_cosine_to_the_goal() -> None:
+    sims = np.asarray([0.1, 0.9, -0.2, 0.4, 0.4])
+    got = learned.meaning_features(sims)
+    assert got.shape == (5, len(learned.MEANING_FEATURES))
+    cos, pct, gap, near = got.T
+    assert np.array_equal(cos, sims)
+    assert pct[1] == 1.0 and pct[2] == 0.0 and pct[3] == pct[4]  # the best, the worst, a tie
+    assert gap[1] == 0.0 and gap.max() == 0.0 and np.isclose(gap[2], -1.1)
+    assert np.allclose(near, [0.9, 0.4, 0.9, 0.9, 0.4])  # the best of the units up to 2 away, not itself
+    assert learned.meaning_features(np.zeros(0)).shape == (0, len(learned.MEANING_FEATURES))
+
+
+def test_the_meaning_columns_are_filled_only_when_given() -> None:
+    from pagelens.focus.analysis import analysis_of
+    from pagelens.focus.rules import goal_shape
+
+    cfg = RulesConfig()
+    pa = analysis_of(_shop(40), cfg.limits, cfg.unit_text_chars)
+    q = FocusQuery("What does kettle model 12 cost?")
+    signals, _lt, unseen, fused = RulesRetriever(cfg).fused(q, pa)
+    scores = {n: getattr(r, "scores", {}) for n, r in signals.items()}
+    first = learned.FEATURES.index(learned.MEANING_FEATURES[0])
+    plain = learned.features(pa, signals, scores, fused, goal_shape(q, unseen))
+    assert not plain[:, first:].any()
+    sims = np.linspace(-0.5, 0.5, len(pa.units.heads))
+    x = learned.features(pa, signals, scores, fused, goal_shape(q, unseen), meaning=sims)
+    assert np.array_equal(x[:, :first], plain[:, :first])  # the other columns unchanged
+    assert np.array_equal(x[:, first:], learned.meaning_features(sims))
+    rows = [5, 1, 30]
+    part = learned.features(pa, signals, scores, fused, goal_shape(q, unseen), meaning=sims, rows=rows)
+    assert np.array_equal(part, x[rows])
+
+
+def test_a_model_reading_the_meaning_columns_orders_by_meaning(tmp_path: Path) -> None:
+    pytest.importorskip("safetensors")
+    from pagelens.focus.analysis import analysis_of
+    from pagelens.focus.lookup import shared_lookup, similarities
+
+    emb, why = shared_lookup()
+    if emb is None:
+        pytest.skip(why)
+    names = ["terms_rr", "meaning_cos"]
+    spec = {"kind": "linear", "features": names, "columns": [learned.FEATURES.index(f) for f in names],
+            "mean": [0.0] * 2, "scale": [1.0] * 2, "coef": [0.0, 1.0], "intercept": 0.0}
+    model = learned.Model(spec)
+    assert model.reads_meaning and not model.reads_language and model.reads == learned.FEATURES.index("meaning_cos") + 1
+    shipped, _ = learned.load_model()
+    assert shipped is not None and shipped.reads_meaning  # the thirtieth pass's model reads them
+    (tmp_path / "m.json").write_text(json.dumps(spec))
+    learned.forget_models()
+    cfg = replace(RulesConfig(), fusion="learned", fusion_model=str(tmp_path / "m.json"), meaning_keep=0)
+    ret = RulesRetriever(cfg)
+    q = FocusQuery("Add kettle model 7 to the cart")
+    page = _shop(300)
+    pa = analysis_of(page, cfg.limits, cfg.unit_text_chars)
+    signals, _lt, unseen, fused = ret.fused(q, pa)
+    order, why = ret._learned(q, pa, signals, fused, unseen, sorted(fused, key=lambda k: -fused[k]))
+    assert why == ""
+    sims = similarities(pa, emb, q.goal, cfg.meaning_chars)
+    got = [float(sims[k]) for k in order]
+    assert got == sorted(got, reverse=True)  # the model's only weight is the cosine: its order is the cosine's
+    sel = ret.select(q, page)
     assert sel.info["fusion"] == "learned" and "fusion_fallback" not in sel.info
     learned.forget_models()
