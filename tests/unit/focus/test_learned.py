@@ -444,3 +444,22 @@ def test_a_model_reading_the_meaning_columns_orders_by_meaning(tmp_path: Path) -
     sel = ret.select(q, page)
     assert sel.info["fusion"] == "learned" and "fusion_fallback" not in sel.info
     learned.forget_models()
+
+
+def test_the_meaning_columns_respect_the_unit_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Over ``meaning_max_units`` no unit is embedded for the meaning columns: RRF's order and why (the thirty-first
+    pass; a 100,000-element page must not pay ~1 KB a unit for its vectors)."""
+    from pagelens.focus import lookup
+
+    shipped, _ = learned.load_model()
+    assert shipped is not None and shipped.reads_meaning
+    page, q = _shop(300), FocusQuery("Add kettle model 7 to the cart")
+    calls: list[int] = []
+    real = lookup.unit_vectors
+    monkeypatch.setattr(lookup, "unit_vectors", lambda pa, emb, chars: calls.append(1) or real(pa, emb, chars))
+    capped = RulesRetriever(replace(RulesConfig(), meaning_max_units=50, meaning_gate=True)).select(q, page)
+    assert capped.info["fusion"] == "rrf" and "meaning_max_units 50" in capped.info["fusion_fallback"]
+    assert not calls  # nothing embedded
+    if lookup.shared_lookup()[0] is not None:
+        whole = RulesRetriever(RulesConfig()).select(q, page)
+        assert whole.info["fusion"] == "learned" and "fusion_fallback" not in whole.info and calls
