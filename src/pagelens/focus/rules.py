@@ -258,9 +258,11 @@ class RulesConfig:
     #: (floor and ceiling as always; a ``FocusQuery.budget`` still overrides). Only an order of the learned
     #: fusion's log-odds is judged (the threshold is in their units): an RRF order (``default:rrf``,
     #: ``default:e5``, a model that cannot be loaded) gets :attr:`budget`. On since stop 31 (B2 of BENCHMARKS.md
-    #: "Focus, twenty-ninth pass", checked on dev-31 by the coordinator's stop-31 section)
+    #: "Focus, twenty-ninth pass", checked on dev-31 by the coordinator's stop-31 section). :attr:`certain_at` is
+    #: in the shipped model's log-odds: 3.5 for the eighteenth pass's model, re-mapped to 3.518 for the model with the
+    #: meaning columns so that the same share of the choosing goals (51.55%) is sure ("Focus, thirty-first pass")
     certain_by: str = "gap"
-    certain_at: float = 3.5
+    certain_at: float = 3.518
     certain_share: float = 0.20
     unsure_share: float = 0.40
     debug_units: int = 8
