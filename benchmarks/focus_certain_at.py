@@ -76,6 +76,8 @@ def matched(gaps_new: list[float], n_goals: int, share: float) -> float:
 
 
 def match(args: argparse.Namespace) -> None:
+    if args.by_kind:
+        return match_by_kind(args)
     ref, new = _rows(args.ref), _rows(args.new)
     share = sure_share(ref, args.at)
     learned = [g for f, g in new if g is not None and f in ("learned", "?")]
@@ -83,6 +85,22 @@ def match(args: argparse.Namespace) -> None:
     print(f"reference: {share:.4f} of {len(ref)} goals sure at {args.at}")
     print(f"new model: {sure_share(new, args.at):.4f} sure at {args.at}; {sure_share(new, at):.4f} sure at "
           f"certain_at = {at}")
+
+
+def match_by_kind(args: argparse.Namespace) -> None:
+    """The same match within question goals (:func:`pagelens.focus.terms.is_question`) and within the others."""
+    from pagelens.focus.terms import is_question
+
+    ref_rows, new_rows = json.loads(args.ref.read_text()), json.loads(args.new.read_text())
+    assert [r["goal"] for r in ref_rows] == [r["goal"] for r in new_rows], "the two files hold other goals"
+    ref, new = _rows(args.ref), _rows(args.new)
+    for name, want in (("question", True), ("other", False)):
+        idx = [i for i, r in enumerate(ref_rows) if is_question(r["goal"]) == want]
+        r, n = [ref[i] for i in idx], [new[i] for i in idx]
+        share = sure_share(r, args.at)
+        at = matched([g for f, g in n if g is not None and f in ("learned", "?")], len(n), share)
+        print(f"{name} ({len(idx)} goals): reference {share:.4f} sure at {args.at}; new model {sure_share(n, args.at):.4f} "
+              f"at {args.at}, {sure_share(n, at):.4f} at {at}")
 
 
 def main() -> None:
@@ -97,6 +115,7 @@ def main() -> None:
     m.add_argument("--ref", type=Path, required=True)
     m.add_argument("--new", type=Path, required=True)
     m.add_argument("--at", type=float, default=3.5)
+    m.add_argument("--by-kind", action="store_true", help="question goals and the others matched apart (A2)")
     args = ap.parse_args()
     (gaps if args.cmd == "gaps" else match)(args)
 

@@ -37,6 +37,8 @@ class BudgetConfig(Protocol):
     @property
     def certain_at(self) -> float: ...
     @property
+    def certain_at_question(self) -> float | None: ...
+    @property
     def certain_share(self) -> float: ...
     @property
     def unsure_share(self) -> float: ...
@@ -65,12 +67,15 @@ def query_share(budget: float | None) -> float | None:
     return budget if budget is not None and 0 < budget <= 1 else None
 
 
-def share_of(cfg: BudgetConfig, asked: float | None, cert: Certainty, judged: bool) -> float:
+def share_of(cfg: BudgetConfig, asked: float | None, cert: Certainty, judged: bool, question: bool = False) -> float:
     """The share for one goal: the query's own (``asked``, :func:`query_share`); else, when
     :attr:`~pagelens.focus.rules.RulesConfig.certain_by` is set and ``cert`` was read from the learned fusion's log-odds (``judged``:
-    its threshold is in their units), the certainty's share; else :attr:`~pagelens.focus.rules.RulesConfig.budget`."""
+    its threshold is in their units), the certainty's share (a ``question`` goal judged at
+    :attr:`~pagelens.focus.rules.RulesConfig.certain_at_question` when that is set); else
+    :attr:`~pagelens.focus.rules.RulesConfig.budget`."""
     if asked is not None:
         return asked
     if cfg.certain_by and judged:
-        return share_for(cert, cfg.certain_by, cfg.certain_at, cfg.certain_share, cfg.unsure_share)
+        at = cfg.certain_at_question if question and cfg.certain_at_question is not None else cfg.certain_at
+        return share_for(cert, cfg.certain_by, at, cfg.certain_share, cfg.unsure_share)
     return cfg.budget

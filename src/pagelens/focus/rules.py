@@ -263,6 +263,8 @@ class RulesConfig:
     #: meaning columns so that the same share of the choosing goals (51.55%) is sure ("Focus, thirty-first pass")
     certain_by: str = "gap"
     certain_at: float = 3.518
+    #: a question goal's own threshold (None: :attr:`certain_at` for every goal); opt-in, the thirty-first pass's A2
+    certain_at_question: float | None = None
     certain_share: float = 0.20
     unsure_share: float = 0.40
     debug_units: int = 8
@@ -356,7 +358,8 @@ class RulesRetriever:
             order = order_with_addresses(pa, query, order, cfg.url_units, cfg.url_after, cfg.url_df_share)
         judged = fusion == "learned" and bool(model_scores) and cfg.fusion_rrf_weight <= 0  # log-odds to judge
         cert = certainty(order, model_scores, log_odds=True) if judged else certainty(order, fused, log_odds=False)
-        budget = budget_of(cfg, share_of(cfg, query_share(query.budget), cert, judged), total)
+        question = cfg.certain_at_question is not None and is_question(query.goal)
+        budget = budget_of(cfg, share_of(cfg, query_share(query.budget), cert, judged, question), total)
         extra: list[int] = []
         if asks_extreme(query.goal):
             values = _compared_values(page, line_terms, line_terms_goal_kinds(query))

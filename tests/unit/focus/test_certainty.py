@@ -71,3 +71,21 @@ def test_the_shipped_rule_and_an_rrf_order_keeps_the_flat_share() -> None:
     rrf = focus(r, q, RulesRetriever(RulesConfig(fusion="rrf")), defense=False)
     rrf_flat = focus(r, q, RulesRetriever(RulesConfig(fusion="rrf", certain_by="")), defense=False)
     assert rrf.info["budget_tokens"] == rrf_flat.info["budget_tokens"] == flat.info["budget_tokens"]
+
+
+def test_a_question_goal_may_have_its_own_threshold() -> None:
+    from pagelens.focus.budget import share_of
+
+    cert = Certainty(gap=3.52, mass=0.3, near=5)
+    cfg = RulesConfig(certain_at=3.51, certain_at_question=3.53)
+    assert share_of(cfg, None, cert, True, question=False) == cfg.certain_share  # 3.52 >= 3.51
+    assert share_of(cfg, None, cert, True, question=True) == cfg.unsure_share  # 3.52 < 3.53
+    assert share_of(RulesConfig(certain_at=3.51), None, cert, True, question=True) == cfg.certain_share  # None: one
+    r = rendering_from_text(_page())
+    q = FocusQuery("What are the store policies on opening hours?")
+    got = focus(r, q, RulesRetriever(RulesConfig(certain_by="mass", certain_at=1.01, certain_at_question=0.0,
+                                                 certain_share=0.5, unsure_share=0.9)), defense=False)
+    acting = focus(r, FocusQuery("Show the store policies on opening hours"),
+                   RulesRetriever(RulesConfig(certain_by="mass", certain_at=1.01, certain_at_question=0.0,
+                                              certain_share=0.5, unsure_share=0.9)), defense=False)
+    assert got.info["budget_tokens"] < acting.info["budget_tokens"]  # the question is sure at 0.0, the other is not
