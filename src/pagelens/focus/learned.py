@@ -24,7 +24,9 @@ This module replaces that sum by a model fitted on labeled goals over many pages
   an amount, a date, a count, a person, a way to reach someone; the fourteenth pass), likewise
   computed only for a model that reads them;
 * the unit's meaning (:data:`MEANING_FEATURES`, the thirtieth pass): its cosine to the goal under WordLlama's
-  token table (:mod:`.lookup`), that cosine relative to the page's units, and its neighbours' best.
+  token table (:mod:`.lookup`), that cosine relative to the page's units, and its neighbours' best; computed only
+  for a model that reads them (the shipped model does not: h31-refit3's model that does was not adopted on top of
+  the certainty budget, BENCHMARKS.md "Focus, thirty-first pass").
 
 No feature is a word, a phrase or anything page-specific. The model is a gradient-boosted tree
 ensemble (or a logistic regression) exported to JSON (:data:`MODEL_FILE`) and evaluated here
@@ -51,8 +53,8 @@ from pagelens.focus.relations import RELATION_FEATURES, relation_features
 from pagelens.focus.units import ACTION_ROLES, CONTROL_ROLES, HEADING_ROLES, TEXT_ENTRY_ROLES, row_of
 
 #: The model shipped with the package (fitted on every development goal set of the corpus pages and on
-#: blind-14 / blind-15 of two other page directories; the eighteenth pass, BENCHMARKS.md; since the thirtieth
-#: it also reads the unit's meaning, :data:`MEANING_FEATURES`, so every unit is embedded for every goal).
+#: blind-14 / blind-15 of two other page directories; the eighteenth pass, BENCHMARKS.md). A model that reads
+#: :data:`MEANING_FEATURES` has every unit embedded for every goal (not on pages over ``meaning_max_units``).
 MODEL_FILE = Path(__file__).with_name("fusion_model.json")
 #: The signals read, in feature order (a signal a goal does not use is absent: all zeros).
 SIGNALS = ("terms", "bm25", "facts", "kind", "controls", "forms", "prior")

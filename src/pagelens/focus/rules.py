@@ -27,7 +27,8 @@ drops what an agent needs but the goal never names. This retriever
 
 3. fuses the ranks — by default with a small model fitted on labeled goals over many pages
    (:mod:`.learned`: each signal's rank and score, the unit's shape and surroundings, the goal's
-   shape, the unit's cosine to the goal under WordLlama's token table, :mod:`.lookup`; never a word) that
+   shape; a model may also read the unit's cosine to the goal under WordLlama's token table, :mod:`.lookup`,
+   except on pages over ``meaning_max_units``, where RRF orders; never a word) that
    orders the units some signal ranks; ``default:rrf`` (or when the
    model file cannot be used) by reciprocal rank fusion, where a unit is lost only when every
    signal ranks it low; optionally, :attr:`RulesConfig.signal_quota`, each signal's own best units go first, so
@@ -259,10 +260,10 @@ class RulesConfig:
     #: fusion's log-odds is judged (the threshold is in their units): an RRF order (``default:rrf``,
     #: ``default:e5``, a model that cannot be loaded) gets :attr:`budget`. On since stop 31 (B2 of BENCHMARKS.md
     #: "Focus, twenty-ninth pass", checked on dev-31 by the coordinator's stop-31 section). :attr:`certain_at` is
-    #: in the shipped model's log-odds: 3.5 for the eighteenth pass's model, re-mapped to 3.518 for the model with the
-    #: meaning columns so that the same share of the choosing goals (51.55%) is sure ("Focus, thirty-first pass")
+    #: in the shipped model's log-odds: a model fitted anew needs it re-mapped (for h31-refit3's model with the
+    #: meaning columns 3.518 calls the same 51.55% of the choosing goals sure; "Focus, thirty-first pass", not shipped)
     certain_by: str = "gap"
-    certain_at: float = 3.518
+    certain_at: float = 3.5
     #: a question goal's own threshold (None: :attr:`certain_at` for every goal); opt-in, the thirty-first pass's A2
     certain_at_question: float | None = None
     certain_share: float = 0.20

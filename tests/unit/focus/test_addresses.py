@@ -79,10 +79,7 @@ def test_default_keeps_an_icon_link_whose_address_names_the_goal_only_with_the_s
                      ("\t\t\t[3] link '\u2709 Member area of the weekly board, your page and what you receive',"
                       " url='https://b.example/board/user/mailSubscriptions'")]
     r = rendering_from_text("\n".join(page))
-    # RRF's fusion: the shipped model also reads the unit's meaning (the thirtieth pass) and keeps this link without
-    # the step; the step's own effect is what is tested here
-    cfg = RulesConfig(floor_tokens=200, budget=0.05, certain_by="", small_page_tokens=0, unfit_after=0.0, skeleton_share=0.0, nearby_best=0, gap_tokens=0,
-                      fusion="rrf")
+    cfg = RulesConfig(floor_tokens=200, budget=0.05, certain_by="", small_page_tokens=0, unfit_after=0.0, skeleton_share=0.0, nearby_best=0, gap_tokens=0)
 
     def view(units: int) -> str:
         res = focus(r, FocusQuery("manage my mail subscriptions"), _retriever(dataclasses.replace(cfg, url_units=units,

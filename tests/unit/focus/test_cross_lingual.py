@@ -110,9 +110,7 @@ def test_a_goal_in_another_language_keeps_the_english_pages_cognate_link() -> No
     others = [f"Service {i} office" for i in range(60)]
     page = rendering_from_text(_portal([*others[:30], "Biography", *others[30:]], _ENGLISH))
     goal = FocusQuery("Leer la biografía de la ciudad")
-    # the cognates alone: the meaning signal finds the link too, after the fusion (meaning_keep) and, since the
-    # thirtieth pass, inside the shipped fusion model (its meaning columns): RRF's fusion here
-    plain = replace(RulesConfig(), meaning_keep=0, fusion="rrf")
+    plain = replace(RulesConfig(), meaning_keep=0)  # the cognates alone: the meaning signal finds the link too
     on = focus(page, goal, RulesRetriever(plain), defense=False)
     off = focus(page, goal, RulesRetriever(replace(plain, goal_cognates=False)), defense=False)
     assert on.pruning > 0.5 and off.pruning > 0.5

@@ -427,7 +427,7 @@ def test_a_model_reading_the_meaning_columns_orders_by_meaning(tmp_path: Path) -
     model = learned.Model(spec)
     assert model.reads_meaning and not model.reads_language and model.reads == learned.FEATURES.index("meaning_cos") + 1
     shipped, _ = learned.load_model()
-    assert shipped is not None and shipped.reads_meaning  # the thirtieth pass's model reads them
+    assert shipped is not None and not shipped.reads_meaning  # the shipped model does not (h31-refit3's is not shipped)
     (tmp_path / "m.json").write_text(json.dumps(spec))
     learned.forget_models()
     cfg = replace(RulesConfig(), fusion="learned", fusion_model=str(tmp_path / "m.json"), meaning_keep=0)
@@ -446,20 +446,25 @@ def test_a_model_reading_the_meaning_columns_orders_by_meaning(tmp_path: Path) -
     learned.forget_models()
 
 
-def test_the_meaning_columns_respect_the_unit_cap(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Over ``meaning_max_units`` no unit is embedded for the meaning columns: RRF's order and why (the thirty-first
-    pass; a 100,000-element page must not pay ~1 KB a unit for its vectors)."""
+def test_the_meaning_columns_respect_the_unit_cap(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Over ``meaning_max_units`` no unit is embedded for a model's meaning columns: RRF's order and why (the
+    thirty-first pass; a 100,000-element page must not pay ~1 KB a unit for its vectors)."""
     from pagelens.focus import lookup
 
-    shipped, _ = learned.load_model()
-    assert shipped is not None and shipped.reads_meaning
+    names = ["terms_rr", "meaning_cos"]
+    spec = {"kind": "linear", "features": names, "columns": [learned.FEATURES.index(f) for f in names],
+            "mean": [0.0] * 2, "scale": [1.0] * 2, "coef": [1.0, 1.0], "intercept": 0.0}
+    (tmp_path / "m.json").write_text(json.dumps(spec))
+    learned.forget_models()
+    cfg = replace(RulesConfig(), fusion="learned", fusion_model=str(tmp_path / "m.json"), meaning_gate=True)
     page, q = _shop(300), FocusQuery("Add kettle model 7 to the cart")
     calls: list[int] = []
     real = lookup.unit_vectors
     monkeypatch.setattr(lookup, "unit_vectors", lambda pa, emb, chars: calls.append(1) or real(pa, emb, chars))
-    capped = RulesRetriever(replace(RulesConfig(), meaning_max_units=50, meaning_gate=True)).select(q, page)
+    capped = RulesRetriever(replace(cfg, meaning_max_units=50)).select(q, page)
     assert capped.info["fusion"] == "rrf" and "meaning_max_units 50" in capped.info["fusion_fallback"]
     assert not calls  # nothing embedded
     if lookup.shared_lookup()[0] is not None:
-        whole = RulesRetriever(RulesConfig()).select(q, page)
+        whole = RulesRetriever(cfg).select(q, page)
         assert whole.info["fusion"] == "learned" and "fusion_fallback" not in whole.info and calls
+    learned.forget_models()

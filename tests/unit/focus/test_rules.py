@@ -74,9 +74,7 @@ def test_table_row_travels_with_its_header_row() -> None:
                  f"\t\t\t\t[{62 + 3 * i}] cell '{30 - i % 30}'"]
     text = _kept(_page(rows), "How many points does Bayern have?").text()
     assert "cell 'Bayern'" in text and "[65] cell '29'" in text and "columnheader 'Points'" in text
-    # the table is not kept whole (the thirtieth pass's model keeps 35 of its 60 other rows here, the model before
-    # it 16: the budget is spent on rows rather than on the navigation's links; Club40 was the old assertion)
-    assert "cell 'Club59'" not in text and text.count("cell 'Club") < 60
+    assert "cell 'Club40'" not in text
 
 
 def test_nothing_matches_keeps_controls_softly() -> None:
@@ -143,9 +141,7 @@ def test_soft_fallback_does_not_repeat_a_long_listings_controls() -> None:
     res = _kept(_page(_unsorted_listing()), "ズボンを探す")  # nothing matches
     text = res.text()
     assert text.count("button 'Add to cart'") >= 1  # the page's controls, softly
-    # within the budget and its two documented allowances (nearby, unfit: 5% each; the thirtieth pass's model
-    # spends 7.5% over here, its unfit allowance included; the model before it 0.8%)
-    assert res.info["spent_tokens"] <= res.info["budget_tokens"] * 1.10
+    assert res.info["spent_tokens"] <= res.info["budget_tokens"] * 1.05
     assert res.pruning > 0.5
 
 
