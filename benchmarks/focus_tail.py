@@ -67,7 +67,7 @@ def _retriever(name: str) -> Any:
         key, _, value = pair.partition("=")
         t = types[key]
         kw[key] = ((value.lower() == "true") if t in (bool, "bool") else int(value) if t in (int, "int")
-                   else value if t in (str, "str") else float(value))
+                   else value if t in (str, "str", "str | None") else float(value))
     return RulesRetriever(RulesConfig(**kw))
 
 
