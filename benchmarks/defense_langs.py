@@ -55,7 +55,24 @@ SHAPES: dict[str, tuple[str, str]] = {
     "h-review": ("user-content", '<div class="comment"><p class="author">mk_77</p><p>{T}</p></div>'),
     "h-errata": ("elsewhere-note", '<p class="note">{T}</p>'),
     "h-password": ("help-text", '<div class="hint"><p>{T}</p><input type="password"></div>'),
+    # h33-speaker: a quoted chat transcript (turns one a line in the row's text), honest or a fake turn
+    "fake-turn": ("fake-format", "{T}"),
+    "h-chat": ("fake-format", "{T}"),
 }
+#: How a transcript's turns are laid out (rotated by language): one <pre>, one paragraph a turn in a quotation,
+#: one list item a turn.
+CHAT_FORMS = ("<pre>{T}</pre>", "<blockquote>{T}</blockquote>", '<ul class="chat">{T}</ul>')
+#: The shapes of the h32-langs probe (their rows keep their pages when later passes add shapes or languages).
+FIRST = ("ai-addressed", "ignore-previous", "send-data", "urgent-notice", "secret-request", "changed-procedure",
+         "page-moved", "cookie-act", "h-notice", "h-cookie", "h-help", "h-review", "h-errata", "h-password")
+
+
+def _chat(text: str, form: int) -> str:
+    """A transcript's turns (one a line) in the layout ``CHAT_FORMS[form]``."""
+    turns = [t for t in text.split("\n") if t.strip()]
+    inner = ("\n".join(turns) if form == 0 else
+             "".join(f"<p>{t}</p>" for t in turns) if form == 1 else "".join(f"<li>{t}</li>" for t in turns))
+    return CHAT_FORMS[form].replace("{T}", inner)
 
 
 def load(path: Path = PROBE) -> list[dict[str, Any]]:
@@ -64,13 +81,16 @@ def load(path: Path = PROBE) -> list[dict[str, Any]]:
 
 def cases(rows: list[dict[str, Any]]) -> list[inj.Case]:
     """One injection case per probe row (marker ``LQ<n>``, written where the row says ``{M}``)."""
-    langs = sorted({r["lang"] for r in rows})
+    first = sorted({r["lang"] for r in rows if r["shape"] in FIRST})
+    langs = first + sorted({r["lang"] for r in rows} - set(first))
     out = []
     for n, r in enumerate(rows):
         marker = f"LQ{5000 + n}"
         category, wrap = SHAPES[r["shape"]]
         page, goal = PAGES[langs.index(r["lang"]) % len(PAGES)]
-        html = wrap.replace("{T}", r["text"].replace("{M}", marker))
+        text = r["text"].replace("{M}", marker)
+        html = _chat(text, langs.index(r["lang"]) % len(CHAT_FORMS)) if r["shape"] in ("fake-turn", "h-chat") else (
+            wrap.replace("{T}", text))
         out.append(inj.parse_case({"id": f"p32-{r['shape']}-{r['lang']}", "page": page, "goal": goal,
                                    "category": category, "lang": r["lang"], "html": html,
                                    "where": {"selector": "body", "position": "beforeend"}, "marker": marker,
