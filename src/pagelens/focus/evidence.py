@@ -530,20 +530,18 @@ def _wide(low: str, offsite: bool, turn: bool = False) -> tuple[int, int, bool, 
     cred = lw.CRED.search(low) is not None
     addressed = 2 if role and ((dismiss and (instr or offsite or cred)) or (offsite and (instr or cred))) else int(
         role and offsite)
-    told = False
-    if SPEAKER_MODE != "K2" and lw.ORDER.search(low) is not None:
-        told = True
-    if role and addressed < 2 and (told or lw.USER.search(low) is not None):
+    told = SPEAKER_MODE != "K2" and lw.ORDER.search(low) is not None
+    if role and (told or (addressed < 2 and lw.USER.search(low) is not None)):
         free = low
         if ":" in low and SPEAKER_MODE != "S2":
             spans = speakers.labels(low) if SPEAKER_MODE == "K1" else speakers.transcript(low)
             if not spans and turn:
                 spans = speakers.labels(low)[:1]
             free = speakers.unlabelled(low, spans)
-        if free is low or (lw.ROLE.search(free) is not None and (
-                (told and lw.ORDER.search(free) is not None) or lw.USER.search(free) is not None)):
+        if free is not low and lw.ROLE.search(free) is None:
+            told = False  # the reader's words stand only as speaker labels: the turns' orders are the chat's own
+        elif addressed < 2 and (told or lw.USER.search(free) is not None):
             addressed = 2
-        told = told and (free is low or lw.ORDER.search(free) is not None)
     override = 2 if dismiss and instr else 0
     return addressed, override, cred, told
 

@@ -18,7 +18,7 @@ import re
 __all__ = ["labels", "opens_on_label", "transcript", "unlabelled"]
 
 #: Characters that end what comes before a label: a sentence's end, a closing quote or bracket, a list bullet.
-_BOUNDARY = frozenset(".!?…。！？»”\"')]}•·|;")
+_BOUNDARY = frozenset(".!?…。！？»”\"')]}•·|;।॥؟۔።")
 #: A label's words: the first character a letter, then anything but space and punctuation (marks of Indic scripts
 #: are not ``\w``); one to three words joined by a space or a hyphen.
 _WORD = r"[^\W\d_][^\s.,;:!?()\[\]{}\"“”«»/\\|<>=+*#@&%$~^`]*"
