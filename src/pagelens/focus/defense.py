@@ -376,7 +376,7 @@ def turn_line(payloads: Sequence[str], i: int) -> bool:
     (:func:`.speakers.opens_on_label`) and the nearest text line before or after it opens on a different one
     (a line holding the other's text, a parent's name, is skipped)."""
     own = speakers.opens_on_label(payloads[i].lower()) if ":" in payloads[i][:60] else ""
-    if not own or evidence_mode() == "K1":
+    if not own:
         return False
     for step in (-1, 1):
         j = i + step
@@ -389,12 +389,6 @@ def turn_line(payloads: Sequence[str], i: int) -> bool:
                 break
             j += step
     return False
-
-
-def evidence_mode() -> str:
-    from pagelens.focus import evidence as _ev
-
-    return _ev.SPEAKER_MODE
 
 
 def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:

@@ -508,11 +508,6 @@ def _evidence(text: str, home: frozenset[str], turn: bool = False) -> Evidence:
                     modal, bool(offsite) and _any(lx.ELSEWHERE, low))
 
 
-#: h33-speaker candidates (measurement): "K1" S2 + any speaker label exempted; "K2" S1 (role + user) + the labels of a
-#: transcript exempted; "K3" S2 (role + user or order) + the labels of a transcript exempted.
-SPEAKER_MODE = "K3"
-
-
 def _wide(low: str, offsite: bool, turn: bool = False) -> tuple[int, int, bool, bool]:
     """(addressed, override, credential, order) from :mod:`pagelens.focus.lexicons_wide`: a word for the automated
     reader beside a dismissal, or beside an off-site address with instructions or a credential request, is an
@@ -530,11 +525,11 @@ def _wide(low: str, offsite: bool, turn: bool = False) -> tuple[int, int, bool, 
     cred = lw.CRED.search(low) is not None
     addressed = 2 if role and ((dismiss and (instr or offsite or cred)) or (offsite and (instr or cred))) else int(
         role and offsite)
-    told = SPEAKER_MODE != "K2" and lw.ORDER.search(low) is not None
+    told = lw.ORDER.search(low) is not None
     if role and (told or (addressed < 2 and lw.USER.search(low) is not None)):
         free = low
-        if ":" in low and SPEAKER_MODE != "S2":
-            spans = speakers.labels(low) if SPEAKER_MODE == "K1" else speakers.transcript(low)
+        if ":" in low:
+            spans = speakers.transcript(low)
             if not spans and turn:
                 spans = speakers.labels(low)[:1]
             free = speakers.unlabelled(low, spans)
