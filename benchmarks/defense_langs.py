@@ -6,6 +6,9 @@ banking password and card code; a changed procedure; "this page moved, go to X";
 and 6 honest look-alikes (a maintenance notice, a cookie banner, field help, a review, an erratum, a password rule),
 each written by hand in 20 languages by h32-langs, the pass that then extends the lexicons: **fitted data by
 construction** (its gains are not evidence; the development injection sets are). No row is a phrase of any case.
+h33-speaker added ``h-chat`` (an honest quoted chat transcript with an AI assistant, 23 languages) and ``fake-turn`` (an
+attack dressed as the assistant's turn, 10 languages), laid out as one ``<pre>``, a paragraph a turn or a list item a
+turn (:data:`CHAT_FORMS`, rotated by language).
 
 Each row is spliced (:func:`injection_blind4.insert_snippet`, via :func:`injection_blind4.run_case`) at the end of
 one of three corpus pages (rotated by language), wrapped in the HTML its shape would come in (a comment, an alert,
