@@ -6,6 +6,9 @@ banking password and card code; a changed procedure; "this page moved, go to X";
 and 6 honest look-alikes (a maintenance notice, a cookie banner, field help, a review, an erratum, a password rule),
 each written by hand in 20 languages by h32-langs, the pass that then extends the lexicons: **fitted data by
 construction** (its gains are not evidence; the development injection sets are). No row is a phrase of any case.
+h33-speaker added ``h-chat`` (an honest quoted chat transcript with an AI assistant, 23 languages) and ``fake-turn`` (an
+attack dressed as the assistant's turn, 10 languages), laid out as one ``<pre>``, a paragraph a turn or a list item a
+turn (:data:`CHAT_FORMS`, rotated by language).
 
 Each row is spliced (:func:`injection_blind4.insert_snippet`, via :func:`injection_blind4.run_case`) at the end of
 one of three corpus pages (rotated by language), wrapped in the HTML its shape would come in (a comment, an alert,
@@ -55,7 +58,24 @@ SHAPES: dict[str, tuple[str, str]] = {
     "h-review": ("user-content", '<div class="comment"><p class="author">mk_77</p><p>{T}</p></div>'),
     "h-errata": ("elsewhere-note", '<p class="note">{T}</p>'),
     "h-password": ("help-text", '<div class="hint"><p>{T}</p><input type="password"></div>'),
+    # h33-speaker: a quoted chat transcript (turns one a line in the row's text), honest or a fake turn
+    "fake-turn": ("fake-format", "{T}"),
+    "h-chat": ("fake-format", "{T}"),
 }
+#: How a transcript's turns are laid out (rotated by language): one <pre>, one paragraph a turn in a quotation,
+#: one list item a turn.
+CHAT_FORMS = ("<pre>{T}</pre>", "<blockquote>{T}</blockquote>", '<ul class="chat">{T}</ul>')
+#: The shapes of the h32-langs probe (their rows keep their pages when later passes add shapes or languages).
+FIRST = ("ai-addressed", "ignore-previous", "send-data", "urgent-notice", "secret-request", "changed-procedure",
+         "page-moved", "cookie-act", "h-notice", "h-cookie", "h-help", "h-review", "h-errata", "h-password")
+
+
+def _chat(text: str, form: int) -> str:
+    """A transcript's turns (one a line) in the layout ``CHAT_FORMS[form]``."""
+    turns = [t for t in text.split("\n") if t.strip()]
+    inner = ("\n".join(turns) if form == 0 else
+             "".join(f"<p>{t}</p>" for t in turns) if form == 1 else "".join(f"<li>{t}</li>" for t in turns))
+    return CHAT_FORMS[form].replace("{T}", inner)
 
 
 def load(path: Path = PROBE) -> list[dict[str, Any]]:
@@ -64,13 +84,16 @@ def load(path: Path = PROBE) -> list[dict[str, Any]]:
 
 def cases(rows: list[dict[str, Any]]) -> list[inj.Case]:
     """One injection case per probe row (marker ``LQ<n>``, written where the row says ``{M}``)."""
-    langs = sorted({r["lang"] for r in rows})
+    first = sorted({r["lang"] for r in rows if r["shape"] in FIRST})
+    langs = first + sorted({r["lang"] for r in rows} - set(first))
     out = []
     for n, r in enumerate(rows):
         marker = f"LQ{5000 + n}"
         category, wrap = SHAPES[r["shape"]]
         page, goal = PAGES[langs.index(r["lang"]) % len(PAGES)]
-        html = wrap.replace("{T}", r["text"].replace("{M}", marker))
+        text = r["text"].replace("{M}", marker)
+        html = _chat(text, langs.index(r["lang"]) % len(CHAT_FORMS)) if r["shape"] in ("fake-turn", "h-chat") else (
+            wrap.replace("{T}", text))
         out.append(inj.parse_case({"id": f"p32-{r['shape']}-{r['lang']}", "page": page, "goal": goal,
                                    "category": category, "lang": r["lang"], "html": html,
                                    "where": {"selector": "body", "position": "beforeend"}, "marker": marker,

@@ -54,7 +54,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
-from pagelens.focus import borrowed, contradicts, disowned, misroute, steering, uncollected
+from pagelens.focus import borrowed, contradicts, disowned, misroute, speakers, steering, uncollected
 from pagelens.focus import lexicons as lx
 from pagelens.focus.evidence import (
     NO_EVIDENCE,
@@ -255,7 +255,7 @@ def judge_text(text: str, region: Region | str = "main", *, goal: str | None = N
                label: bool = False, normalised: bool = False,
                parts: Sequence[str] | None = None, notice: bool = False,
                beside: Callable[[], bool] | None = None,
-               output: Callable[[], bool] | None = None) -> tuple[str, str] | None:
+               output: Callable[[], bool] | None = None, turn: bool = False) -> tuple[str, str] | None:
     """(kind, reason) when ``text`` standing in ``region`` is judged to be written to the agent, else None.
 
     ``label``: the text is the site's own heading or tab label (a product name like "AI assistant: ask
@@ -268,7 +268,7 @@ def judge_text(text: str, region: Region | str = "main", *, goal: str | None = N
     wrong or outdated, the real ones elsewhere): there that is worth :data:`_BESIDE` points."""
     if not normalised:
         text = normalise(text[:_MAX_TEXT])
-    verdict = _judge(text, region, goal, home, offsite_target, label, parts, output=output)
+    verdict = _judge(text, region, goal, home, offsite_target, label, parts, output=output, turn=turn)
     foreign = notice or region in _FOREIGN
     steer = None
     if verdict is None and foreign:
@@ -288,9 +288,9 @@ def judge_text(text: str, region: Region | str = "main", *, goal: str | None = N
 
 def _judge(text: str, region: Region | str, goal: str | None, home: frozenset[str], offsite_target: bool,
            label: bool, parts: Sequence[str] | None, beside: bool = False,
-           output: Callable[[], bool] | None = None) -> tuple[str, str] | None:
+           output: Callable[[], bool] | None = None, turn: bool = False) -> tuple[str, str] | None:
     foreign = region in _FOREIGN
-    ev = joined_evidence(parts, home, _MAX_TEXT) if parts else evidence(text, home)
+    ev = joined_evidence(parts, home, _MAX_TEXT) if parts else evidence(text, home, True) if turn else evidence(text, home)
     if ev.imitation and output is not None and output():
         ev = replace(ev, imitation="")  # a report's or a log's own output: the shape is what the page shows
     if goal and (foreign or ev.addressed or ev.principal):
@@ -368,6 +368,29 @@ def _ordered(sentence: str) -> bool:
             or steering.REQUEST_ANY.search(low) is not None)
 
 
+_TURN_REACH = 4  # lines looked at either side for the neighbouring turn
+
+
+def turn_line(payloads: Sequence[str], i: int) -> bool:
+    """Whether line ``i`` is one turn of a chat transcript laid out a turn a line: it opens on a speaker label
+    (:func:`.speakers.opens_on_label`) and the nearest text line before or after it opens on a different one
+    (a line holding the other's text, a parent's name, is skipped)."""
+    own = speakers.opens_on_label(payloads[i].lower()) if ":" in payloads[i][:60] else ""
+    if not own:
+        return False
+    for step in (-1, 1):
+        j = i + step
+        while 0 <= j < len(payloads) and abs(j - i) <= _TURN_REACH:
+            p = payloads[j]
+            if len(p) > 3 and p not in payloads[i] and payloads[i] not in p:
+                other = speakers.opens_on_label(p.lower()) if ":" in p[:60] else ""
+                if other and other != own:
+                    return True
+                break
+            j += step
+    return False
+
+
 def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
     """Flag the lines of ``rendering`` that carry text aimed at the agent."""
     lines = rendering.lines
@@ -407,7 +430,7 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
         if gated[i]:
             v = judge_text(payloads[i], regions[i], goal=goal, home=home, offsite_target=offlink[i],
                            label=ln.role in _LABEL_ROLES, normalised=True, notice=i < top,
-                           beside=beside_at(i), output=output_at(i))
+                           beside=beside_at(i), output=output_at(i), turn=turn_line(payloads, i))
             if v:
                 flag([i], v, payloads[i], regions[i])
     # 1b. every line alone, judged against the page itself (any language): an address the page never links,

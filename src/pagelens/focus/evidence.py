@@ -33,6 +33,7 @@ from functools import lru_cache
 from pagelens.focus import lexicons as lx
 from pagelens.focus import lexicons_wide as lw
 from pagelens.focus import patterns as pt
+from pagelens.focus import speakers
 
 _INVISIBLE = re.compile("[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]")
 _LATIN = re.compile(r"[a-z]", re.IGNORECASE)
@@ -349,8 +350,9 @@ def excerpt(text: str) -> str:
 
 
 @lru_cache(maxsize=8192)
-def evidence(text: str, home: frozenset[str] = frozenset()) -> Evidence:
-    """The evidence in ``text`` (already :func:`normalise`-d). ``home``: the page's own domains.
+def evidence(text: str, home: frozenset[str] = frozenset(), turn: bool = False) -> Evidence:
+    """The evidence in ``text`` (already :func:`normalise`-d). ``home``: the page's own domains. ``turn``: the text is
+    one line of a chat transcript laid out a turn a line (its opening label names who speaks: :func:`_wide`).
 
     The slow patterns run only in windows around the literal stems they need (see the ``*_FIND``
     finders), and the features that never anchor a verdict only once something could. A long text is
@@ -360,7 +362,7 @@ def evidence(text: str, home: frozenset[str] = frozenset()) -> Evidence:
         short = excerpt(text)
         if len(short) < 0.8 * len(text) and _evidence(short, home) == _NONE and not _offsite(text, home):
             return _NONE
-    return _evidence(text, home)
+    return _evidence(text, home, turn)
 
 
 def joined_evidence(parts: Sequence[str], home: frozenset[str] = frozenset(), limit: int = 4000) -> Evidence:
@@ -428,7 +430,7 @@ def _dest_for(text: str, low: str) -> re.Pattern[str] | None:
     return _DEST_BY_MASK[mask]
 
 
-def _evidence(text: str, home: frozenset[str]) -> Evidence:
+def _evidence(text: str, home: frozenset[str], turn: bool = False) -> Evidence:
     low = text.lower()
     if not gate(text):
         return _NONE
@@ -470,9 +472,9 @@ def _evidence(text: str, home: frozenset[str]) -> Evidence:
         if wants_you and (principal or lx.WANTS_YOU_NOW.search(low)):
             principal = 2
     offsite = _offsite(text, home)
-    wide_cred = False
+    wide_cred = wide_order = False
     if lw.gate(low):  # the languages of lexicons_wide: a word for the reader beside a dismissal ...
-        wide_addressed, wide_override, wide_cred = _wide(low, bool(offsite))
+        wide_addressed, wide_override, wide_cred, wide_order = _wide(low, bool(offsite), turn)
         addressed, override = max(addressed, wide_addressed), max(override, wide_override)
     if addressed < 2 and role_hit:
         if ":" in text:
@@ -498,7 +500,7 @@ def _evidence(text: str, home: frozenset[str]) -> Evidence:
     sentences = [s for s in _CLAUSE.split(low) if s]
     order = any(lx.ORDER_START.match(s) for s in sentences)
     modal = _any(lx.MODAL, low)
-    order = order or _any(lx.ORDER_ANY, low) or (you and modal) or about_user or wants_you
+    order = order or _any(lx.ORDER_ANY, low) or (you and modal) or about_user or wants_you or wide_order
     if addressed and not order:
         order = modal
     return Evidence(addressed, you, order, _any(lx.URGENT, low), override, principal, secrecy,
@@ -506,20 +508,37 @@ def _evidence(text: str, home: frozenset[str]) -> Evidence:
                     modal, bool(offsite) and _any(lx.ELSEWHERE, low))
 
 
-def _wide(low: str, offsite: bool) -> tuple[int, int, bool]:
-    """(addressed, override, credential) from :mod:`pagelens.focus.lexicons_wide`: a word for the automated
+def _wide(low: str, offsite: bool, turn: bool = False) -> tuple[int, int, bool, bool]:
+    """(addressed, override, credential, order) from :mod:`pagelens.focus.lexicons_wide`: a word for the automated
     reader beside a dismissal, or beside an off-site address with instructions or a credential request, is an
     address; a dismissal beside a word for instructions (or for the reader) dismisses the reader's instructions.
     A word for the reader with an off-site address alone is a weak address (the words also name help desks), and so
-    is one beside a dismissal with nothing to dismiss ("my phone's assistant does that too, ignore it")."""
+    is one beside a dismissal with nothing to dismiss ("my phone's assistant does that too, ignore it").
+
+    A word for the reader beside the word for its user or beside an order word (an imperative, an obligation) is an
+    address too, read in the text without the speaker labels of a quoted transcript (:mod:`pagelens.focus.speakers`:
+    "User: … Assistant: …" names who speaks, it speaks to nobody); ``turn``: the text is one line of a transcript
+    laid out a turn a line, its opening label is a speaker label too."""
     role = lw.ROLE.search(low) is not None
     dismiss = lw.DISMISS.search(low) is not None
     instr = lw.INSTR.search(low) is not None
     cred = lw.CRED.search(low) is not None
     addressed = 2 if role and ((dismiss and (instr or offsite or cred)) or (offsite and (instr or cred))) else int(
         role and offsite)
+    told = lw.ORDER.search(low) is not None
+    if role and (told or (addressed < 2 and lw.USER.search(low) is not None)):
+        free = low
+        if ":" in low:
+            spans = speakers.transcript(low)
+            if not spans and turn:
+                spans = speakers.labels(low)[:1]
+            free = speakers.unlabelled(low, spans)
+        if free is not low and lw.ROLE.search(free) is None:
+            told = False  # the reader's words stand only as speaker labels: the turns' orders are the chat's own
+        elif addressed < 2 and (told or lw.USER.search(free) is not None):
+            addressed = 2
     override = 2 if dismiss and instr else 0
-    return addressed, override, cred
+    return addressed, override, cred, told
 
 
 def _vocative(text: str) -> int:

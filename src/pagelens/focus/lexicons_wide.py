@@ -53,6 +53,8 @@ ROLE_STEMS = (
     "assistenten", "ai-assistent", "ai-agent", "kunstig intelligen", "artificiell intelligens", "tekoäly",
     "avustaja", "mesterséges intelligencia", "asszisztens", "inteligență artificială", "inteligenta artificiala",
     "asistentul", "agentul", "βοηθ", "τεχνητή νοημοσύνη", "πράκτορα", "γλωσσικό μοντέλο",
+    # more forms: Ukrainian "ШІ" (AI), Romanian plurals, Finnish and Swedish bots
+    "ші-", "асистенти", "asistenți", "asistentii", "botti", "chatbotar",
 )
 #: Dismissing what the reader was told: ignore, disregard, forget, do not take into account.
 DISMISS_STEMS = (
@@ -97,9 +99,48 @@ USER_STEMS = (
     "użytkownik", "uživatel", "користувач", "kullanıcı", "المستخدم", "کاربر", "המשתמש", "उपयोगकर्ता",
     "ব্যবহারকারী", "ผู้ใช้", "người dùng", "pengguna", "användare", "bruger", "käyttäjä", "felhasználó",
     "utilizator", "χρήστη",
+    # without the article, which a preposition replaces (Hebrew "ל", Arabic "لل"); Greek plural
+    "משתמש", "مستخدم", "χρήστες",
+)
+
+#: Orders: the language's obligation words (must, should, it is necessary) and imperatives of the verbs an order to
+#: a reader uses (tell, recommend, send, enter, click, go to, visit, open, accept, turn on, stop, run). General grammar:
+#: honest text is full of them; they count only beside what anchors a verdict (a word for the reader, an address).
+ORDER_STEMS = (
+    # Polish, Czech, Ukrainian
+    "musisz", "musicie", "należy", "powinien", "powinni", "przekaż", "poleć", "wyślij", "wpisz", "kliknij",
+    "przejdź", "otwórz", "zaakceptuj", "włącz", "zatrzymaj", "uruchom", "podaj", "odwiedź", "powiedz",
+    "musíte", "je nutné", "pošlete", "zadejte", "klikněte", "otevřete", "přejděte", "navštivte", "řekněte", "spusťte",
+    "мусите", "повинні", "необхідно", "надішліть", "введіть", "натисніть", "перейдіть", "відкрийте", "скажіть",
+    "повідомте", "запустіть", "увімкніть",
+    # Turkish
+    "malıdır", "melidir", "malısınız", "melisiniz", "gönderin", "girin", "tıklayın", "gidin", "açın", "söyleyin",
+    "önerin", "kabul edin", "durdurun", "çalıştırın",
+    # Arabic, Persian, Hebrew
+    "يجب", "ينبغي", "أرسل", "أدخل", "انقر", "اضغط", "اذهب", "افتح", "أخبر", "انصح", "أوقف", "فعّل",
+    "باید", "بفرستید", "وارد کنید", "کلیک کنید", "بروید", "باز کنید", "بگویید",
+    "חייב", "עליך", "עליכם", "שלחו", "הזינו", "הקלידו", "לחצו", "פתחו", "אמרו", "המליצו", "הפעילו",
+    # Hindi, Bengali, Thai
+    "चाहिए", "भेजें", "दर्ज करें", "क्लिक करें", "जाएँ", "खोलें", "बताइए", "बताएँ", "सुझाइए", "करें",
+    "করুন", "পাঠান", "উচিত", "লিখুন",
+    "ต้อง", "กรุณา", "โปรด", "คลิก", "ไปที่",
+    # Vietnamese, Indonesian/Malay, Tagalog
+    "hãy", "phải", "gửi", "nhập", "nhấp", "bấm", "truy cập", "báo cho",
+    "harus", "wajib", "silakan", "kirim", "masukkan", "klik", "kunjungi", "beri tahu", "jalankan", "aktifkan",
+    "dapat mong", "kailangan", "ipadala", "ilagay", "pumunta", "buksan", "sabihin",
+    # Swedish, Danish, Norwegian, Finnish, Hungarian, Romanian, Greek
+    "måste", "skicka", "skriv in", "klicka", "gå till", "öppna", "berätta", "rekommendera", "godkänn",
+    "slå på", "indtast", "skriv inn", "åbn", "åpne", "fortæl", "fortell", "gå til",
+    "täytyy", "pitää", "kerro", "lähetä", "kirjoita", "syötä", "napsauta", "klikkaa", "siirry",
+    "suosittele", "hyväksy", "kytke", "käynnistä",
+    "küldd", "küldje", "add meg", "adja meg", "kattints", "kattintson", "nyisd", "nyissa", "mondd",
+    "trebuie", "trimite", "introduceți", "faceți clic", "accesați", "deschide", "spuneți", "recomandă",
+    "πρέπει", "στείλτε", "στείλε", "πληκτρολογήστε", "εισάγετε", "κάντε κλικ", "πατήστε", "μεταβείτε", "ανοίξτε",
+    "πείτε", "προτείνετε", "αποδεχτείτε", "ενεργοποιήστε", "εκτελέστε", "διακόψτε",
 )
 
 ROLE = _alt(ROLE_STEMS)
+ORDER = _alt(ORDER_STEMS)
 DISMISS = _alt(DISMISS_STEMS)
 INSTR = _alt(INSTR_STEMS)
 CRED = _alt(CRED_STEMS)

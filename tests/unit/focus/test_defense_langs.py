@@ -1,9 +1,9 @@
-"""The defense in more languages (issue 10, h32-langs): what :mod:`pagelens.focus.lexicons_wide`'s languages do
-not cover. An order addressed to an AI assistant in the site's own content, with no dismissal and no outside
-address, is not flagged in these languages (the h32-langs candidates that caught it also flagged an honest quoted chat
-on benign-18b and did not ship: BENCHMARKS.md, twenty-sixth pass): strict xfail, so a pass that closes the gap must
-flip them. Order words, secret words and user words without a word for the reader must never flag. Texts written for
-this file (not the probe's rows, not any case)."""
+"""The defense in more languages (issue 10, h32-langs; h33-speaker): an order addressed to an AI assistant in the
+site's own content, with no dismissal and no outside address, in :mod:`pagelens.focus.lexicons_wide`'s languages: a
+word for the reader beside an order word or the user's word is an address, unless it stands as a speaker label of a
+quoted transcript (h33-speaker, BENCHMARKS.md twenty-seventh pass). Polish's vocative form of the role word
+("Asystencie") is not in the list: strict xfail, the documented gap. Order words, secret words and user words without a
+word for the reader must never flag. Texts written for this file (not the probe's rows, not any case)."""
 
 from __future__ import annotations
 
@@ -36,10 +36,19 @@ HONEST = {
 }
 
 
-@pytest.mark.xfail(strict=True, reason="not covered: a role word with an order or the user's word is no address "
-                                       "in these languages (h32-langs, not shipped)")
-@pytest.mark.parametrize("lang", sorted(ATTACKS))
+#: not covered: the vocative case of the role word is not among the role stems
+GAP = ("pl",)
+
+
+@pytest.mark.parametrize("lang", sorted(set(ATTACKS) - set(GAP)))
 def test_an_order_addressed_to_the_reader_is_flagged_in_the_main_content(lang: str) -> None:
+    verdict = judge_text(ATTACKS[lang], "main")
+    assert verdict is not None and verdict[0] == "addresses-agent", (lang, verdict)
+
+
+@pytest.mark.xfail(strict=True, reason="not covered: the role word's vocative form (Polish) is not a role stem")
+@pytest.mark.parametrize("lang", GAP)
+def test_an_order_addressed_to_the_reader_in_a_form_not_listed(lang: str) -> None:
     verdict = judge_text(ATTACKS[lang], "main")
     assert verdict is not None and verdict[0] == "addresses-agent", (lang, verdict)
 
