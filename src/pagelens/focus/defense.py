@@ -490,7 +490,10 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
     #     sibling paragraphs): a gated line alone under its parent is judged with the text lines of its nearest
     #     ancestor that holds a few (_split_blocks); the whole block's text lines are flagged
     if JOIN_BLOCKS:
-        for block in _split_blocks(lines, gated, payloads, pos):
+        def seed(i: int) -> bool:  # (lead, not a candidate) only a line with anchoring evidence alone, or flagged
+            return lines[i].no in flags or points(evidence(payloads[i], home))[1]
+
+        for block in _split_blocks(lines, [g and seed(i) for i, g in enumerate(gated)], payloads, pos):
             if all(lines[i].no in flags for i in block):
                 continue
             parts = [payloads[i] for i in block]

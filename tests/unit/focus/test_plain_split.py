@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-import pagelens.focus.defense as defense
+from pagelens.focus import defense
 from pagelens.focus.defense import detect
 from pagelens.observe.textparse import rendering_from_text
 
