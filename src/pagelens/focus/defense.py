@@ -486,23 +486,6 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
     for run in _text_runs(rendering):
         for window in _windows(run, gated, payloads):
             judge_window(window)
-    # 2b. a sentence split over the lines of one block (an emphasised lead-in, a code word inside a sentence, short
-    #     sibling paragraphs): a gated line alone under its parent is judged with the text lines of its nearest
-    #     ancestor that holds a few (_split_blocks); the whole block's text lines are flagged
-    if JOIN_BLOCKS:
-        def seed(i: int) -> bool:  # (lead, not a candidate) only a line with anchoring evidence alone, or flagged
-            return lines[i].no in flags or points(evidence(payloads[i], home))[1]
-
-        for block in _split_blocks(lines, [g and seed(i) for i, g in enumerate(gated)], payloads, pos):
-            if all(lines[i].no in flags for i in block):
-                continue
-            parts = [payloads[i] for i in block]
-            region = _worst(regions[i] for i in block)
-            v = judge_text(" ".join(parts), region, goal=goal, home=home, normalised=True, parts=parts,
-                           offsite_target=any(offlink[i] for i in block), notice=block[-1] < top,
-                           beside=beside_at(block[0]), output=output_at(block[0]))
-            if v:
-                flag(block, (v[0], v[1] + " (across the lines of one block)"), " ".join(parts), region)
     # 3. blocks (user posts, dialogs, live regions) judged as one text; the block's root is flagged
     for i, ln in enumerate(lines):
         live = bool(ln.states) and _is_live(ln)
@@ -625,66 +608,6 @@ def _windows(run: list[int], gated: list[bool], payloads: list[str]) -> list[lis
                 continue
         out.append(run[lo : hi + 1])
     return out
-
-
-#: h34-plain P2: a sentence split over the lines of one block is judged as one span (step 2b).
-JOIN_BLOCKS = True
-_SPLIT_ROLES = frozenset({"StaticText", "text", "link", "strong", "emphasis", "mark", "superscript", "subscript"})
-#: Ancestors that are a page, a landmark or a form, never one sentence.
-_SPLIT_STOP = frozenset({"RootWebArea", "WebArea", "main", "banner", "contentinfo", "navigation", "complementary",
-                         "form", "search", "region", "dialog", "alertdialog", "table", "list", "article"})
-_SPLIT_UP = 3  # ancestors climbed from a line alone under its parent
-_SPLIT_LINES = 6  # text lines a block may hold to be one span
-_SPLIT_CHARS = 1200  # and characters
-_SPLIT_WALK = 40  # lines of a subtree walked at most (a bigger one is a section, not a sentence)
-
-
-def _split_blocks(lines: Sequence[Line], gated: Sequence[bool], payloads: Sequence[str],
-                  index: Callable[[], disowned.PageIndex]) -> list[list[int]]:
-    """Positions of the text lines of each block that holds a sentence split over lines of different parents: for a
-    gated text line, its nearest ancestor (at most :data:`_SPLIT_UP` up) holding 2 to :data:`_SPLIT_LINES` text lines
-    of at most :data:`_SPLIT_CHARS` characters, when those lines do not all share one parent (step 2 joined those)."""
-    out: list[list[int]] = []
-    done: set[int] = set()
-    for i, ln in enumerate(lines):
-        if not gated[i] or ln.role not in _SPLIT_ROLES or not payloads[i]:
-            continue
-        at = index().pos
-        a = i
-        for _ in range(_SPLIT_UP):
-            parent = lines[a].parent
-            a = at.get(parent, -1) if parent is not None else -1
-            if a < 0 or a in done:
-                break
-            if lines[a].role in _SPLIT_STOP:
-                break
-            texts = _texts_under(lines, payloads, a)
-            if texts is None or any(lines[t].region != ln.region for t in texts):
-                break  # a section, or text of two regions: not one sentence
-            if len(texts) >= 2:
-                done.add(a)
-                if len({lines[t].parent for t in texts}) > 1:
-                    out.append(texts)
-                break
-    return out
-
-
-def _texts_under(lines: Sequence[Line], payloads: Sequence[str], a: int) -> list[int] | None:
-    """The text lines of ``lines[a]``'s subtree, or None when it holds more than a few (or is long)."""
-    d = lines[a].depth
-    texts: list[int] = []
-    size = 0
-    j = a + 1
-    while j < len(lines) and lines[j].depth > d:
-        if j - a > _SPLIT_WALK:
-            return None
-        if lines[j].role in _SPLIT_ROLES and payloads[j]:
-            texts.append(j)
-            size += len(payloads[j])
-            if len(texts) > _SPLIT_LINES or size > _SPLIT_CHARS:
-                return None
-        j += 1
-    return texts
 
 
 def _live_regions(lines: tuple[Line, ...]) -> list[str]:

@@ -170,7 +170,7 @@ def gate(text: str, foreign: bool = True) -> bool:
             or (not text.isascii() and lx.GATE_WIDE.search(text) is not None)
             or lw.gate(low)
             or (_may_mark(text) and lx.GATE_MARK.search(text) is not None)
-            or (foreign and (lx.GATE_DEST.search(text) is not None or (BARE_HOSTS and bool(bare_hosts(text))))))
+            or (foreign and lx.GATE_DEST.search(text) is not None))
 
 
 def _may_mark(text: str) -> bool:
@@ -390,39 +390,6 @@ def joined_evidence(parts: Sequence[str], home: frozenset[str] = frozenset(), li
     return _NONE
 
 
-#: h34-plain P1: a host name written bare (no scheme, path or port: "name.example", "shop-name.com") is an address too.
-BARE_HOSTS = False
-#: A host written as text: dot-separated labels ending in a lower-case ending (a sentence run into the next one,
-#: "end.Next", is not a host), not inside a longer word, an e-mail or a path, and not followed by a call's "(".
-_BARE = re.compile(r"(?<![\w@./:-])((?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+(?-i:[a-z]{2,12}))"
-                   r"(?![\w(@/:-]|\.\w)")
-_BARE_QUICK = re.compile(r"[A-Za-z0-9]\.[a-z]{2}")
-#: Generic endings a written host ends on; any other ending counts only when it is two letters (a country's).
-_GENERIC_ENDINGS = frozenset({"com", "net", "org", "info", "biz", "io", "co", "app", "dev", "ai", "me", "tv", "xyz",
-                              "online", "site", "shop", "store", "example", "test"})
-#: Two-letter endings that name files (a module, a script, a document), not countries, where pages write them.
-_FILE_ENDINGS2 = frozenset({"py", "rs", "sh", "pl", "md", "js", "ts", "cs", "so", "rb", "mk", "ps", "hs", "ml", "cc",
-                            "hh", "kt", "db", "gz", "xz", "bz", "el", "go", "vb", "fs", "cr", "nb", "jl", "pm", "ex",
-                            "po", "mo", "ui", "rc", "in", "am", "ac", "sc", "pc", "hy", "lo", "la", "ko"})
-
-
-def bare_hosts(text: str) -> list[str]:
-    """The host names written bare in ``text`` (lower-cased): a generic or a two-letter country ending, a registrable
-    label of three characters or more with a letter in it; file names and dotted identifiers left out."""
-    if "." not in text or _BARE_QUICK.search(text) is None:
-        return []
-    out = []
-    for m in _BARE.finditer(text):
-        host = m.group(1).lower()
-        end = host.rsplit(".", 1)[1]
-        if end not in _GENERIC_ENDINGS and (len(end) != 2 or end in _FILE_ENDINGS2):
-            continue
-        label = _registrable(host).split(".", 1)[0]
-        if len(label) >= 3 and not label.isdigit():
-            out.append(host)
-    return out
-
-
 def offsite_address(text: str, home: frozenset[str]) -> str:
     """The first address written in ``text`` (normalised) whose domain is not one of ``home`` ("" for none)."""
     return _offsite(text, home)
@@ -438,8 +405,6 @@ def _offsite(text: str, home: frozenset[str]) -> str:
             d = domain(u.group(0))
             if d and d not in home:
                 return u.group(0)
-    if BARE_HOSTS:
-        return next((h for h in bare_hosts(text) if _registrable(h) not in home), "")
     return ""
 
 
