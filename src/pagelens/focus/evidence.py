@@ -324,6 +324,11 @@ def _attention(text: str, low: str) -> bool:
     return any(_MACHINE.search(m.group("np")) for m in _ATTENTION.finditer(text))
 
 
+_CHAT = "a chat transcript"
+#: How quoted transcripts are read (h34-chats' arms while measuring): 0 the labels count, 1 a label is not an address,
+#: 2 and the shape of a chat alone anchors nothing.
+_CHATS = 2
+
 _LONG = 500  # characters: a longer text is first judged on the excerpt around its gate stems
 _REACH = 160  # characters around a stem that an anchoring pattern can need
 
@@ -350,9 +355,10 @@ def excerpt(text: str) -> str:
 
 
 @lru_cache(maxsize=8192)
-def evidence(text: str, home: frozenset[str] = frozenset(), turn: bool = False) -> Evidence:
+def evidence(text: str, home: frozenset[str] = frozenset(), turn: bool = False, quoted: bool = True) -> Evidence:
     """The evidence in ``text`` (already :func:`normalise`-d). ``home``: the page's own domains. ``turn``: the text is
     one line of a chat transcript laid out a turn a line (its opening label names who speaks: :func:`_wide`).
+    ``quoted``: a quoted transcript's speaker labels are read as labels (:func:`_turns`); False keeps them as words.
 
     The slow patterns run only in windows around the literal stems they need (see the ``*_FIND``
     finders), and the features that never anchor a verdict only once something could. A long text is
@@ -360,20 +366,21 @@ def evidence(text: str, home: frozenset[str] = frozenset(), turn: bool = False) 
     every anchor holds a gate stem, and reaches less than :data:`_REACH` characters from it."""
     if len(text) > _LONG:
         short = excerpt(text)
-        if len(short) < 0.8 * len(text) and _evidence(short, home) == _NONE and not _offsite(text, home):
+        if len(short) < 0.8 * len(text) and _evidence(short, home, quoted=quoted) == _NONE and not _offsite(text, home):
             return _NONE
-    return _evidence(text, home, turn)
+    return _evidence(text, home, turn, quoted)
 
 
-def joined_evidence(parts: Sequence[str], home: frozenset[str] = frozenset(), limit: int = 4000) -> Evidence:
+def joined_evidence(parts: Sequence[str], home: frozenset[str] = frozenset(), limit: int = 4000,
+                    quoted: bool = True) -> Evidence:
     """``evidence(" ".join(parts)[:limit])``, reading each part once.
 
     Adjacent lines and blocks repeat the text of lines already judged alone. A feature that no part
     has alone must reach across a join, so it lies within :data:`_REACH` of one: when no part has an
     anchoring feature (cached per part) and neither have the seams around the joins, the whole has none."""
     text = " ".join(parts)[:limit]
-    if len(parts) < 2 or any(evidence(p, home) != _NONE for p in parts):
-        return evidence(text, home)
+    if len(parts) < 2 or any(evidence(p, home, quoted=quoted) != _NONE for p in parts):
+        return evidence(text, home, quoted=quoted)
     spans: list[list[int]] = []
     pos = -1
     for p in parts[:-1]:
@@ -386,9 +393,9 @@ def joined_evidence(parts: Sequence[str], home: frozenset[str] = frozenset(), li
         else:
             spans.append([lo, hi])
     if sum(hi - lo for lo, hi in spans) >= 0.8 * len(text):
-        return evidence(text, home)
-    if any(evidence(text[lo:hi], home) != _NONE for lo, hi in spans):
-        return evidence(text, home)
+        return evidence(text, home, quoted=quoted)
+    if any(evidence(text[lo:hi], home, quoted=quoted) != _NONE for lo, hi in spans):
+        return evidence(text, home, quoted=quoted)
     return _NONE
 
 
@@ -430,26 +437,42 @@ def _dest_for(text: str, low: str) -> re.Pattern[str] | None:
     return _DEST_BY_MASK[mask]
 
 
-def _evidence(text: str, home: frozenset[str], turn: bool = False) -> Evidence:
+def _turns(text: str, low: str, turn: bool) -> list[tuple[int, int]]:
+    """The speaker labels of ``text`` when it is a quoted transcript (:func:`speakers.transcript`), or the opening
+    label of one turn of a transcript laid out a turn a line (``turn``); [] otherwise (or when lowercasing moved
+    the positions)."""
+    if ":" not in low or len(low) != len(text):
+        return []
+    spans = speakers.transcript(low)
+    if not spans and turn:
+        spans = speakers.labels(low)[:1]
+    return spans
+
+
+def _evidence(text: str, home: frozenset[str], turn: bool = False, quoted: bool = True) -> Evidence:
     low = text.lower()
     if not gate(text):
         return _NONE
+    # A speaker label names who speaks, it speaks to nobody: in a quoted transcript the address rules read the text
+    # without its labels ("Assistant: Open the settings …" is a turn of the chat, not an order to the reader).
+    labels = _turns(text, low, turn) if quoted and _CHATS else []
+    atext, alow = (speakers.unlabelled(text, labels), speakers.unlabelled(low, labels)) if labels else (text, low)
     addressed = 0
-    role_hit = lx.ROLE_FIND.search(low) is not None or lx.GATE_CASED.search(text) is not None
+    role_hit = lx.ROLE_FIND.search(alow) is not None or lx.GATE_CASED.search(atext) is not None
     if role_hit:
-        if ((lx.GATE_CASED.search(text) is not None or lx.PRODUCTS.search(text) is not None)
-                and lx.ADDRESSED.search(text)) or _near(lx.YOU_ARE_AI, lx.YOU_ARE_FIND, low, text, 2, 140) or (
-                "detected" in low and lx.DETECTED.search(low)):
+        if ((lx.GATE_CASED.search(atext) is not None or lx.PRODUCTS.search(atext) is not None)
+                and lx.ADDRESSED.search(atext)) or _near(lx.YOU_ARE_AI, lx.YOU_ARE_FIND, alow, atext, 2, 140) or (
+                "detected" in alow and lx.DETECTED.search(alow)):
             addressed = 2
         else:
-            addressed = _address_level(low, text)
+            addressed = _address_level(alow, atext)
     imitation = ""
     if (_may_mark(text) and lx.GATE_MARK.search(text)) or lx.MARK_WORDS.search(low):
         m = lx.IMITATION.search(text)
         if m:
             imitation = next((k for k, v in m.groupdict().items() if v is not None), "the observation format")
     if not imitation and (":" in text or "：" in text) and lx.CHAT_TURNS.search(text):
-        imitation = "a chat transcript"
+        imitation = _CHAT
     you = False
     override = 0
     if lx.DISMISS_FIND.search(low) or lx.INSTR_FIND.search(low):
@@ -477,14 +500,14 @@ def _evidence(text: str, home: frozenset[str], turn: bool = False) -> Evidence:
         wide_addressed, wide_override, wide_cred, wide_order = _wide(low, bool(offsite), turn)
         addressed, override = max(addressed, wide_addressed), max(override, wide_override)
     if addressed < 2 and role_hit:
-        if ":" in text:
-            addressed = max(addressed, _vocative(text))
-        if addressed < 2 and " by " in low and lw.READ_BY.search(low) is not None:
+        if ":" in atext:
+            addressed = max(addressed, _vocative(atext))
+        if addressed < 2 and " by " in alow and lw.READ_BY.search(alow) is not None:
             addressed = 2
-        if addressed < 2 and _OPERATING.search(low) is not None:
+        if addressed < 2 and _OPERATING.search(alow) is not None:
             addressed = 2
-    if addressed < 2 and (":" in text or "!" in text) and (
-            (not text.isascii() and _CJK_VOC.search(text) is not None) or _attention(text, low)):
+    if addressed < 2 and (":" in atext or "!" in atext) and (
+            (not atext.isascii() and _CJK_VOC.search(atext) is not None) or _attention(atext, alow)):
         addressed = 2
     disputes = 0
     if lx.DISPUTE_FIND.search(low) and any(lx.DISPUTE.search(w) for w in _windows(lx.DISPUTE_FIND, low, 30, 60)):
@@ -494,6 +517,10 @@ def _evidence(text: str, home: frozenset[str], turn: bool = False) -> Evidence:
         disputes = 2 if _any(_REAL_STRICT, low) and _any(_FIGURES, low) else 1
     secrecy = bool(lx.SECRECY_FIND.search(low)) and any(lx.SECRECY.search(w) for w in _windows(lx.SECRECY_FIND, low, 40, 90))
     authority = lx.AUTHORITY_FIND.search(low) is not None and _any(lx.AUTHORITY, text)
+    if labels and _CHATS >= 2 and imitation == _CHAT and not (
+            addressed or override or principal or disputes or secrecy or offsite or wide_cred
+            or _any(lx.CREDENTIAL, low) or _any(lx.EXFIL, low) or (authority and _any(lx.AUTHORITY, atext))):
+        imitation = ""  # the shape of a chat alone: a quoted transcript whose turns carry nothing for the reader
     if not (addressed or imitation or override or principal or disputes or secrecy or authority or offsite):
         return _NONE  # nothing here can anchor a verdict: skip the rest
     you = you or _any(lx.YOU, low)
