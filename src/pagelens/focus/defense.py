@@ -294,8 +294,12 @@ def _judge(text: str, region: Region | str, goal: str | None, home: frozenset[st
            output: Callable[[], bool] | None = None, turn: bool = False) -> tuple[str, str] | None:
     foreign = region in _FOREIGN
     quoted = _QUOTED_ANYWHERE or not foreign  # where a quoted transcript's labels are read as labels
-    ev = (joined_evidence(parts, home, _MAX_TEXT, quoted) if parts else evidence(text, home, True, quoted) if turn
-          else evidence(text, home, quoted=quoted))
+    if parts:
+        ev = joined_evidence(parts, home, _MAX_TEXT, quoted)
+    elif turn:  # (called as every caller calls it: the cache keys keywords and defaults apart)
+        ev = evidence(text, home, True) if quoted else evidence(text, home, True, False)
+    else:
+        ev = evidence(text, home) if quoted else evidence(text, home, False, False)
     if ev.imitation and output is not None and output():
         ev = replace(ev, imitation="")  # a report's or a log's own output: the shape is what the page shows
     if goal and (foreign or ev.addressed or ev.principal):

@@ -371,6 +371,11 @@ def evidence(text: str, home: frozenset[str] = frozenset(), turn: bool = False, 
     return _evidence(text, home, turn, quoted)
 
 
+def _ev(text: str, home: frozenset[str], quoted: bool) -> Evidence:
+    """``evidence`` called the way every caller calls it (one cache entry per text: the cache keys keywords apart)."""
+    return evidence(text, home) if quoted else evidence(text, home, False, False)
+
+
 def joined_evidence(parts: Sequence[str], home: frozenset[str] = frozenset(), limit: int = 4000,
                     quoted: bool = True) -> Evidence:
     """``evidence(" ".join(parts)[:limit])``, reading each part once.
@@ -379,8 +384,8 @@ def joined_evidence(parts: Sequence[str], home: frozenset[str] = frozenset(), li
     has alone must reach across a join, so it lies within :data:`_REACH` of one: when no part has an
     anchoring feature (cached per part) and neither have the seams around the joins, the whole has none."""
     text = " ".join(parts)[:limit]
-    if len(parts) < 2 or any(evidence(p, home, quoted=quoted) != _NONE for p in parts):
-        return evidence(text, home, quoted=quoted)
+    if len(parts) < 2 or any(_ev(p, home, quoted) != _NONE for p in parts):
+        return _ev(text, home, quoted)
     spans: list[list[int]] = []
     pos = -1
     for p in parts[:-1]:
@@ -393,9 +398,9 @@ def joined_evidence(parts: Sequence[str], home: frozenset[str] = frozenset(), li
         else:
             spans.append([lo, hi])
     if sum(hi - lo for lo, hi in spans) >= 0.8 * len(text):
-        return evidence(text, home, quoted=quoted)
-    if any(evidence(text[lo:hi], home, quoted=quoted) != _NONE for lo, hi in spans):
-        return evidence(text, home, quoted=quoted)
+        return _ev(text, home, quoted)
+    if any(_ev(text[lo:hi], home, quoted) != _NONE for lo, hi in spans):
+        return _ev(text, home, quoted)
     return _NONE
 
 
@@ -449,23 +454,51 @@ def _turns(text: str, low: str, turn: bool) -> list[tuple[int, int]]:
     return spans
 
 
+def _named_address(text: str, low: str) -> int:
+    """The address level (see :class:`Evidence`) of a role noun addressed in ``text`` (``low``: lowercased): a
+    vocative, the subject of an order, "you are an AI", an automated reader "detected"."""
+    if lx.ROLE_FIND.search(low) is None and lx.GATE_CASED.search(text) is None:
+        return 0
+    if ((lx.GATE_CASED.search(text) is not None or lx.PRODUCTS.search(text) is not None)
+            and lx.ADDRESSED.search(text)) or _near(lx.YOU_ARE_AI, lx.YOU_ARE_FIND, low, text, 2, 140) or (
+            "detected" in low and lx.DETECTED.search(low)):
+        return 2
+    return _address_level(low, text)
+
+
+def _called_address(text: str, low: str) -> int:
+    """The address level of the reader called by a vocative phrase, read by or operating on the page, or called to
+    attention (in ``text``; ``low``: lowercased)."""
+    addressed = 0
+    if lx.ROLE_FIND.search(low) is not None or lx.GATE_CASED.search(text) is not None:
+        if ":" in text:
+            addressed = _vocative(text)
+        if addressed < 2 and " by " in low and lw.READ_BY.search(low) is not None:
+            return 2
+        if addressed < 2 and _OPERATING.search(low) is not None:
+            return 2
+    if addressed < 2 and (":" in text or "!" in text) and (
+            (not text.isascii() and _CJK_VOC.search(text) is not None) or _attention(text, low)):
+        return 2
+    return addressed
+
+
 def _evidence(text: str, home: frozenset[str], turn: bool = False, quoted: bool = True) -> Evidence:
     low = text.lower()
     if not gate(text):
         return _NONE
-    # A speaker label names who speaks, it speaks to nobody: in a quoted transcript the address rules read the text
-    # without its labels ("Assistant: Open the settings …" is a turn of the chat, not an order to the reader).
-    labels = _turns(text, low, turn) if quoted and _CHATS else []
-    atext, alow = (speakers.unlabelled(text, labels), speakers.unlabelled(low, labels)) if labels else (text, low)
-    addressed = 0
-    role_hit = lx.ROLE_FIND.search(alow) is not None or lx.GATE_CASED.search(atext) is not None
-    if role_hit:
-        if ((lx.GATE_CASED.search(atext) is not None or lx.PRODUCTS.search(atext) is not None)
-                and lx.ADDRESSED.search(atext)) or _near(lx.YOU_ARE_AI, lx.YOU_ARE_FIND, alow, atext, 2, 140) or (
-                "detected" in alow and lx.DETECTED.search(alow)):
-            addressed = 2
-        else:
-            addressed = _address_level(alow, atext)
+    addressed = _named_address(text, low)
+    called = _called_address(text, low) if addressed < 2 else 0
+    labels: list[tuple[int, int]] | None = None  # the speaker labels, found only when something needs them
+    atext = text
+    if (addressed or called) and quoted and _CHATS and ":" in low:
+        # A speaker label names who speaks, it speaks to nobody: in a quoted transcript the address rules read the
+        # text without its labels ("Assistant: Open the settings …" is a turn of the chat, not an order to the reader).
+        labels = _turns(text, low, turn)
+        if labels:
+            atext, alow = speakers.unlabelled(text, labels), speakers.unlabelled(low, labels)
+            addressed = _named_address(atext, alow)
+            called = _called_address(atext, alow) if addressed < 2 else 0
     imitation = ""
     if (_may_mark(text) and lx.GATE_MARK.search(text)) or lx.MARK_WORDS.search(low):
         m = lx.IMITATION.search(text)
@@ -499,16 +532,7 @@ def _evidence(text: str, home: frozenset[str], turn: bool = False, quoted: bool 
     if lw.gate(low):  # the languages of lexicons_wide: a word for the reader beside a dismissal ...
         wide_addressed, wide_override, wide_cred, wide_order = _wide(low, bool(offsite), turn)
         addressed, override = max(addressed, wide_addressed), max(override, wide_override)
-    if addressed < 2 and role_hit:
-        if ":" in atext:
-            addressed = max(addressed, _vocative(atext))
-        if addressed < 2 and " by " in alow and lw.READ_BY.search(alow) is not None:
-            addressed = 2
-        if addressed < 2 and _OPERATING.search(alow) is not None:
-            addressed = 2
-    if addressed < 2 and (":" in atext or "!" in atext) and (
-            (not atext.isascii() and _CJK_VOC.search(atext) is not None) or _attention(atext, alow)):
-        addressed = 2
+    addressed = max(addressed, called)
     disputes = 0
     if lx.DISPUTE_FIND.search(low) and any(lx.DISPUTE.search(w) for w in _windows(lx.DISPUTE_FIND, low, 30, 60)):
         real, here = _any(lx.REAL, low), _any(lx.DEICTIC, low)
@@ -517,6 +541,9 @@ def _evidence(text: str, home: frozenset[str], turn: bool = False, quoted: bool 
         disputes = 2 if _any(_REAL_STRICT, low) and _any(_FIGURES, low) else 1
     secrecy = bool(lx.SECRECY_FIND.search(low)) and any(lx.SECRECY.search(w) for w in _windows(lx.SECRECY_FIND, low, 40, 90))
     authority = lx.AUTHORITY_FIND.search(low) is not None and _any(lx.AUTHORITY, text)
+    if imitation == _CHAT and quoted and _CHATS >= 2 and labels is None:
+        labels = _turns(text, low, turn)
+        atext = speakers.unlabelled(text, labels) if labels else text
     if labels and _CHATS >= 2 and imitation == _CHAT and not (
             addressed or override or principal or disputes or secrecy or offsite or wide_cred
             or _any(lx.CREDENTIAL, low) or _any(lx.EXFIL, low) or (authority and _any(lx.AUTHORITY, atext))):
