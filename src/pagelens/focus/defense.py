@@ -106,9 +106,6 @@ _BESIDE = 2  # points for disputing the page from a note laid beside its data (d
 #: imitation: the shape alone does not anchor a verdict there (an addressee, an override still do).
 _OUTPUT_ROLES = frozenset({"code", "cell", "gridcell"})
 _OUTPUT_REACH = 12  # ancestors looked at
-#: Whether a quoted transcript's speaker labels are read as labels in every region (else only in the site's own
-#: text: main content and chrome). h34-chats' arm switch while measuring.
-_QUOTED_ANYWHERE = True
 
 
 def inside_output(lines: Sequence[Line], k: int, at: Mapping[int, int]) -> bool:
@@ -293,13 +290,7 @@ def _judge(text: str, region: Region | str, goal: str | None, home: frozenset[st
            label: bool, parts: Sequence[str] | None, beside: bool = False,
            output: Callable[[], bool] | None = None, turn: bool = False) -> tuple[str, str] | None:
     foreign = region in _FOREIGN
-    quoted = _QUOTED_ANYWHERE or not foreign  # where a quoted transcript's labels are read as labels
-    if parts:
-        ev = joined_evidence(parts, home, _MAX_TEXT, quoted)
-    elif turn:  # (called as every caller calls it: the cache keys keywords and defaults apart)
-        ev = evidence(text, home, True) if quoted else evidence(text, home, True, False)
-    else:
-        ev = evidence(text, home) if quoted else evidence(text, home, False, False)
+    ev = joined_evidence(parts, home, _MAX_TEXT) if parts else evidence(text, home, True) if turn else evidence(text, home)
     if ev.imitation and output is not None and output():
         ev = replace(ev, imitation="")  # a report's or a log's own output: the shape is what the page shows
     if goal and (foreign or ev.addressed or ev.principal):

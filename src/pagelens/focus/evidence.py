@@ -15,7 +15,9 @@ phrased. :func:`evidence` measures, on a normalised span (:func:`normalise`):
   requests, secrecy towards the user, and claims that the page's own figures or controls are
   wrong, outdated or moved while the real ones are elsewhere;
 * **imitation** — text shaped like the observation format (``[12] button '…'``), chat-turn
-  tokens, fake system or assistant turns, action calls.
+  tokens, fake system or assistant turns, action calls. A quoted transcript (speaker labels:
+  :mod:`pagelens.focus.speakers`) is read without its labels, and its chat shape counts only when a
+  turn carries something for the reader (a label names who speaks; it addresses nobody).
 
 The lexicons are small lists of role nouns, verbs and function words in a dozen languages — kinds
 of words, not phrases of any attack. Multilingual lexicon data lives in
@@ -325,9 +327,6 @@ def _attention(text: str, low: str) -> bool:
 
 
 _CHAT = "a chat transcript"
-#: How quoted transcripts are read (h34-chats' arms while measuring): 0 the labels count, 1 a label is not an address,
-#: 2 and the shape of a chat alone anchors nothing.
-_CHATS = 2
 
 _LONG = 500  # characters: a longer text is first judged on the excerpt around its gate stems
 _REACH = 160  # characters around a stem that an anchoring pattern can need
@@ -355,10 +354,9 @@ def excerpt(text: str) -> str:
 
 
 @lru_cache(maxsize=8192)
-def evidence(text: str, home: frozenset[str] = frozenset(), turn: bool = False, quoted: bool = True) -> Evidence:
+def evidence(text: str, home: frozenset[str] = frozenset(), turn: bool = False) -> Evidence:
     """The evidence in ``text`` (already :func:`normalise`-d). ``home``: the page's own domains. ``turn``: the text is
     one line of a chat transcript laid out a turn a line (its opening label names who speaks: :func:`_wide`).
-    ``quoted``: a quoted transcript's speaker labels are read as labels (:func:`_turns`); False keeps them as words.
 
     The slow patterns run only in windows around the literal stems they need (see the ``*_FIND``
     finders), and the features that never anchor a verdict only once something could. A long text is
@@ -366,26 +364,20 @@ def evidence(text: str, home: frozenset[str] = frozenset(), turn: bool = False, 
     every anchor holds a gate stem, and reaches less than :data:`_REACH` characters from it."""
     if len(text) > _LONG:
         short = excerpt(text)
-        if len(short) < 0.8 * len(text) and _evidence(short, home, quoted=quoted) == _NONE and not _offsite(text, home):
+        if len(short) < 0.8 * len(text) and _evidence(short, home) == _NONE and not _offsite(text, home):
             return _NONE
-    return _evidence(text, home, turn, quoted)
+    return _evidence(text, home, turn)
 
 
-def _ev(text: str, home: frozenset[str], quoted: bool) -> Evidence:
-    """``evidence`` called the way every caller calls it (one cache entry per text: the cache keys keywords apart)."""
-    return evidence(text, home) if quoted else evidence(text, home, False, False)
-
-
-def joined_evidence(parts: Sequence[str], home: frozenset[str] = frozenset(), limit: int = 4000,
-                    quoted: bool = True) -> Evidence:
+def joined_evidence(parts: Sequence[str], home: frozenset[str] = frozenset(), limit: int = 4000) -> Evidence:
     """``evidence(" ".join(parts)[:limit])``, reading each part once.
 
     Adjacent lines and blocks repeat the text of lines already judged alone. A feature that no part
     has alone must reach across a join, so it lies within :data:`_REACH` of one: when no part has an
     anchoring feature (cached per part) and neither have the seams around the joins, the whole has none."""
     text = " ".join(parts)[:limit]
-    if len(parts) < 2 or any(_ev(p, home, quoted) != _NONE for p in parts):
-        return _ev(text, home, quoted)
+    if len(parts) < 2 or any(evidence(p, home) != _NONE for p in parts):
+        return evidence(text, home)
     spans: list[list[int]] = []
     pos = -1
     for p in parts[:-1]:
@@ -398,9 +390,9 @@ def joined_evidence(parts: Sequence[str], home: frozenset[str] = frozenset(), li
         else:
             spans.append([lo, hi])
     if sum(hi - lo for lo, hi in spans) >= 0.8 * len(text):
-        return _ev(text, home, quoted)
-    if any(_ev(text[lo:hi], home, quoted) != _NONE for lo, hi in spans):
-        return _ev(text, home, quoted)
+        return evidence(text, home)
+    if any(evidence(text[lo:hi], home) != _NONE for lo, hi in spans):
+        return evidence(text, home)
     return _NONE
 
 
@@ -483,7 +475,7 @@ def _called_address(text: str, low: str) -> int:
     return addressed
 
 
-def _evidence(text: str, home: frozenset[str], turn: bool = False, quoted: bool = True) -> Evidence:
+def _evidence(text: str, home: frozenset[str], turn: bool = False) -> Evidence:
     low = text.lower()
     if not gate(text):
         return _NONE
@@ -491,7 +483,7 @@ def _evidence(text: str, home: frozenset[str], turn: bool = False, quoted: bool 
     called = _called_address(text, low) if addressed < 2 else 0
     labels: list[tuple[int, int]] | None = None  # the speaker labels, found only when something needs them
     atext = text
-    if (addressed or called) and quoted and _CHATS and ":" in low:
+    if (addressed or called) and ":" in low:
         # A speaker label names who speaks, it speaks to nobody: in a quoted transcript the address rules read the
         # text without its labels ("Assistant: Open the settings …" is a turn of the chat, not an order to the reader).
         labels = _turns(text, low, turn)
@@ -541,10 +533,10 @@ def _evidence(text: str, home: frozenset[str], turn: bool = False, quoted: bool 
         disputes = 2 if _any(_REAL_STRICT, low) and _any(_FIGURES, low) else 1
     secrecy = bool(lx.SECRECY_FIND.search(low)) and any(lx.SECRECY.search(w) for w in _windows(lx.SECRECY_FIND, low, 40, 90))
     authority = lx.AUTHORITY_FIND.search(low) is not None and _any(lx.AUTHORITY, text)
-    if imitation == _CHAT and quoted and _CHATS >= 2 and labels is None:
+    if imitation == _CHAT and labels is None:
         labels = _turns(text, low, turn)
         atext = speakers.unlabelled(text, labels) if labels else text
-    if labels and _CHATS >= 2 and imitation == _CHAT and not (
+    if labels and imitation == _CHAT and not (
             addressed or override or principal or disputes or secrecy or offsite or wide_cred
             or _any(lx.CREDENTIAL, low) or _any(lx.EXFIL, low) or (authority and _any(lx.AUTHORITY, atext))):
         imitation = ""  # the shape of a chat alone: a quoted transcript whose turns carry nothing for the reader
