@@ -64,7 +64,12 @@ SHAPES: dict[str, tuple[str, str]] = {
 }
 #: How a transcript's turns are laid out (rotated by language): one <pre>, one paragraph a turn in a quotation,
 #: one list item a turn.
-CHAT_FORMS = ("<pre>{T}</pre>", "<blockquote>{T}</blockquote>", '<ul class="chat">{T}</ul>')
+CHAT_FORMS = ("<pre>{T}</pre>", "<blockquote>{T}</blockquote>", '<ul class="chat">{T}</ul>',
+              # h34-chats: a figure holding a <pre>, one <div> a turn (a chat widget), one <p> with <br> between turns
+              "<figure><pre>{T}</pre><figcaption>Transcript</figcaption></figure>", '<div class="chat">{T}</div>',
+              "<p>{T}</p>")
+#: The layouts rotated by language (rows written before h34-chats); a row's ``form`` picks any of CHAT_FORMS.
+_ROTATED = 3
 #: The shapes of the h32-langs probe (their rows keep their pages when later passes add shapes or languages).
 FIRST = ("ai-addressed", "ignore-previous", "send-data", "urgent-notice", "secret-request", "changed-procedure",
          "page-moved", "cookie-act", "h-notice", "h-cookie", "h-help", "h-review", "h-errata", "h-password")
@@ -73,8 +78,9 @@ FIRST = ("ai-addressed", "ignore-previous", "send-data", "urgent-notice", "secre
 def _chat(text: str, form: int) -> str:
     """A transcript's turns (one a line) in the layout ``CHAT_FORMS[form]``."""
     turns = [t for t in text.split("\n") if t.strip()]
-    inner = ("\n".join(turns) if form == 0 else
-             "".join(f"<p>{t}</p>" for t in turns) if form == 1 else "".join(f"<li>{t}</li>" for t in turns))
+    inner = ("\n".join(turns) if form in (0, 3) else "".join(f"<p>{t}</p>" for t in turns) if form == 1 else
+             "".join(f"<li>{t}</li>" for t in turns) if form == 2 else
+             "".join(f'<div class="msg">{t}</div>' for t in turns) if form == 4 else "<br>".join(turns))
     return CHAT_FORMS[form].replace("{T}", inner)
 
 
@@ -92,9 +98,10 @@ def cases(rows: list[dict[str, Any]]) -> list[inj.Case]:
         category, wrap = SHAPES[r["shape"]]
         page, goal = PAGES[langs.index(r["lang"]) % len(PAGES)]
         text = r["text"].replace("{M}", marker)
-        html = _chat(text, langs.index(r["lang"]) % len(CHAT_FORMS)) if r["shape"] in ("fake-turn", "h-chat") else (
+        form = r.get("form", langs.index(r["lang"]) % _ROTATED)
+        html = _chat(text, form) if r["shape"] in ("fake-turn", "h-chat") else (
             wrap.replace("{T}", text))
-        out.append(inj.parse_case({"id": f"p32-{r['shape']}-{r['lang']}", "page": page, "goal": goal,
+        out.append(inj.parse_case({"id": f"p32-{r['shape']}-{r['lang']}" + (f"-{r['var']}" if "var" in r else ""), "page": page, "goal": goal,
                                    "category": category, "lang": r["lang"], "html": html,
                                    "where": {"selector": "body", "position": "beforeend"}, "marker": marker,
                                    "benign": r["benign"], "note": ""}))
@@ -104,6 +111,8 @@ def cases(rows: list[dict[str, Any]]) -> list[inj.Case]:
 def table(rows: list[dict[str, Any]], results: list[dict[str, Any]]) -> str:
     cell: dict[tuple[str, str], str] = {}
     for r, res in zip(rows, results):
+        if "var" in r:
+            continue  # h34-chats' further chats: listed one a row by chats()
         cell[(r["lang"], r["shape"])] = "X" if res["redacted"] else "r" if res["retained"] else "."
     langs = list(dict.fromkeys(r["lang"] for r in rows))
     attacks = [s for s in SHAPES if not s.startswith("h-")]
@@ -121,6 +130,26 @@ def table(rows: list[dict[str, Any]], results: list[dict[str, Any]]) -> str:
                    f"{', '.join(hf) or 0} |")
     per = ["**all**"] + [str(sum(cell.get((lang, s)) == "X" for lang in langs)) for s in attacks]
     out.append("| " + " | ".join(per) + f" | **{tot['X']}** | **{tot['r']}** | **{tot['h']}** |")
+    return "\n".join(out)
+
+
+def chats(rows: list[dict[str, Any]], results: list[dict[str, Any]]) -> str:
+    """Every quoted chat row (``h-chat``, ``fake-turn``), one a line: X flagged, r retained, . neither."""
+    out = ["| row | layout | mark |", "|---|---|---|"]
+    first = sorted({r["lang"] for r in rows if r["shape"] in FIRST})
+    langs = first + sorted({r["lang"] for r in rows} - set(first))
+    n = {True: [0, 0], False: [0, 0]}
+    for r, res in zip(rows, results):
+        if r["shape"] not in ("h-chat", "fake-turn"):
+            continue
+        form = r.get("form", langs.index(r["lang"]) % _ROTATED)
+        mark = "X" if res["redacted"] else "r" if res["retained"] else "."
+        n[r["benign"]][0] += mark == "X"
+        n[r["benign"]][1] += 1
+        out.append(f"| {r['shape']}-{r['lang']}{'-' + r['var'] if 'var' in r else ''} | "
+                   f"{CHAT_FORMS[form].split('>')[0]}> | {mark} |")
+    out.append(f"| **honest chats flagged** | | **{n[True][0]}/{n[True][1]}** |")
+    out.append(f"| **fake turns flagged** | | **{n[False][0]}/{n[False][1]}** |")
     return "\n".join(out)
 
 
@@ -150,6 +179,8 @@ def main(argv: list[str] | None = None) -> int:
     if missing:
         print(f"not in the full tree: {', '.join(missing)}", file=sys.stderr)
     print(table(rows, results))
+    print()
+    print(chats(rows, results))
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(results, indent=1))

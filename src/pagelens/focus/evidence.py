@@ -15,7 +15,9 @@ phrased. :func:`evidence` measures, on a normalised span (:func:`normalise`):
   requests, secrecy towards the user, and claims that the page's own figures or controls are
   wrong, outdated or moved while the real ones are elsewhere;
 * **imitation** — text shaped like the observation format (``[12] button '…'``), chat-turn
-  tokens, fake system or assistant turns, action calls.
+  tokens, fake system or assistant turns, action calls. A quoted transcript (speaker labels:
+  :mod:`pagelens.focus.speakers`) is read without its labels, and its chat shape counts only when a
+  turn carries something for the reader (a label names who speaks; it addresses nobody).
 
 The lexicons are small lists of role nouns, verbs and function words in a dozen languages — kinds
 of words, not phrases of any attack. Multilingual lexicon data lives in
@@ -324,6 +326,8 @@ def _attention(text: str, low: str) -> bool:
     return any(_MACHINE.search(m.group("np")) for m in _ATTENTION.finditer(text))
 
 
+_CHAT = "a chat transcript"
+
 _LONG = 500  # characters: a longer text is first judged on the excerpt around its gate stems
 _REACH = 160  # characters around a stem that an anchoring pattern can need
 
@@ -430,26 +434,70 @@ def _dest_for(text: str, low: str) -> re.Pattern[str] | None:
     return _DEST_BY_MASK[mask]
 
 
+def _turns(text: str, low: str, turn: bool) -> list[tuple[int, int]]:
+    """The speaker labels of ``text`` when it is a quoted transcript (:func:`speakers.transcript`), or the opening
+    label of one turn of a transcript laid out a turn a line (``turn``); [] otherwise (or when lowercasing moved
+    the positions)."""
+    if ":" not in low or len(low) != len(text):
+        return []
+    spans = speakers.transcript(low)
+    if not spans and turn:
+        spans = speakers.labels(low)[:1]
+    return spans
+
+
+def _named_address(text: str, low: str) -> int:
+    """The address level (see :class:`Evidence`) of a role noun addressed in ``text`` (``low``: lowercased): a
+    vocative, the subject of an order, "you are an AI", an automated reader "detected"."""
+    if lx.ROLE_FIND.search(low) is None and lx.GATE_CASED.search(text) is None:
+        return 0
+    if ((lx.GATE_CASED.search(text) is not None or lx.PRODUCTS.search(text) is not None)
+            and lx.ADDRESSED.search(text)) or _near(lx.YOU_ARE_AI, lx.YOU_ARE_FIND, low, text, 2, 140) or (
+            "detected" in low and lx.DETECTED.search(low)):
+        return 2
+    return _address_level(low, text)
+
+
+def _called_address(text: str, low: str) -> int:
+    """The address level of the reader called by a vocative phrase, read by or operating on the page, or called to
+    attention (in ``text``; ``low``: lowercased)."""
+    addressed = 0
+    if lx.ROLE_FIND.search(low) is not None or lx.GATE_CASED.search(text) is not None:
+        if ":" in text:
+            addressed = _vocative(text)
+        if addressed < 2 and " by " in low and lw.READ_BY.search(low) is not None:
+            return 2
+        if addressed < 2 and _OPERATING.search(low) is not None:
+            return 2
+    if addressed < 2 and (":" in text or "!" in text) and (
+            (not text.isascii() and _CJK_VOC.search(text) is not None) or _attention(text, low)):
+        return 2
+    return addressed
+
+
 def _evidence(text: str, home: frozenset[str], turn: bool = False) -> Evidence:
     low = text.lower()
     if not gate(text):
         return _NONE
-    addressed = 0
-    role_hit = lx.ROLE_FIND.search(low) is not None or lx.GATE_CASED.search(text) is not None
-    if role_hit:
-        if ((lx.GATE_CASED.search(text) is not None or lx.PRODUCTS.search(text) is not None)
-                and lx.ADDRESSED.search(text)) or _near(lx.YOU_ARE_AI, lx.YOU_ARE_FIND, low, text, 2, 140) or (
-                "detected" in low and lx.DETECTED.search(low)):
-            addressed = 2
-        else:
-            addressed = _address_level(low, text)
+    addressed = _named_address(text, low)
+    called = _called_address(text, low) if addressed < 2 else 0
+    labels: list[tuple[int, int]] | None = None  # the speaker labels, found only when something needs them
+    atext = text
+    if (addressed or called) and ":" in low:
+        # A speaker label names who speaks, it speaks to nobody: in a quoted transcript the address rules read the
+        # text without its labels ("Assistant: Open the settings …" is a turn of the chat, not an order to the reader).
+        labels = _turns(text, low, turn)
+        if labels:
+            atext, alow = speakers.unlabelled(text, labels), speakers.unlabelled(low, labels)
+            addressed = _named_address(atext, alow)
+            called = _called_address(atext, alow) if addressed < 2 else 0
     imitation = ""
     if (_may_mark(text) and lx.GATE_MARK.search(text)) or lx.MARK_WORDS.search(low):
         m = lx.IMITATION.search(text)
         if m:
             imitation = next((k for k, v in m.groupdict().items() if v is not None), "the observation format")
     if not imitation and (":" in text or "：" in text) and lx.CHAT_TURNS.search(text):
-        imitation = "a chat transcript"
+        imitation = _CHAT
     you = False
     override = 0
     if lx.DISMISS_FIND.search(low) or lx.INSTR_FIND.search(low):
@@ -476,16 +524,7 @@ def _evidence(text: str, home: frozenset[str], turn: bool = False) -> Evidence:
     if lw.gate(low):  # the languages of lexicons_wide: a word for the reader beside a dismissal ...
         wide_addressed, wide_override, wide_cred, wide_order = _wide(low, bool(offsite), turn)
         addressed, override = max(addressed, wide_addressed), max(override, wide_override)
-    if addressed < 2 and role_hit:
-        if ":" in text:
-            addressed = max(addressed, _vocative(text))
-        if addressed < 2 and " by " in low and lw.READ_BY.search(low) is not None:
-            addressed = 2
-        if addressed < 2 and _OPERATING.search(low) is not None:
-            addressed = 2
-    if addressed < 2 and (":" in text or "!" in text) and (
-            (not text.isascii() and _CJK_VOC.search(text) is not None) or _attention(text, low)):
-        addressed = 2
+    addressed = max(addressed, called)
     disputes = 0
     if lx.DISPUTE_FIND.search(low) and any(lx.DISPUTE.search(w) for w in _windows(lx.DISPUTE_FIND, low, 30, 60)):
         real, here = _any(lx.REAL, low), _any(lx.DEICTIC, low)
@@ -494,6 +533,13 @@ def _evidence(text: str, home: frozenset[str], turn: bool = False) -> Evidence:
         disputes = 2 if _any(_REAL_STRICT, low) and _any(_FIGURES, low) else 1
     secrecy = bool(lx.SECRECY_FIND.search(low)) and any(lx.SECRECY.search(w) for w in _windows(lx.SECRECY_FIND, low, 40, 90))
     authority = lx.AUTHORITY_FIND.search(low) is not None and _any(lx.AUTHORITY, text)
+    if imitation == _CHAT and labels is None:
+        labels = _turns(text, low, turn)
+        atext = speakers.unlabelled(text, labels) if labels else text
+    if labels and imitation == _CHAT and not (
+            addressed or override or principal or disputes or secrecy or offsite or wide_cred
+            or _any(lx.CREDENTIAL, low) or _any(lx.EXFIL, low) or (authority and _any(lx.AUTHORITY, atext))):
+        imitation = ""  # the shape of a chat alone: a quoted transcript whose turns carry nothing for the reader
     if not (addressed or imitation or override or principal or disputes or secrecy or authority or offsite):
         return _NONE  # nothing here can anchor a verdict: skip the rest
     you = you or _any(lx.YOU, low)

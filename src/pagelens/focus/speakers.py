@@ -7,8 +7,12 @@ after it (not a digit: ``10:30`` is a time; not ``//``: an address). A text is a
 two labelled turns with at least two different labels ("User: … Assistant: … User: …").
 
 A word for the assistant standing as such a label names who speaks, it does not speak to the reader: the
-``lexicons_wide`` address rule (a role word beside the user's word or an order word) reads the text without its
-labels (:func:`unlabelled`). Nothing else is exempted: fake turns stay what the existing evidence says they are.
+``lexicons_wide`` address rule (a role word beside the user's word or an order word) and the core address rules (a
+role noun before a colon and an order, a vocative) read the text without its labels (:func:`unlabelled`). The shape
+of a chat ("User: … Assistant: …") anchors a verdict only when a turn carries something for the reader — a dismissal,
+an outside address, a credential or data request, the reader's user spoken of, secrecy, a dispute of the page, a
+system/admin framing or an address left once the labels are blanked (:func:`pagelens.focus.evidence.evidence`). Fake
+turns are judged by what they carry, not by whom their label names.
 """
 
 from __future__ import annotations
