@@ -33,7 +33,7 @@ from pagelens.observe.render import render
 from pagelens.types import REGIONS, ElementId, Node, Observation, Rendering
 
 SEED = 20261207
-FAST = 25  # examples per property in the normal suite
+FAST = 20  # examples per property in the normal suite (the page-as-text property: half)
 SLOW = int(os.environ.get("PAGELENS_FUZZ_EXAMPLES", "400"))
 
 #: Roles Chromium reports (the renderer's input), structural and interactive, plus the text roles.
@@ -221,9 +221,13 @@ def _recover(res: FocusResult, r: Rendering, query: str) -> None:
     found.message()
 
 
-def _focus_all(r: Rendering, goal: str) -> None:
+budgets = st.none() | st.sampled_from((0.0, -1.0, 1e-9, 0.05, 0.4, 1.0, 5.0, float("nan"), float("inf")))
+histories = st.lists(texts(3), max_size=3).map(tuple)
+
+
+def _focus_all(r: Rendering, goal: str, budget: float | None = None, history: tuple[str, ...] = ()) -> None:
     for name, lean in (("default", None), ("bm25-400", None), ("default", "ph+anc")):
-        res = focus(r, FocusQuery(goal), _retriever(name), lean=lean)
+        res = focus(r, FocusQuery(goal, history=history, budget=budget), _retriever(name), lean=lean)
         _check_view(res, r)
         _recover(res, r, goal)
 
@@ -235,17 +239,19 @@ _SLOW = settings(_FAST, max_examples=SLOW)
 
 @seed(SEED)
 @_FAST
-@given(renderings(), goals)
-def test_focus_never_raises_on_generated_pages(r: Rendering, goal: str) -> None:
-    _focus_all(r, goal)
+@given(renderings(), goals, budgets, histories)
+def test_focus_never_raises_on_generated_pages(r: Rendering, goal: str, budget: float | None,
+                                               history: tuple[str, ...]) -> None:
+    _focus_all(r, goal, budget, history)
 
 
 @pytest.mark.slow
 @seed(SEED + 1)
 @_SLOW
-@given(renderings(max_nodes=200), goals)
-def test_focus_never_raises_on_generated_pages_many(r: Rendering, goal: str) -> None:
-    _focus_all(r, goal)
+@given(renderings(max_nodes=200), goals, budgets, histories)
+def test_focus_never_raises_on_generated_pages_many(r: Rendering, goal: str, budget: float | None,
+                                                    history: tuple[str, ...]) -> None:
+    _focus_all(r, goal, budget, history)
 
 
 def _detect_twice(r: Rendering, goal: str) -> None:
@@ -271,6 +277,44 @@ def test_detect_never_raises_and_is_deterministic(r: Rendering, goal: str | None
 @given(renderings(max_nodes=200), goals)
 def test_detect_never_raises_and_is_deterministic_many(r: Rendering, goal: str) -> None:
     _detect_twice(r, goal)
+
+
+@st.composite
+def tree_texts(draw: st.DrawFn) -> str:
+    """A page given as text (the MCP/CLI path, :func:`pagelens.observe.textparse.rendering_from_text`): tab-indented
+    ``[id] role 'name', props`` lines with odd names, depth jumps, and lines that are not tree lines at all."""
+    out: list[str] = []
+    for _ in range(draw(st.integers(0, 40))):
+        depth = draw(st.integers(0, 8))
+        eid = draw(st.sampled_from(("", "[1] ", "[a12] ", "[] ", "[\u202e9] ")))
+        line = f"{eid}{draw(st.sampled_from(ROLES))} '{draw(texts(4))}'"
+        if draw(st.booleans()):
+            line += draw(st.sampled_from((", clickable", ", visible", f", url='{draw(urls)}'", " value='", ", checked",
+                                          ", expanded=false", ", live='polite'")))
+        if draw(st.integers(0, 6)) == 0:
+            line = draw(texts(4))
+        out.append("\t" * depth + line.replace("\n", " ").replace("\r", " "))
+    return "\n".join(out)
+
+
+@seed(SEED + 5)
+@settings(_FAST, max_examples=FAST // 2)
+@given(tree_texts(), goals)
+def test_focus_never_raises_on_pages_given_as_text(text: str, goal: str) -> None:
+    from pagelens.observe.textparse import rendering_from_text
+
+    r = rendering_from_text(text)
+    res = focus(r, FocusQuery(goal), _retriever("default"))
+    _check_view(res, r)
+    _recover(res, r, goal)
+
+
+@pytest.mark.slow
+@seed(SEED + 6)
+@_SLOW
+@given(tree_texts(), goals)
+def test_focus_never_raises_on_pages_given_as_text_many(text: str, goal: str) -> None:
+    test_focus_never_raises_on_pages_given_as_text.hypothesis.inner_test(text, goal)  # type: ignore[attr-defined]
 
 
 @seed(SEED + 4)
