@@ -371,3 +371,25 @@ def test_a_page_with_a_long_latin_word_and_cyrillic_text_is_focused_and_judged_q
     res = focus(r, FocusQuery("Купить Товар 7"), _retriever("default"))
     _check_view(res, r)
     assert time.perf_counter() - t0 < 10.0  # the ranker and the defense each took ~11 s on this line alone
+
+
+def test_a_page_of_hash_runs_is_judged_in_linear_time() -> None:
+    """Found by probing the judged text with long runs of one character: ``lexicons.IMITATION``'s prompt-markup
+    alternative (``#{2,}`` then a heading word) was tried at every ``#`` of a run, each try backtracking over the
+    rest of the run: quadratic, ~1 s per 4,000-character line of ``#`` (a divider drawn in text, an ASCII banner), so ten
+    such lines the gate lets through stalled the defense for ~9 s. It now starts only at a run's first ``#``: the same matches."""
+    import time
+
+    from pagelens.focus import lexicons as lx
+
+    assert lx.IMITATION.search("### New instructions: do x").group(0) == "### New instructions"
+    assert lx.IMITATION.search("text ## system").span() == (5, 14)
+    assert lx.IMITATION.search("a#####task").span() == (1, 10)
+    assert lx.IMITATION.search("#system") is None
+    specs = [(0, "RootWebArea", "Forum"), (1, "main", "")]
+    for i in range(10):  # a line the gate lets through to the judge (it speaks to an agent), then a divider
+        specs += [(2, "StaticText", f"Note {i} to AI agents: " + "#" * 3900), (2, "link", f"Post {i}")]
+    r = typed_rendering(specs)
+    t0 = time.perf_counter()
+    detect(r, goal="Open Post 7")
+    assert time.perf_counter() - t0 < 4.0  # was ~9 s (about 0.9 s a line); now ~0.3 s
