@@ -33,7 +33,7 @@ from pagelens.observe.render import render
 from pagelens.types import REGIONS, ElementId, Node, Observation, Rendering
 
 SEED = 20261207
-FAST = 20  # examples per property in the normal suite (the page-as-text property: half)
+FAST = 12  # examples per property in the normal suite (the page-as-text property: half)
 SLOW = int(os.environ.get("PAGELENS_FUZZ_EXAMPLES", "400"))
 
 #: Roles Chromium reports (the renderer's input), structural and interactive, plus the text roles.
