@@ -393,3 +393,27 @@ def test_a_page_of_hash_runs_is_judged_in_linear_time() -> None:
     t0 = time.perf_counter()
     detect(r, goal="Open Post 7")
     assert time.perf_counter() - t0 < 4.0  # was ~9 s (about 0.9 s a line); now ~0.3 s
+
+
+def test_a_page_of_long_digit_runs_is_focused_in_linear_time() -> None:
+    """Found by the same probe: ``terms.AMOUNT`` (does a line state an amount: every line, for the ranker) tried its
+    number at every digit of a run, each try backtracking over the rest: quadratic, ~0.16 s per 2,000-digit line
+    (a serial, a blob of figures), so twenty such lines cost ~3.3 s of ``focus``. A number is now tried from its
+    first digit only: the same leftmost match."""
+    import time
+
+    from pagelens.focus.terms import AMOUNT
+
+    assert AMOUNT.search("it weighs 1,5 kg").group(0) == "1,5 kg"
+    assert AMOUNT.search("x12.50 €").group(0) == "12.50 €"
+    assert AMOUNT.search(".5 kg").group(0) == "5 kg"
+    assert AMOUNT.search("1" * 2000) is None
+    specs = [(0, "RootWebArea", "Shop"), (1, "main", "")]
+    for i in range(20):
+        specs += [(2, "StaticText", f"{i} " + "1" * 1990), (2, "link", f"Item {i}"), (2, "StaticText", f"${i}.99")]
+    r = typed_rendering(specs)
+    focus(typed_rendering(specs[:8]), FocusQuery("Item 1"), _retriever("default"), defense=False)  # models loaded
+    t0 = time.perf_counter()
+    res = focus(r, FocusQuery("What is the price of Item 3 in dollars?"), _retriever("default"), defense=False)
+    assert time.perf_counter() - t0 < 1.5  # was ~3.3 s; now ~0.03 s
+    _check_view(res, r)
