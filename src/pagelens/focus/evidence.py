@@ -47,8 +47,11 @@ _CLAUSE = re.compile(r"(?<=[.!?。！？;；,:，：])\s*|\s+[-–—|]\s+|\n|\b
 
 _CONF_CHARS = "".join(sorted(lx.CONFUSABLES))
 _CONFUSABLE = re.compile(f"[{_CONF_CHARS}]")
-#: A word holding both a Latin letter and a Cyrillic or Greek one (the only words folding changes).
-_MIXED = re.compile("\\w*(?:[A-Za-z]\\w*[\u0370-\u04ff]|[\u0370-\u04ff]\\w*[A-Za-z])\\w*")
+#: A word holding both a Latin letter and a Cyrillic or Greek one (the only words folding changes): a whole run of
+#: word (or Greek/Cyrillic) characters, tried only at a run's start (linear; a pattern nesting ``\\w*`` backtracked
+#: cubically on a long Latin word when the text held a Cyrillic letter elsewhere: 4,000 characters took minutes).
+_MIXED = re.compile("(?<![\\w\u0370-\u04ff])(?=[\\w\u0370-\u04ff]*?[A-Za-z])(?=[\\w\u0370-\u04ff]*?[\u0370-\u04ff])"
+                    "[\\w\u0370-\u04ff]+")
 #: Latin letters that look like Cyrillic ones: a Cyrillic word with Latin look-alikes is folded back to Cyrillic.
 _TO_CYRILLIC = {lat: cyr for cyr, lat in lx.CONFUSABLES.items() if "\u0400" <= cyr <= "\u04ff" and cyr not in "іјѕԁһӏ"}
 

@@ -413,7 +413,7 @@ IMITATION = Folded(
     r"(?P<chat_tokens><\|[a-z_]{2,20}\|>|\[/?INST\]|<<\s*/?SYS\s*>>|</?(?:system|assistant|user)>|"
     r"[\"'](?:role)[\"']\s*:\s*[\"'](?:system|developer|assistant|tool)[\"'])|"
 
-    r"(?P<prompt_markup><!--|-->|#{2,}\s*(?:new\s+|updated\s+)?(?:instructions?|system|task|prompt)\b|\b(?:end|begin|start)\s+of\s+"
+    r"(?P<prompt_markup><!--|-->|(?<!#)#{2,}\s*(?:new\s+|updated\s+)?(?:instructions?|system|task|prompt)\b|\b(?:end|begin|start)\s+of\s+"
     r"(?:the\s+)?(?:page|web\s*page|site|document|content|user\s+input)(?:\s+content|\s+text)?\b|\b(?:begin|start|end)\s+"
     r"(?:of\s+)?(?:the\s+)?(?:agent|assistant|ai|system|hidden|secret|llm)\s+(?:instructions?|prompt|message|directives?)\b)|"
     r"(?P<action_call>(?<![\w.$])(?:click|dblclick|fill|select_option|hover|press|focus|clear|goto|go_back|type|"
