@@ -584,10 +584,22 @@ def _wide(low: str, offsite: bool, turn: bool = False) -> tuple[int, int, bool, 
             free = speakers.unlabelled(low, spans)
         if free is not low and lw.ROLE.search(free) is None:
             told = False  # the reader's words stand only as speaker labels: the turns' orders are the chat's own
-        elif addressed < 2 and (told or lw.USER.search(free) is not None):
+        elif addressed < 2 and _spoken_to(free):
             addressed = 2
     override = 2 if dismiss and instr else 0
     return addressed, override, cred, told
+
+
+#: Sentence ends (Latin, CJK full-width, Arabic, Devanagari, Urdu) and line ends: where one address ends.
+_SENTENCE_END = re.compile(r"(?<=[.!?\u3002\uff01\uff1f\u061f\u0964\u06d4])\s+|\n")
+
+
+def _spoken_to(text: str) -> bool:
+    """A word for the automated reader in one sentence with an order word or the word for its user: an address.
+    (Anywhere in a long paragraph they are two sentences' words: "… the inclusion of some packages. … the release
+    managers and their assistants.")"""
+    return any(lw.ROLE.search(s) is not None and (lw.ORDER.search(s) is not None or lw.USER.search(s) is not None)
+               for s in _SENTENCE_END.split(text) if s)
 
 
 def _vocative(text: str) -> int:

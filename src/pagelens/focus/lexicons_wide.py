@@ -140,7 +140,10 @@ ORDER_STEMS = (
 )
 
 ROLE = _alt(ROLE_STEMS)
-ORDER = _alt(ORDER_STEMS)
+#: An order word of a Latin, Greek or Cyrillic script must end a word: its imperative is the whole word, and the same
+#: letters begin nouns ("włącz", turn on: "włączenie", inclusion). Scripts written without spaces, or with attached
+#: suffixes (Thai, Arabic, Devanagari …), keep matching anywhere.
+ORDER = re.compile(f"(?:{trie(list(ORDER_STEMS))})(?![A-Za-z\u00c0-\u024f\u1e00-\u1eff\u0370-\u03ff\u0400-\u04ff])")
 DISMISS = _alt(DISMISS_STEMS)
 INSTR = _alt(INSTR_STEMS)
 CRED = _alt(CRED_STEMS)
