@@ -57,3 +57,17 @@ def test_an_order_addressed_to_the_reader_in_a_form_not_listed(lang: str) -> Non
 @pytest.mark.parametrize("region", ["main", "user", "overlay"])
 def test_orders_and_secrets_without_a_reader_are_not_flagged(lang: str, region: str) -> None:
     assert judge_text(HONEST[lang], region) is None, (lang, region)
+
+
+#: A word for the reader and an order word apart (mend M1, stop 32): in different sentences of one paragraph, or the
+#: order word only as the start of a longer word (a noun made from the verb). Written for this file.
+APART = {
+    "pl-sentences": "Kliknij Zapisz, aby zachować zmiany w ustawieniach. Z panelu korzystają kierownicy projektów wraz z "
+                    "zespołem asystentów.",
+    "pl-noun": "Panel umożliwia włączenie powiadomień dla całego zespołu asystentów.",
+}
+
+
+@pytest.mark.parametrize("case", sorted(APART))
+def test_a_reader_word_and_an_order_word_apart_are_no_address(case: str) -> None:
+    assert judge_text(APART[case], "main") is None, case
