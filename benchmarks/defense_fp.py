@@ -204,13 +204,24 @@ def load_baseline(src: Path) -> Callable[..., Any]:
 
 
 def _clear_caches(detect: Callable[..., Any]) -> None:
-    """Empty the detector's memo caches (functools caches of its module and the modules it imported), so
-    that each timed pass starts cold and a second pass is not helped by the first."""
+    """Empty the detector's memo caches (functools caches of its module, the modules it imported and those its
+    functions come from), so that each timed pass starts cold and a second pass is not helped by the first."""
     import functools
 
     mod = sys.modules.get(getattr(detect, "__module__", ""), None)
-    for obj in list(vars(mod).values()) if mod is not None else []:
-        for o in (obj, *(vars(obj).values() if isinstance(obj, types.ModuleType) else ())):
+    if mod is None:
+        return
+    # its own namespace, the modules it imported, and the modules its imported functions were defined in (a memo
+    # behind a plain function: ``evidence`` -> ``_memo``), read from the functions' globals so that a baseline's
+    # copies (loaded under the same module names, then unbound) are found too; pagelens' code only
+    spaces = {id(vars(mod)): vars(mod)}
+    for obj in list(vars(mod).values()):
+        space = vars(obj) if isinstance(obj, types.ModuleType) else getattr(getattr(obj, "__wrapped__", obj),
+                                                                             "__globals__", None)
+        if space is not None and str(space.get("__name__", "")).startswith(("pagelens", "_baseline")):
+            spaces.setdefault(id(space), space)
+    for space in spaces.values():
+        for o in list(space.values()):
             if isinstance(o, functools._lru_cache_wrapper):
                 o.cache_clear()
 

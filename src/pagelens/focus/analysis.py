@@ -360,7 +360,7 @@ def analysis_of(rendering: Rendering, limits: UnitLimits, max_chars: int, *, cac
 _TEXT_MEMOS = (
     ("pagelens.focus.matcher", "words_of"), ("pagelens.observe.render", "_clean_text"),
     ("pagelens.observe.provenance", "_text_marks"), ("pagelens.focus.evidence", "gate"),
-    ("pagelens.focus.evidence", "evidence"), ("pagelens.focus.cognates", "spelling"),
+    ("pagelens.focus.evidence", "_memo"), ("pagelens.focus.cognates", "spelling"),
     ("pagelens.focus.cognates", "fold"), ("pagelens.focus.kana", "kana_skeleton"),
     ("pagelens.focus.kana", "english_skeleton"),
     # the stemmers themselves: PyStemmer keeps a cache of the last 10,000 words it stemmed

@@ -290,7 +290,7 @@ def _judge(text: str, region: Region | str, goal: str | None, home: frozenset[st
            label: bool, parts: Sequence[str] | None, beside: bool = False,
            output: Callable[[], bool] | None = None, turn: bool = False) -> tuple[str, str] | None:
     foreign = region in _FOREIGN
-    ev = joined_evidence(parts, home, _MAX_TEXT) if parts else evidence(text, home, True) if turn else evidence(text, home)
+    ev = joined_evidence(parts, home, _MAX_TEXT) if parts else evidence(text, home, turn)
     if ev.imitation and output is not None and output():
         ev = replace(ev, imitation="")  # a report's or a log's own output: the shape is what the page shows
     if goal and (foreign or ev.addressed or ev.principal):

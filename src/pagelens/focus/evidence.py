@@ -356,10 +356,17 @@ def excerpt(text: str) -> str:
     return "\n".join(text[lo:hi] for lo, hi in spans)
 
 
-@lru_cache(maxsize=8192)
 def evidence(text: str, home: frozenset[str] = frozenset(), turn: bool = False) -> Evidence:
     """The evidence in ``text`` (already :func:`normalise`-d). ``home``: the page's own domains. ``turn``: the text is
     one line of a chat transcript laid out a turn a line (its opening label names who speaks: :func:`_wide`).
+    Memoised per (text, home, turn) however the call spells its arguments (:func:`_memo`)."""
+    return _memo(text, home, turn)
+
+
+@lru_cache(maxsize=8192)
+def _memo(text: str, home: frozenset[str], turn: bool) -> Evidence:
+    """:func:`evidence`, memoised with every argument positional (``lru_cache`` keys ``f(t, h)`` and ``f(t, h, False)``
+    apart: two entries and two judgements of one text).
 
     The slow patterns run only in windows around the literal stems they need (see the ``*_FIND``
     finders), and the features that never anchor a verdict only once something could. A long text is
@@ -576,12 +583,7 @@ def _wide(low: str, offsite: bool, turn: bool = False) -> tuple[int, int, bool, 
         role and offsite)
     told = lw.ORDER.search(low) is not None
     if role and (told or (addressed < 2 and lw.USER.search(low) is not None)):
-        free = low
-        if ":" in low:
-            spans = speakers.transcript(low)
-            if not spans and turn:
-                spans = speakers.labels(low)[:1]
-            free = speakers.unlabelled(low, spans)
+        free = speakers.unlabelled(low, _turns(low, low, turn))
         if free is not low and lw.ROLE.search(free) is None:
             told = False  # the reader's words stand only as speaker labels: the turns' orders are the chat's own
         elif addressed < 2 and _spoken_to(free):
