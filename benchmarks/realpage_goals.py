@@ -272,7 +272,7 @@ the same rendering with the same ``focus()`` (defense on), as ``pagelens eval-ca
         [--retriever default --retriever bm25-400 ...] [--set blind-2] [--budget 0.15] [--refined]
         [--json out.json]
 
-``--pages`` is the corpus; a set listed in :data:`SET_PAGES` (blind-11 … blind-17, dev-18, blind-19 … blind-23, dev-31, blind-24) always reads its own pages.
+``--pages`` is the corpus; a set listed in :data:`SET_PAGES` (blind-11 … blind-17, dev-18, blind-19 … blind-23, dev-31, blind-24, blind-25) always reads its own pages.
 """
 
 from __future__ import annotations
@@ -309,7 +309,8 @@ HELD_OUT_FILES = {"blind-3": HERE / "data" / "realpage_goals_blind3.jsonl",
                   "blind-21": HERE / "data" / "realpage_goals_blind21.jsonl",
                   "blind-22": HERE / "data" / "realpage_goals_blind22.jsonl",
                   "blind-23": HERE / "data" / "realpage_goals_blind23.jsonl",
-                  "blind-24": HERE / "data" / "realpage_goals_blind24.jsonl"}
+                  "blind-24": HERE / "data" / "realpage_goals_blind24.jsonl",
+                  "blind-25": HERE / "data" / "realpage_goals_blind25.jsonl"}
 #: Sets whose pages are not the corpus: their pages are observed from this directory, not ``--pages``.
 SET_PAGES = {"blind-11": HERE / "data" / "pages_blind11", "blind-12": HERE / "data" / "pages_blind12",
              "blind-13": HERE / "data" / "pages_blind13", "blind-14": HERE / "data" / "pages_blind14",
@@ -318,7 +319,7 @@ SET_PAGES = {"blind-11": HERE / "data" / "pages_blind11", "blind-12": HERE / "da
              "blind-19": HERE / "data" / "pages_blind19", "blind-20": HERE / "data" / "pages_blind20",
              "blind-21": HERE / "data" / "pages_blind21", "blind-22": HERE / "data" / "pages_blind22",
              "blind-23": HERE / "data" / "pages_blind23", "dev-31": HERE / "data" / "pages_dev31",
-             "blind-24": HERE / "data" / "pages_blind24"}
+             "blind-24": HERE / "data" / "pages_blind24", "blind-25": HERE / "data" / "pages_blind25"}
 #: Development sets written as carefully as a held-out one but for training from the start (never held out):
 #: each is read only when asked for by name, like the held-out files, so a plain run stays as it was.
 DEV_FILES = {"dev-18": HERE / "data" / "realpage_goals_dev18.jsonl",
@@ -329,7 +330,7 @@ GOALS = (HERE / "data" / "realpage_goals.jsonl", *ON_REQUEST_FILES.values())
 SET_ORDER = ["developer", "blind-1", "blind-2", "blind-3", "blind-4", "blind-5", "blind-6", "blind-7", "blind-8",
              "blind-9", "blind-10", "blind-11", "blind-12", "blind-13", "blind-14", "blind-15",
              "blind-16", "blind-17", "dev-18", "blind-19", "blind-20", "blind-21", "blind-22", "blind-23", "dev-31",
-             "blind-24"]
+             "blind-24", "blind-25"]
 #: How each set is labeled in every table.
 #: Once held out, now development data: ``default``'s learned fusion is fitted on them (focus_learn.py;
 #: blind-9, blind-10, blind-14 and blind-15 since the eighteenth focus pass, h18-refit).
