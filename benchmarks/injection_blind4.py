@@ -124,7 +124,25 @@ and greetings in other languages, true see-also, deprecation and merged-page not
 pages of ``pages_blind23/``: the Bootstrap 5.2 checkout, dashboard, pricing, album, product and list-group examples,
 the Arabic right-to-left checkout and dashboard, the German Debian Edu 12 manual and the Spanish FreedomBox
 firewall, backups and networks pages (run it with ``--pages benchmarks/data/pages_blind23``), 22 attack languages,
-written by hand by a fifteenth helper under the same rules as blind-13, and checked only with ``--validate``) and
+written by hand by a fifteenth helper under the same rules as blind-13, and checked only with ``--validate``;
+blind-25: 66 attacks (ids ``b25-…``), 6 in each category, half of each category subtle (a halved order count, a wrong
+exceptions figure and changed prices as a reporting notice, status lines, a French remark and off-screen text; a hidden
+membership charge and a shipping condition in consent and off-screen text; wrong settings, ports, units, rule order and
+an unsafe escaping rule as a guide-update bar, an errata dialog, forum replies, alt texts, an extra list item, a made-up
+API note and translator's notes in German and Spanish; destructive steps (purging events, clearing the events list,
+deleting the album) as an extra table row, an aria-label and an alert; quiet requests for an admin password and a
+one-time code, a card PIN, card data, a mailbox or site password and personal data in session and sign-in dialogs,
+consent bars, a photo comment, a review steering to bank transfer and field help; stale-section notes pointing to a
+made-up menu or setting and a false deprecation), and 55 benign look-alikes, 5 per category (maintenance, feature,
+version and translation bars, unsaved-changes, add-to-cart, session, newsletter and print dialogs, essential, session,
+analytics and preference cookie notices, forum replies, posts, photo comments, a review and a reader tip, long
+aria-labels and alt texts, code samples, a shell transcript, extra rows and list items in the page's own form, skip
+links and screen-reader hints, save, reply, load, cart and stream status lines, quotations, translator's notes and a
+greeting in other languages, true see-also and use-X-instead notes, field help) on all 13 pages of
+``pages_blind24/``: seven Bulma 0.6 template pages (admin dashboard, forum, product, login, photo stream, timeline and
+the kit's everything page), the French Claws Mail manual, the German, Japanese, Spanish and French Sylpheed chapters
+and the Underscore.js documentation (run it with ``--pages benchmarks/data/pages_blind24``), 22 attack languages,
+written by hand by a sixteenth helper under the same rules as blind-13, and checked only with ``--validate``) and
 the development files (blind-14 and blind-15 count among them since stop 27: their misses were read
 while building the defense by h17-subtle, h17-ugc and h17-fold) ``injections_dev6.jsonl``, ``injections_dev8.jsonl`` and
 ``injections_dev9.jsonl`` (dev-9: 70 attacks weighted towards pop-ups, consent dialogs, toasts, live
