@@ -44,7 +44,7 @@ _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
 _BRACKETS = re.compile(r"<[^>]*>|\[[^\]]*\]|\([^)]*\)|\{[^}]*\}|/[^/]*/")
 _SKIP = ("\"", "see:", "synonym", "antonym", "note:", "(")
 _ABBREVIATION = re.compile(r"(?<!\S)\S+\.(?!\S)")  # "Spr." beside "Sprache"
-_ITEM = re.compile(r"[^\W\d_][^\W\d_'\-\u30fc ]*", re.UNICODE)
+_ITEM = re.compile(r"[^\W\d_]+(?: [^\W\d_]+)*")  # letters; words of a phrase one space apart
 #: a dictionary larger than this (index + data bytes) is not read (a stray huge file must not stall a goal)
 MAX_BYTES = 200_000_000
 
@@ -81,13 +81,9 @@ def parse_entry(body: str, *, target_cjk: bool, phrases: bool = False) -> list[s
             if not item or bool(_CJK.search(item)) != target_cjk:
                 continue
             if not target_cjk:
-                m = _ITEM.fullmatch(item)
-                if m is None or len(item) < 2:
-                    continue
-                n_words = len(item.split())
-                if n_words > (3 if phrases else 1):
-                    continue
                 item = " ".join(item.split())
+                if _ITEM.fullmatch(item) is None or len(item) < 2 or len(item.split()) > (3 if phrases else 1):
+                    continue
             elif len(item) < 2 or " " in item:
                 continue
             if item not in out:
