@@ -60,23 +60,23 @@ def _default_dir(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_an_english_goal_keeps_the_german_link_only_its_translation_names() -> None:
     _need("eng", "deu")
     page = _portal("Bibliothek", _DE, _DE_TEXT, "Stadtportal")
-    assert "link 'Bibliothek'" in _focus(page, "Open the library")
-    assert "link 'Bibliothek'" not in _focus(page, "Open the library", bilingual=False)
+    assert "link 'Bibliothek'" in _focus(page, "Open the library of this town")
+    assert "link 'Bibliothek'" not in _focus(page, "Open the library of this town", bilingual=False)
 
 
 def test_an_english_goal_keeps_the_french_link_only_its_translation_names() -> None:
     _need("eng", "fra")
     page = _portal("Boulangerie", _FR, _FR_TEXT, "Portail de la ville")
-    assert "link 'Boulangerie'" in _focus(page, "Find the bakery")
-    assert "link 'Boulangerie'" not in _focus(page, "Find the bakery", bilingual=False)
+    assert "link 'Boulangerie'" in _focus(page, "Find the bakery of this town")
+    assert "link 'Boulangerie'" not in _focus(page, "Find the bakery of this town", bilingual=False)
 
 
 def test_without_dictionaries_the_selection_is_base(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
     page = _portal("Bibliothek", _DE, _DE_TEXT, "Stadtportal")
-    base = _focus(page, "Open the library", bilingual=False)
+    base = _focus(page, "Open the library of this town", bilingual=False)
     monkeypatch.setenv("PAGELENS_DICT_DIR", str(tmp_path))  # an empty directory: no pair installed
     assert bilingual.dictionary("eng", "deu") is None
-    assert _focus(page, "Open the library") == base
+    assert _focus(page, "Open the library of this town") == base
 
 
 def test_a_goal_in_the_pages_language_is_untouched() -> None:
@@ -97,7 +97,7 @@ def test_broken_dictionaries_give_base_behaviour(tmp_path, monkeypatch: pytest.M
     (tmp_path / "freedict-eng-deu.dict.dz").write_bytes(data)
     monkeypatch.setenv("PAGELENS_DICT_DIR", str(tmp_path))
     page = _portal("Bibliothek", _DE, _DE_TEXT, "Stadtportal")
-    assert _focus(page, "Open the library") == _focus(page, "Open the library", bilingual=False)
+    assert _focus(page, "Open the library of this town") == _focus(page, "Open the library of this town", bilingual=False)
 
 
 def test_a_language_without_a_dictionary_gives_base_behaviour() -> None:
@@ -106,7 +106,7 @@ def test_a_language_without_a_dictionary_gives_base_behaviour() -> None:
              "Peta", "Wisata", "Ekonomi", "Pendidikan", "Budaya", "Olahraga", "Kesehatan", "Sosial"]
     page = _portal("Perpustakaan", names, "Kota ini memberi informasi dan yang ada di wilayah {i} untuk warga.",
                    "Portal Kota")
-    assert _focus(page, "Open the library") == _focus(page, "Open the library", bilingual=False)
+    assert _focus(page, "Open the library of this town") == _focus(page, "Open the library of this town", bilingual=False)
 
 
 def test_parse_entry_keeps_translations_only() -> None:
