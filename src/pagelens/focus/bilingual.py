@@ -28,8 +28,17 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from pagelens.focus.analysis import PageAnalysis
 
-__all__ = ["Dictionary", "Expansion", "dictionary", "expansion", "iso3", "goal_language", "lookup_forms", "parse_entry",
-           "translate_goal"]
+__all__ = [
+    "Dictionary",
+    "Expansion",
+    "dictionary",
+    "expansion",
+    "goal_language",
+    "iso3",
+    "lookup_forms",
+    "parse_entry",
+    "translate_goal",
+]
 
 #: where Debian installs dictd dictionaries (``PAGELENS_DICT_DIR`` overrides it)
 DICT_DIR = "/usr/share/dictd"
