@@ -13,6 +13,7 @@ install: chromium $(STAMP)
 chromium:
 	@bash scripts/ensure-chromium.sh
 	@bash scripts/ensure-tesseract.sh
+	@bash scripts/ensure-dictionaries.sh
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)

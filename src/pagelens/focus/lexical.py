@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 
 import numpy as np
@@ -100,14 +100,23 @@ def bm25_scores(query: str, docs: Sequence[str], lang: str, *, k1: float = 1.5, 
 
 
 def bm25_over_tokens(query: str, corpus: Sequence[Sequence[str]], lang: str, *, k1: float = 1.5,
-                     b: float = 0.75) -> np.ndarray:
-    """:func:`bm25_scores` over docs already tokenised by :func:`tokenize` (cached per page)."""
+                     b: float = 0.75, extra: Mapping[str, float] | None = None) -> np.ndarray:
+    """:func:`bm25_scores` over docs already tokenised by :func:`tokenize` (cached per page). ``extra``: more query
+    words, each with the weight its score counts at (a goal word's translations, :mod:`.bilingual`); a word the
+    query has counts once, at weight 1."""
     scores = np.zeros(len(corpus), dtype=np.float32)
     if not corpus:
         return scores
     q = set(tokenize([query], lang)[0])
     if lang != "en":
         q |= set(tokenize([query], "en")[0])  # the goal may be English on a foreign page
+    scale: dict[str, float] = {}
+    if extra:
+        for word, w in sorted(extra.items()):
+            for t in tokenize([word], lang)[0]:
+                if t not in q:
+                    scale[t] = max(scale.get(t, 0.0), w)
+        q |= set(scale)
     if not q:
         return scores
     lengths = np.fromiter((len(t) for t in corpus), dtype=np.float32, count=len(corpus))
@@ -126,5 +135,6 @@ def bm25_over_tokens(query: str, corpus: Sequence[Sequence[str]], lang: str, *, 
         idf = math.log(1 + (n - len(postings) + 0.5) / (len(postings) + 0.5))
         idx = np.fromiter(postings.keys(), dtype=np.int64, count=len(postings))
         f = np.fromiter(postings.values(), dtype=np.float32, count=len(postings))
-        scores[idx] += idf * f * (k1 + 1) / (f + norm[idx])
+        part = idf * f * (k1 + 1) / (f + norm[idx])
+        scores[idx] += part * scale[t] if t in scale else part
     return scores

