@@ -520,16 +520,24 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
     if JOIN_SPLITS:
         seeds = [i for i, g in enumerate(gated)
                  if g and (lines[i].no in flags or points(evidence(payloads[i], home))[1])]
-        for span in splits.spans(lines, seeds, payloads, regions, lambda: pos().pos) if seeds else ():
-            if all(lines[i].no in flags for i in span):
-                continue
+        def judge_span(span: Sequence[int]) -> tuple[str, str] | None:
             parts = [payloads[i] for i in span]
-            region = _worst(regions[i] for i in span)
-            v = judge_text(" ".join(parts), region, goal=goal, home=home, normalised=True, parts=parts,
-                           offsite_target=any(offlink[i] for i in span), notice=span[-1] < top,
-                           beside=beside_at(span[0]), output=output_at(span[0]))
+            return judge_text(" ".join(parts), _worst(regions[i] for i in span), goal=goal, home=home,
+                              normalised=True, parts=parts, offsite_target=any(offlink[i] for i in span),
+                              notice=span[-1] < top, beside=beside_at(span[0]), output=output_at(span[0]))
+
+        for seed, span in splits.spans(lines, seeds, payloads, regions, lambda: pos().pos) if seeds else ():
+            if all(lines[i].no in flags for i in span) or not judge_span(span):
+                continue
+            # the span's lines that carry the verdict: its shortest run around the seed still judged so
+            # (an honest neighbour of the split sentence keeps its text)
+            at = span.index(seed)
+            run = next((span[lo : lo + n] for n in range(2, len(span)) for lo in range(max(0, at - n + 1), at + 1)
+                        if lo + n <= len(span) and judge_span(span[lo : lo + n])), span)
+            v = judge_span(run)
             if v:
-                flag(span, (v[0], v[1] + " (a sentence split over lines)"), " ".join(parts), region)
+                text = " ".join(payloads[i] for i in run)
+                flag(run, (v[0], v[1] + " (a sentence split over lines)"), text, _worst(regions[i] for i in run))
     # 3. blocks (user posts, dialogs, live regions) judged as one text; the block's root is flagged
     for i, ln in enumerate(lines):
         live = bool(ln.states) and _is_live(ln)

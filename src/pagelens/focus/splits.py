@@ -43,11 +43,12 @@ WALK = 12  # lines walked each way from a seed in a window
 
 
 def spans(lines: Sequence[Line], seeds: Sequence[int], payloads: Sequence[str], regions: Sequence[str],
-          pos: Callable[[], Mapping[int, int]], *, windows: bool = True) -> list[list[int]]:
-    """Positions of the text lines of each span to judge as one text, for the seed positions ``seeds``: a block, or
-    (``windows``) a window of adjacent text lines when the seed has no block. ``pos``: each line's position by its
-    number (built by the caller once, on first use). Spans are distinct; none has all its lines under one parent."""
-    out: list[list[int]] = []
+          pos: Callable[[], Mapping[int, int]], *, windows: bool = True) -> list[tuple[int, list[int]]]:
+    """(seed, positions of the text lines of its span) for each span to judge as one text, for the seed positions
+    ``seeds``: a block, or (``windows``) a window of adjacent text lines when the seed has no block. ``pos``: each
+    line's position by its number (built by the caller once, on first use). Spans are distinct; none has all its
+    lines under one parent; each holds its seed."""
+    out: list[tuple[int, list[int]]] = []
     seen: set[tuple[int, ...]] = set()
     done: set[int] = set()
     for i in seeds:
@@ -57,12 +58,12 @@ def spans(lines: Sequence[Line], seeds: Sequence[int], payloads: Sequence[str], 
         span, stopped = _block(lines, i, payloads, regions, pos(), done)
         if span is None and stopped and windows:
             span = _window(lines, i, payloads, regions, pos())
-        if span is None or len(span) < 2 or len({lines[t].parent for t in span}) < 2:
+        if span is None or len(span) < 2 or i not in span or len({lines[t].parent for t in span}) < 2:
             continue
         key = tuple(span)
         if key not in seen:
             seen.add(key)
-            out.append(span)
+            out.append((i, span))
     return out
 
 
