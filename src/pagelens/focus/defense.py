@@ -55,8 +55,8 @@ from functools import lru_cache
 from typing import Any
 
 from pagelens.focus import borrowed, contradicts, disowned, identity, misroute, speakers, splits, steering, uncollected
-from pagelens.focus import lexicons as lx
 from pagelens.focus import evidence as _ev
+from pagelens.focus import lexicons as lx
 from pagelens.focus.evidence import (
     NO_EVIDENCE,
     Evidence,
