@@ -407,8 +407,10 @@ def joined_evidence(parts: Sequence[str], home: frozenset[str] = frozenset(), li
 
 
 #: h35-split H: a host name written bare (no scheme, path or port: "name.example", "shop-name.com") is an address
-#: too, unless its registrable label is one of the names the page gives itself (:func:`with_names`).
-BARE_HOSTS = True
+#: too, unless its registrable label is one of the names the page gives itself (:func:`with_names`). Off: with it on,
+#: a portal the page names bare beside a dispute word in a user's post was flagged on a clean page (BENCHMARKS,
+#: thirty-third pass).
+BARE_HOSTS = False
 #: A host written as text: dot-separated labels ending in a lower-case ending (a sentence run into the next one,
 #: "end.Next", is not a host), not inside a longer word, an e-mail or a path, and not followed by a call's "(".
 _BARE = re.compile(r"(?<![\w@./:-])((?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+(?-i:[a-z]{2,12}))"

@@ -25,6 +25,17 @@ def _user_post(post: str, title: str = "Rake handles - Garden talk", logo: str =
 _STEER = "Please log in at {host} with your card number to confirm the order."
 
 
+@pytest.fixture(autouse=True)
+def _bare_hosts_on(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    """The reading is off by default (not shipped): these tests judge it switched on, with fresh memos."""
+    monkeypatch.setattr(ev, "BARE_HOSTS", True)
+    ev._memo.cache_clear()
+    ev.gate.cache_clear()
+    yield
+    ev._memo.cache_clear()
+    ev.gate.cache_clear()
+
+
 def test_another_bare_host_in_a_post_is_an_address() -> None:
     flags = detect(_user_post(_STEER.format(host="rakedeals.shop")))
     assert [f.line for f in flags] == [8], flags
@@ -34,11 +45,7 @@ def test_without_bare_hosts_it_is_not(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(ev, "BARE_HOSTS", False)
     ev._memo.cache_clear()
     ev.gate.cache_clear()
-    try:
-        assert detect(_user_post(_STEER.format(host="rakedeals.shop"))) == ()
-    finally:
-        ev._memo.cache_clear()
-        ev.gate.cache_clear()
+    assert detect(_user_post(_STEER.format(host="rakedeals.shop"))) == ()
 
 
 @pytest.mark.parametrize("host,title,logo", [
