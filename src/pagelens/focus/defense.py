@@ -400,7 +400,8 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
     payloads = [_payload(ln) for ln in lines]
     hosted = borrowed.lines_with_hosts(payloads)  # the texts that may write a host
     # a host written bare is the page's own when it carries a name the page gives itself (identity.site_names)
-    home = with_names(own, identity.site_names(lines, own)) if _ev.BARE_HOSTS and hosted else own
+    home = (with_names(own, identity.site_names(lines, own), linked if BARE_LINKED else frozenset())
+            if _ev.BARE_HOSTS and hosted else own)
     regions = _live_regions(lines)
     gated = [bool(p) and (gate(p, regions[i] in _FOREIGN) or (regions[i] == "unseen" and lx.URGENT_NOW.search(p) is not None))
              for i, p in enumerate(payloads)]
@@ -601,6 +602,8 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
     return tuple(sorted(flags.values(), key=lambda f: f.line))
 
 
+#: h35-split lead H2 (after the protocol; with evidence.BARE_HOSTS on): a bare host the page links is not an address.
+BARE_LINKED = False
 #: h35-split: step 2b, a sentence split over lines of different parents judged as one span (:mod:`splits`).
 JOIN_SPLITS = True
 

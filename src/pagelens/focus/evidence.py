@@ -423,14 +423,17 @@ _GENERIC_ENDINGS = frozenset({"com", "net", "org", "info", "biz", "io", "co", "a
 _FILE_ENDINGS2 = frozenset({"py", "rs", "sh", "pl", "md", "js", "ts", "cs", "so", "rb", "mk", "ps", "hs", "ml", "cc",
                             "hh", "kt", "db", "gz", "xz", "bz", "el", "go", "vb", "fs", "cr", "nb", "jl", "pm", "ex",
                             "po", "mo", "ui", "rc", "in", "am", "ac", "sc", "pc", "hy", "lo", "la", "ko"})
-#: How a name the page gives itself stands among its domains (a domain never starts so).
+#: How a name the page gives itself, and a domain it links to, stand among its domains (a domain never starts so).
 _NAME = "name:"
+_LINKED = "linked:"
 
 
-def with_names(home: frozenset[str], names: frozenset[str]) -> frozenset[str]:
+def with_names(home: frozenset[str], names: frozenset[str], linked: frozenset[str] = frozenset()) -> frozenset[str]:
     """The page's own domains with the names it gives itself (:func:`pagelens.focus.identity.site_names`): a host
-    written bare whose registrable label is one of them is the page's own, not an address elsewhere."""
-    return home | frozenset(_NAME + n for n in names)
+    written bare whose registrable label is one of them is the page's own, not an address elsewhere. ``linked``
+    (h35-split lead H2, measured after the protocol): the domains the page links to; a host written bare that the
+    page also links is a site it already sends its reader to (a source named beside its link), not a new address."""
+    return home | frozenset(_NAME + n for n in names) | frozenset(_LINKED + d for d in linked)
 
 
 @lru_cache(maxsize=8192)
@@ -454,7 +457,7 @@ def bare_hosts(text: str) -> tuple[str, ...]:
 def _own_bare(host: str, home: frozenset[str]) -> bool:
     """A bare host that is the page's own: one of its domains, or named by a name the page gives itself."""
     d = _registrable(host)
-    if d in home:
+    if d in home or _LINKED + d in home:
         return True
     label = d.split(".", 1)[0]
     return _NAME + label in home or _NAME + label.replace("-", "") in home

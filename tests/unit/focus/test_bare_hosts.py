@@ -70,3 +70,15 @@ def test_site_names_read_title_banner_and_first_heading() -> None:
 @pytest.mark.parametrize("text", ["see setup.py and main.rs", "call os.path.join(a, b)", "version 3.14.2", "e.g. this"])
 def test_file_names_and_dotted_words_are_no_hosts(text: str) -> None:
     assert ev.bare_hosts(text) == ()
+
+
+def test_a_bare_host_the_page_links_is_no_new_address_with_the_lead(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pagelens.focus import defense
+
+    text = _PAGE.format(title="Rake handles", logo="Garden talk", post=_STEER.format(host="rakedeals.shop"))
+    text += "\t\tlink 'Rake deals', url='https://www.rakedeals.shop/'\n"
+    r = rendering_from_text(text)
+    r = Rendering(tuple(replace(ln, region="user") if ln.no == 8 else ln for ln in r.lines))
+    assert [f.line for f in detect(r)] == [8]  # off (the default): still an address
+    monkeypatch.setattr(defense, "BARE_LINKED", True)
+    assert detect(r) == ()
