@@ -54,7 +54,8 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
-from pagelens.focus import borrowed, contradicts, disowned, misroute, speakers, steering, uncollected
+from pagelens.focus import borrowed, contradicts, disowned, identity, misroute, speakers, splits, steering, uncollected
+from pagelens.focus import evidence as _ev
 from pagelens.focus import lexicons as lx
 from pagelens.focus.evidence import (
     NO_EVIDENCE,
@@ -70,6 +71,7 @@ from pagelens.focus.evidence import (
     orders_now,
     points,
     steers,
+    with_names,
 )
 from pagelens.focus.notices import notice_zone
 from pagelens.types import Line, Region, Rendering
@@ -394,8 +396,12 @@ def turn_line(payloads: Sequence[str], i: int) -> bool:
 def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
     """Flag the lines of ``rendering`` that carry text aimed at the agent."""
     lines = rendering.lines
-    home, linked = page_domains(rendering)
+    own, linked = page_domains(rendering)
     payloads = [_payload(ln) for ln in lines]
+    hosted = borrowed.lines_with_hosts(payloads)  # the texts that may write a host
+    # a host written bare is the page's own when it carries a name the page gives itself (identity.site_names)
+    home = (with_names(own, identity.site_names(lines, own), linked if BARE_LINKED else frozenset())
+            if _ev.BARE_HOSTS and hosted else own)
     regions = _live_regions(lines)
     gated = [bool(p) and (gate(p, regions[i] in _FOREIGN) or (regions[i] == "unseen" and lx.URGENT_NOW.search(p) is not None))
              for i, p in enumerate(payloads)]
@@ -436,14 +442,14 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
     # 1b. every line alone, judged against the page itself (any language): an address the page never links,
     #     written in words the rest of the page does not use, or named after the site (borrowed.judge)
     page: borrowed.PageIdentity | None = None
-    for i in borrowed.lines_with_hosts(payloads):
+    for i in hosted:
         ln, p = lines[i], payloads[i]
         written = borrowed.written_hosts(p) if ln.no not in flags else None
         if not written:
             continue
         if page is None:
             title = next((x.name for x in lines if x.role == "RootWebArea"), "")
-            page = borrowed.PageIdentity.of(home, linked, title, payloads)
+            page = borrowed.PageIdentity.of(own, linked, title, payloads)
         v = borrowed.judge(p, page, foreign=regions[i] in _FOREIGN or i < top, written=written)
         if v:
             flag([i], (v[0], f"{v[1]} (in {_WHERE.get(regions[i], regions[i])})"), p, regions[i])
@@ -509,6 +515,30 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
     for run in _text_runs(rendering):
         for window in _windows(run, gated, payloads):
             judge_window(window)
+    # 2b. a sentence split over lines of different parents (an emphasised lead-in, short sibling paragraphs, lines
+    #     hanging off the page root): from each line flagged or whose own evidence anchors, its small block or a
+    #     window of adjacent text lines (splits.spans) judged as one text; the span's text lines are flagged
+    if JOIN_SPLITS:
+        seeds = [i for i, g in enumerate(gated)
+                 if g and (lines[i].no in flags or points(evidence(payloads[i], home))[1])]
+        def judge_span(span: Sequence[int]) -> tuple[str, str] | None:
+            parts = [payloads[i] for i in span]
+            return judge_text(" ".join(parts), _worst(regions[i] for i in span), goal=goal, home=home,
+                              normalised=True, parts=parts, offsite_target=any(offlink[i] for i in span),
+                              notice=span[-1] < top, beside=beside_at(span[0]), output=output_at(span[0]))
+
+        for seed, span in splits.spans(lines, seeds, payloads, regions, lambda: pos().pos) if seeds else ():
+            if all(lines[i].no in flags for i in span) or not judge_span(span):
+                continue
+            # the span's lines that carry the verdict: its shortest run around the seed still judged so
+            # (an honest neighbour of the split sentence keeps its text)
+            at = span.index(seed)
+            run = next((span[lo : lo + n] for n in range(2, len(span)) for lo in range(max(0, at - n + 1), at + 1)
+                        if lo + n <= len(span) and judge_span(span[lo : lo + n])), span)
+            v = judge_span(run)
+            if v:
+                text = " ".join(payloads[i] for i in run)
+                flag(run, (v[0], v[1] + " (a sentence split over lines)"), text, _worst(regions[i] for i in run))
     # 3. blocks (user posts, dialogs, live regions) judged as one text; the block's root is flagged
     for i, ln in enumerate(lines):
         live = bool(ln.states) and _is_live(ln)
@@ -570,6 +600,12 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
                   f"(in {_WHERE.get(regions[i], regions[i])})")
         flag([i, *found.wrappers], ("disputes-page", reason), payloads[i], regions[i])
     return tuple(sorted(flags.values(), key=lambda f: f.line))
+
+
+#: h35-split lead H2 (after the protocol; with evidence.BARE_HOSTS on): a bare host the page links is not an address.
+BARE_LINKED = False
+#: h35-split: step 2b, a sentence split over lines of different parents judged as one span (:mod:`splits`).
+JOIN_SPLITS = True
 
 
 #: Controls an overlay keeps when its text is redacted (apply.REDACT_ROLES without the dialogs).
