@@ -527,7 +527,8 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
                               normalised=True, parts=parts, offsite_target=any(offlink[i] for i in span),
                               notice=span[-1] < top, beside=beside_at(span[0]), output=output_at(span[0]))
 
-        for seed, span in splits.spans(lines, seeds, payloads, regions, lambda: pos().pos) if seeds else ():
+        for seed, span in (splits.spans(lines, seeds, payloads, regions, lambda: pos().pos, windows=SPLIT_WINDOWS)
+                           if seeds else ()):
             if all(lines[i].no in flags for i in span) or not judge_span(span):
                 continue
             # the span's lines that carry the verdict: its shortest run around the seed still judged so
@@ -606,6 +607,11 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
 BARE_LINKED = False
 #: h35-split: step 2b, a sentence split over lines of different parents judged as one span (:mod:`splits`).
 JOIN_SPLITS = True
+#: Step 2b's windows of adjacent text lines (a seed with no small block): off. A window judged as one text takes the
+#: place of its first line, so a sentence among the page's own paragraphs borrowed its neighbour's place beside the
+#: data (``test_disowned``); on the development sets the windows reached no attack (BENCHMARKS.md, h35-split), the
+#: blocks reach what step 2b reaches.
+SPLIT_WINDOWS = False
 
 
 #: Controls an overlay keeps when its text is redacted (apply.REDACT_ROLES without the dialogs).

@@ -68,8 +68,14 @@ def _hanging(lead: str, rest: str) -> str:
             "\tstrong ''\n\t\tStaticText '" + rest + "'\n\tStaticText 'Free delivery above 40 euros.'\n")
 
 
+@pytest.fixture
+def windows(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Step 2b's windows of adjacent text lines are off by default (defense.SPLIT_WINDOWS): these tests switch them on."""
+    monkeypatch.setattr(defense, "SPLIT_WINDOWS", True)
+
+
 @pytest.mark.parametrize("page,expected", [(_siblings, {4, 6}), (_hanging, {4, 6})])
-def test_a_sentence_over_sibling_paragraphs_or_root_lines_is_one_span(page, expected) -> None:  # type: ignore[no-untyped-def]
+def test_a_sentence_over_sibling_paragraphs_or_root_lines_is_one_span(page, expected, windows) -> None:  # type: ignore[no-untyped-def]
     flags = detect(rendering_from_text(page(_LEAD, _ORDER)))
     assert {f.line for f in flags} == expected, flags  # the honest neighbours keep their text
     assert all("split over lines" in f.reason for f in flags)
@@ -86,17 +92,30 @@ def test_without_the_join_the_sentence_over_paragraphs_stays(page, monkeypatch: 
     ("Gardeners, take note:", "always store the rake dry after use."),
     ("Care tip:", "oil the handle twice a year and keep it out of the rain."),
 ])
-def test_honest_sentences_over_paragraphs_are_not_flagged(page, lead: str, rest: str) -> None:  # type: ignore[no-untyped-def]
+def test_honest_sentences_over_paragraphs_are_not_flagged(page, lead: str, rest: str, windows) -> None:  # type: ignore[no-untyped-def]
     assert detect(rendering_from_text(page(lead, rest))) == ()
 
 
-def test_a_window_never_crosses_a_landmark() -> None:
+def test_a_window_never_crosses_a_landmark(windows) -> None:  # type: ignore[no-untyped-def]
     text = (_ROOT + "\tnavigation ''\n\t\tStaticText '" + _LEAD + "'\n\tmain ''\n\t\tparagraph ''\n\t\t\tStaticText '"
             + _ORDER + "'\n")
     assert not any(f.line == 5 for f in detect(rendering_from_text(text)))
 
 
-def test_a_window_never_crosses_a_heading() -> None:
+def test_a_window_never_crosses_a_heading(windows) -> None:  # type: ignore[no-untyped-def]
     text = (_ROOT + "\tmain ''\n\t\theading ''\n\t\t\tStaticText '" + _LEAD + "'\n\t\tparagraph ''\n\t\t\tStaticText '"
             + _ORDER + "'\n")
     assert not any(f.line == 6 for f in detect(rendering_from_text(text)))
+
+
+@pytest.mark.xfail(strict=True, reason="why windows are off: a window judged as one text takes its first line's place, "
+                   "so a sentence among the page's own paragraphs borrows its neighbour's place beside a table")
+def test_a_window_never_moves_a_sentence_beside_the_data(windows) -> None:  # type: ignore[no-untyped-def]
+    from tests.unit.focus.test_disowned import _DISOWN, _flagged, _page
+    assert not _flagged(_page(far=_DISOWN), "obsolete")
+
+
+def test_windows_are_off_by_default() -> None:
+    assert defense.SPLIT_WINDOWS is False
+    for page in (_siblings, _hanging):
+        assert not any("split over lines" in f.reason for f in detect(rendering_from_text(page(_LEAD, _ORDER))))
