@@ -14,8 +14,8 @@ relative pronouns, prepositions, topic particles and punctuation — around the 
   sentence (or "<heading> for NOUN:"), the same sentence going on with an instruction; a lone "AI"/"KI" too.
 
 :func:`level` gives the role noun's address level in such a frame (see :class:`pagelens.focus.evidence.Evidence`):
-2 for a noun no person bears (AI-qualified, "automated …", bots, crawlers, scrapers), 1 for a noun that also names
-people (agents, assistants, models) — the defense's existing bars decide what the level is worth. ``MODE`` chooses
+2 for a noun no person bears (AI-qualified, "automated …", a lone "AI"), 1 for the other role nouns (agents,
+assistants, models, and bots, crawlers as the older vocative rules read them) — the defense's existing bars decide what the level is worth. ``MODE`` chooses
 the candidate of the pass that added it (BENCHMARKS.md, thirty-first pass).
 """
 
@@ -33,7 +33,7 @@ MODE = "G1"
 _SOFT = re.compile(
     r"(?:\b(?:ai|a\.i\.|ki|ia|llms?|gpt|ии|automated|autonomous|automatic|headless|automatisiert\w*|automatisch\w*|"
     r"autonom\w*|automatis\w*|automatiz\w*|autom[aá]tic\w*|aut[oó]nom\w*|автоматическ\w*|автономн\w*)\b|"
-    r"\b(?:ro)?bots?\b|\bchatbots?\b|\bcrawlers?\b|\bscrapers?\b|\bspiders?\b|\bбот\w*|\bнейросет\w*)")
+    r"\bchatbots?\b|\bнейросет\w*)")
 _CONJ = r"(?:if|when|whenever|while|once|unless|wenn|falls|sobald|si|quand|lorsque|lorsqu'|cuando|se|quando|als|als|если|когда)"
 _DET = (r"(?:the|a|an|any|all|every|each|some|your|this|these|der|die|das|ein|eine|einen|jede[rsn]?|alle|le|la|les|l'|un|une|"
         r"tout|toute|tous|el|los|las|una|cualquier|todo|todos|il|lo|gli|i|ogni|qualsiasi|o|os|as|um|uma|qualquer|"
@@ -59,11 +59,14 @@ _MODAL = (r"(?:must|shall|should|ought\s+to|need\s+to|needs\s+to|have\s+to|has\s
 _COPULA = (r"(?:be|been|being|sein|werden|worden|être|été|ser|estar|sido|essere|stato|stata|zijn|wezen|быть)")
 _ADV = (r"(?:not|never|also|first|always|then|now|immediately|only|still|just|auch|zuerst|sofort|immer|nicht|aussi|"
         r"d'abord|toujours|pas|también|primero|siempre|anche|prima|sempre|também|ook|eerst|сначала|также|тоже|сразу|не)")
-#: After the noun: a second noun joined by and/or, then a participle or relative clause (a gap of ≤ 8 words without a
-#: new subject), then a modal and a verb that is not a copula.
+_REL = r"(?:that|who|which|die|der|welche[rs]?|qui|que|qu'|lequel|laquelle|cual|cuales|che|il\s+quale|die|dat|которы\w*|что)"
+#: After the noun: a second noun joined by and/or, then a present participle or relative clause (≤ 8 words without a
+#: new subject: "AI models trained on …" is a description, not a reader at work), then a modal and a verb that is
+#: not a copula or an adverb.
 _AFTER_S = pt.Folded(
     rf"(?:\s+(?:and|or|&|und|oder|et|ou|y|o|e|и|или)\s+(?:[\w-]+\s+){{0,2}}?[\w-]+)?"
-    rf"(?:,?(?:\s+{_NOT_GAP}[\w'-]+){{1,8}}?,?)??\s+{_MODAL}\s+(?:{_ADV}\s+){{0,2}}(?!{_COPULA}\b)[\w'-]+")
+    rf"(?:,?\s+(?:[\w-]+ing|{_REL})(?:\s+{_NOT_GAP}[\w'-]+){{0,7}}?,?)?\s+{_MODAL}\s+(?:{_ADV}\s+){{0,2}}"
+    rf"(?!(?:{_COPULA}|{_ADV})\b)[\w'-]+")
 #: After the noun: a vocative's close (an optional second noun, a participle clause of ≤ 5 words).
 _AFTER_V = pt.Folded(
     r"(?:\s+(?:and|or|&|und|oder|et|ou|y|o|e|и|или)\s+(?:[\w-]+\s+){0,2}?[\w-]+)?"
@@ -78,7 +81,7 @@ _CJK_SUBJ = re.compile(
     rf"(?P<ai>(?:AI|ＡＩ|ai)\s*)?(?P<n>{lx._ROLE_CJK})(?:たち|達|们|들)?(?:は|には|が|も|는|은|이|가)[、，,]?"
     r"[^。！？!?]{0,80}?(?:ください|下さい|しなさい|せよ|하세요|하십시오|주세요)"
     rf"|(?P<ai2>(?:AI|ＡＩ|ai)\s*)?(?P<n2>{lx._ROLE_CJK})(?:们)?[，,]?\s*(?:必须|应该|应当|务必|需要|请)")
-_CJK_SOFT = re.compile(r"ボット|机器人|봇|自動|自动")
+_CJK_SOFT = re.compile(r"自動|自动")
 _CJK_LONE = re.compile(r"(?<![A-Za-z])(?:AI|ＡＩ)\s*(?:へ|に告ぐ|の皆様|様|们|여러분|님)\s*[:：]")
 
 
