@@ -42,9 +42,10 @@ _GREET = (r"(?:hey|hi|hello|dear|attention|psst|yo|note|ps|p\.s\.|hallo|liebe[rs
           r"bonjour|salut|querid[oa]s?|estimad[oa]s?|hola|caro|cara|cari|ciao|prezad[oa]s?|olá|beste|"
           r"привет|уважаем\w*|внимание)")
 _PREP = r"(?:for|to|für|an|pour|à|aux|para|per|voor|для)"
+_HEAD_PREP = r"(?:for|für|pour|aux|para|per|voor|для)"  # "<heading> for NOUN:" ("how to use …": an infinitive)
 #: What may stand before the noun phrase: a clause opening, then a conjunction, a greeting, or "<heading> for".
 _OPEN = (rf"(?:^|[.!?;:|(\[]\s*|\s[-–—]\s*|,\s*(?={_CONJ}\b))(?:(?:but|and|so|aber|und|mais|et|pero|y|ma|mas|maar|но)\s+)?"
-         rf"(?:{_CONJ}\s+|{_GREET}[\s,!]+(?:{_PREP}\s+)?|(?:[\w-]+\s+)?{_PREP}\s+)?")
+         rf"(?:{_CONJ}\s+|{_GREET}[\s,!]+(?:{_PREP}\s+)?|(?:[\w-]+\s+)?{_HEAD_PREP}\s+)?")
 _BEFORE = pt.Folded(
     rf"{_OPEN}(?:{_DET}\s+|{_DET}(?=\w))?(?:[\w-]+\s+(?:and|or|&|und|oder|et|ou|y|o|e|и|или)\s+)?(?:[\w-]+\s+){{0,2}}?$")
 _YOU_ARE = pt.Folded(rf"\b{_CONJ}\s+(?:you\s+are|you're|du\s+bist|sie\s+sind|vous\s+êtes|tu\s+es|eres|es\s+usted|sei|"
@@ -94,9 +95,10 @@ def _instruction(rest: str) -> bool:
             or lx.ORDER_ANY.search(sent) is not None or lx.MODAL.search(sent) is not None)
 
 
-def _weight(np: str, clause: str) -> int:
-    """The level of a noun phrase ``np`` read in a frame (``clause``: its sentence from the noun on)."""
-    if MODE == "G3" or _SOFT.search(np) is not None:
+def _weight(np: str, clause: str, soft: bool) -> int:
+    """The level of a noun phrase ``np`` read in a frame (``clause``: its sentence from the noun on; ``soft``: the
+    noun is AI-qualified)."""
+    if MODE == "G3" or soft or _SOFT.search(np) is not None:
         return 2
     if MODE == "G2" and _USER.search(clause) is not None:
         return 2
@@ -111,10 +113,11 @@ def level(text: str, low: str, nouns: list[re.Match[str]] | None = None) -> int:
     best = _cjk(text) if not text.isascii() else 0
     if best == 2 or len(low) != len(text):
         return best
-    hits = [(m.start(), m.end()) for m in (lx.NOUN.finditer(low) if nouns is None else nouns)]
+    hits = [(m.start(), m.end(), m.group("ai") is not None)  # a bare "ai" is an Italian/Spanish word: only _LONE's
+            for m in (lx.NOUN.finditer(low) if nouns is None else nouns) if m.group("bare") is None]  # cased ones
     if "I" in text or "K" in text or "L" in text or "\u0418" in text:
-        hits += [(m.start(), m.end()) for m in _LONE.finditer(text)]
-    for a, b in sorted(hits):
+        hits += [(m.start(), m.end(), True) for m in _LONE.finditer(text)]
+    for a, b, soft in sorted(hits):
         lo = max(0, a - 60)
         before = ("\x00 " if lo else "") + low[lo:a]
         opened = _BEFORE.search(before)
@@ -134,16 +137,16 @@ def level(text: str, low: str, nouns: list[re.Match[str]] | None = None) -> int:
         if not found and (you_are is not None or _COND_HEAD.search(np) is not None):
             c = _COND_REST.match(low, b)
             found = c is not None and _instruction(low[c.end() :])  # a condition's subject, an instruction after it
-        if found and you_are is not None and opened is None and MODE != "G3" and _SOFT.search(np) is None:
+        if found and you_are is not None and opened is None and MODE != "G3" and not soft and _SOFT.search(np) is None:
             found = False  # "if you are an agent, …": the "you" already counts; a people-noun adds nothing
         if found:
-            best = max(best, _weight(np, clause))
+            best = max(best, _weight(np, clause, soft))
             if best == 2:
                 return 2
     return best
 
 
-_VOC_OPEN = pt.Folded(rf"(?:^|[.!?;:|(\[]\s*|\s[-–—]\s*)(?:{_GREET}[\s,!]+(?:{_PREP}\s+)?|(?:[\w-]+\s+)?{_PREP}\s+)?"
+_VOC_OPEN = pt.Folded(rf"(?:^|[.!?;:|(\[]\s*|\s[-–—]\s*)(?:{_GREET}[\s,!]+(?:{_PREP}\s+)?|(?:[\w-]+\s+)?{_HEAD_PREP}\s+)?"
                       rf"(?:{_DET}\s+|{_DET}(?=\w))?(?:[\w-]+\s+(?:and|or|&|und|oder|et|ou|y|o|e|и|или)\s+)?(?:[\w-]+\s+){{0,2}}?$")
 _COND_HEAD = re.compile(rf"\b{_CONJ}\s")
 

@@ -57,6 +57,8 @@ def test_a_people_noun_in_the_grammar_is_at_most_level_one(text: str) -> None:
     "If you are an agent, please log in to the agent portal.",
     "AI models trained on this data should cite the source.",  # a past participle describes, it is no reader at work
     "Chatbots like ChatGPT should never be trusted with a password.",  # an adverb, then a passive
+    "Se ai clienti serve aiuto, contattate il supporto.",  # Italian "ai" is a preposition
+    "How to use ChatGPT: open the app and type a question.",  # "to" of an infinitive, not a vocative's preposition
 ])
 def test_not_the_grammar(text: str) -> None:
     assert _level(text) == 0, text
