@@ -28,7 +28,7 @@ from pagelens.focus import patterns as pt
 
 #: "G1": software nouns 2, people-nouns 1; "G2": G1, a people-noun 2 when its clause names the reader's user;
 #: "G3": every role noun 2; "off": no level.
-MODE = "G1"
+MODE = "G2"
 
 _SOFT = re.compile(
     r"(?:\b(?:ai|a\.i\.|ki|ia|llms?|gpt|ии|automated|autonomous|automatic|headless|automatisiert\w*|automatisch\w*|"
