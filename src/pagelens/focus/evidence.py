@@ -35,8 +35,7 @@ from functools import lru_cache
 from pagelens.focus import lexicons as lx
 from pagelens.focus import lexicons_wide as lw
 from pagelens.focus import patterns as pt
-from pagelens.focus import reader
-from pagelens.focus import speakers
+from pagelens.focus import reader, speakers
 
 _INVISIBLE = re.compile("[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]")
 _LATIN = re.compile(r"[a-z]", re.IGNORECASE)
