@@ -35,7 +35,7 @@ from functools import lru_cache
 from pagelens.focus import lexicons as lx
 from pagelens.focus import lexicons_wide as lw
 from pagelens.focus import patterns as pt
-from pagelens.focus import speakers
+from pagelens.focus import reader, speakers
 
 _INVISIBLE = re.compile("[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]")
 _LATIN = re.compile(r"[a-z]", re.IGNORECASE)
@@ -524,7 +524,8 @@ def _named_address(text: str, low: str) -> int:
             and lx.ADDRESSED.search(text)) or _near(lx.YOU_ARE_AI, lx.YOU_ARE_FIND, low, text, 2, 140) or (
             "detected" in low and lx.DETECTED.search(low)):
         return 2
-    return _address_level(low, text)
+    level = _address_level(low, text)
+    return level if level == 2 else max(level, reader.level(text, low, _nouns(low, text)))
 
 
 def _called_address(text: str, low: str) -> int:
