@@ -29,6 +29,7 @@ def _key(key: str) -> str:
 
 def capture(obs_dir: Path, rp: Path) -> None:
     import defense_fp
+
     import pagelens.api
 
     obs_dir.mkdir(parents=True, exist_ok=True)
