@@ -278,7 +278,8 @@ def floating_overlays(obs: Observation, lines: Sequence[Line], pos: dict[int, in
 
 
 #: Which rule finds posts whose container is no line (h35-ugc's candidates; see :func:`posted`): "off", "U1" (a post is
-#: user content), "U2" (only a post with a sibling post of the same role), "U3" (U1, and prose led by a byline sibling).
+#: user content), "U2" (only a post with a sibling post of the same role), "U3" (U1, and prose led by a byline sibling);
+#: "U1h" (a lead measured after the protocol, not a candidate: U1 with a cue among the post's first texts).
 UGC_MODE = "off"
 #: Roles a post container may have (a rendered line or an unnamed node the renderer drops).
 _POST_ROLES = _BLOCK_ROLES | {"paragraph", "cell", "gridcell", "LayoutTableCell"}
@@ -290,6 +291,7 @@ _POST_MAX_NODES = 60  # a bigger container is a page section, not one post
 _CUE_MAX_WORDS = 8  # a byline is short: a name, a date, a rating
 _PROSE_MIN_WORDS = 8  # a post says something: a sentence, not a label
 _NOT_PROSE_PARENTS = frozenset({"link", "heading", "button"})
+_HEAD_TEXTS = 3  # U1h: a post's byline stands among its first texts (a header), not in a citation at its end
 
 
 def _byline_cue(node: Node) -> bool:
@@ -343,6 +345,11 @@ def posted(obs: Observation, mode: str | None = None) -> list[bool]:
                 up, k = nodes[up].parent, k + 1
     post = [nd.role in _POST_ROLES and nd.parent is not None and not bad[nd.index] and size[nd.index] <= _POST_MAX_NODES
             and cue_near[nd.index] and prose_near[nd.index] for nd in nodes]
+    if mode == "U1h":  # the byline heads the post: a cue among its first three texts (nodes are in pre-order)
+        for c in range(n):
+            if post[c]:
+                texts = [i for i in range(c, c + size[c]) if cue[i] or nodes[i].role == "StaticText"][:_HEAD_TEXTS]
+                post[c] = any(cue[i] or (nodes[i].parent is not None and cue[nodes[i].parent]) for i in texts)
     if mode == "U2":
         count: dict[tuple[int | None, str], int] = {}
         for nd in nodes:
