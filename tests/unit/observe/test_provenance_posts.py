@@ -108,3 +108,16 @@ def test_bylined_prose_whose_post_container_was_dropped() -> None:
     assert not posted(obs, "U1")[body]
     first = next(n.index for n in obs.nodes if n.name.startswith("Section text number 0"))
     assert not posted(obs, "U3")[first]
+
+
+def test_a_date_at_the_end_of_a_block_is_no_byline_for_the_header_rule() -> None:
+    t = _Tree()
+    root = t.add(None, "RootWebArea", "Page")
+    block = t.add(root, "generic")
+    t.add(block, "StaticText", "Editorial notes")
+    t.add(t.add(block, "paragraph", eid=True), "StaticText", _BODY[0])
+    body = t.add(t.add(block, "paragraph", eid=True), "StaticText", _BODY[2])
+    t.add(block, "StaticText", "Printed edition, Mar. 3")  # the fourth text: a citation, not a header
+    obs = t.obs()
+    assert posted(obs, "U1")[body]
+    assert not posted(obs, "U1h")[body]
