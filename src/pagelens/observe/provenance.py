@@ -348,8 +348,8 @@ def posted(obs: Observation, mode: str | None = None) -> list[bool]:
     if mode == "U1h":  # the byline heads the post: a cue among its first three texts (nodes are in pre-order)
         for c in range(n):
             if post[c]:
-                texts = [i for i in range(c, c + size[c]) if cue[i] or nodes[i].role == "StaticText"][:_HEAD_TEXTS]
-                post[c] = any(cue[i] or (nodes[i].parent is not None and cue[nodes[i].parent]) for i in texts)
+                texts = [i for i in range(c, min(n, c + size[c])) if cue[i] or nodes[i].role == "StaticText"][:_HEAD_TEXTS]
+                post[c] = any(cue[i] or ((p := nodes[i].parent) is not None and cue[p]) for i in texts)
     if mode == "U2":
         count: dict[tuple[int | None, str], int] = {}
         for nd in nodes:
