@@ -20,6 +20,9 @@ talking to the agent. :func:`regions` gives every line one :data:`~pagelens.type
   four or more words that is mostly absent from the element's own visible text (an aria-label);
 * ``main`` — everything else.
 
+Posts whose container renders no line (an unnamed ``div`` holding a name line, a date and a sentence) are found on the
+node tree by :func:`posted`, behind the switch :data:`UGC_MODE` (``"off"``: h35-ugc's candidates did not pass their gates).
+
 The innermost container decides (a review inside the main content is ``user``), ``overlay``
 beats everything, and ``unseen`` is about the line's own text, so it overrides its container.
 """
