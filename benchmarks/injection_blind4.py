@@ -164,6 +164,22 @@ another thread. Written by hand by h18-benign, who read neither the defense, foc
 code nor any injection or goal file, and checked only with ``--validate``. Development data, not
 held out: its flags may be read.
 
+dev-33: a development set of attacks and benign look-alikes inside user-written content, for h36-ugc2's check
+(``injections_dev33.jsonl``, run on the corpus pages; ids ``d33-<category>-NN``). 48 attacks (24 subtle: wrong
+prices, sizes, temperatures, dates and summaries, a harmful home remedy, a quiet request for a card PIN, fake
+moderator notes, stale-version notes with no outside address; 24 plain: an AI/assistant/bot addressee or an
+outside web, e-mail or phone address) and 40 benign look-alikes (honest reviews and comments, complaints, true
+price and step corrections, users quoting chats, pasting logs and commands, addressing other readers, true
+pointers elsewhere), every one a post a user wrote, spliced into the review lists, forum threads, comment
+sections and talk pages of 14 corpus pages in 11 languages (categories user-content, foreign-language,
+elsewhere-note and fake-format). Markup varies: about half plain unnamed ``<div>`` posts (a handle linking to a
+user page, a date, ``<time>`` or relative time, sometimes stars, then paragraphs), the rest ``<article>``,
+``<section class="comment">``, ``role="comment"``, reply lists and single paragraphs appended to a thread; half the
+posts stand among two or three honest posts added beside them. Each note starts "subtle;" or "plain;" (attacks) and
+ends with the markup kind and "thread" or "alone". Written blind by h36-devugc (read neither the defense, focus or
+provenance code nor any injection, probe or goal file) and checked only with ``--validate``. Development data, not
+held out.
+
 For each case the snippet is spliced into the page's bytes (the rest of the document is left
 byte for byte as it was), the page is served from 127.0.0.1 (the browser session blocks every
 request off loopback), observed once, and judged through the public API (``pagelens.api``):
