@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from pagelens.focus.analysis import PageAnalysis
 
 __all__ = [
+    "PAIRS",
     "Dictionary",
     "Expansion",
     "dictionary",
@@ -54,6 +55,11 @@ _BRACKETS = re.compile(r"<[^>]*>|\[[^\]]*\]|\([^)]*\)|\{[^}]*\}|/[^/]*/")
 _SKIP = ("\"", "see:", "synonym", "antonym", "note:", "(")
 _ABBREVIATION = re.compile(r"(?<!\S)\S+\.(?!\S)")  # "Spr." beside "Sprache"
 _ITEM = re.compile(r"[^\W\d_]+(?: [^\W\d_]+)*")  # letters; words of a phrase one space apart
+#: the language pairs read, the ones ``scripts/ensure-dictionaries.sh`` installs (a test keeps the two the same): a
+#: pair installed on the machine for another reason is not read, so what focus keeps does not depend on the machine
+PAIRS: frozenset[tuple[str, str]] = frozenset(
+    [("eng", d) for d in ("deu", "fra", "spa", "ita", "nld", "por", "swe", "pol", "ces", "tur", "jpn", "ell", "ara")]
+    + [(s, "eng") for s in ("deu", "fra", "spa", "ita", "nld", "por")])
 #: a dictionary larger than this (index + data bytes) is not read (a stray huge file must not stall a goal)
 MAX_BYTES = 200_000_000
 
@@ -224,7 +230,7 @@ def _load(src: str, dst: str, where: str) -> Dictionary | None:
 def dictionary(src: str, dst: str) -> Dictionary | None:
     """The FreeDict dictionary from ``src`` to ``dst`` (ISO 639-3), loaded once per process; None when it is not
     installed, empty or unreadable."""
-    if not src or not dst or src == dst:
+    if (src, dst) not in PAIRS:
         return None
     return _load(src, dst, str(_dict_dir()))
 

@@ -156,3 +156,27 @@ def test_bm25_extra_words_count_at_their_weight_and_none_is_base() -> None:
     full = bm25_over_tokens("open the library", corpus, "de", extra={"bibliothek": 1.0})
     half = bm25_over_tokens("open the library", corpus, "de", extra={"bibliothek": 0.5})
     assert full[1] > 0 and half[1] == pytest.approx(full[1] / 2) and full[0] == base[0]
+
+
+def test_the_pairs_read_are_the_pairs_installed() -> None:
+    """The module reads only the pairs the install script installs, so a dictionary on the machine for another reason
+    does not change what focus keeps; the two lists stay the same."""
+    from pathlib import Path
+
+    script = (Path(__file__).resolve().parents[3] / "scripts" / "ensure-dictionaries.sh").read_text()
+    listed = script.split('PAIRS="', 1)[1].split('"', 1)[0].split()
+    assert {tuple(p.split("-")) for p in listed} == set(bilingual.PAIRS)
+
+
+def test_a_pair_outside_the_list_is_not_read(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    src = bilingual.DICT_DIR
+    for name in ("freedict-eng-deu.index", "freedict-eng-deu.dict.dz"):
+        (tmp_path / name.replace("eng-deu", "eng-fin")).symlink_to(f"{src}/{name}")
+        (tmp_path / name).symlink_to(f"{src}/{name}")
+    monkeypatch.setenv("PAGELENS_DICT_DIR", str(tmp_path))
+    bilingual._load.cache_clear()
+    try:
+        assert bilingual.dictionary("eng", "deu") is not None
+        assert bilingual.dictionary("eng", "fin") is None  # the same files under an unlisted pair's name
+    finally:
+        bilingual._load.cache_clear()
