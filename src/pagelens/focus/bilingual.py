@@ -35,6 +35,8 @@ __all__ = [
     "expansion",
     "goal_language",
     "iso3",
+    "japanese",
+    "japanese_words",
     "lookup_forms",
     "parse_entry",
     "translate_goal",
@@ -46,6 +48,8 @@ DICT_DIR = "/usr/share/dictd"
 ISO3: dict[str, str] = {
     "en": "eng", "de": "deu", "fr": "fra", "es": "spa", "it": "ita", "nl": "nld", "pt": "por", "sv": "swe",
     "da": "dan", "pl": "pol", "cs": "ces", "tr": "tur", "ja": "jpn", "greek": "ell", "arabic": "ara",
+    "fi": "fin", "hu": "hun", "id": "ind", "no": "nor", "ro": "rom",  # FreeDict's eng-rom is Romanian
+    "cyrillic": "rus", "devanagari": "hin",  # a script read as its most written language (eng-rus, eng-hin)
 }
 _B64 = {c: i for i, c in enumerate("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")}
 _KANA = re.compile(r"[\u3040-\u30ff]")
@@ -188,6 +192,37 @@ class Dictionary:
                 if t not in out:
                     out.append(t)
         return out
+
+
+_HIRAGANA_ONLY = re.compile(r"[\u3040-\u309f\u30fc]+")
+_CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]+")
+#: the longest headword a Japanese goal is cut into
+JA_LONGEST = 8
+
+
+def japanese_words(goal: str, dic: Dictionary) -> list[str]:
+    """A Japanese goal's words (it has no spaces): each run of kana and kanji cut, left to right, into the longest
+    headword of ``dic`` (a ``jpn-*`` dictionary) that starts there; pieces of one character and pieces of hiragana
+    alone (particles, endings: "を", "して") are left out; a character no headword starts at is skipped."""
+    out: list[str] = []
+    for run in _CJK_RUN.findall(unicodedata.normalize("NFKC", goal)):
+        i = 0
+        while i < len(run):
+            for n in range(min(JA_LONGEST, len(run) - i), 1, -1):
+                piece = run[i : i + n]
+                if piece in dic.index:
+                    if not _HIRAGANA_ONLY.fullmatch(piece) and piece not in out:
+                        out.append(piece)
+                    i += n
+                    break
+            else:
+                i += 1
+    return out
+
+
+def japanese(text: str) -> bool:
+    """Whether ``text`` has kana (a Japanese text, not a Chinese one)."""
+    return _KANA.search(text) is not None
 
 
 def _dict_dir() -> Path:
@@ -370,11 +405,13 @@ def translate_goal(goal: str, pa: PageAnalysis, words: dict[str, str], carried: 
     [(unit, [line positions ...])], translation) per translation found on the page; [] when the goal does not cross,
     when the pair has no dictionary (or it is unreadable), or when no translation occurs."""
     src, dst, theirs = _languages(goal, pa, least)
-    if not src or src == "jpn":  # a Japanese goal has no spaces to find its words by: not read (yet)
+    if not src:
         return []
     dic = dictionary(src, dst)
     if dic is None:
         return []
+    if src == "jpn":  # no spaces: its words are the dictionary's headwords it is made of (each its own term)
+        words = {w: w for w in japanese_words(goal, dic)}
     unseen = {w: t for w, t in words.items() if t not in carried}
     if not unseen:
         return []

@@ -219,12 +219,18 @@ def unit_vectors(pa: PageAnalysis, emb: Any, chars: int) -> np.ndarray:
     return got
 
 
-def similarities(pa: PageAnalysis, emb: Any, goal: str, chars: int) -> np.ndarray:
-    """Cosine of every unit with the goal."""
+#: characters of a goal's translations (``also``) the query reads after the goal's own 300
+ALSO_CHARS = 200
+
+
+def similarities(pa: PageAnalysis, emb: Any, goal: str, chars: int, also: Sequence[str] = ()) -> np.ndarray:
+    """Cosine of every unit with the goal (its first 300 characters, then the words of ``also``: a goal in another
+    language than the page, its translations the page has, :mod:`.bilingual`)."""
     vecs = unit_vectors(pa, emb, chars)
     if not len(vecs):
         return np.zeros(0, dtype=np.float32)
-    return vecs @ emb.embed([goal[:300]], query=True)[0]
+    text = goal[:300] + (" " + " ".join(also))[:ALSO_CHARS] if also else goal[:300]
+    return vecs @ emb.embed([text], query=True)[0]
 
 
 def meaning_insert(order: list[int], ranked: set[int], sims: np.ndarray, keep: int, after: int) -> tuple[list[int], list[int]]:
@@ -258,7 +264,7 @@ class MeaningStep(NamedTuple):
 
 
 def order_with_meaning(pa: PageAnalysis, goal: str, order: Sequence[int], ranked: set[int], *, keep: int,
-                       after: int, chars: int, max_units: int) -> MeaningStep:
+                       after: int, chars: int, max_units: int, also: Sequence[str] = ()) -> MeaningStep:
     """``default``'s meaning step (:attr:`~pagelens.focus.rules.RulesConfig.meaning_keep` and the fields after it):
     :func:`meaning_insert` with the goal's cosine to every unit (each read up to ``chars`` characters), unless the
     page has more than ``max_units`` units (checked before the table loads: a huge page never loads it) or the
@@ -269,5 +275,5 @@ def order_with_meaning(pa: PageAnalysis, goal: str, order: Sequence[int], ranked
     emb, missing = shared_lookup()
     if emb is None:
         return MeaningStep(list(order), [], missing=missing)
-    out, picks = meaning_insert(list(order), ranked, similarities(pa, emb, goal, chars), keep, after)
+    out, picks = meaning_insert(list(order), ranked, similarities(pa, emb, goal, chars, also), keep, after)
     return MeaningStep(out, picks)

