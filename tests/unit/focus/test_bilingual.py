@@ -100,13 +100,106 @@ def test_broken_dictionaries_give_base_behaviour(tmp_path, monkeypatch: pytest.M
     assert _focus(page, "Open the library of this town") == _focus(page, "Open the library of this town", bilingual=False)
 
 
+_ID = ["Beranda", "Berita", "Layanan", "Kontak", "Profil", "Galeri", "Agenda", "Unduhan", "Pengumuman",
+       "Peta", "Wisata", "Ekonomi", "Pendidikan", "Budaya", "Olahraga", "Kesehatan", "Sosial"]
+_ID_TEXT = "Kota ini memberi informasi dan yang ada di wilayah {i} untuk warga."
+_EN = ["Imprint", "Accessibility", "Press", "Privacy", "Jobs", "Town hall", "Services", "Waste calendar", "Parking",
+       "Map", "Events", "Tourism", "Economy", "Schools", "Culture", "Sports", "Health"]
+_EN_TEXT = "The town informs about roadworks, traffic and culture in the district {i}."
+
+
 def test_a_language_without_a_dictionary_gives_base_behaviour() -> None:
-    # an Indonesian page: FreeDict has no English-Indonesian pair
-    names = ["Beranda", "Berita", "Layanan", "Kontak", "Profil", "Galeri", "Agenda", "Unduhan", "Pengumuman",
-             "Peta", "Wisata", "Ekonomi", "Pendidikan", "Budaya", "Olahraga", "Kesehatan", "Sosial"]
-    page = _portal("Perpustakaan", names, "Kota ini memberi informasi dan yang ada di wilayah {i} untuk warga.",
-                   "Portal Kota")
+    # a Vietnamese page: FreeDict has no English-Vietnamese pair
+    names = ["Trang chủ", "Tin tức", "Dịch vụ", "Liên hệ", "Giới thiệu", "Hình ảnh", "Lịch", "Tải về", "Thông báo",
+             "Bản đồ", "Du lịch", "Kinh tế", "Giáo dục", "Văn hóa", "Thể thao", "Sức khỏe", "Xã hội"]
+    page = _portal("Thư viện", names, "Thành phố và người dân của quận {i} có những thông tin này.", "Cổng thông tin")
+    assert bilingual.dictionary("eng", "vie") is None
     assert _focus(page, "Open the library of this town") == _focus(page, "Open the library of this town", bilingual=False)
+
+
+def test_an_english_goal_keeps_the_indonesian_link_only_its_translation_names() -> None:
+    _need("eng", "ind")  # a pair added by h36-dict2 (the language crossing names "id")
+    page = _portal("Perpustakaan", _ID, _ID_TEXT, "Portal Kota")
+    assert "link 'Perpustakaan'" in _focus(page, "Open the library of this town")
+    assert "link 'Perpustakaan'" not in _focus(page, "Open the library of this town", bilingual=False)
+
+
+def test_a_japanese_goal_keeps_the_english_link_only_its_translation_names() -> None:
+    _need("jpn", "eng")
+    page = rendering_from_text(_portal("Bakery", _EN, _EN_TEXT, "Town portal"))
+    goal = "この町のパン屋を探してください"  # "find this town's bakery": パン屋 -> bakery
+    # (a goal that matches nothing keeps most of this small page either way: the ranking is what differs)
+    on = RulesRetriever(RulesConfig(meaning_keep=0)).select(FocusQuery(goal, budget=0.2), page).info
+    off = RulesRetriever(RulesConfig(meaning_keep=0, bilingual=False)).select(FocusQuery(goal, budget=0.2), page).info
+    top, _, why = on["top_units"][0]  # the head line of the first unit
+    assert _line(page, top).name == "Bakery" and "terms" in why
+    assert off["signals"]["terms"] == 0 and on["signals"]["terms"] == 1
+
+
+def _analysis(page):  # type: ignore[no-untyped-def]
+    from pagelens.focus.analysis import analysis_of
+
+    return analysis_of(page, RulesConfig().limits, RulesConfig().unit_text_chars)
+
+
+def _line(page, j: int):  # type: ignore[no-untyped-def]
+    return _analysis(page).page.lines[j]
+
+
+def test_japanese_words_are_the_longest_headwords_without_particles() -> None:
+    index = {"図書館": "A,B", "図書": "A,B", "パン屋": "A,B", "を": "A,B", "して": "A,B", "町": "A,B", "開く": "A,B"}
+    dic = bilingual.Dictionary.__new__(bilingual.Dictionary)
+    dic.index = index
+    assert bilingual.japanese_words("町の図書館を開いてパン屋を探して", dic) == ["図書館", "パン屋"]
+    assert bilingual.japanese_words("Find the library", dic) == []
+
+
+def test_the_meaning_query_reads_the_translations_only_when_switched_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    _need("eng", "deu")
+    from pagelens.focus import lookup
+
+    seen: list[tuple[str, tuple[str, ...]]] = []
+
+    def spy(pa, goal, order, ranked, **kw):  # type: ignore[no-untyped-def]
+        seen.append((goal, tuple(kw.get("also", ()))))
+        return lookup.MeaningStep(list(order), [])
+
+    monkeypatch.setattr(lookup, "order_with_meaning", spy)
+    page = _portal("Bibliothek", _DE, _DE_TEXT, "Stadtportal")
+    goal = "Open the library of this town"
+    for on in (True, False):
+        ret = RulesRetriever(RulesConfig(bilingual_meaning=on, meaning_gate=False))
+        assert focus(rendering_from_text(page), FocusQuery(goal, budget=0.2), ret, defense=False).error is None
+    assert seen[0][0] == goal and "bibliothek" in seen[0][1]
+    assert seen[1] == (goal, ())
+    german = "Öffne die Bibliothek der Stadt"  # the page's own language: nothing to add
+    ret = RulesRetriever(RulesConfig(bilingual_meaning=True, meaning_gate=False))
+    focus(rendering_from_text(page), FocusQuery(german, budget=0.2), ret, defense=False)
+    assert seen[2] == (german, ())
+
+
+def test_similarities_query_appends_the_translations() -> None:
+    from pagelens.focus import lookup
+
+    class Emb:
+        dim = 2
+
+        def __init__(self) -> None:
+            self.queries: list[str] = []
+
+        def embed(self, texts, query=False):  # type: ignore[no-untyped-def]
+            if query:
+                self.queries += list(texts)
+            return np.ones((len(texts), 2), dtype=np.float32)
+
+    from pagelens.focus.analysis import analysis_of
+
+    pa = analysis_of(rendering_from_text(_portal("Bibliothek", _DE, _DE_TEXT, "Stadtportal")), RulesConfig().limits,
+                     RulesConfig().unit_text_chars)
+    emb = Emb()
+    lookup.similarities(pa, emb, "Open the library", 200)
+    lookup.similarities(pa, emb, "Open the library", 200, ("bibliothek", "bücherei"))
+    assert emb.queries == ["Open the library", "Open the library bibliothek bücherei"]
 
 
 def test_parse_entry_keeps_translations_only() -> None:
