@@ -1,11 +1,12 @@
 """Load time and RSS added by each FreeDict pair :mod:`pagelens.focus.bilingual` reads (h35-dict, issue 9).
 
-    PYTHONPATH=src .venv/bin/python benchmarks/bilingual_load.py
+    PYTHONPATH=src .venv/bin/python benchmarks/bilingual_load.py [PAIR ...]   # e.g. jpn-eng eng-fin (default: h35's 19)
 """
 
 from __future__ import annotations
 
 import resource
+import sys
 import time
 
 
@@ -23,6 +24,7 @@ def main() -> None:
     pairs = ["eng-deu", "eng-fra", "eng-spa", "eng-ita", "eng-nld", "eng-por", "eng-swe", "eng-pol", "eng-ces",
              "eng-tur", "eng-jpn", "eng-ell", "eng-ara", "deu-eng", "fra-eng", "spa-eng", "ita-eng", "nld-eng",
              "por-eng"]
+    pairs = sys.argv[1:] or pairs
     print("| pair | headwords | load s | RSS added MB | first look-up ms |")
     print("|---|---|---|---|---|")
     for p in pairs:
