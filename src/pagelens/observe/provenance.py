@@ -20,6 +20,10 @@ talking to the agent. :func:`regions` gives every line one :data:`~pagelens.type
   four or more words that is mostly absent from the element's own visible text (an aria-label);
 * ``main`` — everything else.
 
+Posts whose container renders no line (an unnamed ``div`` holding a name line, a date and a sentence) are found on the
+node tree by :func:`posted`, behind the switch :data:`UGC_MODE` (h35-ugc's candidates U1/U2/U3 and its lead U1h;
+h36-ugc2's typed-byline variants U1t/U1w).
+
 The innermost container decides (a review inside the main content is ``user``), ``overlay``
 beats everything, and ``unseen`` is about the line's own text, so it overrides its container.
 """
@@ -30,7 +34,7 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
-from pagelens.types import Line, Observation, Region
+from pagelens.types import Line, Node, Observation, Region
 
 _CHROME_ROLES = frozenset({"banner", "navigation", "contentinfo"})
 _OVERLAY_ROLES = frozenset({"dialog", "alertdialog"})
@@ -277,6 +281,141 @@ def floating_overlays(obs: Observation, lines: Sequence[Line], pos: dict[int, in
     return out
 
 
+#: Which rule finds posts whose container is no line (h35-ugc's candidates; see :func:`posted`): "off", "U1" (a post is
+#: user content), "U2" (only a post with a sibling post of the same role), "U3" (U1, and prose led by a byline sibling);
+#: "U1h" (a lead measured after the protocol, not a candidate: U1 with a cue among the post's first texts).
+#: h36-ugc2's tighter variants of U1h (typed bylines): "U1t" (the cue is a ``time`` or a link to an author's page only),
+#: "U1w" (U1t, or a short marked text standing as a line of its own, :func:`_whole_line`).
+UGC_MODE = "off"
+#: Modes whose cue must head the post (among its first :data:`_HEAD_TEXTS` texts).
+_HEAD_MODES = frozenset({"U1h", "U1t", "U1w"})
+#: Parents under which a short text is part of a sentence or a title, not a byline line of its own.
+_FRAGMENT_PARENTS = frozenset({"paragraph", "heading", "link", "button", "strong", "emphasis", "code", "mark", "label",
+                               "cell", "gridcell", "columnheader", "rowheader", "LayoutTableCell", "caption", "term",
+                               "definition", "superscript", "subscript", "menuitem", "option"})
+#: Siblings that make a text a piece of a running sentence (a link or inline emphasis right beside it).
+_INLINE_ROLES = frozenset({"link", "strong", "emphasis", "code", "mark", "superscript", "subscript", "abbr"})
+#: Roles a post container may have (a rendered line or an unnamed node the renderer drops).
+_POST_ROLES = _BLOCK_ROLES | {"paragraph", "cell", "gridcell", "LayoutTableCell"}
+#: Roles a post never holds: page structure, not one person's text.
+_POST_NEVER = frozenset({"RootWebArea", "banner", "navigation", "contentinfo", "main", "complementary", "search", "form",
+                         "table", "LayoutTable", "grid", "treegrid", "list", "menu", "menubar", "dialog", "alertdialog",
+                         "tree", "tablist", "listbox", "iframe"})
+_POST_MAX_NODES = 60  # a bigger container is a page section, not one post
+_CUE_MAX_WORDS = 8  # a byline is short: a name, a date, a rating
+_PROSE_MIN_WORDS = 8  # a post says something: a sentence, not a label
+_NOT_PROSE_PARENTS = frozenset({"link", "heading", "button"})
+_HEAD_TEXTS = 3  # U1h: a post's byline stands among its first texts (a header), not in a citation at its end
+
+
+def _byline_cue(node: Node, typed: bool = False) -> bool:
+    """A node that tells who wrote or rated something, or when: a ``time`` element, a link to an author's page, or (not
+    ``typed``) a short seen text carrying a date, a rating or an author mark."""
+    if node.role in _TIME_ROLES:
+        return True
+    if node.role == "link":
+        url = node.prop("url")
+        return isinstance(url, str) and _AUTHOR_URL.search(f"url='{url}'") is not None
+    if typed or node.role != "StaticText" or node.concealed or not node.name:
+        return False
+    return len(node.name.split()) <= _CUE_MAX_WORDS and _text_marks(node.name)
+
+
+def _whole_line(nodes: Sequence[Node], kids: dict[int, list[int]], i: int) -> bool:
+    """Whether text node ``i`` stands as a line of its own: its parent is a plain container (no paragraph, heading, link,
+    cell or inline element: there it is a piece of a sentence or a title) and no link or inline element stands right
+    beside it (a sentence split around a link)."""
+    p = nodes[i].parent
+    if p is None or nodes[p].role in _FRAGMENT_PARENTS:
+        return False
+    sib = kids.get(p, [])
+    at = sib.index(i)
+    return not any(nodes[k].role in _INLINE_ROLES for k in sib[max(0, at - 1):at + 2] if k != i)
+
+
+def posted(obs: Observation, mode: str | None = None) -> list[bool]:
+    """Per node index: whether the node lies inside a post found by the rule of ``mode`` (default :data:`UGC_MODE`).
+
+    A *post* is a node (rendered or not) of a block role holding at most :data:`_POST_MAX_NODES` nodes, none of page
+    structure (:data:`_POST_NEVER`), with a byline cue (:func:`_byline_cue`) at most two levels below it and prose (a
+    text of :data:`_PROSE_MIN_WORDS` words or more outside a link, heading or button) at most three levels below it."""
+    mode = UGC_MODE if mode is None else mode
+    nodes = obs.nodes
+    n = len(nodes)
+    if mode == "off" or not n:
+        return [False] * n
+    size = [1] * n
+    bad = [nd.role in _POST_NEVER for nd in nodes]
+    for nd in reversed(nodes):
+        p = nd.parent
+        if p is not None and 0 <= p < n:
+            size[p] += size[nd.index]
+            bad[p] = bad[p] or bad[nd.index]
+    cue_near = [False] * n
+    prose_near = [False] * n
+    cue = [False] * n
+    prose = [False] * n
+    kids: dict[int, list[int]] = {}
+    for nd in nodes:
+        if nd.parent is not None:
+            kids.setdefault(nd.parent, []).append(nd.index)
+    typed = mode in ("U1t", "U1w")
+    for nd in nodes:
+        if _byline_cue(nd, typed) or (mode == "U1w" and _byline_cue(nd) and _whole_line(nodes, kids, nd.index)):
+            cue[nd.index] = True
+            up, k = nd.parent, 0
+            while up is not None and k < 2:
+                cue_near[up] = True
+                up, k = nodes[up].parent, k + 1
+        elif (nd.role == "StaticText" and not nd.concealed and len(nd.name.split()) >= _PROSE_MIN_WORDS
+              and nd.parent is not None and nodes[nd.parent].role not in _NOT_PROSE_PARENTS):
+            prose[nd.index] = True
+            up, k = nd.parent, 0
+            while up is not None and k < 3:
+                prose_near[up] = True
+                up, k = nodes[up].parent, k + 1
+    post = [nd.role in _POST_ROLES and nd.parent is not None and not bad[nd.index] and size[nd.index] <= _POST_MAX_NODES
+            and cue_near[nd.index] and prose_near[nd.index] for nd in nodes]
+    if mode in _HEAD_MODES:  # the byline heads the post: a cue among its first three texts (nodes are in pre-order)
+        for c in range(n):
+            if post[c]:
+                texts = [i for i in range(c, min(n, c + size[c])) if cue[i] or nodes[i].role == "StaticText"][:_HEAD_TEXTS]
+                post[c] = any(cue[i] or ((p := nodes[i].parent) is not None and cue[p]) for i in texts)
+    if mode == "U2":
+        count: dict[tuple[int | None, str], int] = {}
+        for nd in nodes:
+            if post[nd.index]:
+                count[(nd.parent, nd.role)] = count.get((nd.parent, nd.role), 0) + 1
+        post = [post[i] and count.get((nodes[i].parent, nodes[i].role), 0) >= 2 for i in range(n)]
+    if mode == "U3":
+
+        def holds_cue(i: int) -> bool:
+            return cue[i] or (size[i] <= 3 and any(cue[k] or any(cue[g] for g in kids.get(k, ())) for k in kids.get(i, ())))
+
+        for i in range(n):
+            if not prose[i]:
+                continue
+            blk = i
+            par = nodes[i].parent
+            if par is not None and nodes[par].role in ("paragraph", "generic") and len(kids.get(par, ())) == 1:
+                blk = par
+            up = nodes[blk].parent
+            if up is None:
+                continue
+            sib = kids.get(up, [])
+            at = sib.index(blk)
+            lead = [k for k in sib[max(0, at - 2):at] if holds_cue(k)]
+            if lead:
+                post[blk] = True
+                for k in lead:
+                    post[k] = True
+    inside = [False] * n
+    for nd in nodes:
+        p = nd.parent
+        inside[nd.index] = post[nd.index] or (p is not None and 0 <= p < n and inside[p])
+    return inside
+
+
 def _regions(obs: Observation, lines: Sequence[Line]) -> list[Region]:
     n = len(lines)
     pos = {ln.no: i for i, ln in enumerate(lines)}
@@ -303,6 +442,7 @@ def _regions(obs: Observation, lines: Sequence[Line]) -> list[Region]:
     ]
     visible_text = _descendant_text(obs)
     nodes = obs.nodes
+    inside_post = posted(obs)
     out: list[Region] = []
     inherited: list[Region] = []  # the container region each line hands to its children
     for i, ln in enumerate(lines):
@@ -316,6 +456,8 @@ def _regions(obs: Observation, lines: Sequence[Line]) -> list[Region]:
                 up = "user"
             elif ln.role in _CHROME_ROLES and up == "main":
                 up = "chrome"
+        if up == "main" and node is not None and inside_post[ln.node]:
+            up = "user"  # inside a post whose container is no line (or a line that is no block of its own)
         inherited.append(up)
         own: Region = up
         if node is not None and ln.name and (
