@@ -284,8 +284,9 @@ def floating_overlays(obs: Observation, lines: Sequence[Line], pos: dict[int, in
 #: Which rule finds posts whose container is no line (h35-ugc's candidates; see :func:`posted`): "off", "U1" (a post is
 #: user content), "U2" (only a post with a sibling post of the same role), "U3" (U1, and prose led by a byline sibling);
 #: "U1h" (a lead measured after the protocol, not a candidate: U1 with a cue among the post's first texts).
-#: h36-ugc2's tighter variants of U1h (typed bylines): "U1t" (the cue is a ``time`` or a link to an author's page only),
-#: "U1w" (U1t, or a short marked text standing as a line of its own, :func:`_whole_line`).
+#: h36-ugc2's tighter variants of U1h (typed bylines; a byline says *when*, a name alone is an author card): "U1t" (the
+#: post's first texts hold a ``time``, or a link to an author's page and a date or rating), "U1w" (U1t, or a date or
+#: rating text standing as a line of its own, :func:`_whole_line`).
 UGC_MODE = "off"
 #: Modes whose cue must head the post (among its first :data:`_HEAD_TEXTS` texts).
 _HEAD_MODES = frozenset({"U1h", "U1t", "U1w"})
@@ -319,6 +320,13 @@ def _byline_cue(node: Node, typed: bool = False) -> bool:
     if typed or node.role != "StaticText" or node.concealed or not node.name:
         return False
     return len(node.name.split()) <= _CUE_MAX_WORDS and _text_marks(node.name)
+
+
+def _when_text(node: Node) -> bool:
+    """A short seen text with a date or a rating (no author mark: a name says who, not when)."""
+    if node.role != "StaticText" or node.concealed or not node.name or len(node.name.split()) > _CUE_MAX_WORDS:
+        return False
+    return _DATE.search(node.name) is not None or _RATING.search(node.name) is not None
 
 
 def _whole_line(nodes: Sequence[Node], kids: dict[int, list[int]], i: int) -> bool:
@@ -360,8 +368,11 @@ def posted(obs: Observation, mode: str | None = None) -> list[bool]:
         if nd.parent is not None:
             kids.setdefault(nd.parent, []).append(nd.index)
     typed = mode in ("U1t", "U1w")
+    when = [False] * n  # U1t/U1w: a date or a rating (a ``time``, or a short text with such a mark)
     for nd in nodes:
-        if _byline_cue(nd, typed) or (mode == "U1w" and _byline_cue(nd) and _whole_line(nodes, kids, nd.index)):
+        if typed:
+            when[nd.index] = nd.role in _TIME_ROLES or _when_text(nd) and (mode == "U1t" or _whole_line(nodes, kids, nd.index))
+        if _byline_cue(nd, typed) or when[nd.index]:
             cue[nd.index] = True
             up, k = nd.parent, 0
             while up is not None and k < 2:
@@ -381,6 +392,10 @@ def posted(obs: Observation, mode: str | None = None) -> list[bool]:
             if post[c]:
                 texts = [i for i in range(c, min(n, c + size[c])) if cue[i] or nodes[i].role == "StaticText"][:_HEAD_TEXTS]
                 post[c] = any(cue[i] or ((p := nodes[i].parent) is not None and cue[p]) for i in texts)
+                if post[c] and typed:  # who and when: a ``time``, an author link with a date, or (U1w) a dated line
+                    head = {i for i in texts} | {p for i in texts if (p := nodes[i].parent) is not None and cue[p]}
+                    post[c] = any(when[i] and (mode == "U1w" or nodes[i].role in _TIME_ROLES
+                                               or any(_byline_cue(nodes[j], True) for j in head)) for i in head)
     if mode == "U2":
         count: dict[tuple[int | None, str], int] = {}
         for nd in nodes:
