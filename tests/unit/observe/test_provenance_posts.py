@@ -121,3 +121,94 @@ def test_a_date_at_the_end_of_a_block_is_no_byline_for_the_header_rule() -> None
     obs = t.obs()
     assert posted(obs, "U1")[body]
     assert not posted(obs, "U1h")[body]
+
+
+# -- h36-ugc2: typed bylines (U1t: a ``time``, or an author link with a date; U1w: U1t or a dated line of its own) --
+
+def _thread(typed: bool, n: int = 3) -> Observation:
+    """A comment thread of unnamed ``div``s: an author (a profile link, or a bare name line), a date (a ``time``, or a
+    bare date line), a sentence."""
+    t = _Tree()
+    root = t.add(None, "RootWebArea", "Page")
+    main = t.add(root, "generic")
+    t.add(t.add(main, "paragraph", eid=True), "StaticText", "Our own text about the product and how to use it safely.")
+    box = t.add(main, "generic")
+    for k in range(n):
+        item = t.add(box, "generic")
+        if typed:
+            t.add(t.add(item, "link", f"reader_{k}", eid=True, url=f"http://127.0.0.1/user/reader_{k}"), "StaticText",
+                  f"reader_{k}")
+            t.add(t.add(item, "time"), "StaticText", f"{k + 2} hours ago")
+        else:
+            t.add(item, "StaticText", f"reader_{k}")
+            t.add(item, "StaticText", f"{k + 2} hours ago")
+        t.add(t.add(item, "paragraph", eid=True), "StaticText", _BODY[k % 3])
+    return t.obs()
+
+
+@pytest.mark.parametrize("mode", ["U1h", "U1t", "U1w"])
+def test_a_thread_with_typed_bylines_is_user_content(mode: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(provenance, "UGC_MODE", mode)
+    got = _regions_by_text(_thread(typed=True))
+    assert all(got[b] == "user" for b in _BODY)
+    assert got["Our own text about the product and how to use it safely."] == "main"
+
+
+def test_a_bare_date_line_is_a_byline_for_the_line_rule_not_for_the_typed_rule() -> None:
+    obs = _thread(typed=False)
+    body = next(n.index for n in obs.nodes if n.name == _BODY[0])
+    assert posted(obs, "U1w")[body]
+    assert not posted(obs, "U1t")[body]
+
+
+def _author_card() -> tuple[Observation, int]:
+    t = _Tree()
+    root = t.add(None, "RootWebArea", "Page")
+    card = t.add(root, "generic")
+    t.add(t.add(card, "link", "Jane Doe", eid=True, url="http://127.0.0.1/authors/jane-doe"), "StaticText", "Jane Doe")
+    body = t.add(t.add(card, "paragraph", eid=True), "StaticText",
+                 "Jane Doe has reported on transport and city budgets for the paper since she left university")
+    return t.obs(), body
+
+
+def test_an_author_card_is_no_post_for_the_typed_rules() -> None:
+    obs, body = _author_card()
+    assert posted(obs, "U1h")[body]  # the loose rule: an author link is a byline
+    assert not posted(obs, "U1t")[body] and not posted(obs, "U1w")[body]  # a name without a date
+
+
+def test_a_citation_date_inside_a_sentence_is_no_byline() -> None:
+    t = _Tree()
+    root = t.add(None, "RootWebArea", "Page")
+    block = t.add(root, "generic")
+    cite = t.add(block, "paragraph", eid=True)
+    t.add(cite, "StaticText", "From")
+    t.add(t.add(cite, "link", "the quarterly", eid=True, url="http://127.0.0.1/q"), "StaticText", "the quarterly")
+    t.add(cite, "StaticText", "Mar. 3, 2021")
+    body = t.add(t.add(block, "paragraph", eid=True), "StaticText", _BODY[2])
+    obs = t.obs()
+    assert posted(obs, "U1h")[body]  # the loose rule: a short dated text heads the block
+    assert not posted(obs, "U1t")[body] and not posted(obs, "U1w")[body]
+
+
+@pytest.mark.parametrize("mode", ["U1t", "U1w"])
+@pytest.mark.parametrize("kind", ["products", "links", "nav"])
+def test_a_product_grid_or_a_nav_list_is_no_post_for_the_typed_rules(kind: str, mode: str,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    if kind == "nav":  # a site menu (no landmark): links to member pages, each with a one-sentence description
+        t = _Tree()
+        root = t.add(None, "RootWebArea", "Page")
+        menu = t.add(root, "generic")
+        for k in range(4):
+            li = t.add(menu, "generic")
+            t.add(t.add(li, "link", f"Member area {k}", eid=True, url=f"http://127.0.0.1/members/area-{k}"), "StaticText",
+                  f"Member area {k}")
+            t.add(li, "StaticText", "A short description of what this part of the members area offers to you")
+        obs = t.obs()
+        assert any(posted(obs, "U1h"))  # the loose rule: a link to a member page reads as a byline
+        assert not any(posted(obs, mode))
+        monkeypatch.setattr(provenance, "UGC_MODE", mode)
+        assert "user" not in _regions_by_text(obs).values()
+    else:
+        obs = _page(kind)
+        assert not any(posted(obs, mode))
