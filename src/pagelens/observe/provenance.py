@@ -369,9 +369,11 @@ def posted(obs: Observation, mode: str | None = None) -> list[bool]:
             kids.setdefault(nd.parent, []).append(nd.index)
     typed = mode in ("U1t", "U1w")
     when = [False] * n  # U1t/U1w: a date or a rating (a ``time``, or a short text with such a mark)
+    whole = [False] * n  # U1w: a date or rating text standing as a line of its own
     for nd in nodes:
         if typed:
-            when[nd.index] = nd.role in _TIME_ROLES or _when_text(nd) and (mode == "U1t" or _whole_line(nodes, kids, nd.index))
+            when[nd.index] = nd.role in _TIME_ROLES or _when_text(nd)
+            whole[nd.index] = mode == "U1w" and when[nd.index] and _whole_line(nodes, kids, nd.index)
         if _byline_cue(nd, typed) or when[nd.index]:
             cue[nd.index] = True
             up, k = nd.parent, 0
@@ -394,7 +396,7 @@ def posted(obs: Observation, mode: str | None = None) -> list[bool]:
                 post[c] = any(cue[i] or ((p := nodes[i].parent) is not None and cue[p]) for i in texts)
                 if post[c] and typed:  # who and when: a ``time``, an author link with a date, or (U1w) a dated line
                     head = {i for i in texts} | {p for i in texts if (p := nodes[i].parent) is not None and cue[p]}
-                    post[c] = any(when[i] and (mode == "U1w" or nodes[i].role in _TIME_ROLES
+                    post[c] = any(when[i] and (whole[i] or nodes[i].role in _TIME_ROLES
                                                or any(_byline_cue(nodes[j], True) for j in head)) for i in head)
     if mode == "U2":
         count: dict[tuple[int | None, str], int] = {}

@@ -212,3 +212,15 @@ def test_a_product_grid_or_a_nav_list_is_no_post_for_the_typed_rules(kind: str, 
     else:
         obs = _page(kind)
         assert not any(posted(obs, mode))
+
+
+def test_an_author_link_with_a_date_in_running_text_is_a_byline_for_both_typed_rules() -> None:
+    t = _Tree()
+    root = t.add(None, "RootWebArea", "Page")
+    post = t.add(root, "generic")
+    head = t.add(post, "paragraph", eid=True)
+    t.add(t.add(head, "link", "reader_7", eid=True, url="http://127.0.0.1/u/reader_7"), "StaticText", "reader_7")
+    t.add(head, "StaticText", "wrote on Mar. 3")  # a date inside a sentence: no line of its own
+    body = t.add(t.add(post, "paragraph", eid=True), "StaticText", _BODY[1])
+    obs = t.obs()
+    assert posted(obs, "U1t")[body] and posted(obs, "U1w")[body]  # U1w holds every post U1t finds
