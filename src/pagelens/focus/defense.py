@@ -515,9 +515,9 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
     for run in _text_runs(rendering):
         for window in _windows(run, gated, payloads):
             judge_window(window)
-    # 2b. a sentence split over lines of different parents (an emphasised lead-in, short sibling paragraphs, lines
-    #     hanging off the page root): from each line flagged or whose own evidence anchors, its small block or a
-    #     window of adjacent text lines (splits.spans) judged as one text; the span's text lines are flagged
+    # 2b. a sentence split over lines of different parents (an emphasised lead-in, a code word mid-sentence): from
+    #     each line flagged or whose own evidence anchors, its small block (splits.spans; windows of adjacent text
+    #     lines only with SPLIT_WINDOWS, off) judged as one text; the span's text lines are flagged
     if JOIN_SPLITS:
         seeds = [i for i, g in enumerate(gated)
                  if g and (lines[i].no in flags or points(evidence(payloads[i], home))[1])]
