@@ -69,17 +69,14 @@ from pagelens.focus.analysis import PageAnalysis, analysis_of
 from pagelens.focus.base import FocusQuery, Selection
 from pagelens.focus.budget import budget_of, query_share, share_of
 from pagelens.focus.certainty import certainty
-from pagelens.focus.cognates import LATIN_WORD, MIN_LETTERS
 from pagelens.focus.extremes import asks_extreme, projection
 from pagelens.focus.facts import fact_scores
 from pagelens.focus.gaps import close_gaps
 from pagelens.focus.lexical import guess_language
-from pagelens.focus.lexicon import STOPWORDS
 from pagelens.focus.matcher import GoalMatcher
 from pagelens.focus.terms import (
     ANSWER_CONCEPTS,
     WORD,
-    _stem,
     compound_parts,
     inside_word,
     is_question,
@@ -103,7 +100,13 @@ from pagelens.focus.units import (
     neighbours,
     partners,
 )
-from pagelens.focus.wordforms import abbreviations_in, compound_heads_in, loanwords_in
+from pagelens.focus.wordforms import (
+    abbreviations_in,
+    cognates_in,
+    compound_heads_in,
+    loanwords_in,
+    translations_in,
+)
 from pagelens.types import Line, Rendering
 
 if TYPE_CHECKING:
@@ -479,8 +482,14 @@ class RulesRetriever:
                 if inner is not None:
                     hits |= {m.group(0) for m in inner.finditer(low) if inside_word(low, m.start(), m.end())}
             unit_hits.append(hits)
-        self._cognates(query, pa, weights, own_terms, unit_hits, line_terms)
-        bm_extra = self._bilingual(query, pa, weights, own_terms, unit_hits, line_terms)
+        cfg = self.config
+        if pa.lang != "en" or (cfg.goal_cognates and guess_language([query.goal]) not in ("en", "cjk")):
+            # (on an English page a near spelling of an English word is another English word: "submit" / "submission")
+            cognates_in(query.goal, pa, weights, own_terms, unit_hits, line_terms, cfg.cognate_weight)
+        bm_extra = (translations_in(query.goal, pa, weights, own_terms, unit_hits, line_terms,
+                                    senses=cfg.bilingual_senses, weight=cfg.bilingual_weight,
+                                    phrases=cfg.bilingual_phrases, least=cfg.bilingual_goal_least)
+                    if cfg.bilingual and cfg.bilingual_senses > 0 else {})
         if pa.lang != "en":
             compound_heads_in(pa, weights, unit_hits, line_terms)
             loanwords_in(query.goal, pa, weights, own_terms, unit_hits, line_terms, self.config.cognate_weight)
@@ -554,70 +563,6 @@ class RulesRetriever:
         # the goal's own words that no unit carries: what only a semantic signal can find
         unseen = {t for t in own_terms if t[0] not in "§+\"" and t.isalpha() and not df.get(t)}
         return out, line_terms, unseen
-
-    def _cognates(self, query: FocusQuery, pa: PageAnalysis, weights: dict[str, float], own_terms: set[str],
-                  unit_hits: list[set[str]], line_terms: dict[int, frozenset[str]]) -> None:
-        """A goal word that no unit carries counts, weakly, where a page not in English spells it
-        its own way (:mod:`.cognates`: "calendar" on a "Kalender" link), or where an English page
-        spells a word of a goal written in another language its English way; in place."""
-        if pa.lang == "en" and (not self.config.goal_cognates or guess_language([query.goal]) in ("en", "cjk")):
-            return  # on an English page a near spelling of an English word is another English word ("submit" / "submission")
-        carried = set().union(*unit_hits) if unit_hits else set()
-        words = {w: _stem(w) for w in WORD.findall(normalise(without_quotes(query.goal)))
-                 if len(w) >= MIN_LETTERS and w.isalpha() and w not in STOPWORDS}
-        unseen = {w: t for w, t in words.items() if t in own_terms and t not in carried}
-        if not unseen:
-            return
-        vocab = pa.words()
-        units = pa.units
-        for w, t in unseen.items():
-            cognates = vocab.cognates(w)
-            if not cognates:
-                continue
-            weights[t] = min(weights.get(t, 1.0), self.config.cognate_weight)
-            found = set(cognates)
-            for c in cognates:
-                for k in vocab.units_of[c]:
-                    unit_hits[k].add(t)
-                    for j in units.members[k]:
-                        if found & set(LATIN_WORD.findall(normalise(pa.line_texts[j]))):
-                            line_terms[j] = line_terms[j] | {t}
-
-    def _bilingual(self, query: FocusQuery, pa: PageAnalysis, weights: dict[str, float], own_terms: set[str],
-                   unit_hits: list[set[str]], line_terms: dict[int, frozenset[str]]) -> dict[str, float]:
-        """A goal in another language than the page: a goal word no unit carries counts where the page has one of
-        its translations (:mod:`.bilingual`, FreeDict dictionaries), at the translation's weight; in place. Returns
-        the translations found, with their weights, for BM25's query ({} when the goal does not cross or no
-        dictionary of the pair is installed: then nothing changes)."""
-        cfg = self.config
-        if not cfg.bilingual or cfg.bilingual_senses <= 0:
-            return {}
-        from pagelens.focus import bilingual
-        from pagelens.focus.lexicons_lang import FUNCTION_WORDS
-
-        goal = without_quotes(query.goal)
-        function_words = frozenset().union(*FUNCTION_WORDS.values())
-        words = {w: _stem(w) for w in WORD.findall(normalise(goal)) if len(w) >= 3 and w.isalpha()
-                 and w not in STOPWORDS and w not in function_words}
-        words = {w: t for w, t in words.items() if t in own_terms}
-        if not words:
-            return {}
-        carried = set().union(*unit_hits) if unit_hits else set()
-        try:
-            found = bilingual.translate_goal(goal, pa, words, carried, senses=cfg.bilingual_senses,
-                                             weight=cfg.bilingual_weight, phrases=cfg.bilingual_phrases,
-                                             least=cfg.bilingual_goal_least)
-        except Exception:  # noqa: BLE001 - a dictionary is a help, never a failure: base behaviour
-            return {}
-        extra: dict[str, float] = {}
-        for t, w, where, tr in found:
-            weights[t] = min(weights.get(t, 1.0), w)
-            for k, lines in where:
-                unit_hits[k].add(t)
-                for j in lines:
-                    line_terms[j] = line_terms[j] | {t}
-            extra[tr] = max(extra.get(tr, 0.0), w)
-        return extra
 
     def _fields(self, page: Page, tokens: int) -> list[int]:
         """The page's form fields in reading order, each with its label and its form's
