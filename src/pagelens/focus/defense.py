@@ -54,8 +54,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
-from pagelens.focus import borrowed, contradicts, disowned, identity, misroute, speakers, splits, steering, uncollected
-from pagelens.focus import evidence as _ev
+from pagelens.focus import borrowed, contradicts, disowned, misroute, speakers, splits, steering, uncollected
 from pagelens.focus import lexicons as lx
 from pagelens.focus.evidence import (
     NO_EVIDENCE,
@@ -71,7 +70,6 @@ from pagelens.focus.evidence import (
     orders_now,
     points,
     steers,
-    with_names,
 )
 from pagelens.focus.notices import notice_zone
 from pagelens.types import Line, Region, Rendering
@@ -396,12 +394,8 @@ def turn_line(payloads: Sequence[str], i: int) -> bool:
 def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
     """Flag the lines of ``rendering`` that carry text aimed at the agent."""
     lines = rendering.lines
-    own, linked = page_domains(rendering)
+    home, linked = page_domains(rendering)
     payloads = [_payload(ln) for ln in lines]
-    hosted = borrowed.lines_with_hosts(payloads)  # the texts that may write a host
-    # a host written bare is the page's own when it carries a name the page gives itself (identity.site_names)
-    home = (with_names(own, identity.site_names(lines, own), linked if BARE_LINKED else frozenset())
-            if _ev.BARE_HOSTS and hosted else own)
     regions = _live_regions(lines)
     gated = [bool(p) and (gate(p, regions[i] in _FOREIGN) or (regions[i] == "unseen" and lx.URGENT_NOW.search(p) is not None))
              for i, p in enumerate(payloads)]
@@ -442,14 +436,14 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
     # 1b. every line alone, judged against the page itself (any language): an address the page never links,
     #     written in words the rest of the page does not use, or named after the site (borrowed.judge)
     page: borrowed.PageIdentity | None = None
-    for i in hosted:
+    for i in borrowed.lines_with_hosts(payloads):
         ln, p = lines[i], payloads[i]
         written = borrowed.written_hosts(p) if ln.no not in flags else None
         if not written:
             continue
         if page is None:
             title = next((x.name for x in lines if x.role == "RootWebArea"), "")
-            page = borrowed.PageIdentity.of(own, linked, title, payloads)
+            page = borrowed.PageIdentity.of(home, linked, title, payloads)
         v = borrowed.judge(p, page, foreign=regions[i] in _FOREIGN or i < top, written=written)
         if v:
             flag([i], (v[0], f"{v[1]} (in {_WHERE.get(regions[i], regions[i])})"), p, regions[i])
@@ -529,17 +523,16 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
 
         for seed, span in (splits.spans(lines, seeds, payloads, regions, lambda: pos().pos, windows=SPLIT_WINDOWS)
                            if seeds else ()):
-            if all(lines[i].no in flags for i in span) or not judge_span(span):
+            if all(lines[i].no in flags for i in span) or not (whole := judge_span(span)):
                 continue
             # the span's lines that carry the verdict: its shortest run around the seed still judged so
             # (an honest neighbour of the split sentence keeps its text)
             at = span.index(seed)
-            run = next((span[lo : lo + n] for n in range(2, len(span)) for lo in range(max(0, at - n + 1), at + 1)
-                        if lo + n <= len(span) and judge_span(span[lo : lo + n])), span)
-            v = judge_span(run)
-            if v:
-                text = " ".join(payloads[i] for i in run)
-                flag(run, (v[0], v[1] + " (a sentence split over lines)"), text, _worst(regions[i] for i in run))
+            run, v = next(((span[lo : lo + n], got) for n in range(2, len(span))
+                           for lo in range(max(0, at - n + 1), min(at, len(span) - n) + 1)
+                           if (got := judge_span(span[lo : lo + n]))), (span, whole))
+            text = " ".join(payloads[i] for i in run)
+            flag(run, (v[0], v[1] + " (a sentence split over lines)"), text, _worst(regions[i] for i in run))
     # 3. blocks (user posts, dialogs, live regions) judged as one text; the block's root is flagged
     for i, ln in enumerate(lines):
         live = bool(ln.states) and _is_live(ln)
@@ -603,8 +596,6 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
     return tuple(sorted(flags.values(), key=lambda f: f.line))
 
 
-#: h35-split lead H2 (after the protocol; with evidence.BARE_HOSTS on): a bare host the page links is not an address.
-BARE_LINKED = False
 #: h35-split: step 2b, a sentence split over lines of different parents judged as one span (:mod:`splits`).
 JOIN_SPLITS = True
 #: Step 2b's windows of adjacent text lines (a seed with no small block): off. A window judged as one text takes the

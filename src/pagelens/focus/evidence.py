@@ -176,7 +176,7 @@ def gate(text: str, foreign: bool = True) -> bool:
             or (not text.isascii() and lx.GATE_WIDE.search(text) is not None)
             or lw.gate(low)
             or (_may_mark(text) and lx.GATE_MARK.search(text) is not None)
-            or (foreign and (lx.GATE_DEST.search(text) is not None or (BARE_HOSTS and bool(bare_hosts(text))))))
+            or (foreign and lx.GATE_DEST.search(text) is not None))
 
 
 def _may_mark(text: str) -> bool:
@@ -406,63 +406,6 @@ def joined_evidence(parts: Sequence[str], home: frozenset[str] = frozenset(), li
     return _NONE
 
 
-#: h35-split H: a host name written bare (no scheme, path or port: "name.example", "shop-name.com") is an address
-#: too, unless its registrable label is one of the names the page gives itself (:func:`with_names`). Off: with it on,
-#: a portal the page names bare beside a dispute word in a user's post was flagged on a clean page (BENCHMARKS,
-#: thirty-third pass).
-BARE_HOSTS = False
-#: A host written as text: dot-separated labels ending in a lower-case ending (a sentence run into the next one,
-#: "end.Next", is not a host), not inside a longer word, an e-mail or a path, and not followed by a call's "(".
-_BARE = re.compile(r"(?<![\w@./:-])((?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+(?-i:[a-z]{2,12}))"
-                   r"(?![\w(@/:-]|\.\w)")
-_BARE_QUICK = re.compile(r"[A-Za-z0-9]\.[a-z]{2}")
-#: Generic endings a written host ends on; any other ending counts only when it is two letters (a country's).
-_GENERIC_ENDINGS = frozenset({"com", "net", "org", "info", "biz", "io", "co", "app", "dev", "ai", "me", "tv", "xyz",
-                              "online", "site", "shop", "store", "example", "test"})
-#: Two-letter endings that name files (a module, a script, a document), not countries, where pages write them.
-_FILE_ENDINGS2 = frozenset({"py", "rs", "sh", "pl", "md", "js", "ts", "cs", "so", "rb", "mk", "ps", "hs", "ml", "cc",
-                            "hh", "kt", "db", "gz", "xz", "bz", "el", "go", "vb", "fs", "cr", "nb", "jl", "pm", "ex",
-                            "po", "mo", "ui", "rc", "in", "am", "ac", "sc", "pc", "hy", "lo", "la", "ko"})
-#: How a name the page gives itself, and a domain it links to, stand among its domains (a domain never starts so).
-_NAME = "name:"
-_LINKED = "linked:"
-
-
-def with_names(home: frozenset[str], names: frozenset[str], linked: frozenset[str] = frozenset()) -> frozenset[str]:
-    """The page's own domains with the names it gives itself (:func:`pagelens.focus.identity.site_names`): a host
-    written bare whose registrable label is one of them is the page's own, not an address elsewhere. ``linked``
-    (h35-split lead H2, measured after the protocol): the domains the page links to; a host written bare that the
-    page also links is a site it already sends its reader to (a source named beside its link), not a new address."""
-    return home | frozenset(_NAME + n for n in names) | frozenset(_LINKED + d for d in linked)
-
-
-@lru_cache(maxsize=8192)
-def bare_hosts(text: str) -> tuple[str, ...]:
-    """The host names written bare in ``text`` (lower-cased): a generic or a two-letter country ending, a registrable
-    label of three characters or more with a letter in it; file names and dotted identifiers left out."""
-    if "." not in text or _BARE_QUICK.search(text) is None:
-        return ()
-    out = []
-    for m in _BARE.finditer(text):
-        host = m.group(1).lower()
-        end = host.rsplit(".", 1)[1]
-        if end not in _GENERIC_ENDINGS and (len(end) != 2 or end in _FILE_ENDINGS2):
-            continue
-        label = _registrable(host).split(".", 1)[0]
-        if len(label) >= 3 and not label.isdigit():
-            out.append(host)
-    return tuple(out)
-
-
-def _own_bare(host: str, home: frozenset[str]) -> bool:
-    """A bare host that is the page's own: one of its domains, or named by a name the page gives itself."""
-    d = _registrable(host)
-    if d in home or _LINKED + d in home:
-        return True
-    label = d.split(".", 1)[0]
-    return _NAME + label in home or _NAME + label.replace("-", "") in home
-
-
 def offsite_address(text: str, home: frozenset[str]) -> str:
     """The first address written in ``text`` (normalised) whose domain is not one of ``home`` ("" for none)."""
     return _offsite(text, home)
@@ -478,8 +421,6 @@ def _offsite(text: str, home: frozenset[str]) -> str:
             d = domain(u.group(0))
             if d and d not in home:
                 return u.group(0)
-    if BARE_HOSTS:
-        return next((h for h in bare_hosts(text) if not _own_bare(h, home)), "")
     return ""
 
 
