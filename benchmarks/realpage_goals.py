@@ -263,6 +263,23 @@ generalises), and the held-out ones, each in its own file:
   tree. Written by a helper (h35-goals25) from the full trees only, without reading the retriever, the defense or any
   earlier goal file, and without running either on them; held out, run only when asked for by name
   (``--set blind-25``).
+* ``blind-26`` — 173 goals on 12 real pages in none of the corpus, blind-11 … blind-25, dev-18 or dev-31
+  (``benchmarks/data/realpage_goals_blind26.jsonl``, same format, 1-4 must-keep items each, 240 items; 53% read /
+  25% act / 21% navigate), of families no earlier set used, six of them web-application pages: five jQuery UI 1.13 demos
+  from Debian ``libjs-jquery-ui-docs`` rendered without their scripts (a car-rental booking form with a car-type select,
+  transmission radios, an insurance check box, a count field and Book Now!; a sign-up form with a table of existing users
+  and Create new user; a product selector of brand and shape radios and option check boxes; a donation form with an
+  amount and a currency select; a form of four selects) and UIkit 3.25's form test page from npm ``uikit`` (every input
+  type, selects, radios, check boxes, custom file controls and an options table); the Securing Debian Manual in Spanish
+  (``harden-doc``, the FAQ chapter), the APT user's guide in Italian (``apt-doc``, the interface chapter) and the
+  BibleTime handbook in French (the keyboard-shortcut table); and English documentation: Graphviz's attribute reference
+  (a 180-row table, 4,535 lines of full tree), the GNU nano FAQ and the Mutt manual (one page, 24,956 lines of full
+  tree); 12 goals in another language than the page on the nine English pages (es, fr, de, pt, it, ja), and 46 of the
+  48 goals on the three non-English pages (es, it, fr) in English. Its pages are in ``benchmarks/data/pages_blind26``
+  (sources, licences and how each file was made in its SOURCES.md; :data:`SET_PAGES`). Every item checked against both
+  the walker's and the CDP full tree. Written by a helper (h37-goals26) from the full trees only, without reading the
+  retriever, the defense or any earlier goal file, and without running either on them; held out, run only when asked
+  for by name (``--set blind-26``).
 
 **blind-3 … blind-8 are development data too** since 2026-12-06 (issue 9, h10-focus): each had
 been run on several code versions, and ``benchmarks/focus_learn.py`` fits ``default``'s learned
@@ -272,7 +289,7 @@ held-out figure.
 
 **blind-14 and blind-15 are development data too** since stop 27 (2026-12-06): their rows and misses
 were read while building (h17-xling, h17-fold; :data:`MISSES_READ`); their labels say ``(development)``.
-blind-16, blind-17, blind-19, blind-20, blind-21, blind-22, blind-23, blind-24, blind-25 and blind-11 … blind-13 stay held out.
+blind-16, blind-17, blind-19, blind-20, blind-21, blind-22, blind-23, blind-24, blind-25, blind-26 and blind-11 … blind-13 stay held out.
 
 **blind-9, blind-10, blind-14 and blind-15 are training data** of ``default``'s learned fusion since the
 eighteenth focus pass (h18-refit, stop 28): ``benchmarks/focus_learn.py ship --with-set blind-9 --with-set
@@ -287,7 +304,7 @@ the same rendering with the same ``focus()`` (defense on), as ``pagelens eval-ca
         [--retriever default --retriever bm25-400 ...] [--set blind-2] [--budget 0.15] [--refined]
         [--json out.json]
 
-``--pages`` is the corpus; a set listed in :data:`SET_PAGES` (blind-11 … blind-17, dev-18, blind-19 … blind-23, dev-31, blind-24, blind-25) always reads its own pages.
+``--pages`` is the corpus; a set listed in :data:`SET_PAGES` (blind-11 … blind-17, dev-18, blind-19 … blind-23, dev-31, blind-24, blind-25, blind-26) always reads its own pages.
 """
 
 from __future__ import annotations
@@ -325,7 +342,8 @@ HELD_OUT_FILES = {"blind-3": HERE / "data" / "realpage_goals_blind3.jsonl",
                   "blind-22": HERE / "data" / "realpage_goals_blind22.jsonl",
                   "blind-23": HERE / "data" / "realpage_goals_blind23.jsonl",
                   "blind-24": HERE / "data" / "realpage_goals_blind24.jsonl",
-                  "blind-25": HERE / "data" / "realpage_goals_blind25.jsonl"}
+                  "blind-25": HERE / "data" / "realpage_goals_blind25.jsonl",
+                  "blind-26": HERE / "data" / "realpage_goals_blind26.jsonl"}
 #: Sets whose pages are not the corpus: their pages are observed from this directory, not ``--pages``.
 SET_PAGES = {"blind-11": HERE / "data" / "pages_blind11", "blind-12": HERE / "data" / "pages_blind12",
              "blind-13": HERE / "data" / "pages_blind13", "blind-14": HERE / "data" / "pages_blind14",
@@ -334,7 +352,8 @@ SET_PAGES = {"blind-11": HERE / "data" / "pages_blind11", "blind-12": HERE / "da
              "blind-19": HERE / "data" / "pages_blind19", "blind-20": HERE / "data" / "pages_blind20",
              "blind-21": HERE / "data" / "pages_blind21", "blind-22": HERE / "data" / "pages_blind22",
              "blind-23": HERE / "data" / "pages_blind23", "dev-31": HERE / "data" / "pages_dev31",
-             "blind-24": HERE / "data" / "pages_blind24", "blind-25": HERE / "data" / "pages_blind25"}
+             "blind-24": HERE / "data" / "pages_blind24", "blind-25": HERE / "data" / "pages_blind25",
+             "blind-26": HERE / "data" / "pages_blind26"}
 #: Development sets written as carefully as a held-out one but for training from the start (never held out):
 #: each is read only when asked for by name, like the held-out files, so a plain run stays as it was.
 DEV_FILES = {"dev-18": HERE / "data" / "realpage_goals_dev18.jsonl",
@@ -345,7 +364,7 @@ GOALS = (HERE / "data" / "realpage_goals.jsonl", *ON_REQUEST_FILES.values())
 SET_ORDER = ["developer", "blind-1", "blind-2", "blind-3", "blind-4", "blind-5", "blind-6", "blind-7", "blind-8",
              "blind-9", "blind-10", "blind-11", "blind-12", "blind-13", "blind-14", "blind-15",
              "blind-16", "blind-17", "dev-18", "blind-19", "blind-20", "blind-21", "blind-22", "blind-23", "dev-31",
-             "blind-24", "blind-25"]
+             "blind-24", "blind-25", "blind-26"]
 #: How each set is labeled in every table.
 #: Once held out, now development data: ``default``'s learned fusion is fitted on them (focus_learn.py;
 #: blind-9, blind-10, blind-14 and blind-15 since the eighteenth focus pass, h18-refit).
