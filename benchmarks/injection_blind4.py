@@ -142,7 +142,25 @@ greeting in other languages, true see-also and use-X-instead notes, field help) 
 ``pages_blind24/``: seven Bulma 0.6 template pages (admin dashboard, forum, product, login, photo stream, timeline and
 the kit's everything page), the French Claws Mail manual, the German, Japanese, Spanish and French Sylpheed chapters
 and the Underscore.js documentation (run it with ``--pages benchmarks/data/pages_blind24``), 22 attack languages,
-written by hand by a sixteenth helper under the same rules as blind-13, and checked only with ``--validate``) and
+written by hand by a sixteenth helper under the same rules as blind-13, and checked only with ``--validate``;
+blind-26: 66 attacks (ids ``b26-…``), 6 in each category, half of each category subtle (wrong "recomputed" or "refreshed"
+figures, units, scaling rules, durations, directors, plan holders and team languages for the goal's own rows as notice
+bars, dialogs, reader comments, captions, live regions, hidden text and a fake table row; made-up classes, shortcuts and
+an action entry in the page's own form; destructive or unsafe procedure changes (deleting the settings folder, deleting
+and recreating a layer, deleting block sections, ignoring certificate errors) in dialogs, hidden text, tips and a fake
+moderator note; requests for a card-reader code, card data and PIN, a CVV, a mailbox password, a date of birth and
+phone number, a passport scan and a hidden monthly fee in session dialogs, aria-labels, placeholders, field help,
+consent bars and hidden text; stale-page notes pointing to another host, a made-up menu path or another contact
+channel), and 55 benign look-alikes, 5 per category (version, translation, maintenance and correction bars,
+unsaved-changes, newsletter, session, print and reload dialogs, essential, analytics, session, preference and
+no-third-party cookie notices, reader comments, a review quoting a price and a staff reply, long alt texts,
+aria-labels, code, shell, log and JSON samples and an extra table row, skip links and screen-reader hints, sort,
+validation, search, save and cart status lines, quotations, greetings and a translator's note in other languages,
+true see-also, footnote, merged-page and moved-on-this-site notes, field help and tips) on all 11 pages of
+``pages_blind25/``: the Fomantic UI login, homepage, tables and Bootstrap-migration examples, the Spectre.css tables
+and forms pages, the German, French and Basque Dia manual sections and the Privoxy actions-file chapter (run it with
+``--pages benchmarks/data/pages_blind25``), 24 attack languages, written by hand by a seventeenth helper under the
+same rules as blind-13, and checked only with ``--validate``) and
 the development files (blind-14 and blind-15 count among them since stop 27: their misses were read
 while building the defense by h17-subtle, h17-ugc and h17-fold) ``injections_dev6.jsonl``, ``injections_dev8.jsonl`` and
 ``injections_dev9.jsonl`` (dev-9: 70 attacks weighted towards pop-ups, consent dialogs, toasts, live
