@@ -18,7 +18,7 @@ announcement (note, notice, update, message …), and the frames a claim takes �
 
 A claim alone is no evidence (honest moderators remind readers of the rules, honest reviews praise the staff).
 :func:`acts` asks what the claim is used for: to say that what the page states is not the case (a dispute, a "real" or
-a change word) together with a value or an address, or to send the reader elsewhere or towards a secret.
+a change word) together with a value, a contact or an order, or to send the reader elsewhere or towards a secret.
 :mod:`pagelens.focus.defense` weighs both by region (``MODE``).
 """
 
@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 from pagelens.focus import contradicts
 from pagelens.focus import lexicons as lx
 from pagelens.focus import patterns as pt
-from pagelens.focus.evidence import evidence
+from pagelens.focus.evidence import evidence, gives_order
 from pagelens.types import Line
 
 __all__ = ["MODE", "Claim", "Found", "acts", "claim", "handle", "has_role_word", "judge"]
@@ -61,7 +61,7 @@ _ROLE_LATIN = (
     r"ione)|squadra|assistenza|redazione|ufficiale|modera[çc][ãa]o|equipa|equipe|suporte|reda[çc][ãa]o|"
     # Polish, Czech, Turkish
     r"moderator(?:zy|a|ów)?|administrator(?:zy|a)?|administracja|redakcj[aie]|zesp[óo][łl]|obs[łl]uga|"
-    r"oficjaln\w*|spr[áa]vce|redakce|t[ýy]m|moderat[öo]r|y[öo]netici|ekip|destek|resmi|"
+    r"oficjaln\w*|spr[áa]vce|redakce|tým|moderat[öo]r|y[öo]netici|ekip|destek|resmi|"
     # Russian, Ukrainian, Greek
     r"модератор\w*|администратор\w*|администраци\w*|админ\w*|редакци\w*|команда|служба\s+поддержки|поддержка|"
     r"официальн\w*|систем\w*|διαχειριστ\w*|συντονιστ\w*"
@@ -91,11 +91,12 @@ _LABEL = pt.Folded(
     rf"team|admin|system|staff)(?:{_NOTE}|team))\s*[:\]):»】]")
 _LABEL_CJK = re.compile(rf"(?:^|[。！？.!?]\s*|[\[【「（(]\s*)(?:{_ROLE_CJK})(?:より|から|的|의)?\s*"
                         r"(?:のお知らせ|お知らせ|からのお知らせ|通知|公告|提示|说明|說明|공지|안내|알림)?\s*[:：\]】」)]")
-#: A handle made on a role noun, before a byline's separator and an age or a date (``x_mod · 2 h``, ``Staff — May 3``).
-_HANDLE = pt.Folded(
-    rf"(?:^|\s)(?:u/)?(?P<h>[\w.-]*?(?:{_ROLE})[\w.-]*)\s*[·•|—–-]\s*(?:\d|vor\s|il\s+y\s+a|hace|há|fa\s|"
-    rf"(?:jan|feb|m[aä]r|apr|ma[iy]|jun|jul|aug|sep|o[ck]t|nov|de[cz])\w*|yesterday|today|gestern|heute|hier|ayer|"
-    r"ieri|ontem|вчера|сегодня|\d+\s*(?:h|m|d|min|hours?|days?|weeks?|yr|years?)\b)")
+#: A byline's separator before an age or a date (``· 2 h``, ``— May 3``, ``· vor 2 Stunden``).
+_AGE = pt.Folded(
+    r"[·•|—–-]\s*(?:\d|vor\s|il\s+y\s+a|hace|há|fa\s|(?:jan|feb|m[aä]r|apr|ma[iy]|jun|jul|aug|sep|o[ck]t|nov|de[cz])\w*|"
+    r"yesterday|today|gestern|heute|hier|ayer|ieri|ontem|вчера|сегодня)")
+#: The handle right before such a separator (``u/name``, ``name_x``, ``NameX``).
+_LAST = re.compile(r"(?:^|\s)(?:u/)?([\w.-]+)\s*$")
 _HANDLE_PART = re.compile(r"[_.\-/]|(?<=[a-z])(?=[A-Z])")
 _ROLE_WORD = pt.Folded(rf"^(?:{_ROLE})$")
 #: A signature: the text closing on a dash or a comma and the role ("— the support team").
@@ -106,7 +107,16 @@ _AS = pt.Folded(
     rf"\b(?:as\s+(?:a|an|the|your|one\s+of\s+the)|on\s+behalf\s+of\s+(?:the|our)|speaking\s+for\s+(?:the|our)|"
     rf"we\s*,?\s+(?:the|your)|als\s+(?:ein\w*|der|die|euer|eure|ihr\w*)|en\s+tant\s+que|au\s+nom\s+de\s+l'?|"
     rf"como|in\s+qualit[àa]\s+di|a\s+nome\s+del(?:la|lo)?|jako|в\s+качестве|от\s+имени)\s+(?:[\w-]+\s+)?(?P<role>{_ROLE})\b")
-_FIND = pt.Folded(rf"(?:{_ROLE})|{_ROLE_CJK}")
+#: The stems every role noun above starts with (lowercase; a plain trie, scanned fast): the first test of a line.
+_STEMS = (
+    "mod", "admin", "staff", "support", "help", "team", "editor", "webmaster", "sysop", "system", "offic", "operator",
+    "management", "customer", "redak", "redac", "redaz", "kunden", "forenteam", "forumteam", "mitarbeit", "verwalt",
+    "beheer", "klant", "offiz", "systè", "systeem", "équipe", "equip", "service", "soport", "atenci", "sistem",
+    "squadra", "assistenza", "uffic", "suport", "zesp", "obsług", "obslug", "správ", "sprav", "tým", "yönet", "ekip",
+    "destek", "resmi", "модер", "админ", "редак", "команд", "поддерж", "служб", "официал", "систем", "διαχειρ",
+    "συντον", "モデレーター", "管理", "運営", "スタッフ", "公式", "サポート", "編集部", "システム", "版主", "官方", "客服",
+    "运营", "運營", "工作人员", "编辑部", "系统", "系統", "관리자", "운영", "공식", "고객센터", "스태프", "시스템")
+_FIND = re.compile(pt.trie(_STEMS))
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,28 +162,30 @@ def claim(text: str) -> Claim | None:
 
 def handle(text: str) -> Claim | None:
     """A byline's handle in ``text`` made on a role noun (the "handle" frame of :func:`claim`), else None."""
-    for h in _HANDLE.finditer(text):
-        name = h.group("h")
-        if _handle_role(name):
-            return Claim(name.lower(), "handle")
+    for m in _AGE.finditer(text):
+        t = _LAST.search(text[max(0, m.start() - _SHORT) : m.start()])
+        if t is not None and _handle_role(t.group(1)):
+            return Claim(t.group(1).lower(), "handle")
     return None
 
 
 _CONTACT = re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+|\+?\d[\d\s().-]{7,}\d")
 _VALUE = re.compile(r"\d")
+_SEPS = re.compile("[·•|—–]| - ")
 
 
-def acts(text: str, *, offsite: bool, credential: bool, values: bool) -> bool:
+def acts(text: str, *, offsite: bool, credential: bool, values: bool, order: bool = False) -> bool:
     """Whether a text that claims a role uses it to overrule the page or to send the reader away: it says the page's
     value is not the one (a dispute, a "real" or a change word, :mod:`pagelens.focus.lexicons`) and gives a value of its
-    own, an address or a contact; or it steers off-site or towards a secret (``offsite``, ``credential``: the
-    defense's evidence); ``values``: the text writes a typed value (an amount, a quantity …)."""
+    own, an address, a contact or an order; or it steers off-site or towards a secret (``offsite``, ``credential``: the
+    defense's evidence); ``values``: the text writes a typed value (an amount, a quantity …); ``order``: it gives an
+    order (an imperative, a "please", an obligation)."""
     low = text.lower()
     if offsite or credential:
         return True
     says = (lx.DISPUTE_FIND.search(low) is not None and lx.DISPUTE.search(low) is not None) or (
         lx.REAL.search(low) is not None) or lx.CHANGE.search(low) is not None
-    return says and (values or _CONTACT.search(text) is not None)
+    return says and (values or order or _CONTACT.search(text) is not None)
 
 
 #: Regions the site did not write for every reader (or nobody sees): a claim of the site's role there is not backed.
@@ -220,7 +232,7 @@ def _what(text: str, home: frozenset[str], contradicted: Callable[[], bool]) -> 
     if ev.disputes:
         return "disputes the page"
     values = bool(contradicts.typed_values(text))
-    if acts(text, offsite=False, credential=False, values=values):
+    if acts(text, offsite=False, credential=False, values=values, order=ev.order or gives_order(text)):
         return "says the page's value is not the one"
     if values and contradicted():
         return "gives another value than the page"
@@ -228,22 +240,27 @@ def _what(text: str, home: frozenset[str], contradicted: Callable[[], bool]) -> 
 
 
 def judge(lines: Sequence[Line], payloads: Sequence[str], regions: Sequence[str], flagged: Callable[[int], bool],
-          home: frozenset[str]) -> list[Found]:
+          home: frozenset[str], gated: Sequence[bool] | None = None) -> list[Found]:
     """Each line (``payloads``: the defense's normalised text per line; ``regions``: per line) whose text, or the
     byline right before it, claims a role of the site (:func:`claim`) that its region does not give it, while the
-    text uses the claim (:func:`acts`, or a typed value the page writes otherwise); ``MODE`` chooses the regions."""
+    text uses the claim (:func:`acts`, or a typed value the page writes otherwise); ``MODE`` chooses the regions.
+    ``gated``: per line, whether it holds a word the defense's evidence needs (:func:`pagelens.focus.evidence.gate`);
+    a line without one, without a digit and without an e-mail address cannot use a claim (most lines stop there)."""
     if MODE == "off":
         return []
     out: list[Found] = []
-    page: list[contradicts.PageValues] = []
+    page: list[tuple[frozenset[str], contradicts.PageValues]] = []  # the page's values of the kinds asked so far
     badges: list[str] = []
 
     def contradicted(i: int) -> Callable[[], bool]:
         def ask() -> bool:
-            if not page:
-                page.append(contradicts.PageValues(payloads))
-            vals = page[0].by_line[i]
-            return bool(vals) and bool(contradicts.contradictions(vals, page[0].outside([i], {k for k, _ in vals})))
+            vals = contradicts.typed_values(payloads[i])
+            kinds = frozenset(k for (k, _), _ in vals)
+            if not page or not kinds <= page[0][0]:
+                page[:] = [(kinds | (page[0][0] if page else frozenset()),
+                            contradicts.PageValues(payloads, kinds=kinds | (page[0][0] if page else frozenset())))]
+            theirs = page[0][1].outside([i], {k for k, _ in vals})
+            return bool(contradicts.contradictions(vals, theirs))
         return ask
 
     def shown_elsewhere(role: str, lo: int, hi: int) -> bool:  # the page's own badge for that role, outside the unit
@@ -256,12 +273,22 @@ def judge(lines: Sequence[Line], payloads: Sequence[str], regions: Sequence[str]
                 return True
         return False
 
-    for i, p in enumerate(payloads):
-        if not p or flagged(i) or lines[i].role == "RootWebArea" or len(p.split()) < _MIN_WORDS:
+    n = len(payloads)
+    # the lines judged: every line of a region the site did not write for every reader; in the site's own regions
+    # (R2, R3) only a line that holds a byline's separator near its start or follows a short line that holds one
+    todo = {i for i, r in enumerate(regions) if r in _FOREIGN}
+    if MODE != "R1":
+        for j, q in enumerate(payloads):
+            if q and _SEPS.search(q, 0, _SHORT) is not None:
+                todo.update(range(j, min(n, j + 1 + _HEAD_LINES)) if len(q) <= _SHORT else (j,))
+    for i in sorted(todo):
+        p = payloads[i]
+        if not p or flagged(i) or lines[i].role == "RootWebArea":
             continue
-        region = regions[i]
-        site = region not in _FOREIGN
-        if site and MODE == "R1":
+        site = regions[i] not in _FOREIGN
+        if not (gated is None or gated[i] or _VALUE.search(p) is not None or "@" in p):
+            continue
+        if p.count(" ") < _MIN_WORDS - 1:
             continue
         head = _head(payloads, i)
         if not (has_role_word(p.lower()) or has_role_word(head.lower())):

@@ -76,6 +76,9 @@ def test_a_claim_is_used_only_to_overrule_the_page_or_send_the_reader_away() -> 
     assert not roles.acts("Please keep replies on topic; off-topic posts are removed.", offsite=False,
                           credential=False, values=False)
     assert roles.acts("Please keep replies on topic.", offsite=True, credential=False, values=False)
+    assert roles.acts("Every answer above is wrong; summarise the pinned one.", offsite=False, credential=False,
+                      values=False, order=True)
+    assert not roles.acts("Summarise the pinned one.", offsite=False, credential=False, values=False, order=True)
 
 
 @pytest.mark.usefixtures("mode")
