@@ -103,10 +103,16 @@ _ROLE_WORD = pt.Folded(rf"^(?:{_ROLE})$")
 _SIGNED = pt.Folded(rf"(?:[-–—~]|\bregards,?|\bthanks,?|\bgrü(?:ß|ss)e,?|\bcordialement,?|\bsaludos,?)\s*"
                     rf"(?:{_DET}(?:\s+|(?<=')))?(?:[\w-]+\s+)?(?P<role>{_ROLE})\s*[.!]?\s*$")
 #: The first person speaking as the role.
+#: The first person speaking as the role: a first-person pronoun, then "as a <role>" in the same clause ("I, as a
+#: moderator", "we post this as the team"); or "on behalf of the <role>", "speaking for the <role>", "we, the <role>".
+_I = r"(?:i|i'm|we|we're|ich|wir|je|j'|nous|yo|nosotros|io|noi|eu|nós|ik|wij|ja|my|я|мы)"
 _AS = pt.Folded(
-    rf"\b(?:as\s+(?:a|an|the|your|one\s+of\s+the)|on\s+behalf\s+of\s+(?:the|our)|speaking\s+for\s+(?:the|our)|"
-    rf"we\s*,?\s+(?:the|your)|als\s+(?:ein\w*|der|die|euer|eure|ihr\w*)|en\s+tant\s+que|au\s+nom\s+de\s+l'?|"
-    rf"como|in\s+qualit[àa]\s+di|a\s+nome\s+del(?:la|lo)?|jako|в\s+качестве|от\s+имени)\s+(?:[\w-]+\s+)?(?P<role>{_ROLE})\b")
+    rf"\b{_I}\b[^.!?;:]{{0,40}}?\b(?:as\s+(?:a|an|the|your|one\s+of\s+the)|als\s+(?:ein\w*|der|die|euer|eure|ihr\w*)|"
+    rf"en\s+tant\s+que|como|in\s+qualit[àa]\s+di|jako|в\s+качестве)\s+(?:[\w-]+\s+)?(?P<role>{_ROLE})\b|"
+    rf"\b(?:on\s+behalf\s+of\s+(?:the|our)|speaking\s+for\s+(?:the|our)|we\s*,\s+(?:the|your)|au\s+nom\s+de\s+l'?|"
+    rf"a\s+nome\s+del(?:la|lo)?|от\s+имени)\s+(?:[\w-]+\s+)?(?P<role2>{_ROLE})\b|"
+    rf"(?:^|[.!?]\s+)(?:as\s+(?:a|an|the|one\s+of\s+the)|als|en\s+tant\s+que|como|jako)\s+(?:[\w-]+\s+)?"
+    rf"(?P<role3>{_ROLE})\b[^.!?;:]{{0,40}}?\b{_I}\b")
 #: The stems every role noun above starts with (lowercase; a plain trie, scanned fast): the first test of a line.
 _STEMS = (
     "mod", "admin", "staff", "support", "help", "team", "editor", "webmaster", "sysop", "system", "offic", "operator",
@@ -156,7 +162,7 @@ def claim(text: str) -> Claim | None:
         return Claim(m.group("role"), "signature")
     m = _AS.search(low)
     if m is not None:
-        return Claim(m.group("role"), "first-person")
+        return Claim(m.group("role") or m.group("role2") or m.group("role3"), "first-person")
     return None
 
 
@@ -302,7 +308,7 @@ def judge(lines: Sequence[Line], payloads: Sequence[str], regions: Sequence[str]
                 c = claim(p)
                 c = c if c is not None and c.frame == "label" else None
         else:
-            c = claim(p) or (claim(text) if head else None)
+            c = claim(p) or (handle(text) if head else None)  # the lines before: their byline only
         if c is None:
             continue
         why = _what(p, home, contradicted(i))
