@@ -67,7 +67,7 @@ class Spy:
 
         def fill(old: Any) -> Any:
             def f(self_: Any, query: Any, pa: Any, order: list[int], budget: int, extra: list[int], line_terms: Any = None) -> Any:
-                rec["pa"], rec["order"] = pa, set(order)
+                rec["pa"], rec["order"], rec["order_list"] = pa, set(order), list(order)
                 rec.setdefault("extra", set()).update(positions(pa, extra))
                 keep, spent, chosen = old(self_, query, pa, order, budget, extra, line_terms)
                 rec["fill"] = positions(pa, keep)
