@@ -273,6 +273,9 @@ class RulesConfig:
     certain_at: float = 3.5
     certain_share: float = 0.20
     unsure_share: float = 0.40
+    #: the cores pass and the budget fill read only the fused order's first this many units (0: every unit; the
+    #: allowances, the gap closer and the skeleton are not bounded). BENCHMARKS.md "Focus, thirty-seventh pass"
+    fill_units: int = 0
     debug_units: int = 8
 
 
@@ -676,6 +679,8 @@ class RulesRetriever:
 
         add(self._skeleton(pa, int(budget * cfg.skeleton_share), cost_of))
         add(extra)
+        if cfg.fill_units > 0:
+            order = order[: cfg.fill_units]
         if cfg.core_share > 0 and (cfg.core_max_budget <= 0 or budget <= cfg.core_max_budget):
             from pagelens.focus.cores import cores_first
 
