@@ -21,11 +21,24 @@ may override it (``lean=``). Nothing here reads a word of the page; it only shor
 
 from __future__ import annotations
 
+import re
+
 from pagelens.focus.linefmt import short_name
 from pagelens.types import Line
 
 __all__ = ["LEAN_WORDS", "PARTS", "ancestor_text", "indent_of", "is_placeholder", "parts", "placeholder_text",
            "terse_text"]
+
+#: Roles that are controls by definition: their ``clickable`` mark says nothing (compact and terse text).
+CONTROLS = ("link", "button", "checkbox", "radio", "switch", "tab", "menuitem", "menuitemcheckbox",
+            "menuitemradio", "option", "treeitem", "combobox", "textbox", "searchbox", "spinbutton", "slider")
+REDUNDANT_CLICKABLE = re.compile(r"^(\*?\[\d{1,9}\] (?:" + "|".join(CONTROLS) + r") '.*?'(?: value='.*?')?), clickable(?=,|$)")
+#: Roles whose ``checked=false`` the terse text leaves out (no mark: not checked).
+CHECKABLE = frozenset({"checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"})
+UNCHECKED = re.compile(r", checked=false(?=,|$)")
+#: Roles whose ``selected=false`` the terse text leaves out (no mark: not selected).
+SELECTABLE = frozenset({"option", "tab", "treeitem", "gridcell", "row"})
+UNSELECTED = re.compile(r", selected=false(?=,|$)")
 
 #: What a lean view may shorten (``"ph+anc"``: both).
 PARTS = frozenset({"ph", "anc", "terse", "nest"})
@@ -61,10 +74,16 @@ def ancestor_text(line: Line) -> str:
 
 
 def terse_text(role: str, text: str) -> str:
-    """A kept line's (compact) ``text`` in the terse form (``role``: the line's): as the compact delta sends it."""
-    from pagelens.focus.delta.formats import _REDUNDANT_CLICKABLE, Shown
-
-    return _REDUNDANT_CLICKABLE.sub(r"\1", Shown(0, text, role=role).own(terse=True), count=1)
+    """A kept line's (compact) ``text`` in the terse form (``role``: the line's), as the compact delta sends it
+    (:meth:`pagelens.focus.delta.formats.Shown.own` with ``terse=True``, then its compact rule): a text node as its
+    quoted text, no ``checked=false`` / ``selected=false``, no ``clickable`` on a control."""
+    if role == "StaticText" and text.startswith("StaticText '"):
+        text = text[len("StaticText "):]
+    elif role in CHECKABLE:
+        text = UNCHECKED.sub("", text, count=1)
+    elif role in SELECTABLE:
+        text = UNSELECTED.sub("", text, count=1)
+    return REDUNDANT_CLICKABLE.sub(r"\1", text, count=1)
 
 
 def indent_of(lean: frozenset[str]) -> str:

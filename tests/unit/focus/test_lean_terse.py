@@ -1,5 +1,6 @@
-"""The thirty-seventh pass's view parts (:mod:`pagelens.focus.lean`): ``terse`` content lines and ``nest`` (one space a
-level) keep the same lines, ids and recovery in fewer tokens; a view without them is as before."""
+"""The thirty-seventh pass (BENCHMARKS.md): the view parts ``terse`` content lines and ``nest`` (one space a level) of
+:mod:`pagelens.focus.lean` keep the same lines, ids and recovery in fewer tokens; ``RulesConfig.fill_units`` bounds the fill
+by the order's first units and leaves every pruned line recoverable."""
 
 from __future__ import annotations
 
@@ -70,12 +71,34 @@ def test_terse_and_nest_same_lines_ids_recovery_fewer_tokens() -> None:
     assert base.indent == "\t" and "\t\t\t\t[6] button 'Add to cart', clickable" in base.text()
 
 
-def test_default_off_is_unchanged() -> None:
-    """``default`` ships ``ph+anc`` unless the pass's gates passed (BENCHMARKS.md, thirty-seventh pass): its view is the
-    same as an explicit ``ph+anc`` one."""
+def test_default_ships_terse_and_nest() -> None:
+    """``default`` asks for ``ph+anc+terse+nest`` (BENCHMARKS.md, thirty-seventh pass): its view is an explicit one of
+    those parts, the same lines as a ``ph+anc`` view in fewer tokens."""
     r = rendering_from_text(TREE)
     cfg = RulesConfig(small_page_tokens=0, floor_tokens=1, budget=0.05)
+    assert RulesConfig().lean_view == "ph+anc+terse+nest"
     got = focus(r, "add the Aurora to the cart", RulesRetriever(cfg), defense=False)
-    want = focus(r, "add the Aurora to the cart", RulesRetriever(cfg), defense=False, lean="ph+anc")
-    assert got.text() == want.text() and got.focused_tokens == want.focused_tokens
+    want = focus(r, "add the Aurora to the cart", RulesRetriever(cfg), defense=False, lean="ph+anc+terse+nest")
+    before = focus(r, "add the Aurora to the cart", RulesRetriever(cfg), defense=False, lean="ph+anc")
+    assert got.text() == want.text() and got.indent == " "
+    assert got.kept == before.kept and got.focused_tokens < before.focused_tokens
 
+
+def test_fill_units_bounds_the_fill() -> None:
+    """``fill_units``: the cores pass and the fill read only the order's first units; 0 reads them all."""
+    rows = "\n".join(f"\t\t[{100 + i}] row 'Order {i} shipped to customer {i} on the {i}th'" for i in range(200))
+    r = rendering_from_text("RootWebArea 'Orders', focused\n\t[1] table 'Orders'\n" + rows)
+    goal = "when was order 7 shipped"
+    cfg = dict(small_page_tokens=0, floor_tokens=0, budget=0.6, certain_by="")
+    every = focus(r, goal, RulesRetriever(RulesConfig(fill_units=0, **cfg)), defense=False)
+    few = focus(r, goal, RulesRetriever(RulesConfig(fill_units=3, **cfg)), defense=False)
+    assert RulesConfig().fill_units == 120  # shipped (BENCHMARKS.md, thirty-seventh pass)
+    assert any("Order 7 shipped" in ol.text for ol in few.lines)  # the first units stay
+    assert len(few.kept) < len(every.kept) and few.focused_tokens < every.focused_tokens
+    assert few.pruning > every.pruning
+    # every pruned line is behind a placeholder id that expand brings back
+    behind = {no for nos in few.placeholders.values() for no in nos}
+    assert behind | set(few.kept) == {ln.no for ln in r.lines}
+    for pid, nos in few.placeholders.items():
+        got = expand(r, few, pid, max_tokens=10**6)
+        assert {ln.no for ln in got.lines} >= set(nos)
