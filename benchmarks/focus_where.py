@@ -130,7 +130,6 @@ def classes(args: argparse.Namespace) -> None:
     toks: Counter[str] = Counter()
     indent: Counter[str] = Counter()
     nlines: Counter[str] = Counter()
-    items_in: Counter[str] = Counter()  # items whose every carrying line is of this class
     rows = []
     for g in goals:
         r = parsed[g["page"]]
