@@ -67,7 +67,7 @@ class Spy:
 
         def fill(old: Any) -> Any:
             def f(self_: Any, query: Any, pa: Any, order: list[int], budget: int, extra: list[int], line_terms: Any = None) -> Any:
-                rec["pa"], rec["order"] = pa, set(order)
+                rec["pa"], rec["order"], rec["order_list"] = pa, set(order), list(order)
                 rec.setdefault("extra", set()).update(positions(pa, extra))
                 keep, spent, chosen = old(self_, query, pa, order, budget, extra, line_terms)
                 rec["fill"] = positions(pa, keep)
@@ -240,6 +240,7 @@ def run(args: argparse.Namespace) -> None:
     arms = [(a, *_arm(a)) for a in args.arm]
     rets = {name: _retriever(name) for _, name, _, _ in arms}
     out = []
+    fmt_full: dict[tuple[str, str], int] = {}  # (page, lean parts) -> the full tree's tokens in that view's format
     for g in goals:
         r = parsed[g["page"]]
         row: dict[str, Any] = {"set": g.get("set", ""), "page": g["page"], "goal": g["goal"], "arms": {}}
@@ -249,12 +250,35 @@ def run(args: argparse.Namespace) -> None:
             ret = _Memo(rets[name], memo, (name, budget))
             res = focus(r, FocusQuery(goal=g["goal"], budget=budget), ret, **kw)
             row["arms"][label] = {"ok": items_ok(r, res, g["must_keep"]), "pruning": res.pruning,
-                                  "tokens": res.focused_tokens}
+                                  "tokens": res.focused_tokens, "full": res.full_tokens}
+            fmt = "+".join(sorted(set(lean.replace(",", "+").split("+")) & {"terse", "nest"}))
+            if fmt:  # what the full tree itself costs written the same way (the part of a gain a format gives)
+                if (g["page"], fmt) not in fmt_full:
+                    fmt_full[(g["page"], fmt)] = _full_as(r, fmt)
+                row["arms"][label]["full_fmt"] = fmt_full[(g["page"], fmt)]
         out.append(row)
     print(summary(out))
     if args.json:
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)
         Path(args.json).write_text(json.dumps(out))
+
+
+def _full_as(rendering: Any, fmt: str) -> int:
+    """The full tree's tokens with its lines in the terse form and / or nested by spaces (``fmt``)."""
+    from pagelens import tokens
+    from pagelens.focus.lean import terse_text
+
+    ind = " " if "nest" in fmt else "\t"
+    terse = "terse" in fmt
+    return tokens.count("\n".join(ind * ln.depth + (terse_text(ln.role, ln.text) if terse else ln.text)
+                                  for ln in rendering.lines))
+
+
+def half_of(page: str) -> int:
+    """The choosing group's half of a page: the parity of sha1(page name)'s first byte."""
+    import hashlib
+
+    return hashlib.sha1(page.encode()).digest()[0] % 2
 
 
 class _Memo:
@@ -284,6 +308,20 @@ def summary(rows: list[dict]) -> str:
         gained = sum(1 for r in rows for x, y in zip(r["arms"][a]["ok"], r["arms"][base]["ok"], strict=True) if x and not y)
         lost = sum(1 for r in rows for x, y in zip(r["arms"][a]["ok"], r["arms"][base]["ok"], strict=True) if y and not x)
         out.append(f"| {a} | {kept} / {items} | {kept / items:.3f} | {cases / len(rows):.3f} | {pr:.2%} | +{gained} / −{lost} |")
+    out += ["", "| arm | half 0: items / mean pruning | half 1: items / mean pruning | pruning against the full tree in the same format |",
+            "|---|---|---|---|"]
+    for a in arms:
+        cells = []
+        for h in (0, 1):
+            hr = [r for r in rows if half_of(r["page"]) == h]
+            if hr:
+                cells.append(f"{sum(sum(r['arms'][a]['ok']) for r in hr)} / {sum(len(r['arms'][a]['ok']) for r in hr)}, "
+                             f"{statistics.mean(r['arms'][a]['pruning'] for r in hr):.2%} ({len(hr)} goals)")
+            else:
+                cells.append("–")
+        same = [1 - r["arms"][a]["tokens"] / r["arms"][a]["full_fmt"] if r["arms"][a].get("full_fmt") else r["arms"][a]["pruning"]
+                for r in rows]
+        out.append(f"| {a} | {cells[0]} | {cells[1]} | {statistics.mean(same):.2%} |")
     return "\n".join(out)
 
 
@@ -292,7 +330,7 @@ def main() -> None:
     sub = p.add_subparsers(dest="cmd", required=True)
     for name in ("split", "run"):
         a = sub.add_parser(name)
-        a.add_argument("--group", default="choose", choices=("choose", "check"))
+        a.add_argument("--group", default="choose", choices=("choose", "check", "dev31"))
         a.add_argument("--cache", type=Path, required=True)
         a.add_argument("--pages", type=Path, default=Path("/work/shared/corpus/realpages"))
         a.add_argument("--json")

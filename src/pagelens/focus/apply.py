@@ -69,9 +69,11 @@ class FocusResult:
     #: what the next observation of this page is told about its notices (:class:`pagelens.focus.notices.Solicited`;
     #: mark it with ``acted_on()`` after an action on an element and pass it as ``FocusQuery.solicited``)
     solicited: Solicited | None = None
+    #: one nesting level of :meth:`text` (a tab; a space in a lean view with ``nest``, :mod:`pagelens.focus.lean`)
+    indent: str = "\t"
 
     def text(self) -> str:
-        return "\n".join("\t" * ln.depth + ln.text for ln in self.lines)
+        return "\n".join(self.indent * ln.depth + ln.text for ln in self.lines)
 
     @property
     def pruning(self) -> float:
@@ -226,7 +228,7 @@ def build_lines(
         if ln.no in redact:
             return OutputLine(ln.depth, redacted_text(ln, None if regions is None else regions.get(ln.no)), ln.no)
         if ln.no in texts:  # (a cut name: compacted like any kept line)
-            return OutputLine(ln.depth, compact_text(texts[ln.no], ln.url) if compact else texts[ln.no], ln.no)
+            return OutputLine(ln.depth, terse(ln, compact_text(texts[ln.no], ln.url) if compact else texts[ln.no]), ln.no)
         if ln.no in short:
             if "anc" in lean:
                 from pagelens.focus.lean import ancestor_text
@@ -235,7 +237,16 @@ def build_lines(
             from pagelens.focus.linefmt import short_text
 
             return OutputLine(ln.depth, short_text(ln), ln.no)
-        return OutputLine(ln.depth, compact_text(ln.text, ln.url) if compact else ln.text, ln.no)
+        return OutputLine(ln.depth, terse(ln, compact_text(ln.text, ln.url) if compact else ln.text), ln.no)
+
+    if "terse" in lean:
+        from pagelens.focus.lean import terse_text
+
+        def terse(ln: Line, text: str) -> str:
+            return terse_text(ln.role, text)
+    else:
+        def terse(ln: Line, text: str) -> str:
+            return text
 
     def flush() -> None:
         nonlocal count
@@ -341,8 +352,8 @@ def placeholder_map(rendering: Rendering, lines: tuple[OutputLine, ...],
     return out
 
 
-def _text_of(lines: tuple[OutputLine, ...]) -> str:
-    return "\n".join("\t" * ln.depth + ln.text for ln in lines)
+def _text_of(lines: tuple[OutputLine, ...], indent: str = "\t") -> str:
+    return "\n".join(indent * ln.depth + ln.text for ln in lines)
 
 
 def focus(
@@ -467,7 +478,12 @@ def focus(
     lines = _warned(build_lines(rendering, keep, compact=compact, redact=redact, hidden=flagged, short=short,
                                 regions=regions, folds=folds, lean=lean_parts), unprotected)
     keep = {ln.no for ln in lines if ln.no is not None}  # with the runs too cheap to hide
-    focused_tokens = tokens.count(_text_of(lines))
+    indent = "\t"
+    if lean_parts:
+        from pagelens.focus.lean import indent_of
+
+        indent = indent_of(lean_parts)
+    focused_tokens = tokens.count(_text_of(lines, indent))
     if focused_tokens >= full_of():
         return full_view("focused view was not smaller than the full tree", selection.info)
     return FocusResult(
@@ -486,6 +502,7 @@ def focus(
         redacted=frozenset(redact),
         folded=folded_lines,
         solicited=state,
+        indent=indent,
     )
 
 

@@ -254,8 +254,11 @@ class RulesConfig:
     unfit_tokens: int = 220
     #: the view's structural lines shown shorter, asked of the focus stage (:mod:`.lean`: ``"ph"`` placeholders as
     #: ``[p7] …42``, ``"anc"`` ancestors shown short by three words, ``"ph+anc"``; ``""``: as they are).
-    #: ``"ph+anc"``: BENCHMARKS.md "Focus, twenty-fifth pass" (+0.69 point of mean pruning at the same lines; "" before)
-    lean_view: str = "ph+anc"
+    #: ``"ph+anc"``: BENCHMARKS.md "Focus, twenty-fifth pass" (+0.69 point of mean pruning at the same lines; "" before).
+    #: ``"terse"`` content lines in the MCP server's terse form and ``"nest"`` one space a level: "Focus,
+    #: thirty-seventh pass" (+3.1 points on the choosing sets at the same lines, of which ~2.5 are a way of writing
+    #: lines the full tree, measured in today's format, could adopt too; "ph+anc" before)
+    lean_view: str = "ph+anc+terse+nest"
     #: units holding a link whose address carries distinctive goal words their visible text lacks
     #: (:mod:`.addresses`) join the fused order after its first :attr:`url_after` units, at most this many
     #: (0: off). 3 after 20: BENCHMARKS.md "Focus, twenty-sixth pass" (+1 item on the choosing sets; 0 before)...
@@ -273,6 +276,10 @@ class RulesConfig:
     certain_at: float = 3.5
     certain_share: float = 0.20
     unsure_share: float = 0.40
+    #: the cores pass and the budget fill read only the fused order's first this many units (0: every unit; the
+    #: allowances, the gap closer and the skeleton are not bounded). 120: BENCHMARKS.md "Focus, thirty-seventh pass"
+    #: (every item kept on the choosing sets sits at rank <= 89; worth +0.04 point there; 0 before)
+    fill_units: int = 120
     debug_units: int = 8
 
 
@@ -676,6 +683,8 @@ class RulesRetriever:
 
         add(self._skeleton(pa, int(budget * cfg.skeleton_share), cost_of))
         add(extra)
+        if cfg.fill_units > 0:
+            order = order[: cfg.fill_units]
         if cfg.core_share > 0 and (cfg.core_max_budget <= 0 or budget <= cfg.core_max_budget):
             from pagelens.focus.cores import cores_first
 

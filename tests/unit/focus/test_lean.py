@@ -81,7 +81,8 @@ def test_default_asks_for_its_configured_lean_view() -> None:
     from pagelens.focus.rules import RulesRetriever
 
     r = rendering_from_text(TREE)
-    assert RulesConfig().lean_view == "ph+anc" and RulesConfig().budget == 0.30  # shipped (BENCHMARKS.md, 25th pass)
+    # shipped (BENCHMARKS.md, 25th pass; terse and nest since the 37th)
+    assert RulesConfig().lean_view == "ph+anc+terse+nest" and RulesConfig().budget == 0.30
     cfg = RulesConfig(small_page_tokens=0, floor_tokens=1, budget=0.05, lean_view="")
     assert "lines pruned" in focus(r, "add the Aurora to the cart", RulesRetriever(cfg), defense=False).text()
     res = focus(r, "add the Aurora to the cart", RulesRetriever(RulesConfig(small_page_tokens=0, floor_tokens=1,

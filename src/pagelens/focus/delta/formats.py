@@ -33,6 +33,12 @@ from typing import TYPE_CHECKING
 
 from pagelens import tokens
 from pagelens.focus.delta.align import matching_blocks, opcodes
+# (the terse text's rules live in :mod:`pagelens.focus.lean`: a focused view with ``terse`` uses them too)
+from pagelens.focus.lean import CHECKABLE as _CHECKABLE
+from pagelens.focus.lean import REDUNDANT_CLICKABLE as _REDUNDANT_CLICKABLE
+from pagelens.focus.lean import SELECTABLE as _SELECTABLE
+from pagelens.focus.lean import UNCHECKED as _UNCHECKED
+from pagelens.focus.lean import UNSELECTED as _UNSELECTED
 from pagelens.focus.lean import placeholder_text
 
 if TYPE_CHECKING:
@@ -44,16 +50,6 @@ __all__ = ["COMPACT_FOLD_HEAD", "FOLD_HEAD", "Delta", "DeltaLine", "Shown", "as_
 _LEAD_ID = re.compile(r"^\[(\d{1,9})\] ")
 _EXCERPT = 60
 _VISIBLE = re.compile(r", visible(?=,|$)")
-#: Roles that are controls by definition: their ``clickable`` mark says nothing (compact text).
-_CONTROLS = ("link", "button", "checkbox", "radio", "switch", "tab", "menuitem", "menuitemcheckbox",
-             "menuitemradio", "option", "treeitem", "combobox", "textbox", "searchbox", "spinbutton", "slider")
-_REDUNDANT_CLICKABLE = re.compile(r"^(\*?\[\d{1,9}\] (?:" + "|".join(_CONTROLS) + r") '.*?'(?: value='.*?')?), clickable(?=,|$)")
-#: Roles whose ``checked=false`` the terse text leaves out (no mark: not checked).
-_CHECKABLE = frozenset({"checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"})
-_UNCHECKED = re.compile(r", checked=false(?=,|$)")
-#: Roles whose ``selected=false`` the terse text leaves out (no mark: not selected).
-_SELECTABLE = frozenset({"option", "tab", "treeitem", "gridcell", "row"})
-_UNSELECTED = re.compile(r", selected=false(?=,|$)")
 #: Shortest run of unchanged lines worth folding (a fold line costs about as much as one line).
 _MIN_FOLD = 2
 #: Header of a folded view (the MCP plan driver and the prompts recognise it).

@@ -106,7 +106,7 @@ def sticky_view(view: PageView, carried: PageView, *, had: Collection[str], show
     if not drop:
         return view
     out = _pruned(f.lines, drop)
-    text = "\n".join("\t" * ln.depth + ln.text for ln in out)
+    text = "\n".join(f.indent * ln.depth + ln.text for ln in out)
     focused = replace(f, lines=out, kept=frozenset(ln.no for ln in out if ln.no is not None),
                       focused_tokens=tokens.count(text), placeholders=placeholder_map(view.rendering, out, f.hidden))
     return replace(view, focused=focused)
