@@ -54,7 +54,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
-from pagelens.focus import borrowed, contradicts, disowned, misroute, speakers, splits, steering, uncollected
+from pagelens.focus import borrowed, claims, contradicts, disowned, misroute, speakers, splits, steering, uncollected
 from pagelens.focus import lexicons as lx
 from pagelens.focus.evidence import (
     NO_EVIDENCE,
@@ -593,7 +593,21 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
         reason = (f"{found.items[0].describe()}, and says the page's value is not the one "
                   f"(in {_WHERE.get(regions[i], regions[i])})")
         flag([i, *found.wrappers], ("disputes-page", reason), payloads[i], regions[i])
+    if claims.MODE:
+        _claims_step(lines, payloads, regions, top, flags, pos, home, linked, flag)
     return tuple(sorted(flags.values(), key=lambda f: f.line))
+
+
+def _claims_step(lines: tuple[Line, ...], payloads: list[str], regions: list[str], top: int, flags: dict[int, Flag],
+                 pos: Callable[[], disowned.PageIndex], home: frozenset[str], linked: frozenset[str],
+                 flag: Callable[[Iterable[int], tuple[str, str], str, str], None]) -> None:
+    """Step 8 (h37-claims, :mod:`pagelens.focus.claims`, on when ``claims.MODE``): a sentence that makes a claim
+    against the page it sits on — a corrected value in a post, or a part of the page called void with a destination
+    the page does not have."""
+    for c in claims.judge(lines, payloads, regions, top, lambda i: lines[i].no in flags, pos, home, linked):
+        i = c.at
+        flag([i, *c.wrappers], ("disputes-page", f"{c.reason} (in {_WHERE.get(regions[i], regions[i])})"),
+             payloads[i], regions[i])
 
 
 #: h35-split: step 2b, a sentence split over lines of different parents judged as one span (:mod:`splits`).
