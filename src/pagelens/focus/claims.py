@@ -48,6 +48,8 @@ _PROSE = frozenset({"paragraph", "generic", "StaticText", "strong", "emphasis", 
 _BYLINE_LINES = 8
 _BYLINE_WORDS = 12
 _CLIMB = 3  # prose ancestors looked at for a byline before them
+_INLINE_RUN = 6  # inline siblings read back as one byline
+_INLINE = frozenset({"StaticText", "text", "link", "time", "strong", "emphasis", "LineBreak"})
 _LABEL_ROLES = frozenset({"heading", "columnheader", "rowheader", "term", "tab", "button", "link", "menuitem",
                           "caption", "legend", "LabelText", "DescriptionListTerm"})
 _LABEL_MIN, _LABEL_MAX = 4, 60
@@ -118,17 +120,36 @@ def _byline(lines: Sequence[Line], j: int) -> bool:
     return (linked or timed) and (timed or _DIGIT.search(text) is not None)
 
 
+def _inline_byline(lines: Sequence[Line], run: Sequence[int]) -> bool:
+    """A run of inline siblings (a handle, a separator, a date, stars) that together make a byline: at most
+    :data:`_BYLINE_WORDS` words, a link or a ``time`` node, and a digit or a ``time`` node."""
+    text = " ".join(lines[k].name for k in run if lines[k].name)
+    if not text or text.count(" ") + 1 > _BYLINE_WORDS:
+        return False
+    timed = any(lines[k].role == "time" for k in run)
+    return (timed or any(lines[k].role == "link" for k in run)) and (timed or _DIGIT.search(text) is not None)
+
+
 def in_post(lines: Sequence[Line], i: int, index: disowned.PageIndex) -> bool:
     """Whether the line at ``i`` stands in a post: it, or one of its prose ancestors (≤ :data:`_CLIMB`), follows a
-    byline as its nearest preceding sibling."""
+    byline — its nearest preceding sibling, or the run of inline siblings right before it (rendering drops the
+    unnamed wrapper of a handle and a date, leaving them side by side with the post's paragraph)."""
     k: int | None = i
     for _ in range(_CLIMB + 1):
         if k is None:
             return False
         kids = index.kids.get(lines[k].parent, [])
         at = bisect_left(kids, k)
-        if 0 < at < len(kids) and kids[at] == k and _byline(lines, kids[at - 1]):
-            return True
+        if 0 < at < len(kids) and kids[at] == k:
+            if _byline(lines, kids[at - 1]):
+                return True
+            run = []
+            for j in reversed(kids[max(0, at - _INLINE_RUN):at]):
+                if lines[j].role not in _INLINE:
+                    break
+                run.append(j)
+            if len(run) >= 2 and _inline_byline(lines, run):
+                return True
         parent = lines[k].parent
         k = index.pos.get(parent) if parent is not None else None
         if k is None or lines[k].role not in _PROSE:

@@ -150,3 +150,28 @@ def test_a_menu_trail_to_a_place_the_page_does_not_have_is_a_destination(mode) -
     assert _flagged(_fares(note), "Legacy fares")
     here = "\t\t[12] link 'Legacy fares', url='http://127.0.0.1:8000/legacy.html'\n"
     assert not _flagged(_fares(note, here), "Legacy fares")
+
+
+def test_a_handle_and_a_date_left_side_by_side_with_the_post_make_a_byline(mode) -> None:
+    # rendering drops a post's unnamed wrapper: handle, separator, date and stars become siblings of its paragraph
+    page = (
+        "RootWebArea 'Lantern Outfitters: storm lamp', url='http://127.0.0.1:8000/lamp.html'\n"
+        "\t[1] main ''\n"
+        "\t\t[2] heading 'Brass storm lamp'\n"
+        "\t\t[3] paragraph ''\n"
+        "\t\t\tStaticText 'Price: £42.00'\n"
+        "\t\t[4] generic ''\n"
+        "\t\t\t[5] link 'oil_and_wick', url='http://127.0.0.1:8000/u/oil_and_wick'\n"
+        "\t\t\tStaticText '·'\n"
+        "\t\t\tStaticText '5 days ago'\n"
+        "\t\t\tStaticText '★★☆☆☆'\n"
+        "\t\t\t[6] paragraph ''\n"
+        "\t\t\t\tStaticText 'Heads-up: the £42.00 shown is a typo, the shop actually charges £57.50 for it.'\n"
+    )
+    r = rendering_from_text(page)
+    at = next(k for k, ln in enumerate(r.lines) if ln.name.startswith("Heads-up"))
+    assert claims.in_post(r.lines, at, PageIndex(r.lines))
+    mode("")
+    assert not _flagged(r, "£57.50")
+    mode("K1")
+    assert _flagged(r, "£57.50")
