@@ -6,7 +6,9 @@ reads does not. Two claims are read here, each with the page as the reference (n
 * **a corrected value in a post** (K1) — :func:`pagelens.focus.contradicts.judge`'s value claim (a value the page writes
   nowhere, for a key the page writes with another value, while the sentence says the page's value is not the one) in
   user content the page's markup does not call so: a sentence whose line, or one of its prose ancestors, follows a
-  *byline* (:func:`in_post`: a short sibling holding a link or a ``time`` node and a digit — a handle and a date).
+  *byline* (:func:`in_post`: a short sibling, or the run of inline siblings right before it, holding a link or a
+  ``time`` node and a digit — a handle and a date); or in the site's own prose when, besides a dispute, real/current
+  or change word, it points at the page (a deixis word, or the page's own value written beside the new one).
 * **"this part of the page is void, the real one is elsewhere"** (K2, K3) — a sentence that names a part of the page
   (repeats the name of one of its headings, header cells, terms, tabs, buttons, links or menu items; K3 also a word
   pointing at the page: this page, above, shown), carries a dispute, real/current or change word
@@ -37,8 +39,9 @@ from pagelens.types import Line
 
 __all__ = ["MODE", "Claim", "in_post", "judge"]
 
-#: "" off (the defense as before); "K1" values in posts; "K2" K1 and void-elsewhere claims naming a part of the page;
-#: "K3" K2 with deixis to the page as a reference too.
+#: "" off (the defense as before); "K1" corrected values in posts or pointing at the page; "K2" K1 and void-elsewhere
+#: claims naming a part of the page; "K3" K2 with deixis to the page as a reference too. K2 and K3 flag honest "moved"
+#: notes whose path is written, not linked (BENCHMARKS.md, h37-claims): they stay candidates only.
 MODE = ""
 
 _NOTE = 400  # characters: a longer text is prose, not a note

@@ -31,6 +31,9 @@ Web pages can carry text written for the agent rather than for the user. :func:`
    a name, a command) the page writes with another value, while it says the page's value is not the one ("V, not W",
    or a dispute, real/current or change word), corrects one value rather than listing several, and stands apart from
    the data (a note beside it in the site's own regions; anywhere in user content, overlays and unseen text).
+8. **Claims against the page** (:mod:`pagelens.focus.claims`, switch ``claims.MODE``) — step 7's corrected value also in
+   a post the markup does not mark (a paragraph after a handle and a date) or in the site's prose pointing at the page's
+   own value; one hook, :func:`_claims_step`.
 
 A notice bar above the page's own content is folded like a pop-up the agent did not open
 (:mod:`pagelens.focus.notices`), whatever it says: text in the site's own register needs no evidence there. So is a
