@@ -269,6 +269,11 @@ class RulesConfig:
     #: fusion's log-odds is judged (the threshold is in their units): an RRF order (``default:rrf``,
     #: ``default:e5``, a model that cannot be loaded) gets :attr:`budget`. On since stop 31 (B2 of BENCHMARKS.md
     #: "Focus, twenty-ninth pass", checked on dev-31 by the coordinator's stop-31 section)
+    #: after the fill, the budget it left unspent goes to the document-order neighbourhood of the fused order's
+    #: first :attr:`nearby_best` kept units (:func:`.nearby.leftover`: the units up to this many before and after
+    #: each, nearest first, each at most :attr:`leftover_tokens`; 0: off, the budget stays unspent)
+    leftover_reach: int = 0
+    leftover_tokens: int = 400
     certain_by: str = "gap"
     certain_at: float = 3.5
     certain_share: float = 0.20
@@ -374,6 +379,7 @@ class RulesRetriever:
             # share no word with it ("Member number", "Secret phrase"): each with its label
             extra += self._fields(page, int(budget * cfg.form_share))
         keep, spent, chosen = self._fill(query, pa, order, budget, extra, line_terms)
+        left = budget - spent  # what the fill could not spend (the order ran out, or nothing else fit)
         if cfg.nearby_best > 0 and cfg.nearby_share > 0 and (is_question(query.goal) or not cfg.nearby_questions):
             from pagelens.focus.nearby import bring
 
@@ -383,6 +389,10 @@ class RulesRetriever:
             from pagelens.focus.unfit import after_fill
 
             spent += after_fill(pa, keep, order, cfg.unfit_first, cfg.unfit_tokens, int(budget * cfg.unfit_after))
+        if cfg.leftover_reach > 0 and left > 0:
+            from pagelens.focus.nearby import leftover
+
+            spent += leftover(pa, keep, order, cfg.nearby_best, cfg.leftover_reach, cfg.leftover_tokens, left)
         if cfg.gap_tokens > 0:
             spent += close_gaps(page, keep, cfg.gap_tokens, cfg.gap_lines, pa.spare)
         info: dict[str, Any] = {
