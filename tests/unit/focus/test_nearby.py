@@ -80,3 +80,38 @@ def test_after_the_fill_a_view_only_gains_lines() -> None:
     base = RulesRetriever(RulesConfig(nearby_best=0)).select(FocusQuery(goal, budget=0.1), rendering)
     on = RulesRetriever().select(FocusQuery(goal, budget=0.1), rendering)
     assert base.keep < on.keep  # (the term before the matched one: the fill had not shown it)
+
+
+# -- the leftover budget to the neighbourhood (thirty-sixth pass, :func:`pagelens.focus.nearby.leftover`) ------------
+def test_the_budget_the_fill_leaves_goes_to_the_neighbourhood_of_its_best_units() -> None:
+    rendering = typed_rendering(_sheet())
+    goal = "Download size"  # one unit carries the goal's words: the fused order runs out early
+
+    def select(cfg: RulesConfig):  # type: ignore[no-untyped-def]
+        return RulesRetriever(cfg).select(FocusQuery(goal, budget=0.5), rendering)
+
+    off, on = select(RulesConfig()), select(RulesConfig(leftover_reach=10))
+    assert off.info["spent_tokens"] < 0.5 * off.info["budget_tokens"]  # the base leaves most of its budget unspent
+    assert off.keep < on.keep  # nothing the fill kept is dropped
+    assert on.info["spent_tokens"] <= on.info["budget_tokens"] + 0.05 * on.info["budget_tokens"]
+    text = {ln.no: ln.name for ln in rendering.lines}
+    shown_on = " | ".join(text[n] for n in sorted(on.keep))
+    shown_off = " | ".join(text[n] for n in sorted(off.keep))
+    # the value seven units after the matched term (past nearby's reach of 2): kept only with the leftover pass
+    assert "value 15 " in shown_on and "value 15 " not in shown_off
+    assert "Review sentence 19" not in shown_on  # far past the reach: still pruned
+
+
+def test_leftover_spends_within_what_is_left_and_never_past_its_reach() -> None:
+    from pagelens.focus.nearby import leftover
+
+    pa = analysis_of(typed_rendering(_sheet()), UnitLimits(), 600, cache=False)
+    k = _unit_of(pa, "Download size")
+    heads = pa.units.heads
+    keep = set(range(heads[k], pa.page.ends[heads[k]]))
+    spent = leftover(pa, keep, [k], 10, 2, 400, 10_000)
+    assert {heads[j] for j in (k - 2, k - 1, k + 1, k + 2)} <= keep and heads[k + 3] not in keep and spent > 0
+    small = set(range(heads[k], pa.page.ends[heads[k]]))
+    assert leftover(pa, small, [k], 10, 5, 400, 60) <= 60  # at most the allowance
+    none = set()
+    assert leftover(pa, none, [k], 10, 5, 400, 10_000) == 0 and not none  # a best unit not kept brings nothing
