@@ -80,7 +80,8 @@ def leftover(pa: PageAnalysis, keep: set[int], order: Sequence[int], best: int, 
     to the document-order neighbourhood of ``order``'s first ``best`` kept units, as a chunk around them would
     hold it: the units ``1, 2, ... reach`` before and after each of them (nearest first, every best unit at one
     distance before any at the next; after before before), each at most ``max_tokens`` tokens, that are not shown
-    yet, while their own lines fit ``allowance``. Headings and containers are no limit (a chunk has none). It
+    yet, while their own lines fit ``allowance`` (a choice's spare options left out, as the fill leaves
+    them). Headings and containers are no limit (a chunk has none). It
     reads unit positions and the fused order only, never a word. ``keep`` gains the lines in place; returns the
     tokens spent."""
     units, page = pa.units, pa.page
@@ -94,5 +95,5 @@ def leftover(pa: PageAnalysis, keep: set[int], order: Sequence[int], best: int, 
         for k in tops:
             for j in (k + d, k - d):
                 if 0 <= j < n and heads[j] not in keep and page.subtree_tokens(heads[j]) <= max_tokens:
-                    spent += take_own_lines(pa, keep, j, spent, allowance)
+                    spent += take_own_lines(pa, keep, j, spent, allowance, spare=False)
     return spent

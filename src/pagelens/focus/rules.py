@@ -44,9 +44,11 @@ drops what an agent needs but the goal never names. This retriever
    then, for a question, the best ten kept units bring the small units beside them from an allowance of
    their own (:mod:`.nearby`: the value after a matched label, which no signal ranks), and the order's
    best fifty units that the fill did not reach or skipped keep their own lines from a second small
-   allowance (:mod:`.unfit`). The two allowances (:attr:`~RulesConfig.nearby_share`,
-   :attr:`~RulesConfig.unfit_after`: 5% of the budget each) come on top of it, so a view may spend up to
-   10% more than the clamped budget; every pruning figure in BENCHMARKS.md counts them;
+   allowance (:mod:`.unfit`). The two allowances (:attr:`~RulesConfig.nearby_share`: 10% of the budget,
+   :attr:`~RulesConfig.unfit_after`: 5%) come on top of it, so a view may spend up to 15% more than the
+   clamped budget; every pruning figure in BENCHMARKS.md counts them. When the fill could not spend its
+   budget (the fused order ran out, or nothing else fit), what is left goes to the units around the best
+   kept units in document order, nearest first, as a chunk around them would hold them (:func:`.nearby.leftover`);
 4. always keeps a cheap skeleton: the root, headings, the site search, pagination, breadcrumbs;
 5. closes small gaps (:mod:`.gaps`): a run of a few short pruned lines between two shown lines
    is shown instead of its placeholder (the value after a kept label, the count after an icon).
@@ -234,9 +236,11 @@ class RulesConfig:
     #: (:func:`.nearby.bring`: the value after a matched label, the next cell; 0: off)...
     nearby_best: int = 10
     nearby_reach: int = 2  # ...those within this many units before and after (not past a heading)...
-    nearby_tokens: int = 80  # ...each at most this many tokens...
-    nearby_share: float = 0.05  # ...from an allowance of this share of the budget, beyond it...
-    nearby_questions: bool = True  # ...for a question only. Chosen in BENCHMARKS.md, "Focus, twenty-second pass"
+    nearby_tokens: int = 240  # ...each at most this many tokens...
+    nearby_share: float = 0.10  # ...from an allowance of this share of the budget, beyond it...
+    #: ...for a question only. Chosen in BENCHMARKS.md, "Focus, twenty-second pass" (80 tokens, 5%); 240 tokens and
+    #: 10% since the thirty-sixth pass (candidate LN, with :attr:`leftover_reach`)
+    nearby_questions: bool = True
     #: the best units' own lines are kept first, while they spend at most this share of the budget, before the
     #: fill brings partners, contexts and forms (:func:`.cores.cores_first`; 0: off). 0.7: BENCHMARKS.md "Focus,
     #: twenty-first pass" (+4 items on the choosing sets at the same pruning; 0 before)
@@ -271,8 +275,10 @@ class RulesConfig:
     #: "Focus, twenty-ninth pass", checked on dev-31 by the coordinator's stop-31 section)
     #: after the fill, the budget it left unspent goes to the document-order neighbourhood of the fused order's
     #: first :attr:`nearby_best` kept units (:func:`.nearby.leftover`: the units up to this many before and after
-    #: each, nearest first, each at most :attr:`leftover_tokens`; 0: off, the budget stays unspent)
-    leftover_reach: int = 0
+    #: each, nearest first, each at most :attr:`leftover_tokens`; 0: off, the budget stays unspent). 10: BENCHMARKS.md
+    #: "Focus, thirty-sixth pass" (candidate LN, with the wider :attr:`nearby_tokens` / :attr:`nearby_share`: +9 items
+    #: on the choosing sets at −0.63 point of pruning; 0 before). :attr:`nearby_best` 0 turns it off too
+    leftover_reach: int = 10
     leftover_tokens: int = 400
     certain_by: str = "gap"
     certain_at: float = 3.5
