@@ -277,7 +277,7 @@ class RulesConfig:
     #: first :attr:`nearby_best` kept units (:func:`.nearby.leftover`: the units up to this many before and after
     #: each, nearest first, each at most :attr:`leftover_tokens`; 0: off, the budget stays unspent). 10: BENCHMARKS.md
     #: "Focus, thirty-sixth pass" (candidate LN, with the wider :attr:`nearby_tokens` / :attr:`nearby_share`: +9 items
-    #: on the choosing sets at −0.63 point of pruning; 0 before). :attr:`nearby_best` 0 turns it off too
+    #: on the choosing sets at −0.61 point of pruning; 0 before). :attr:`nearby_best` 0 turns it off too
     leftover_reach: int = 10
     leftover_tokens: int = 400
     certain_by: str = "gap"
