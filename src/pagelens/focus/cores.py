@@ -52,13 +52,15 @@ def fitting_span(pa: PageAnalysis, k: int, tokens: int, cost_of: Callable[[Itera
     return None
 
 
-def take_own_lines(pa: PageAnalysis, keep: set[int], k: int, spent: int, allowance: int) -> int:
+def take_own_lines(pa: PageAnalysis, keep: set[int], k: int, spent: int, allowance: int, *,
+                   spare: bool = True) -> int:
     """Beyond the budget: unit ``k``'s own lines that are not in ``keep`` yet join it when their cost
     (each line's tokens plus one, and a placeholder's) keeps ``spent`` within ``allowance``. Returns the
-    tokens this spent (0: nothing to add, or it did not fit)."""
+    tokens this spent (0: nothing to add, or it did not fit). ``spare=False``: a choice's spare options
+    (:attr:`.analysis.PageAnalysis.spare`) are left out, as the fill leaves them."""
     page = pa.page
     u = pa.units.heads[k]
-    lines = [i for i in range(u, page.ends[u]) if i not in keep]
+    lines = [i for i in range(u, page.ends[u]) if i not in keep and (spare or i not in pa.spare)]
     if not lines:
         return 0
     cost = sum(page.cost[i] + 1 for i in lines) + SHORT_COST

@@ -72,3 +72,28 @@ def bring(pa: PageAnalysis, keep: set[int], order: Sequence[int], best: int, rea
         for j in beside(pa, k, reach, max_tokens):
             spent += take_own_lines(pa, keep, j, spent, allowance)
     return spent
+
+
+def leftover(pa: PageAnalysis, keep: set[int], order: Sequence[int], best: int, reach: int, max_tokens: int,
+             allowance: int) -> int:
+    """The budget the fill left unspent (``allowance``: it ran out of ranked units, or none of the rest fit) goes
+    to the document-order neighbourhood of ``order``'s first ``best`` kept units, as a chunk around them would
+    hold it: the units ``1, 2, ... reach`` before and after each of them (nearest first, every best unit at one
+    distance before any at the next; after before before), each at most ``max_tokens`` tokens, that are not shown
+    yet, while their own lines fit ``allowance`` (a choice's spare options left out, as the fill leaves
+    them). Headings and containers are no limit (a chunk has none). It
+    reads unit positions and the fused order only, never a word. ``keep`` gains the lines in place; returns the
+    tokens spent."""
+    units, page = pa.units, pa.page
+    heads = units.heads
+    n = len(heads)
+    if best <= 0 or reach <= 0 or allowance <= 0:
+        return 0
+    tops = [k for k in order[:best] if heads[k] in keep]
+    spent = 0
+    for d in range(1, reach + 1):
+        for k in tops:
+            for j in (k + d, k - d):
+                if 0 <= j < n and heads[j] not in keep and page.subtree_tokens(heads[j]) <= max_tokens:
+                    spent += take_own_lines(pa, keep, j, spent, allowance, spare=False)
+    return spent

@@ -44,9 +44,11 @@ drops what an agent needs but the goal never names. This retriever
    then, for a question, the best ten kept units bring the small units beside them from an allowance of
    their own (:mod:`.nearby`: the value after a matched label, which no signal ranks), and the order's
    best fifty units that the fill did not reach or skipped keep their own lines from a second small
-   allowance (:mod:`.unfit`). The two allowances (:attr:`~RulesConfig.nearby_share`,
-   :attr:`~RulesConfig.unfit_after`: 5% of the budget each) come on top of it, so a view may spend up to
-   10% more than the clamped budget; every pruning figure in BENCHMARKS.md counts them;
+   allowance (:mod:`.unfit`). The two allowances (:attr:`~RulesConfig.nearby_share`: 10% of the budget,
+   :attr:`~RulesConfig.unfit_after`: 5%) come on top of it, so a view may spend up to 15% more than the
+   clamped budget; every pruning figure in BENCHMARKS.md counts them. When the fill could not spend its
+   budget (the fused order ran out, or nothing else fit), what is left goes to the units around the best
+   kept units in document order, nearest first, as a chunk around them would hold them (:func:`.nearby.leftover`);
 4. always keeps a cheap skeleton: the root, headings, the site search, pagination, breadcrumbs;
 5. closes small gaps (:mod:`.gaps`): a run of a few short pruned lines between two shown lines
    is shown instead of its placeholder (the value after a kept label, the count after an icon).
@@ -234,9 +236,11 @@ class RulesConfig:
     #: (:func:`.nearby.bring`: the value after a matched label, the next cell; 0: off)...
     nearby_best: int = 10
     nearby_reach: int = 2  # ...those within this many units before and after (not past a heading)...
-    nearby_tokens: int = 80  # ...each at most this many tokens...
-    nearby_share: float = 0.05  # ...from an allowance of this share of the budget, beyond it...
-    nearby_questions: bool = True  # ...for a question only. Chosen in BENCHMARKS.md, "Focus, twenty-second pass"
+    nearby_tokens: int = 240  # ...each at most this many tokens...
+    nearby_share: float = 0.10  # ...from an allowance of this share of the budget, beyond it...
+    #: ...for a question only. Chosen in BENCHMARKS.md, "Focus, twenty-second pass" (80 tokens, 5%); 240 tokens and
+    #: 10% since the thirty-sixth pass (candidate LN, with :attr:`leftover_reach`)
+    nearby_questions: bool = True
     #: the best units' own lines are kept first, while they spend at most this share of the budget, before the
     #: fill brings partners, contexts and forms (:func:`.cores.cores_first`; 0: off). 0.7: BENCHMARKS.md "Focus,
     #: twenty-first pass" (+4 items on the choosing sets at the same pruning; 0 before)
@@ -272,6 +276,13 @@ class RulesConfig:
     #: fusion's log-odds is judged (the threshold is in their units): an RRF order (``default:rrf``,
     #: ``default:e5``, a model that cannot be loaded) gets :attr:`budget`. On since stop 31 (B2 of BENCHMARKS.md
     #: "Focus, twenty-ninth pass", checked on dev-31 by the coordinator's stop-31 section)
+    #: after the fill, the budget it left unspent goes to the document-order neighbourhood of the fused order's
+    #: first :attr:`nearby_best` kept units (:func:`.nearby.leftover`: the units up to this many before and after
+    #: each, nearest first, each at most :attr:`leftover_tokens`; 0: off, the budget stays unspent). 10: BENCHMARKS.md
+    #: "Focus, thirty-sixth pass" (candidate LN, with the wider :attr:`nearby_tokens` / :attr:`nearby_share`: +9 items
+    #: on the choosing sets at −0.61 point of pruning; 0 before). :attr:`nearby_best` 0 turns it off too
+    leftover_reach: int = 10
+    leftover_tokens: int = 400
     certain_by: str = "gap"
     certain_at: float = 3.5
     certain_share: float = 0.20
@@ -381,6 +392,7 @@ class RulesRetriever:
             # share no word with it ("Member number", "Secret phrase"): each with its label
             extra += self._fields(page, int(budget * cfg.form_share))
         keep, spent, chosen = self._fill(query, pa, order, budget, extra, line_terms)
+        left = budget - spent  # what the fill could not spend (the order ran out, or nothing else fit)
         if cfg.nearby_best > 0 and cfg.nearby_share > 0 and (is_question(query.goal) or not cfg.nearby_questions):
             from pagelens.focus.nearby import bring
 
@@ -390,6 +402,10 @@ class RulesRetriever:
             from pagelens.focus.unfit import after_fill
 
             spent += after_fill(pa, keep, order, cfg.unfit_first, cfg.unfit_tokens, int(budget * cfg.unfit_after))
+        if cfg.leftover_reach > 0 and left > 0:
+            from pagelens.focus.nearby import leftover
+
+            spent += leftover(pa, keep, order, cfg.nearby_best, cfg.leftover_reach, cfg.leftover_tokens, left)
         if cfg.gap_tokens > 0:
             spent += close_gaps(page, keep, cfg.gap_tokens, cfg.gap_lines, pa.spare)
         info: dict[str, Any] = {

@@ -46,7 +46,7 @@ def test_a_goal_keeps_the_value_beside_its_matched_term_only_with_the_mechanism(
     rendering = typed_rendering(_sheet())
     goal = "Note down the download size"  # (an acting goal: no answer context follows its best units)
     on = RulesConfig(nearby_questions=False)  # (the shipped mechanism, for every goal)
-    off = RulesConfig(nearby_best=0)
+    off = RulesConfig(nearby_best=0)  # (this turns the leftover pass off too)
 
     def kept(cfg: RulesConfig, text: str = goal) -> str:
         res = focus(rendering, FocusQuery(text, budget=0.5), RulesRetriever(cfg), defense=False)
@@ -56,8 +56,8 @@ def test_a_goal_keeps_the_value_beside_its_matched_term_only_with_the_mechanism(
     assert "Download size" in kept(off)
     assert "Eleven megabytes" not in kept(off)  # the value shares no word with the goal
     assert "Eleven megabytes" in kept(on)
-    # shipped for questions only: an acting goal's view is left as it was
-    assert kept(RulesConfig()) == kept(off)
+    # shipped for questions only: an acting goal's view is left as it was (the leftover pass aside)
+    assert kept(RulesConfig(leftover_reach=0)) == kept(off)
 
 
 def test_bring_adds_the_neighbours_of_kept_best_units_within_the_allowance_only() -> None:
@@ -80,3 +80,54 @@ def test_after_the_fill_a_view_only_gains_lines() -> None:
     base = RulesRetriever(RulesConfig(nearby_best=0)).select(FocusQuery(goal, budget=0.1), rendering)
     on = RulesRetriever().select(FocusQuery(goal, budget=0.1), rendering)
     assert base.keep < on.keep  # (the term before the matched one: the fill had not shown it)
+
+
+# -- the leftover budget to the neighbourhood (thirty-sixth pass, :func:`pagelens.focus.nearby.leftover`) ------------
+def test_the_budget_the_fill_leaves_goes_to_the_neighbourhood_of_its_best_units() -> None:
+    rendering = typed_rendering(_sheet())
+    goal = "Download size"  # one unit carries the goal's words: the fused order runs out early
+
+    def select(cfg: RulesConfig):  # type: ignore[no-untyped-def]
+        return RulesRetriever(cfg).select(FocusQuery(goal, budget=0.5), rendering)
+
+    off, on = select(RulesConfig(leftover_reach=0)), select(RulesConfig())  # (on by default)
+    assert off.info["spent_tokens"] < 0.5 * off.info["budget_tokens"]  # the base leaves most of its budget unspent
+    assert off.keep < on.keep  # nothing the fill kept is dropped
+    assert on.info["spent_tokens"] <= on.info["budget_tokens"] + 0.05 * on.info["budget_tokens"]
+    text = {ln.no: ln.name for ln in rendering.lines}
+    shown_on = " | ".join(text[n] for n in sorted(on.keep))
+    shown_off = " | ".join(text[n] for n in sorted(off.keep))
+    # the value seven units after the matched term (past nearby's reach of 2): kept only with the leftover pass
+    assert "value 15 " in shown_on and "value 15 " not in shown_off
+    assert "Review sentence 19" not in shown_on  # far past the reach: still pruned
+
+
+def test_leftover_spends_within_what_is_left_and_never_past_its_reach() -> None:
+    from pagelens.focus.nearby import leftover
+
+    pa = analysis_of(typed_rendering(_sheet()), UnitLimits(), 600, cache=False)
+    k = _unit_of(pa, "Download size")
+    heads = pa.units.heads
+    keep = set(range(heads[k], pa.page.ends[heads[k]]))
+    spent = leftover(pa, keep, [k], 10, 2, 400, 10_000)
+    assert {heads[j] for j in (k - 2, k - 1, k + 1, k + 2)} <= keep and heads[k + 3] not in keep and spent > 0
+    small = set(range(heads[k], pa.page.ends[heads[k]]))
+    assert leftover(pa, small, [k], 10, 5, 400, 60) <= 60  # at most the allowance
+    none = set()
+    assert leftover(pa, none, [k], 10, 5, 400, 10_000) == 0 and not none  # a best unit not kept brings nothing
+
+
+def test_a_question_keeps_a_larger_unit_beside_its_matched_term() -> None:
+    # the unit before the matched term is ~130 tokens: above nearby's old cap of 80, within today's 240
+    specs = _sheet()
+    specs[3 + 2 * 12] = (3, "definition", f"value 11 {_LONG} {_LONG} {_LONG}")
+    specs += [(3, "StaticText", f"More review text {i} {_LONG}") for i in range(200)]  # a budget of ~2,000 tokens
+    rendering = typed_rendering(specs)
+
+    def shown(cfg: RulesConfig) -> str:
+        res = focus(rendering, FocusQuery("What is the download size?", budget=0.2), RulesRetriever(cfg), defense=False)
+        assert res.error is None
+        return res.text()
+
+    assert "value 11 " in shown(RulesConfig(leftover_reach=0))
+    assert "value 11 " not in shown(RulesConfig(leftover_reach=0, nearby_tokens=80, nearby_share=0.05))
