@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from pagelens import tokens
 from pagelens.focus.apply import focus
-from pagelens.focus.base import FocusQuery, Selection
 from pagelens.focus.lean import parts, terse_text
 from pagelens.focus.recover import expand
 from pagelens.focus.rules import RulesConfig, RulesRetriever
 from pagelens.observe.textparse import rendering_from_text
 from pagelens.types import Rendering
+from tests.unit.focus.test_lean import Pick
 
 TREE = "\n".join([
     "RootWebArea 'Shop', focused",
@@ -26,16 +26,6 @@ TREE = "\n".join([
     "\t\t\t\t[6] button 'Add to cart', clickable",
     *[f"\t\tStaticText 'Filler paragraph number {i} about nothing in particular'" for i in range(30)],
 ])
-
-
-class Pick:
-    name = "pick"
-
-    def __init__(self, keep: set[int], lean: str = "ph+anc") -> None:
-        self.keep, self.lean = keep, lean
-
-    def select(self, query: FocusQuery, rendering: Rendering) -> Selection:
-        return Selection(keep=frozenset(self.keep), lean=self.lean)
 
 
 def _nos(r: Rendering, *fragments: str) -> set[int]:
@@ -54,7 +44,7 @@ def test_parts_and_terse_text() -> None:
 def test_terse_and_nest_same_lines_ids_recovery_fewer_tokens() -> None:
     r = rendering_from_text(TREE)
     keep = _nos(r, "Add to cart", "Aurora", "$49.99", "Gift wrap")
-    base = focus(r, "buy", Pick(keep), defense=False)
+    base = focus(r, "buy", Pick(keep, "ph+anc"), defense=False)
     for lean in ("ph+anc+terse", "ph+anc+nest", "ph+anc+terse+nest"):
         res = focus(r, "buy", Pick(keep, lean), defense=False)
         assert res.kept == base.kept and res.placeholders == base.placeholders
