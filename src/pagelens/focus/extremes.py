@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 
-from pagelens.focus.terms import normalise, without_quotes
+from pagelens.focus.base import FocusQuery
+from pagelens.focus.terms import normalise, query_terms, without_quotes
 from pagelens.focus.units import HEADING_ROLES, Page, header_row
 
 _EXTREME = re.compile(r"\b(?:most|least|top|bottom|first|last|highest|lowest|fewest|largest|smallest|best|worst|"
@@ -20,6 +21,8 @@ _NUMBER = re.compile(r"\d")
 #: One number in a short line, not glued to letters before it ("$12.99", "Weight: 3 kg", "12.5%").
 _VALUE = re.compile(r"^(?:\D{0,24}[^\w])?\d[\d,. ]*\D{0,30}$")
 _LETTER = re.compile(r"[^\W\d_]{2}")
+#: A line written with money (a currency sign or code).
+CURRENCY = re.compile(r"[$€£¥₹₩₽]|\b(?:eur|usd|gbp|chf|jpy)\b", re.IGNORECASE)
 
 
 def asks_extreme(goal: str) -> bool:
@@ -233,3 +236,24 @@ def _project(page: Page, hits: dict[int, frozenset[str]], items: list[int], toke
         out += pick
         spent += cost
     return sorted(set(out))
+
+
+#: Concepts that are a value an extreme compares (a price, an amount, a date, a count).
+_VALUE_CONCEPTS = frozenset({"§price", "§amount", "§date", "§count", "§quantity", "§newest"})
+
+
+def compared_values(page: Page, line_terms: dict[int, frozenset[str]], asked: set[str]) -> frozenset[int]:
+    """The lines that show a value of a kind the goal compares; for money, only the lines written
+    with a currency when the page has any (not durations or weights), plus the other kinds asked."""
+    values = frozenset(j for j, h in line_terms.items() if h & asked)
+    money_kinds = {"§price", "§amount"}
+    if asked & money_kinds:
+        money = frozenset(j for j in values if CURRENCY.search(page.lines[j].name))
+        if money:
+            values = money | frozenset(j for j in values if line_terms[j] & (asked - money_kinds))
+    return values
+
+
+def compared_kinds(query: FocusQuery) -> set[str]:
+    """The kinds of value the goal compares, as the concepts a page line carries."""
+    return set(query_terms(query)[0]) & _VALUE_CONCEPTS

@@ -71,7 +71,7 @@ from pagelens.focus.analysis import PageAnalysis, analysis_of
 from pagelens.focus.base import FocusQuery, Selection
 from pagelens.focus.budget import budget_of, query_share, share_of
 from pagelens.focus.certainty import certainty
-from pagelens.focus.extremes import asks_extreme, projection
+from pagelens.focus.extremes import asks_extreme, compared_kinds, compared_values, projection
 from pagelens.focus.facts import fact_scores
 from pagelens.focus.gaps import close_gaps
 from pagelens.focus.lexical import guess_language
@@ -126,7 +126,6 @@ _LITERAL = re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?![\w.])|[\w.+-]+@[\w-
 #: A goal's literal values are looked for in its first this many characters: the pattern's
 #: e-mail part is quadratic on one long run of word characters (a 100,000-character goal took minutes).
 _LITERAL_CHARS = 600
-_CURRENCY = re.compile(r"[$€£¥₹₩₽]|\b(?:eur|usd|gbp|chf|jpy)\b", re.IGNORECASE)
 _KIND_OF = {"price": "amount", "quantity": "count"}  # a question's concept -> the value kind on the page
 
 
@@ -385,7 +384,7 @@ class RulesRetriever:
         budget = budget_of(cfg, share_of(cfg, query_share(query.budget), cert, judged), total)
         extra: list[int] = []
         if asks_extreme(query.goal):
-            values = _compared_values(page, line_terms, line_terms_goal_kinds(query))
+            values = compared_values(page, line_terms, compared_kinds(query))
             extra = projection(page, line_terms, int(budget * cfg.extreme_share), values=values)
         if signals.get("forms"):
             # a goal that fills something in needs the page's fields even when their labels
@@ -750,22 +749,6 @@ class RulesRetriever:
         return out
 
 
-#: Concepts that are a value an extreme compares (a price, an amount, a date, a count).
-_VALUE_CONCEPTS = frozenset({"§price", "§amount", "§date", "§count", "§quantity", "§newest"})
-
-
-def _compared_values(page: Page, line_terms: dict[int, frozenset[str]], asked: set[str]) -> frozenset[int]:
-    """The lines that show a value of a kind the goal compares; for money, only the lines written
-    with a currency when the page has any (not durations or weights), plus the other kinds asked."""
-    values = frozenset(j for j, h in line_terms.items() if h & asked)
-    money_kinds = {"§price", "§amount"}
-    if asked & money_kinds:
-        money = frozenset(j for j in values if _CURRENCY.search(page.lines[j].name))
-        if money:
-            values = money | frozenset(j for j in values if line_terms[j] & (asked - money_kinds))
-    return values
-
-
 def goal_shape(query: FocusQuery, unseen: set[str], pa: PageAnalysis | None = None) -> GoalShape:
     """What :mod:`.learned` reads of the goal: its shape, never its words. With ``pa``, also whether the goal is
     written in another language than that page (:func:`.crossing.crosses`; only a model that reads it asks)."""
@@ -779,11 +762,6 @@ def goal_shape(query: FocusQuery, unseen: set[str], pa: PageAnalysis | None = No
     return GoalShape(question=is_question(goal), words=len(WORD.findall(goal)), terms=len(own), unseen=len(unseen),
                      ascii=goal.isascii(), extreme=asks_extreme(goal), asks=asked_kinds(set(terms)),
                      crosses=pa is not None and crosses(goal, pa))
-
-
-def line_terms_goal_kinds(query: FocusQuery) -> set[str]:
-    """The kinds of value the goal compares, as the concepts a page line carries."""
-    return set(query_terms(query)[0]) & _VALUE_CONCEPTS
 
 
 def _interleaved(items: list[int], groups: list[int]) -> list[int]:
