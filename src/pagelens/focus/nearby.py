@@ -79,9 +79,9 @@ def leftover(pa: PageAnalysis, keep: set[int], order: Sequence[int], best: int, 
     """The budget the fill left unspent (``allowance``: it ran out of ranked units, or none of the rest fit) goes
     to the document-order neighbourhood of ``order``'s first ``best`` kept units, as a chunk around them would
     hold it: the units ``1, 2, ... reach`` before and after each of them (nearest first, every best unit at one
-    distance before any at the next; after before before), each at most ``max_tokens`` tokens, that are not shown
-    yet, while their own lines fit ``allowance`` (a choice's spare options left out, as the fill leaves
-    them). Headings and containers are no limit (a chunk has none). It
+    distance before any at the next; the unit after a best unit before the one before it), each at most
+    ``max_tokens`` tokens, that are not shown yet, while their own lines fit ``allowance`` (a choice's spare
+    options left out, as the fill leaves them). Headings and containers are no limit (a chunk has none). It
     reads unit positions and the fused order only, never a word. ``keep`` gains the lines in place; returns the
     tokens spent."""
     units, page = pa.units, pa.page

@@ -275,6 +275,10 @@ class RulesConfig:
     #: fusion's log-odds is judged (the threshold is in their units): an RRF order (``default:rrf``,
     #: ``default:e5``, a model that cannot be loaded) gets :attr:`budget`. On since stop 31 (B2 of BENCHMARKS.md
     #: "Focus, twenty-ninth pass", checked on dev-31 by the coordinator's stop-31 section)
+    certain_by: str = "gap"
+    certain_at: float = 3.5
+    certain_share: float = 0.20
+    unsure_share: float = 0.40
     #: after the fill, the budget it left unspent goes to the document-order neighbourhood of the fused order's
     #: first :attr:`nearby_best` kept units (:func:`.nearby.leftover`: the units up to this many before and after
     #: each, nearest first, each at most :attr:`leftover_tokens`; 0: off, the budget stays unspent). 10: BENCHMARKS.md
@@ -282,10 +286,6 @@ class RulesConfig:
     #: on the choosing sets at −0.61 point of pruning; 0 before). :attr:`nearby_best` 0 turns it off too
     leftover_reach: int = 10
     leftover_tokens: int = 400
-    certain_by: str = "gap"
-    certain_at: float = 3.5
-    certain_share: float = 0.20
-    unsure_share: float = 0.40
     #: the cores pass and the budget fill read only the fused order's first this many units (0: every unit; the
     #: allowances, the gap closer and the skeleton are not bounded). 120: BENCHMARKS.md "Focus, thirty-seventh pass"
     #: (every item kept on the choosing sets sits at rank <= 89; worth +0.04 point there; 0 before)
