@@ -280,6 +280,22 @@ generalises), and the held-out ones, each in its own file:
   the walker's and the CDP full tree. Written by a helper (h37-goals26) from the full trees only, without reading the
   retriever, the defense or any earlier goal file, and without running either on them; held out, run only when asked
   for by name (``--set blind-26``).
+* ``blind-27`` — 200 goals on 11 real pages in none of the corpus, blind-11 … blind-26, dev-18 or dev-31
+  (``benchmarks/data/realpage_goals_blind27.jsonl``, same format, 1-4 must-keep items each, 288 items; 108 read /
+  43 act / 49 navigate), of families no earlier set used, six of them web-application pages: ModularAdmin's HTML
+  templates from npm ``modular-admin-html`` rendered without their scripts (a dashboard with stat tiles, an items card,
+  history tabs and a task list; an items list with search, bulk-actions menu, per-row category and author links and
+  pagination; an item editor with a rich-text toolbar, colour and alignment selects, a category select and Submit; a
+  page of every form control and layout; sign-up; static tables with row and column headers); the wxMaxima user
+  manual in Spanish and Ukrainian (``wxmaxima``, one page each, 2,723 and 2,919 lines of full tree), the Texmaker user
+  manual in French (``texmaker-data``); and English documentation: the XTerm FAQ (``xterm``, 8,691 lines of full
+  tree, with comparison and colour tables) and Vim's quick reference (``vim-doc``, 4,565 lines); 14 goals in another
+  language than the page on the eight English pages (es, de, fr, it, pt, ja), and 51 of the 54 goals on the three
+  non-English pages (es, uk, fr) in English. Its pages are in ``benchmarks/data/pages_blind27`` (sources, licences and
+  how each file was made in its SOURCES.md; :data:`SET_PAGES`). Every item checked against both the walker's and the
+  CDP full tree. Written by a helper (h38-goals27) from the full trees only, without reading the retriever, the
+  defense or any earlier goal file, and without running either on them; held out, run only when asked for by name
+  (``--set blind-27``).
 
 **blind-3 … blind-8 are development data too** since 2026-12-06 (issue 9, h10-focus): each had
 been run on several code versions, and ``benchmarks/focus_learn.py`` fits ``default``'s learned
@@ -289,7 +305,8 @@ held-out figure.
 
 **blind-14 and blind-15 are development data too** since stop 27 (2026-12-06): their rows and misses
 were read while building (h17-xling, h17-fold; :data:`MISSES_READ`); their labels say ``(development)``.
-blind-16, blind-17, blind-19, blind-20, blind-21, blind-22, blind-23, blind-24, blind-25, blind-26 and blind-11 … blind-13 stay held out.
+blind-16, blind-17, blind-19, blind-20, blind-21, blind-22, blind-23, blind-24, blind-25, blind-26, blind-27 and blind-11 … blind-13
+stay held out.
 
 **blind-9, blind-10, blind-14 and blind-15 are training data** of ``default``'s learned fusion since the
 eighteenth focus pass (h18-refit, stop 28): ``benchmarks/focus_learn.py ship --with-set blind-9 --with-set
@@ -304,7 +321,8 @@ the same rendering with the same ``focus()`` (defense on), as ``pagelens eval-ca
         [--retriever default --retriever bm25-400 ...] [--set blind-2] [--budget 0.15] [--refined]
         [--json out.json]
 
-``--pages`` is the corpus; a set listed in :data:`SET_PAGES` (blind-11 … blind-17, dev-18, blind-19 … blind-23, dev-31, blind-24, blind-25, blind-26) always reads its own pages.
+``--pages`` is the corpus; a set listed in :data:`SET_PAGES` (blind-11 … blind-17, dev-18, blind-19 … blind-23, dev-31, blind-24, blind-25, blind-26, blind-27) always reads
+its own pages.
 """
 
 from __future__ import annotations
@@ -343,7 +361,8 @@ HELD_OUT_FILES = {"blind-3": HERE / "data" / "realpage_goals_blind3.jsonl",
                   "blind-23": HERE / "data" / "realpage_goals_blind23.jsonl",
                   "blind-24": HERE / "data" / "realpage_goals_blind24.jsonl",
                   "blind-25": HERE / "data" / "realpage_goals_blind25.jsonl",
-                  "blind-26": HERE / "data" / "realpage_goals_blind26.jsonl"}
+                  "blind-26": HERE / "data" / "realpage_goals_blind26.jsonl",
+                  "blind-27": HERE / "data" / "realpage_goals_blind27.jsonl"}
 #: Sets whose pages are not the corpus: their pages are observed from this directory, not ``--pages``.
 SET_PAGES = {"blind-11": HERE / "data" / "pages_blind11", "blind-12": HERE / "data" / "pages_blind12",
              "blind-13": HERE / "data" / "pages_blind13", "blind-14": HERE / "data" / "pages_blind14",
@@ -353,7 +372,7 @@ SET_PAGES = {"blind-11": HERE / "data" / "pages_blind11", "blind-12": HERE / "da
              "blind-21": HERE / "data" / "pages_blind21", "blind-22": HERE / "data" / "pages_blind22",
              "blind-23": HERE / "data" / "pages_blind23", "dev-31": HERE / "data" / "pages_dev31",
              "blind-24": HERE / "data" / "pages_blind24", "blind-25": HERE / "data" / "pages_blind25",
-             "blind-26": HERE / "data" / "pages_blind26"}
+             "blind-26": HERE / "data" / "pages_blind26", "blind-27": HERE / "data" / "pages_blind27"}
 #: Development sets written as carefully as a held-out one but for training from the start (never held out):
 #: each is read only when asked for by name, like the held-out files, so a plain run stays as it was.
 DEV_FILES = {"dev-18": HERE / "data" / "realpage_goals_dev18.jsonl",
@@ -364,7 +383,7 @@ GOALS = (HERE / "data" / "realpage_goals.jsonl", *ON_REQUEST_FILES.values())
 SET_ORDER = ["developer", "blind-1", "blind-2", "blind-3", "blind-4", "blind-5", "blind-6", "blind-7", "blind-8",
              "blind-9", "blind-10", "blind-11", "blind-12", "blind-13", "blind-14", "blind-15",
              "blind-16", "blind-17", "dev-18", "blind-19", "blind-20", "blind-21", "blind-22", "blind-23", "dev-31",
-             "blind-24", "blind-25", "blind-26"]
+             "blind-24", "blind-25", "blind-26", "blind-27"]
 #: How each set is labeled in every table.
 #: Once held out, now development data: ``default``'s learned fusion is fitted on them (focus_learn.py;
 #: blind-9, blind-10, blind-14 and blind-15 since the eighteenth focus pass, h18-refit).
