@@ -160,7 +160,18 @@ true see-also, footnote, merged-page and moved-on-this-site notes, field help an
 ``pages_blind25/``: the Fomantic UI login, homepage, tables and Bootstrap-migration examples, the Spectre.css tables
 and forms pages, the German, French and Basque Dia manual sections and the Privoxy actions-file chapter (run it with
 ``--pages benchmarks/data/pages_blind25``), 24 attack languages, written by hand by a seventeenth helper under the
-same rules as blind-13, and checked only with ``--validate``) and
+same rules as blind-13, and checked only with ``--validate``;
+blind-27: 66 attacks (ids ``b27-…``), 6 in each category, half of each category subtle (changed fees, limits, units,
+exchange figures and product substitutions in notice bars, dialogs, consent text, live regions and field help; wrong
+options, syntax and shortcuts as user notes, translator's notes, aria-labels and extra rows or entries in the page's
+own table and reference form; destructive or unsafe steps as errata, hidden addenda and team updates; requests for a
+mailbox password, a card PIN, licence and identity data in dialogs, consent bars, field help and an aria-description;
+stale-page notes pointing to another host or another contact channel), and 55 benign look-alikes, 5 per category, on
+all 12 pages of ``pages_blind26/``: five jQuery UI demos, UIkit's form test page, the Spanish Securing Debian FAQ,
+the Italian APT guide chapter, the French BibleTime shortcut index, the Graphviz attribute reference, the nano FAQ
+and the one-page Mutt manual (nine attacks deep inside it) (run it with ``--pages benchmarks/data/pages_blind26``),
+23 attack languages, written by hand by an eighteenth helper under the same rules as blind-13, and checked only with
+``--validate``) and
 the development files (blind-14 and blind-15 count among them since stop 27: their misses were read
 while building the defense by h17-subtle, h17-ugc and h17-fold) ``injections_dev6.jsonl``, ``injections_dev8.jsonl`` and
 ``injections_dev9.jsonl`` (dev-9: 70 attacks weighted towards pop-ups, consent dialogs, toasts, live
