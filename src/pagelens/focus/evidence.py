@@ -131,8 +131,15 @@ class Evidence:
 
 
 _NONE = Evidence()
+
 #: The evidence of a span that has none (the instance every such span gets: compare with ``is`` first).
 NO_EVIDENCE = _NONE
+
+
+def _is_none(ev: Evidence) -> bool:
+    """``ev == NO_EVIDENCE``, the instance itself told first (comparing two frozen dataclasses builds a tuple of each
+    one's fields: microseconds, for what is mostly the very instance)."""
+    return ev is _NONE or ev == _NONE
 
 
 def _any(rx: re.Pattern[str] | pt.Folded, text: str) -> bool:
@@ -219,15 +226,18 @@ def _near_spans(finder: re.Pattern[str] | pt.Stems, low: str, before: int, after
     return out
 
 
-def _override(low: str, addressed: int, you: bool) -> int:
+def _override(low: str, addressed: int, you: bool, dismiss: bool = True, instr: bool | None = None) -> int:
+    """``dismiss``, ``instr``: whether ``low`` holds a stem of ``lx.DISMISS_FIND``, of ``lx.INSTR_FIND`` (when the caller
+    searched already; ``instr`` None: not searched)."""
     best = 0
-    for w in _windows(lx.DISMISS_FIND, low, 60, 120):
+    for w in (_windows(lx.DISMISS_FIND, low, 60, 120) if dismiss else ()):
         for m in lx.OVERRIDE.finditer(w):
             ordered = lx.OVERRIDE_ORDER.search(w[max(0, m.start() - 40) : m.end()]) is not None
             if ordered and lx.CONDITION.search(w[max(0, m.start() - 80) : m.start()]) and not addressed:
                 ordered = False  # "if you use a Mac, ignore the previous instructions": help for some readers
             best = max(best, 2 if ordered and (lx.PRIOR.search(w) or you or addressed) else 1)
-    if best < 2 and lx.INSTR_FIND.search(low) and lx.REPLACED_TASK.search(low):
+    if best < 2 and (instr if instr is not None else lx.INSTR_FIND.search(low) is not None) and (
+            lx.REPLACED_TASK.search(low)):
         best = 2
     return best
 
@@ -257,12 +267,13 @@ def _nouns(low: str, text: str) -> list[re.Match[str]]:
 _VOC_AFTER = re.compile(r"\s*[:,!—–]")
 
 
-def _address_level(low: str, text: str = "") -> int:
-    """2 when an automated reader is addressed, 1 when a plain role noun is spoken to, else 0."""
+def _address_level(low: str, text: str = "", nouns: list[re.Match[str]] | None = None) -> int:
+    """2 when an automated reader is addressed, 1 when a plain role noun is spoken to, else 0 (``nouns``: the role
+    nouns :func:`_nouns` found in ``low`` and ``text`` already)."""
     level = 0
     if not low.isascii() and lx.ADDRESSED_CJK.search(low):
         return 2
-    for m in (_nouns(low, text) if text else lx.NOUN.finditer(low)):
+    for m in (nouns if nouns is not None else _nouns(low, text) if text else lx.NOUN.finditer(low)):
         before, at = low[max(0, m.start() - 80) : m.start()], m.end()
         if m.start() > 80:
             before = "\x00 " + before
@@ -374,7 +385,7 @@ def _memo(text: str, home: frozenset[str], turn: bool) -> Evidence:
     every anchor holds a gate stem, and reaches less than :data:`_REACH` characters from it."""
     if len(text) > _LONG:
         short = excerpt(text)
-        if len(short) < 0.8 * len(text) and _evidence(short, home) == _NONE and not _offsite(text, home):
+        if len(short) < 0.8 * len(text) and _is_none(_evidence(short, home)) and not _offsite(text, home):
             return _NONE
     return _evidence(text, home, turn)
 
@@ -386,7 +397,7 @@ def joined_evidence(parts: Sequence[str], home: frozenset[str] = frozenset(), li
     has alone must reach across a join, so it lies within :data:`_REACH` of one: when no part has an
     anchoring feature (cached per part) and neither have the seams around the joins, the whole has none."""
     text = " ".join(parts)[:limit]
-    if len(parts) < 2 or any(evidence(p, home) != _NONE for p in parts):
+    if len(parts) < 2 or any(not _is_none(evidence(p, home)) for p in parts):
         return evidence(text, home)
     spans: list[list[int]] = []
     pos = -1
@@ -401,7 +412,7 @@ def joined_evidence(parts: Sequence[str], home: frozenset[str] = frozenset(), li
             spans.append([lo, hi])
     if sum(hi - lo for lo, hi in spans) >= 0.8 * len(text):
         return evidence(text, home)
-    if any(evidence(text[lo:hi], home) != _NONE for lo, hi in spans):
+    if any(not _is_none(evidence(text[lo:hi], home)) for lo, hi in spans):
         return evidence(text, home)
     return _NONE
 
@@ -456,24 +467,31 @@ def _turns(text: str, low: str, turn: bool) -> list[tuple[int, int]]:
     return spans
 
 
-def _named_address(text: str, low: str) -> int:
+def _named_address(text: str, low: str, role: bool | None = None) -> int:
     """The address level (see :class:`Evidence`) of a role noun addressed in ``text`` (``low``: lowercased): a
-    vocative, the subject of an order, "you are an AI", an automated reader "detected"."""
-    if lx.ROLE_FIND.search(low) is None and lx.GATE_CASED.search(text) is None:
+    vocative, the subject of an order, "you are an AI", an automated reader "detected". ``role``: :func:`_has_role`
+    of the two (None: not asked yet)."""
+    if not (role if role is not None else _has_role(text, low)):
         return 0
     if ((lx.GATE_CASED.search(text) is not None or lx.PRODUCTS.search(text) is not None)
             and lx.ADDRESSED.search(text)) or _near(lx.YOU_ARE_AI, lx.YOU_ARE_FIND, low, text, 2, 140) or (
             "detected" in low and lx.DETECTED.search(low)):
         return 2
-    level = _address_level(low, text)
-    return level if level == 2 else max(level, reader.level(text, low, _nouns(low, text)))
+    nouns = _nouns(low, text)  # read by both frames below: found once
+    level = _address_level(low, text, nouns)
+    return level if level == 2 else max(level, reader.level(text, low, nouns))
 
 
-def _called_address(text: str, low: str) -> int:
+def _has_role(text: str, low: str) -> bool:
+    """Whether ``text`` (``low``: lowercased) holds a role noun's stem or a cased AI acronym (what an address needs)."""
+    return lx.ROLE_FIND.search(low) is not None or lx.GATE_CASED.search(text) is not None
+
+
+def _called_address(text: str, low: str, role: bool | None = None) -> int:
     """The address level of the reader called by a vocative phrase, read by or operating on the page, or called to
-    attention (in ``text``; ``low``: lowercased)."""
+    attention (in ``text``; ``low``: lowercased; ``role``: :func:`_has_role` of the two, None: not asked yet)."""
     addressed = 0
-    if lx.ROLE_FIND.search(low) is not None or lx.GATE_CASED.search(text) is not None:
+    if role if role is not None else _has_role(text, low):
         if ":" in text:
             addressed = _vocative(text)
         if addressed < 2 and " by " in low and lw.READ_BY.search(low) is not None:
@@ -490,8 +508,9 @@ def _evidence(text: str, home: frozenset[str], turn: bool = False) -> Evidence:
     low = text.lower()
     if not gate(text):
         return _NONE
-    addressed = _named_address(text, low)
-    called = _called_address(text, low) if addressed < 2 else 0
+    role = _has_role(text, low)  # (asked once for both readings of the address)
+    addressed = _named_address(text, low, role)
+    called = _called_address(text, low, role) if addressed < 2 else 0
     labels: list[tuple[int, int]] | None = None  # the speaker labels, found only when something needs them
     atext = text
     if (addressed or called) and ":" in low:
@@ -500,8 +519,9 @@ def _evidence(text: str, home: frozenset[str], turn: bool = False) -> Evidence:
         labels = _turns(text, low, turn)
         if labels:
             atext, alow = speakers.unlabelled(text, labels), speakers.unlabelled(low, labels)
-            addressed = _named_address(atext, alow)
-            called = _called_address(atext, alow) if addressed < 2 else 0
+            role = _has_role(atext, alow)
+            addressed = _named_address(atext, alow, role)
+            called = _called_address(atext, alow, role) if addressed < 2 else 0
     imitation = ""
     if (_may_mark(text) and lx.GATE_MARK.search(text)) or lx.MARK_WORDS.search(low):
         m = lx.IMITATION.search(text)
@@ -511,15 +531,17 @@ def _evidence(text: str, home: frozenset[str], turn: bool = False) -> Evidence:
         imitation = _CHAT
     you = False
     override = 0
-    if lx.DISMISS_FIND.search(low) or lx.INSTR_FIND.search(low):
+    dismiss = lx.DISMISS_FIND.search(low) is not None
+    instr = lx.INSTR_FIND.search(low) is not None  # (read again by the override and the principal below)
+    if dismiss or instr:
         you = _any(lx.YOU, low)
-        override = _override(low, addressed, you)
+        override = _override(low, addressed, you, dismiss, instr)
     principal = 0
     about_user = wants_you = False
     if lx.USER_FIND.search(low):
         # each pattern only around the stems it holds (bounds, not slices: lookbehinds see the text around)
         about_user = _near(lx.ABOUT_USER, lx.USER_FIND, low, low, 90, 130) or (
-            lx.INSTR_FIND.search(low) is not None and _any(lx.TASK_REF, low))
+            instr and _any(lx.TASK_REF, low))
         wants_you = lx.WANTS_FIND.search(low) is not None and _near(lx.WANTS_YOU, lx.WANTS_FIND, low, low, 60, 40)
         spans = _near_spans(lx.PRINCIPAL_FIND, low, 60, 140)  # the three principal patterns search the same bounds
         has_user = bool(spans)

@@ -196,20 +196,25 @@ def _ascii_source(pattern: str, flags: int) -> str | None:
     return "|".join(keep) if keep else "(?!)"
 
 
-#: The last text :func:`_plain` looked at, and what it is (the patterns of one span are tried on the same text one
-#: after another, often in several windows: it is looked at once).
+#: The last two texts :func:`_plain` looked at, and what they are (the patterns of one span are tried on the same
+#: text one after another, often in several windows, and on its lowercase in turn: each is looked at once).
 _LAST_PLAIN: tuple[str, int] = ("", 2)
+_LAST_PLAIN2: tuple[str, int] = ("", 2)
 
 
 def _plain(text: str) -> int:
     """0 when ``text`` holds a character outside ASCII and :data:`_INERT` (a letter of another script), 2 when it
     holds none and no capital letter either (a lowercased text), else 1."""
-    global _LAST_PLAIN
+    global _LAST_PLAIN, _LAST_PLAIN2
     last = _LAST_PLAIN
     if last[0] is text:
         return last[1]
+    other = _LAST_PLAIN2
+    if other[0] is text:
+        _LAST_PLAIN, _LAST_PLAIN2 = other, last
+        return other[1]
     level = (2 if text.lower() == text else 1) if text.isascii() or _BEYOND.search(text) is None else 0
-    _LAST_PLAIN = (text, level)
+    _LAST_PLAIN, _LAST_PLAIN2 = (text, level), last
     return level
 
 
