@@ -459,6 +459,11 @@ def main() -> None:
                     name: {"rounds": args.rounds, "p50_ms": round(_pct(list(b.values()), 0.5), 2),
                            "p95_ms": round(_pct(list(b.values()), 0.95), 2)} for name, b in best.items()}
                 print(f"{which} (fastest of {args.rounds} rounds)", json.dumps(result[f"{which}:rounds"]), flush=True)
+                slowest = sorted(best["baseline"], key=lambda k: best["baseline"][k], reverse=True)[:5]
+                result[f"{which}:slowest"] = {k: {"baseline_ms": round(best["baseline"][k] * 1000, 2),
+                                                  "new_ms": round(best["new"][k] * 1000, 2)} for k in slowest}
+                print(f"{which} (slowest five of the baseline, fastest round)", json.dumps(result[f"{which}:slowest"]),
+                      flush=True)
             print(f"{which} (baseline)", json.dumps(result[f"{which}:baseline"]), flush=True)
     if args.json:
         args.json.write_text(json.dumps(result, indent=2))
