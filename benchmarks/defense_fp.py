@@ -166,41 +166,49 @@ def capture(which: str, cache: Path, corpus: Path, settle_s: float) -> dict[str,
 
 def load_baseline(src: Path) -> Callable[..., Any]:
     """``detect`` of another checkout's defense (e.g. the branch point: ``git archive <commit> src``),
-    so that the baseline is measured in the same run, on the same renderings, under the same load."""
-    import importlib.util
+    so that the baseline is measured in the same run, on the same renderings, under the same load.
 
-    def load(name: str, path: Path) -> types.ModuleType:
-        spec = importlib.util.spec_from_file_location(name, path)
-        assert spec is not None and spec.loader is not None
-        mod = importlib.util.module_from_spec(spec)
-        sys.modules[name] = mod
-        spec.loader.exec_module(mod)
-        return mod
+    Every module of that tree's ``pagelens.focus`` package that its defense imports (evidence, lexicons, patterns,
+    notices, contradicts ...) is its own: the package's modules are unbound while the baseline's defense is imported
+    from the other tree, then this checkout's are bound again, so that neither side runs the other's code or shares
+    its caches (the baseline's modules keep their names: their functions' globals tell them apart). The returned
+    callable's ``fold`` is that tree's ``notices.fold`` (None without one)."""
+    import importlib
 
-    focus_dir = src / "pagelens" / "focus"
-    # the baseline's own helper modules (evidence, lexicons, the old rule file), bound while its defense
-    # imports them and restored afterwards, so that neither side runs the other's code or shares its caches
-    # (``from pagelens.focus import lexicons`` reads the package's attribute before sys.modules: both are bound)
     import pagelens.focus as package
 
-    helpers = [m for m in ("injection_rules", "lexicons", "lexicons_wide", "evidence", "steering", "borrowed")
-               if (focus_dir / f"{m}.py").is_file()]
-    saved = {m: (sys.modules.get(f"pagelens.focus.{m}"), getattr(package, m, None)) for m in helpers}
+    focus_dir = src / "pagelens" / "focus"
+    prefix = "pagelens.focus."
+    saved = {k: m for k, m in sys.modules.items() if k.startswith(prefix)}
+    attrs = {k: getattr(package, k) for k in list(vars(package)) if prefix + k in saved}
+    path = list(package.__path__)
     try:
-        for m in helpers:
-            setattr(package, m, load(f"pagelens.focus.{m}", focus_dir / f"{m}.py"))
-        old = load("_baseline_defense", focus_dir / "defense.py")
+        for k in saved:
+            del sys.modules[k]
+        for k in attrs:
+            delattr(package, k)
+        package.__path__[:] = [str(focus_dir)]
+        old = importlib.import_module(prefix + "defense")
+        notices = sys.modules.get(prefix + "notices")
     finally:
-        for m, (mod, attr) in saved.items():
-            if mod is not None:
-                sys.modules[f"pagelens.focus.{m}"] = mod
-            else:
-                sys.modules.pop(f"pagelens.focus.{m}", None)
-            if attr is not None:
-                setattr(package, m, attr)
-            elif hasattr(package, m):
-                delattr(package, m)
-    return old.detect  # type: ignore[no-any-return]
+        for k in [k for k in sys.modules if k.startswith(prefix)]:
+            del sys.modules[k]
+        for k in list(vars(package)):
+            if isinstance(getattr(package, k), types.ModuleType) and getattr(package, k).__name__.startswith(prefix):
+                delattr(package, k)
+        sys.modules.update(saved)
+        for k, v in attrs.items():
+            setattr(package, k, v)
+        package.__path__[:] = path
+    sys.modules["_baseline_defense"] = old  # _clear_caches finds the baseline's caches through this name
+
+    def detect(r: Any, goal: str | None = None) -> Any:
+        return old.detect(r, goal)
+
+    detect.__module__ = "_baseline_defense"
+    detect.fold = getattr(notices, "fold", None)  # type: ignore[attr-defined]
+    detect.home_domains = old.home_domains  # type: ignore[attr-defined]
+    return detect
 
 
 def _clear_caches(detect: Callable[..., Any]) -> None:
@@ -229,12 +237,17 @@ def _clear_caches(detect: Callable[..., Any]) -> None:
 def with_notices(detect: Callable[..., Any]) -> Callable[..., Any]:
     """``detect`` followed by the notice fold, as ``focus.apply`` runs the defense; the lines it folded are
     counted in the returned callable's ``folded`` dict (rendering id -> lines)."""
-    try:
-        from pagelens.focus.notices import fold
-    except ImportError:  # a checkout without it
-        return detect
+    if hasattr(detect, "fold"):  # a baseline's detector (load_baseline): its own tree's fold and home domains
+        fold, home_domains = detect.fold, detect.home_domains
+        if fold is None:
+            return detect
+    else:
+        try:
+            from pagelens.focus.notices import fold
+        except ImportError:  # a checkout without it
+            return detect
+        from pagelens.focus.defense import home_domains
     from pagelens.focus.apply import removal_set
-    from pagelens.focus.defense import home_domains
 
     folded: dict[int, int] = {}
 
@@ -434,9 +447,9 @@ def main() -> None:
                 from pagelens.focus.defense import detect as plain
 
                 new = with_notices(plain)
-                # the baseline as its focus stage ran it: its detector, then the fold when it had one (this checkout's
-                # notices.fold, read from the same renderings; a tree without focus/notices.py is timed without)
-                old = with_notices(base) if (args.baseline / "pagelens" / "focus" / "notices.py").is_file() else base
+                # the baseline as its focus stage ran it: its detector, then its own tree's notices.fold when it has
+                # one (read from the same renderings; a tree without focus/notices.py is timed without)
+                old = with_notices(base)
                 best: dict[str, dict[str, float]] = {"new": {}, "baseline": {}}
                 for k in range(args.rounds):
                     order = [("new", new), ("baseline", old)]
@@ -446,6 +459,11 @@ def main() -> None:
                     name: {"rounds": args.rounds, "p50_ms": round(_pct(list(b.values()), 0.5), 2),
                            "p95_ms": round(_pct(list(b.values()), 0.95), 2)} for name, b in best.items()}
                 print(f"{which} (fastest of {args.rounds} rounds)", json.dumps(result[f"{which}:rounds"]), flush=True)
+                slowest = sorted(best["baseline"], key=lambda k: best["baseline"][k], reverse=True)[:5]
+                result[f"{which}:slowest"] = {k: {"baseline_ms": round(best["baseline"][k], 2),
+                                                  "new_ms": round(best["new"][k], 2)} for k in slowest}  # (in ms)
+                print(f"{which} (slowest five of the baseline, fastest round)", json.dumps(result[f"{which}:slowest"]),
+                      flush=True)
             print(f"{which} (baseline)", json.dumps(result[f"{which}:baseline"]), flush=True)
     if args.json:
         args.json.write_text(json.dumps(result, indent=2))
