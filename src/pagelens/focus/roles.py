@@ -1,0 +1,317 @@
+"""A speaker who claims a role its place on the page does not give it (pure; any language, closed classes only).
+
+Text written to steer an agent often borrows the site's authority: a "moderator note" inside a user's post, a
+"system notice" or an "update from the team" in a pop-up nobody opened, a support "signature" in an alt text. The
+site's own staff speak in the site's own regions, or with the site's own badge that its other posts repeat; a claim of
+the site's role inside user content, an overlay or unseen text is a claim the position does not back.
+
+:func:`claim` reads whether a text claims such a role, from closed classes only: nouns of the site's roles (staff,
+moderator, administrator, support, the team, the editors, the system, "official") in many languages, nouns of an
+announcement (note, notice, update, message …), and the frames a claim takes —
+
+* **label** — the role (with an announcement noun or not) opening a sentence or a bracket and closed by a colon, a
+  bracket or a dash: ``<role> <note>:``, ``[<role>]``, ``<note> from the <role>:``, ``<role> here:``;
+* **handle** — a byline's handle built on a role noun (``name_role``, ``roleName``, ``u/role_x``) before a dot-separated
+  date or age;
+* **signature** — the text closing on a dash and the role (``— the <role>``);
+* **first person** — ``as a <role>``, ``on behalf of the <role>``, ``we, the <role>``.
+
+A claim alone is no evidence (honest moderators remind readers of the rules, honest reviews praise the staff).
+:func:`acts` asks what the claim is used for: to say that what the page states is not the case (a dispute, a "real" or
+a change word) together with a value, a contact or an order, or to send the reader elsewhere or towards a secret.
+:mod:`pagelens.focus.defense` weighs both by region (``MODE``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from collections.abc import Callable, Sequence
+
+from pagelens.focus import contradicts
+from pagelens.focus import lexicons as lx
+from pagelens.focus import patterns as pt
+from pagelens.focus.evidence import evidence, gives_order
+from pagelens.types import Line
+
+__all__ = ["MODE", "Claim", "Found", "acts", "claim", "handle", "has_role_word", "judge"]
+
+#: The candidate of the thirty-sixth injection-defense pass (BENCHMARKS.md); "off": no judgement (base behaviour).
+#: "R1": a claim in user content, an overlay or unseen text; "R2": R1, and a post's byline claim (a handle made on a
+#: role noun) in the site's own regions when the page shows that role nowhere else; "R3": R2, and a label claim there
+#: that stands under a byline (inside a post).
+MODE = "off"
+
+#: Nouns of the site's own roles (lowercase, Latin/Cyrillic/Greek scripts: whole words or word starts as written).
+_ROLE_LATIN = (
+    # English
+    r"moderators?|mods?|moderation|admins?|administrators?|administration|staff|staffers?|support|helpdesk|help\s+desk|"
+    r"customer\s+(?:service|care|support)|(?:site|forum|community|support|customer|security|trust\s*&?\s*safety|"
+    r"safety|product|store|shop|editorial|content|moderation|admin|help|service|official)\s+team|team|editors?|"
+    r"editorial|webmaster|sysop|system|official|operator|management|"
+    # German, Dutch
+    r"moderator(?:in|en)?|moderation|administrator(?:in|en)?|redaktion|kundenservice|kundendienst|"
+    r"forenteam|forumteam|support-?team|mitarbeiter(?:in)?|verwaltung|beheerder|redactie|klantenservice|"
+    r"offiziell\w*|officieel|systeem|"
+    # French, Spanish, Italian, Portuguese
+    r"mod[ée]rat(?:eur|rice|eurs|ion)|administrat(?:eur|rice|eurs|ion)|[ée]quipe|r[ée]daction|service\s+client|"
+    r"officiel(?:le)?|syst[èe]me|moderador(?:a|es)?|moderaci[óo]n|administrador(?:a|es)?|equipo|soporte|"
+    r"redacci[óo]n|atenci[óo]n\s+al\s+cliente|oficial|sistema|moderator[ei]|moderazione|amministrat(?:ore|ori|rice|"
+    r"ione)|squadra|assistenza|redazione|ufficiale|modera[çc][ãa]o|equipa|equipe|suporte|reda[çc][ãa]o|"
+    # Polish, Czech, Turkish
+    r"moderator(?:zy|a|ów)?|administrator(?:zy|a)?|administracja|redakcj[aie]|zesp[óo][łl]|obs[łl]uga|"
+    r"oficjaln\w*|spr[áa]vce|redakce|tým|moderat[öo]r|y[öo]netici|ekip|destek|resmi|"
+    # Russian, Ukrainian, Greek
+    r"модератор\w*|администратор\w*|администраци\w*|админ\w*|редакци\w*|команда|служба\s+поддержки|поддержка|"
+    r"официальн\w*|систем\w*|διαχειριστ\w*|συντονιστ\w*"
+)
+#: The same roles in scripts written without spaces (Japanese, Chinese, Korean).
+_ROLE_CJK = (r"モデレーター|管理者|管理人|運営(?:チーム|事務局)?|スタッフ|公式|サポート(?:チーム)?|編集部|システム|"
+             r"版主|管理员|管理員|官方|客服|运营|運營|工作人员|编辑部|系统|系統|관리자|운영자|운영팀|공식|고객센터|스태프|시스템")
+#: Nouns of an announcement (what a role's label calls its text).
+_NOTE = (r"note|notice|update|announcement|message|alert|statement|reminder|correction|clarification|warning|info|"
+         r"hinweis|mitteilung|nachricht|ank[üu]ndigung|meldung|korrektur|anmerkung|avis|annonce|message|rectificatif|"
+         r"pr[ée]cision|nota|aviso|anuncio|mensaje|correcci[óo]n|aggiornamento|avviso|comunicato|messaggio|"
+         r"correzione|atualiza[çc][ãa]o|comunicado|mensagem|corre[çc][ãa]o|uwaga|komunikat|informacja|sprostowanie|"
+         r"upozorn[ěe]n[íi]|ozn[áa]men[íi]|duyuru|uyar[ıi]|примечание|уведомление|сообщение|объявление|"
+         r"поправка|внимание|ανακοίνωση|σημείωση")
+_OFFICIAL = r"(?:official|important|offizielle?r?|officiel(?:le)?|oficial|ufficiale|oficjaln\w*|официальн\w*|resmi)"
+_ROLE = rf"(?:{_ROLE_LATIN})"
+_FROM = r"(?:from|by|von|der|des|de|du|des|del|della|dello|dalla|da|do|od|от|από|van)"
+_DET = r"(?:the|our|your|die|der|das|unser\w*|l'|le|la|les|notre|el|los|las|nuestro|il|lo|gli|nostr\w|o|a|os|as|nosso|nossa|de|het|ons|onze)"
+
+#: A label: the role (after "official", with an announcement noun before or after it) opening a sentence, a bracket or
+#: the text, closed by a colon, a closing bracket or a dash; or "<note> from the <role>:"; or "<role> here:".
+_LABEL = pt.Folded(
+    rf"(?:^|[.!?;|]\s+|[\[(<«【]\s*|#+\s*|\*+\s*)(?:{_OFFICIAL}\s+)?(?:(?:{_NOTE})\s+(?:{_FROM}\s+)?(?:{_DET}(?:\s+|(?<=')))?)?"
+    rf"(?:{_DET}(?:\s+|(?<=')))?(?:[\w-]+\s+)?(?P<role>{_ROLE})(?:['’]s)?(?:\s+(?:{_NOTE}|here|hier|ici|aquí|qui|aqui|tutaj|здесь))?"
+    rf"\s*(?:[:\]):»】]|\s[-–—]\s)"
+    rf"|(?:^|[.!?;|]\s+|[\[(<«【]\s*)(?P<comp>(?:{_NOTE})?(?:forum|site|support|kunden|moderations?|redaktions?|"
+    rf"team|admin|system|staff)(?:{_NOTE}|team))\s*[:\]):»】]")
+_LABEL_CJK = re.compile(rf"(?:^|[。！？.!?]\s*|[\[【「（(]\s*)(?:{_ROLE_CJK})(?:より|から|的|의)?\s*"
+                        r"(?:のお知らせ|お知らせ|からのお知らせ|通知|公告|提示|说明|說明|공지|안내|알림)?\s*[:：\]】」)]")
+#: A byline's separator before an age or a date (``· 2 h``, ``— May 3``, ``· vor 2 Stunden``).
+_AGE = pt.Folded(
+    r"[·•|—–-]\s*(?:\d|vor\s|il\s+y\s+a|hace|há|fa\s|(?:jan|feb|m[aä]r|apr|ma[iy]|jun|jul|aug|sep|o[ck]t|nov|de[cz])\w*|"
+    r"yesterday|today|gestern|heute|hier|ayer|ieri|ontem|вчера|сегодня)")
+#: The handle right before such a separator (``u/name``, ``name_x``, ``NameX``).
+_LAST = re.compile(r"(?:^|\s)(?:u/)?([\w.-]+)\s*$")
+_HANDLE_PART = re.compile(r"[_.\-/]|(?<=[a-z])(?=[A-Z])")
+_ROLE_WORD = pt.Folded(rf"^(?:{_ROLE})$")
+#: A signature: the text closing on a dash or a comma and the role ("— the support team").
+_SIGNED = pt.Folded(rf"(?:[-–—~]|\bregards,?|\bthanks,?|\bgrü(?:ß|ss)e,?|\bcordialement,?|\bsaludos,?)\s*"
+                    rf"(?:{_DET}(?:\s+|(?<=')))?(?:[\w-]+\s+)?(?P<role>{_ROLE})\s*[.!]?\s*$")
+#: The first person speaking as the role.
+#: The first person speaking as the role: a first-person pronoun, then "as a <role>" in the same clause ("I, as a
+#: moderator", "we post this as the team"); or "on behalf of the <role>", "speaking for the <role>", "we, the <role>".
+_I = r"(?:i|i'm|we|we're|ich|wir|je|j'|nous|yo|nosotros|io|noi|eu|nós|ik|wij|ja|my|я|мы)"
+_AS = pt.Folded(
+    rf"\b{_I}\b[^.!?;:]{{0,40}}?\b(?:as\s+(?:a|an|the|your|one\s+of\s+the)|als\s+(?:ein\w*|der|die|euer|eure|ihr\w*)|"
+    rf"en\s+tant\s+que|como|in\s+qualit[àa]\s+di|jako|в\s+качестве)\s+(?:[\w-]+\s+)?(?P<role>{_ROLE})\b|"
+    rf"\b(?:on\s+behalf\s+of\s+(?:the|our)|speaking\s+for\s+(?:the|our)|we\s*,\s+(?:the|your)|au\s+nom\s+de\s+l'?|"
+    rf"a\s+nome\s+del(?:la|lo)?|от\s+имени)\s+(?:[\w-]+\s+)?(?P<role2>{_ROLE})\b|"
+    rf"(?:^|[.!?]\s+)(?:as\s+(?:a|an|the|one\s+of\s+the)|als|en\s+tant\s+que|como|jako)\s+(?:[\w-]+\s+)?"
+    rf"(?P<role3>{_ROLE})\b[^.!?;:]{{0,40}}?\b{_I}\b")
+#: The stems every role noun above starts with (lowercase; a plain trie, scanned fast): the first test of a line.
+_STEMS = (
+    "mod", "admin", "staff", "support", "help", "team", "editor", "webmaster", "sysop", "system", "offic", "operator",
+    "management", "customer", "redak", "redac", "redaz", "kunden", "forenteam", "forumteam", "mitarbeit", "verwalt",
+    "beheer", "klant", "offiz", "systè", "systeem", "équipe", "equip", "service", "soport", "atenci", "sistem",
+    "squadra", "assistenza", "uffic", "suport", "zesp", "obsług", "obslug", "správ", "sprav", "tým", "yönet", "ekip",
+    "destek", "resmi", "модер", "админ", "редак", "команд", "поддерж", "служб", "официал", "систем", "διαχειρ",
+    "συντον", "モデレーター", "管理", "運営", "スタッフ", "公式", "サポート", "編集部", "システム", "版主", "官方", "客服",
+    "运营", "運營", "工作人员", "编辑部", "系统", "系統", "관리자", "운영", "공식", "고객센터", "스태프", "시스템")
+_FIND = re.compile(pt.trie(_STEMS))
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    role: str  # the role noun as written (lowercase)
+    frame: str  # "label", "handle", "signature" or "first-person"
+
+
+def has_role_word(low: str) -> bool:
+    """Whether the lowercased text holds a role noun at all (a cheap first test)."""
+    return _FIND.search(low) is not None
+
+
+def _handle_role(handle: str) -> bool:
+    parts = [p for p in _HANDLE_PART.split(handle) if p]
+    return any(_ROLE_WORD.search(p.lower()) is not None for p in parts) or (
+        len(parts) == 1 and _ROLE_WORD.search(handle.lower()) is not None)
+
+
+def claim(text: str) -> Claim | None:
+    """The role ``text`` claims for its speaker, in one of the frames of the module's doc, else None."""
+    low = text.lower()
+    if not has_role_word(low):
+        return None
+    m = _LABEL.search(low)
+    if m is not None:
+        return Claim(m.group("role") or m.group("comp"), "label")
+    if not text.isascii():
+        c = _LABEL_CJK.search(text)
+        if c is not None:
+            return Claim(c.group(0).strip(), "label")
+    c = handle(text)
+    if c is not None:
+        return c
+    m = _SIGNED.search(low[-80:])
+    if m is not None:
+        return Claim(m.group("role"), "signature")
+    m = _AS.search(low)
+    if m is not None:
+        return Claim(m.group("role") or m.group("role2") or m.group("role3"), "first-person")
+    return None
+
+
+def handle(text: str) -> Claim | None:
+    """A byline's handle in ``text`` made on a role noun (the "handle" frame of :func:`claim`), else None."""
+    for m in _AGE.finditer(text):
+        t = _LAST.search(text[max(0, m.start() - _SHORT) : m.start()])
+        if t is not None and _handle_role(t.group(1)):
+            return Claim(t.group(1).lower(), "handle")
+    return None
+
+
+_CONTACT = re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+|\+?\d[\d\s().-]{7,}\d")
+_VALUE = re.compile(r"\d")
+_SEPS = re.compile("[·•|—–]| - ")
+
+
+def acts(text: str, *, offsite: bool, credential: bool, values: bool, order: bool = False) -> bool:
+    """Whether a text that claims a role uses it to overrule the page or to send the reader away: it says the page's
+    value is not the one (a dispute, a "real" or a change word, :mod:`pagelens.focus.lexicons`) and gives a value of its
+    own, an address, a contact or an order; or it steers off-site or towards a secret (``offsite``, ``credential``: the
+    defense's evidence); ``values``: the text writes a typed value (an amount, a quantity …); ``order``: it gives an
+    order (an imperative, a "please", an obligation)."""
+    low = text.lower()
+    if offsite or credential:
+        return True
+    says = (lx.DISPUTE_FIND.search(low) is not None and lx.DISPUTE.search(low) is not None) or (
+        lx.REAL.search(low) is not None) or lx.CHANGE.search(low) is not None
+    return says and (values or order or _CONTACT.search(text) is not None)
+
+
+#: Regions the site did not write for every reader (or nobody sees): a claim of the site's role there is not backed.
+_FOREIGN = frozenset({"user", "overlay", "unseen"})
+_MIN_WORDS = 4  # a line shorter than this says nothing a role could back
+_SHORT = 60  # characters: a piece of a byline (a handle, a separator, an age)
+_HEAD = 140  # characters of byline pieces looked at before a line
+_HEAD_LINES = 6
+_BADGE_WORDS = 3  # a line of at most this many words naming a role: the page's own badge
+_BYLINE = pt.Folded(
+    r"[·•|—–-]\s*(?:\d|vor\s|il\s+y\s+a|hace|há|fa\s|(?:jan|feb|m[aä]r|apr|ma[iy]|jun|jul|aug|sep|o[ck]t|nov|de[cz])\w*|"
+    r"yesterday|today|gestern|heute|ayer|ieri|ontem|вчера|сегодня)")
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    at: int  # position of the line judged
+    claim: Claim
+    why: str  # what the claim is used for
+
+
+def _head(payloads: Sequence[str], i: int) -> str:
+    """The short lines right before line ``i`` (a byline split over a link, a separator and an age), joined."""
+    head: list[str] = []
+    size = 0
+    for j in range(i - 1, max(-1, i - 1 - _HEAD_LINES), -1):
+        q = payloads[j]
+        if not q:
+            continue
+        if len(q) > _SHORT or size + len(q) > _HEAD:
+            break
+        head.append(q)
+        size += len(q) + 1
+    return " ".join(reversed(head))
+
+
+def _what(text: str, home: frozenset[str], contradicted: Callable[[], bool]) -> str:
+    """What a text that claims a role does with it (see :func:`acts`), or ""."""
+    ev = evidence(text, home)
+    if ev.offsite:
+        return "steers off-site"
+    if ev.credential:
+        return "asks for a secret"
+    if ev.disputes:
+        return "disputes the page"
+    values = bool(contradicts.typed_values(text))
+    if acts(text, offsite=False, credential=False, values=values, order=ev.order or gives_order(text)):
+        return "says the page's value is not the one"
+    if values and contradicted():
+        return "gives another value than the page"
+    return ""
+
+
+def judge(lines: Sequence[Line], payloads: Sequence[str], regions: Sequence[str], flagged: Callable[[int], bool],
+          home: frozenset[str], gated: Sequence[bool] | None = None) -> list[Found]:
+    """Each line (``payloads``: the defense's normalised text per line; ``regions``: per line) whose text, or the
+    byline right before it, claims a role of the site (:func:`claim`) that its region does not give it, while the
+    text uses the claim (:func:`acts`, or a typed value the page writes otherwise); ``MODE`` chooses the regions.
+    ``gated``: per line, whether it holds a word the defense's evidence needs (:func:`pagelens.focus.evidence.gate`);
+    a line without one, without a digit and without an e-mail address cannot use a claim (most lines stop there)."""
+    if MODE == "off":
+        return []
+    out: list[Found] = []
+    page: list[tuple[frozenset[str], contradicts.PageValues]] = []  # the page's values of the kinds asked so far
+    badges: list[str] = []
+
+    def contradicted(i: int) -> Callable[[], bool]:
+        def ask() -> bool:
+            vals = contradicts.typed_values(payloads[i])
+            kinds = frozenset(k for (k, _), _ in vals)
+            if not page or not kinds <= page[0][0]:
+                page[:] = [(kinds | (page[0][0] if page else frozenset()),
+                            contradicts.PageValues(payloads, kinds=kinds | (page[0][0] if page else frozenset())))]
+            theirs = page[0][1].outside([i], {k for k, _ in vals})
+            return bool(contradicts.contradictions(vals, theirs))
+        return ask
+
+    def shown_elsewhere(role: str, lo: int, hi: int) -> bool:  # the page's own badge for that role, outside the unit
+        if not badges:
+            badges.append("\n".join(f"{k}\t{p.lower()}" for k, p in enumerate(payloads)
+                                    if p and len(p.split()) <= _BADGE_WORDS and has_role_word(p.lower())))
+        for row in badges[0].split("\n"):
+            k, _, low = row.partition("\t")
+            if k and not lo <= int(k) <= hi and any(_ROLE_WORD.search(w) and w in role for w in low.split()):
+                return True
+        return False
+
+    n = len(payloads)
+    # the lines judged: every line of a region the site did not write for every reader; in the site's own regions
+    # (R2, R3) only a line that holds a byline's separator near its start or follows a short line that holds one
+    todo = {i for i, r in enumerate(regions) if r in _FOREIGN}
+    if MODE != "R1":
+        for j, q in enumerate(payloads):
+            if q and _SEPS.search(q, 0, _SHORT) is not None:
+                todo.update(range(j, min(n, j + 1 + _HEAD_LINES)) if len(q) <= _SHORT else (j,))
+    for i in sorted(todo):
+        p = payloads[i]
+        if not p or flagged(i) or lines[i].role == "RootWebArea":
+            continue
+        site = regions[i] not in _FOREIGN
+        if not (gated is None or gated[i] or _VALUE.search(p) is not None or "@" in p):
+            continue
+        if p.count(" ") < _MIN_WORDS - 1:
+            continue
+        head = _head(payloads, i)
+        if not (has_role_word(p.lower()) or has_role_word(head.lower())):
+            continue
+        text = f"{head} {p}" if head else p
+        if site:  # the site's own regions: only a post's byline claiming the role (R2), or a label under a byline (R3)
+            c = handle(text) if has_role_word(text.lower()) else None
+            if c is not None and shown_elsewhere(c.role, i - 1 - _HEAD_LINES, i):
+                continue  # the page shows that role itself: its own staff's badge
+            if c is None and MODE == "R3" and _BYLINE.search(head) is not None:
+                c = claim(p)
+                c = c if c is not None and c.frame == "label" else None
+        else:
+            c = claim(p) or (handle(text) if head else None)  # the lines before: their byline only
+        if c is None:
+            continue
+        why = _what(p, home, contradicted(i))
+        if why:
+            out.append(Found(i, c, why))
+    return out
