@@ -1,18 +1,18 @@
 """Candidate rows of the claimed-roles pass (h37-roles) from base rows, on the cached observations of
 ``defense_langs_devsets.sh``: each case's rendering judged with ``roles.MODE`` = off, R1, R2, R3 in one process; a case
 whose flags equal off's keeps base's row (the harness is deterministic on a cached observation), the others are run again
-in full (``injection_blind4.run_case``) under that MODE. Writes ``<OUT_PREFIX>-R1/<set>.json`` etc.
+in full (``injection_blind4.run_case``) under that MODE (the modes: env ROLES_MODES, default "R1 R2 R3"). Writes ``<OUT_PREFIX>-R1/<set>.json`` etc.
 
     PYTHONPATH=src .venv/bin/python benchmarks/roles_arms.py BASE_DIR OUT_PREFIX SET...
 """
-import json, sys, tempfile
+import json, os, sys, tempfile
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import injection_blind4 as ib
 from pagelens.api import render_observation
 from pagelens.focus import roles
 from pagelens.focus.defense import detect
-MODES = ("R1", "R2", "R3")
+MODES = tuple(os.environ.get("ROLES_MODES", "R1 R2 R3").split())  # h38-roles2: ROLES_MODES="R4 R5"
 base_dir, prefix, sets = Path(sys.argv[1]), sys.argv[2], sys.argv[3:]
 for s in sets:
     pages = Path("/work/shared/corpus/realpages"); cache = Path(f"runs/d22/obs-{s}")

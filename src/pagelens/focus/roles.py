@@ -33,15 +33,21 @@ from pagelens.focus import contradicts
 from pagelens.focus import lexicons as lx
 from pagelens.focus import patterns as pt
 from pagelens.focus.evidence import evidence, gives_order
+from pagelens.observe.provenance import AGE_OR_DATE
 from pagelens.types import Line
 
-__all__ = ["MODE", "Claim", "Found", "acts", "claim", "handle", "has_role_word", "judge"]
+__all__ = ["MODE", "Claim", "Found", "acts", "claim", "handle", "has_role_word", "judge", "post_byline", "says_true"]
 
 #: The candidate of the thirty-sixth injection-defense pass (BENCHMARKS.md); "off": no judgement (base behaviour).
 #: "R1": a claim in user content, an overlay or unseen text; "R2": R1, and a post's byline claim (a handle made on a
 #: role noun) in the site's own regions when the page shows that role nowhere else; "R3": R2, and a label claim there
-#: that stands under a byline (inside a post).
+#: that stands under a byline (inside a post). Thirty-ninth pass: "R4": R1, and in the site's own regions a claim in a
+#: post (:func:`post_byline`: a body under a name-and-age byline, on a page that shows that shape again); "R5": R4 with
+#: "used" wider (a word of what is true, a verification word, with any number, a contact or an order).
 MODE = "off"
+#: The modes that read posts in the site's own regions, and those that read "used" wider.
+_POST_MODES = frozenset({"R4", "R5"})
+_WIDE_MODES = frozenset({"R5"})
 
 #: Nouns of the site's own roles (lowercase, Latin/Cyrillic/Greek scripts: whole words or word starts as written).
 _ROLE_LATIN = (
@@ -175,6 +181,8 @@ def handle(text: str) -> Claim | None:
     return None
 
 
+#: A number standing as a word of its own ("12 points", "£15.60", "4.5/5"), not digits inside a code or a name.
+_NUMBER = re.compile(r"(?<!\w)\d+(?:[.,:]\d+)*(?!\w)")
 _CONTACT = re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+|\+?\d[\d\s().-]{7,}\d")
 _VALUE = re.compile(r"\d")
 _SEPS = re.compile("[·•|—–]| - ")
@@ -228,8 +236,25 @@ def _head(payloads: Sequence[str], i: int) -> str:
     return " ".join(reversed(head))
 
 
-def _what(text: str, home: frozenset[str], contradicted: Callable[[], bool]) -> str:
-    """What a text that claims a role does with it (see :func:`acts`), or ""."""
+#: Words that certify what is true (R5's wider "used", with :data:`lexicons.REAL`, ``DISPUTE`` and ``CHANGE``).
+_VERIFIED = pt.Folded(
+    r"\b(?:verified|confirmed|approved|certified|endorsed|validated|authori[sz]ed|verifiziert\w*|bestätigt\w*|"
+    r"geprüft\w*|vérifié\w*|confirmé\w*|approuvé\w*|certifié\w*|verificad\w*|confirmad\w*|aprobad\w*|aprovad\w*|"
+    r"certificad\w*|verificat\w*|confermat\w*|approvat\w*|certificat\w*|geverifieerd|bevestigd|goedgekeurd|"
+    r"zweryfikowan\w*|potwierdzon\w*|zatwierdzon\w*|ověřen\w*|potvrzen\w*|doğrulanmış|onaylı|проверен\w*|"
+    r"подтвержд[её]н\w*|одобрен\w*|επιβεβαιωμέν\w*|επαληθευμέν\w*)\b|確認済|認証済|公認|已验证|已確認|已确认|已驗證|검증된|확인된")
+
+
+def says_true(low: str) -> bool:
+    """Whether a lowercased text says what is true or what changed (a real/current word, a dispute, a change, a
+    verification word): R5's first half of "used"."""
+    return (lx.REAL.search(low) is not None or _VERIFIED.search(low) is not None or lx.CHANGE.search(low) is not None
+            or (lx.DISPUTE_FIND.search(low) is not None and lx.DISPUTE.search(low) is not None))
+
+
+def _what(text: str, home: frozenset[str], contradicted: Callable[[], bool], wide: bool = False) -> str:
+    """What a text that claims a role does with it (see :func:`acts`), or ""; ``wide`` (R5): also a word of what is
+    true (:func:`says_true`) with a number standing as a word (:data:`_NUMBER`), a contact or an order."""
     ev = evidence(text, home)
     if ev.offsite:
         return "steers off-site"
@@ -238,11 +263,84 @@ def _what(text: str, home: frozenset[str], contradicted: Callable[[], bool]) -> 
     if ev.disputes:
         return "disputes the page"
     values = bool(contradicts.typed_values(text))
-    if acts(text, offsite=False, credential=False, values=values, order=ev.order or gives_order(text)):
+    order = ev.order or gives_order(text)
+    if acts(text, offsite=False, credential=False, values=values, order=order):
         return "says the page's value is not the one"
     if values and contradicted():
         return "gives another value than the page"
+    if wide and says_true(text.lower()) and (order or _NUMBER.search(text) is not None
+                                             or _CONTACT.search(text) is not None):
+        return "says what is true"
     return ""
+
+
+_PIECES = 3  # short lines a byline may take (a name, a separator, an age)
+_NAME_WORDS = 4
+_NAME_CHARS = 40
+_SEP_ONLY = re.compile(r"^[\s·•|—–-]*$")
+_SEP_EDGES = re.compile(r"^[\s·•|—–,-]+|[\s·•|—–,-]+$")
+_SENTENCE_END = re.compile(r"[.!?:;]$")
+_HAS_LETTER = re.compile(r"[^\W\d_]")
+
+
+def _byline_pieces(payloads: Sequence[str], i: int) -> tuple[list[str], int]:
+    """The nearest non-empty lines before line ``i``, at most :data:`_PIECES`, each a short piece (≤ ``_SHORT``
+    characters, together ≤ ``_HEAD``), in document order, and the position of the first."""
+    out: list[str] = []
+    size = 0
+    j = first = i - 1
+    while j >= 0 and len(out) < _PIECES:
+        q = payloads[j]
+        if q:
+            if len(q) > _SHORT or size + len(q) > _HEAD:
+                break
+            out.append(q)
+            size += len(q) + 1
+            first = j
+        j -= 1
+    out.reverse()
+    return out, first
+
+
+def _age_at(piece: str) -> int:
+    """Where an age or a date starts in a short piece (a separator and a number, or what provenance's date reader
+    reads: "3 days ago", "vor 2 Stunden", "May 3" …), else -1."""
+    m = _AGE.search(piece)
+    d = AGE_OR_DATE.search(piece)
+    starts = [x.start() for x in (m, d) if x is not None]
+    return min(starts) if starts else -1
+
+
+def post_byline(pieces: Sequence[str]) -> str | None:
+    """The name of the byline that ``pieces`` (the short lines right before a text, :func:`_byline_pieces`) end on,
+    else None: the last piece holds an age or a date, and before it — in that piece, or in the piece before (a piece
+    of separators only is skipped) — stands a name of 1–4 words without a sentence end ("dang" / "1 hour ago",
+    "name · 2h", "AutoModerator · MOD · 2h"). A separator between the name and the age is not needed."""
+    if not pieces:
+        return None
+    last = pieces[-1]
+    at = _age_at(last)
+    if at < 0:
+        return None
+    name = _SEP_EDGES.sub("", last[:at])
+    if not name:
+        for q in reversed(pieces[:-1]):
+            if not _SEP_ONLY.match(q):
+                name = _SEP_EDGES.sub("", q)
+                break
+    if (not name or len(name) > _NAME_CHARS or len(name.split()) > _NAME_WORDS or _SENTENCE_END.search(name)
+            or _HAS_LETTER.search(name) is None):
+        return None
+    return name
+
+
+def _name_claim(name: str) -> Claim | None:
+    """A byline name made on a role noun (``mod_notice``, ``SupportTeam``, ``AutoModerator · MOD``): its parts split at
+    separators and spaces, each read as a handle (:func:`_handle_role`)."""
+    for part in re.split(r"[\s·•|—–]+", name):
+        if part and _handle_role(part):
+            return Claim(part.lower(), "handle")
+    return None
 
 
 def judge(lines: Sequence[Line], payloads: Sequence[str], regions: Sequence[str], flagged: Callable[[int], bool],
@@ -254,6 +352,7 @@ def judge(lines: Sequence[Line], payloads: Sequence[str], regions: Sequence[str]
     a line without one, without a digit and without an e-mail address cannot use a claim (most lines stop there)."""
     if MODE == "off":
         return []
+    wide = MODE in _WIDE_MODES
     out: list[Found] = []
     page: list[tuple[frozenset[str], contradicts.PageValues]] = []  # the page's values of the kinds asked so far
     badges: list[str] = []
@@ -283,7 +382,7 @@ def judge(lines: Sequence[Line], payloads: Sequence[str], regions: Sequence[str]
     # the lines judged: every line of a region the site did not write for every reader; in the site's own regions
     # (R2, R3) only a line that holds a byline's separator near its start or follows a short line that holds one
     todo = {i for i, r in enumerate(regions) if r in _FOREIGN}
-    if MODE != "R1":
+    if MODE in ("R2", "R3"):
         for j, q in enumerate(payloads):
             if q and _SEPS.search(q, 0, _SHORT) is not None:
                 todo.update(range(j, min(n, j + 1 + _HEAD_LINES)) if len(q) <= _SHORT else (j,))
@@ -311,7 +410,52 @@ def judge(lines: Sequence[Line], payloads: Sequence[str], regions: Sequence[str]
             c = claim(p) or (handle(text) if head else None)  # the lines before: their byline only
         if c is None:
             continue
-        why = _what(p, home, contradicted(i))
+        why = _what(p, home, contradicted(i), wide)
+        if why:
+            out.append(Found(i, c, why))
+    if MODE in _POST_MODES:
+        out.extend(_posts(lines, payloads, regions, flagged, home, gated, contradicted, shown_elsewhere, wide))
+        out.sort(key=lambda f: f.at)
+    return out
+
+
+def _posts(lines: Sequence[Line], payloads: Sequence[str], regions: Sequence[str], flagged: Callable[[int], bool],
+           home: frozenset[str], gated: Sequence[bool] | None, contradicted: Callable[[int], Callable[[], bool]],
+           shown_elsewhere: Callable[[str, int, int], bool], wide: bool) -> list[Found]:
+    """R4/R5 in the site's own regions: each text line of a post (a body under a byline, :func:`post_byline`, on a
+    page that shows a byline's age or date again outside it) whose byline name or body claims a role of the site
+    that the page does not show as its own badge, and that uses the claim (:func:`_what`). Cheap tests first: the
+    body's length, the defense's gate (or a digit, an ``@``), a role noun in the body or its short lines before."""
+    out: list[Found] = []
+    ages: list[list[int]] = []  # positions of the short lines holding an age or a date, found once when asked
+
+    def again(lo: int, hi: int) -> bool:  # the page shows a byline's age or date outside lines lo..hi
+        if not ages:
+            ages.append([k for k, q in enumerate(payloads) if q and len(q) <= _SHORT and _age_at(q) >= 0])
+        return any(not lo <= k <= hi for k in ages[0])
+
+    for i, p in enumerate(payloads):
+        if not p or regions[i] in _FOREIGN or p.count(" ") < _MIN_WORDS - 1:
+            continue
+        if not (gated is None or gated[i] or "@" in p or _VALUE.search(p) is not None):
+            continue
+        if flagged(i) or lines[i].role == "RootWebArea":
+            continue
+        pieces, first = _byline_pieces(payloads, i)
+        if not pieces:
+            continue
+        low = p.lower()
+        if not (has_role_word(low) or has_role_word(" ".join(pieces).lower())):
+            continue
+        name = post_byline(pieces)
+        if name is None:
+            continue
+        c = _name_claim(name) or claim(p)
+        if c is None:
+            continue
+        if shown_elsewhere(c.role, i - 1 - _HEAD_LINES, i) or not again(first, i):
+            continue
+        why = _what(p, home, contradicted(i), wide)
         if why:
             out.append(Found(i, c, why))
     return out
