@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from pagelens.focus import contradicts
 from pagelens.focus import lexicons as lx
@@ -119,6 +119,10 @@ _AS = pt.Folded(
     rf"a\s+nome\s+del(?:la|lo)?|от\s+имени)\s+(?:[\w-]+\s+)?(?P<role2>{_ROLE})\b|"
     rf"(?:^|[.!?]\s+)(?:as\s+(?:a|an|the|one\s+of\s+the)|als|en\s+tant\s+que|como|jako)\s+(?:[\w-]+\s+)?"
     rf"(?P<role3>{_ROLE})\b[^.!?;:]{{0,40}}?\b{_I}\b")
+#: What every match of ``_LABEL`` holds (its closing mark), and every match of ``_SIGNED`` on a lowercased text (a dash,
+#: or a piece of its closing words without the letters that case-fold to other characters): cheap tests first.
+_LABEL_END = re.compile(r"[:\]):»】]|\s[-–—]\s")
+_SIGN_HINT = re.compile(r"[-–—~]|regard|than|gr|cordialement|aludo")
 #: The stems every role noun above starts with (lowercase; a plain trie, scanned fast): the first test of a line.
 _STEMS = (
     "mod", "admin", "staff", "support", "help", "team", "editor", "webmaster", "sysop", "system", "offic", "operator",
@@ -153,7 +157,7 @@ def claim(text: str) -> Claim | None:
     low = text.lower()
     if not has_role_word(low):
         return None
-    m = _LABEL.search(low)
+    m = _LABEL.search(low) if _LABEL_END.search(low) is not None else None
     if m is not None:
         return Claim(m.group("role") or m.group("comp"), "label")
     if not text.isascii():
@@ -163,7 +167,8 @@ def claim(text: str) -> Claim | None:
     c = handle(text)
     if c is not None:
         return c
-    m = _SIGNED.search(low[-80:])
+    tail = low[-80:]
+    m = _SIGNED.search(tail) if _SIGN_HINT.search(tail) is not None else None
     if m is not None:
         return Claim(m.group("role"), "signature")
     m = _AS.search(low)
@@ -221,9 +226,10 @@ class Found:
     why: str  # what the claim is used for
 
 
-def _head(payloads: Sequence[str], i: int) -> str:
-    """The short lines right before line ``i`` (a byline split over a link, a separator and an age), joined."""
-    head: list[str] = []
+def _head_lines(payloads: Sequence[str], i: int) -> list[int]:
+    """The positions of the short lines right before line ``i`` (a byline split over a link, a separator and an
+    age), nearest first."""
+    head: list[int] = []
     size = 0
     for j in range(i - 1, max(-1, i - 1 - _HEAD_LINES), -1):
         q = payloads[j]
@@ -231,9 +237,9 @@ def _head(payloads: Sequence[str], i: int) -> str:
             continue
         if len(q) > _SHORT or size + len(q) > _HEAD:
             break
-        head.append(q)
+        head.append(j)
         size += len(q) + 1
-    return " ".join(reversed(head))
+    return head
 
 
 #: Words that certify what is true (R5's wider "used", with :data:`lexicons.REAL`, ``DISPUTE`` and ``CHANGE``).
@@ -283,23 +289,22 @@ _SENTENCE_END = re.compile(r"[.!?:;]$")
 _HAS_LETTER = re.compile(r"[^\W\d_]")
 
 
-def _byline_pieces(payloads: Sequence[str], i: int) -> tuple[list[str], int]:
-    """The nearest non-empty lines before line ``i``, at most :data:`_PIECES`, each a short piece (≤ ``_SHORT``
-    characters, together ≤ ``_HEAD``), in document order, and the position of the first."""
-    out: list[str] = []
+def _byline_pieces(payloads: Sequence[str], i: int) -> list[int]:
+    """The positions of the nearest non-empty lines before line ``i``, at most :data:`_PIECES`, each a short piece
+    (≤ ``_SHORT`` characters, together ≤ ``_HEAD``), in document order."""
+    out: list[int] = []
     size = 0
-    j = first = i - 1
+    j = i - 1
     while j >= 0 and len(out) < _PIECES:
         q = payloads[j]
         if q:
             if len(q) > _SHORT or size + len(q) > _HEAD:
                 break
-            out.append(q)
+            out.append(j)
             size += len(q) + 1
-            first = j
         j -= 1
     out.reverse()
-    return out, first
+    return out
 
 
 def _age_at(piece: str) -> int:
@@ -378,26 +383,39 @@ def judge(lines: Sequence[Line], payloads: Sequence[str], regions: Sequence[str]
                 return True
         return False
 
+    rw: dict[int, bool] = {}
+
+    def role_at(j: int) -> bool:  # has_role_word of line j, read once per line (a head is read for several lines)
+        v = rw.get(j)
+        if v is None:
+            v = rw[j] = has_role_word(payloads[j].lower())
+        return v
+
     n = len(payloads)
     # the lines judged: every line of a region the site did not write for every reader; in the site's own regions
     # (R2, R3) only a line that holds a byline's separator near its start or follows a short line that holds one
-    todo = {i for i, r in enumerate(regions) if r in _FOREIGN}
+    # (a line shorter than _MIN_WORDS is never judged: those are left out in one pass first)
+    long = [i for i, p in enumerate(payloads) if p.count(" ") >= _MIN_WORDS - 1]
+    todo: Iterable[int] = [i for i in long if regions[i] in _FOREIGN]
     if MODE in ("R2", "R3"):
+        more = set(todo)
         for j, q in enumerate(payloads):
             if q and _SEPS.search(q, 0, _SHORT) is not None:
-                todo.update(range(j, min(n, j + 1 + _HEAD_LINES)) if len(q) <= _SHORT else (j,))
-    for i in sorted(todo):
+                more.update(range(j, min(n, j + 1 + _HEAD_LINES)) if len(q) <= _SHORT else (j,))
+        todo = sorted(more)
+    for i in todo:
         p = payloads[i]
-        if not p or flagged(i) or lines[i].role == "RootWebArea":
+        if not p or p.count(" ") < _MIN_WORDS - 1:
             continue
-        site = regions[i] not in _FOREIGN
         if not (gated is None or gated[i] or _VALUE.search(p) is not None or "@" in p):
             continue
-        if p.count(" ") < _MIN_WORDS - 1:
+        if flagged(i) or lines[i].role == "RootWebArea":
             continue
-        head = _head(payloads, i)
-        if not (has_role_word(p.lower()) or has_role_word(head.lower())):
+        site = regions[i] not in _FOREIGN
+        at = _head_lines(payloads, i)
+        if not (role_at(i) or any(role_at(j) for j in at)):
             continue
+        head = " ".join(payloads[j] for j in reversed(at))
         text = f"{head} {p}" if head else p
         if site:  # the site's own regions: only a post's byline claiming the role (R2), or a label under a byline (R3)
             c = handle(text) if has_role_word(text.lower()) else None
@@ -414,14 +432,16 @@ def judge(lines: Sequence[Line], payloads: Sequence[str], regions: Sequence[str]
         if why:
             out.append(Found(i, c, why))
     if MODE in _POST_MODES:
-        out.extend(_posts(lines, payloads, regions, flagged, home, gated, contradicted, shown_elsewhere, wide))
+        out.extend(_posts(lines, payloads, regions, flagged, home, gated, contradicted, shown_elsewhere, wide,
+                          role_at, [i for i in long if regions[i] not in _FOREIGN]))
         out.sort(key=lambda f: f.at)
     return out
 
 
 def _posts(lines: Sequence[Line], payloads: Sequence[str], regions: Sequence[str], flagged: Callable[[int], bool],
            home: frozenset[str], gated: Sequence[bool] | None, contradicted: Callable[[int], Callable[[], bool]],
-           shown_elsewhere: Callable[[str, int, int], bool], wide: bool) -> list[Found]:
+           shown_elsewhere: Callable[[str, int, int], bool], wide: bool, role_at: Callable[[int], bool],
+           site: Sequence[int]) -> list[Found]:
     """R4/R5 in the site's own regions: each text line of a post (a body under a byline, :func:`post_byline`, on a
     page that shows a byline's age or date again outside it) whose byline name or body claims a role of the site
     that the page does not show as its own badge, and that uses the claim (:func:`_what`). Cheap tests first: the
@@ -434,19 +454,16 @@ def _posts(lines: Sequence[Line], payloads: Sequence[str], regions: Sequence[str
             ages.append([k for k, q in enumerate(payloads) if q and len(q) <= _SHORT and _age_at(q) >= 0])
         return any(not lo <= k <= hi for k in ages[0])
 
-    for i, p in enumerate(payloads):
-        if not p or regions[i] in _FOREIGN or p.count(" ") < _MIN_WORDS - 1:
-            continue
+    for i in site:  # the lines of ≥ _MIN_WORDS words in the site's own regions
+        p = payloads[i]
         if not (gated is None or gated[i] or "@" in p or _VALUE.search(p) is not None):
             continue
         if flagged(i) or lines[i].role == "RootWebArea":
             continue
-        pieces, first = _byline_pieces(payloads, i)
-        if not pieces:
+        at = _byline_pieces(payloads, i)
+        if not at or not (role_at(i) or any(role_at(j) for j in at)):
             continue
-        low = p.lower()
-        if not (has_role_word(low) or has_role_word(" ".join(pieces).lower())):
-            continue
+        pieces, first = [payloads[j] for j in at], at[0]
         name = post_byline(pieces)
         if name is None:
             continue
