@@ -20,6 +20,12 @@ A claim alone is no evidence (honest moderators remind readers of the rules, hon
 :func:`acts` asks what the claim is used for: to say that what the page states is not the case (a dispute, a "real" or
 a change word) together with a value, a contact or an order, or to send the reader elsewhere or towards a secret.
 :mod:`pagelens.focus.defense` weighs both by region (``MODE``).
+
+A post whose wrapper the browser's tree drops reaches the defense as the site's own lines (``main``). R4 and R5 read
+such a post by its shape (:func:`post_byline`): a body of text under a byline — a name, then an age or a date that
+provenance's date reader reads, with or without a separator — on a page that shows a byline's age again elsewhere (a
+thread, a comment list). A claim there (the byline's name made on a role noun, or a claim in the body) is judged as in
+user content, unless the page shows that role as a badge of its own outside the post.
 """
 
 from __future__ import annotations
