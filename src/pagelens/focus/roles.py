@@ -401,8 +401,11 @@ def judge(lines: Sequence[Line], payloads: Sequence[str], regions: Sequence[str]
     # the lines judged: every line of a region the site did not write for every reader; in the site's own regions
     # (R2, R3) only a line that holds a byline's separator near its start or follows a short line that holds one
     # (a line shorter than _MIN_WORDS is never judged: those are left out in one pass first)
-    long = [i for i, p in enumerate(payloads) if p.count(" ") >= _MIN_WORDS - 1]
-    todo: Iterable[int] = [i for i in long if regions[i] in _FOREIGN]
+    # (only a line of ≥ _MIN_WORDS words, gated by the defense or holding a digit or an "@", can use a claim: those
+    # are found in one pass first)
+    can = [i for i, p in enumerate(payloads) if p.count(" ") >= _MIN_WORDS - 1
+           and (gated is None or gated[i] or "@" in p or _VALUE.search(p) is not None)]
+    todo: Iterable[int] = [i for i in can if regions[i] in _FOREIGN]
     if MODE in ("R2", "R3"):
         more = set(todo)
         for j, q in enumerate(payloads):
@@ -439,7 +442,7 @@ def judge(lines: Sequence[Line], payloads: Sequence[str], regions: Sequence[str]
             out.append(Found(i, c, why))
     if MODE in _POST_MODES:
         out.extend(_posts(lines, payloads, regions, flagged, home, gated, contradicted, shown_elsewhere, wide,
-                          role_at, [i for i in long if regions[i] not in _FOREIGN]))
+                          role_at, [i for i in can if regions[i] not in _FOREIGN]))
         out.sort(key=lambda f: f.at)
     return out
 
@@ -460,10 +463,8 @@ def _posts(lines: Sequence[Line], payloads: Sequence[str], regions: Sequence[str
             ages.append([k for k, q in enumerate(payloads) if q and len(q) <= _SHORT and _age_at(q) >= 0])
         return any(not lo <= k <= hi for k in ages[0])
 
-    for i in site:  # the lines of ≥ _MIN_WORDS words in the site's own regions
+    for i in site:  # the lines of the site's own regions that can use a claim (judge's first pass)
         p = payloads[i]
-        if not (gated is None or gated[i] or "@" in p or _VALUE.search(p) is not None):
-            continue
         if flagged(i) or lines[i].role == "RootWebArea":
             continue
         at = _byline_pieces(payloads, i)
