@@ -31,6 +31,9 @@ Web pages can carry text written for the agent rather than for the user. :func:`
    a name, a command) the page writes with another value, while it says the page's value is not the one ("V, not W",
    or a dispute, real/current or change word), corrects one value rather than listing several, and stands apart from
    the data (a note beside it in the site's own regions; anywhere in user content, overlays and unseen text).
+8. **The page's own pairs** (:mod:`pagelens.focus.pairs`, off unless ``pairs.MODE`` is set) — a sentence outside the
+   page's data that names a label the page pairs with a value (a table's row, a cell, an option, a term) and writes
+   that value and one other of its type in its place.
 
 A notice bar above the page's own content is folded like a pop-up the agent did not open
 (:mod:`pagelens.focus.notices`), whatever it says: text in the site's own register needs no evidence there. So is a
@@ -54,7 +57,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
-from pagelens.focus import borrowed, contradicts, disowned, misroute, speakers, splits, steering, uncollected
+from pagelens.focus import borrowed, contradicts, disowned, misroute, pairs, speakers, splits, steering, uncollected
 from pagelens.focus import lexicons as lx
 from pagelens.focus.evidence import (
     NO_EVIDENCE,
@@ -593,7 +596,22 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
         reason = (f"{found.items[0].describe()}, and says the page's value is not the one "
                   f"(in {_WHERE.get(regions[i], regions[i])})")
         flag([i, *found.wrappers], ("disputes-page", reason), payloads[i], regions[i])
+    if pairs.MODE:
+        _pairs_step(lines, payloads, regions, top, flags, flag, pos)
     return tuple(sorted(flags.values(), key=lambda f: f.line))
+
+
+def _pairs_step(lines: Sequence[Line], payloads: Sequence[str], regions: Sequence[str], top: int,
+                flags: Mapping[int, Flag], flag: Callable[..., None],
+                pos: Callable[[], disowned.PageIndex]) -> None:
+    """8. a sentence that gives another figure for a label the page pairs with a value in its own structure (a
+    table's row, a cell, an option, a term; :mod:`pagelens.focus.pairs`, switch ``pairs.MODE``), writing the page's
+    value and one new one in its place."""
+    flagged = frozenset(flags)
+    for claim in pairs.judge(lines, payloads, regions, top, lambda i: lines[i].no in flagged, pos):
+        i = claim.at
+        reason = (f"{claim.describe()}, and writes that value too (in {_WHERE.get(regions[i], regions[i])})")
+        flag([i, *claim.wrappers], ("disputes-page", reason), payloads[i], regions[i])
 
 
 #: h35-split: step 2b, a sentence split over lines of different parents judged as one span (:mod:`splits`).
