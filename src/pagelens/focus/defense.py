@@ -610,7 +610,7 @@ def _pairs_step(lines: Sequence[Line], payloads: Sequence[str], regions: Sequenc
     flagged = frozenset(flags)
     for claim in pairs.judge(lines, payloads, regions, top, lambda i: lines[i].no in flagged, pos):
         i = claim.at
-        reason = (f"{claim.describe()}, and writes that value too (in {_WHERE.get(regions[i], regions[i])})")
+        reason = f"{claim.describe()} (in {_WHERE.get(regions[i], regions[i])})"
         flag([i, *claim.wrappers], ("disputes-page", reason), payloads[i], regions[i])
 
 

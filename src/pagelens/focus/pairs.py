@@ -75,6 +75,7 @@ _DATA = frozenset({"cell", "gridcell", "columnheader", "rowheader", "option", "c
                    "listitem", "combobox", "textbox", "spinbutton", "slider"})
 _ITEM = frozenset({"cell", "gridcell", "option", "listitem", "term", "definition", "rowheader"})
 _CELLS = frozenset({"cell", "gridcell", "rowheader", "columnheader"})
+_TRIM = re.compile(r"[\s()\[\]{}:;,.|/–—-]+")
 _CUR_NAME = {"¥": "円", "JPY": "円", "£": "GBP", "€": "EUR", "$": "USD"}
 
 
@@ -182,10 +183,10 @@ class PagePairs:
         self.pairs: list[Pair] = []
         for i, ln in enumerate(lines):
             p = payloads[i]
-            if not p:
-                continue
             if ln.role == "row":
                 self._row(lines, payloads, i, index)
+            elif not p:
+                continue
             elif ln.role in _ITEM and len(p) <= _LABEL_MAX:
                 self._item(p, i)
             elif ln.role in ("StaticText", "paragraph", "generic") and len(p) <= _LINE_PAIR and ":" in p:
@@ -203,7 +204,8 @@ class PagePairs:
         if fig.kind == "num" and fig.key:
             words.add(fig.key)
         if words:
-            self.pairs.append(Pair(frozenset(words), fig, at, label.strip()[:60]))
+            shown = _TRIM.sub(" ", label).strip() or (fig.key if fig.kind == "num" else "")
+            self.pairs.append(Pair(frozenset(words), fig, at, shown[:60]))
 
     def _item(self, text: str, at: int) -> None:
         figs = figures(text)
@@ -244,9 +246,12 @@ class Claim:
     pair: Pair
     new: Fig
     wrappers: tuple[int, ...]
+    own: bool  # the sentence writes the pair's own value too (else it carries a dispute, real or change word)
 
     def describe(self) -> str:
-        return (f"gives {self.new.show()} for '{self.pair.text}', which the page pairs with {self.pair.value.show()}")
+        how = "and writes that value too" if self.own else "and says the page's value is not the one"
+        return (f"gives {self.new.show()} for '{self.pair.text}', which the page pairs with {self.pair.value.show()}, "
+                f"{how}")
 
 
 def _sentence(text: str) -> bool:
@@ -281,8 +286,8 @@ def _says_not_the_one(text: str) -> bool:
     return lx.DISPUTE.search(low) is not None or lx.REAL.search(low) is not None or lx.CHANGE.search(low) is not None
 
 
-def correction(figs: Sequence[Fig], named: Sequence[Pair], worded: bool) -> tuple[Pair, Fig] | None:
-    """(the named pair, the value put in its place) when the figures ``figs`` of a sentence naming ``named`` write a
+def correction(figs: Sequence[Fig], named: Sequence[Pair], worded: bool) -> tuple[Pair, Fig, bool] | None:
+    """(the named pair, the value put in its place, whether the pair's own value is written) when the figures ``figs`` of a sentence naming ``named`` write a
     pair's own value and exactly one other value of its type that no named pair gives; with ``worded`` (the sentence
     says the page's value is not the one), one such new value is enough."""
     for pair in named:
@@ -298,7 +303,7 @@ def correction(figs: Sequence[Fig], named: Sequence[Pair], worded: bool) -> tupl
             if not any(f.kind == g.kind and f.value == g.value for g in new):
                 new.append(f)
         if len(new) == 1 and (gives_own or worded):
-            return pair, new[0]
+            return pair, new[0], gives_own
     return None
 
 
@@ -342,5 +347,5 @@ def judge(lines: Sequence[Line], payloads: Sequence[str], regions: Sequence[str]
         got = correction(figs, named, worded)
         if got is None:
             continue
-        out.append(Claim(i, got[0], got[1], _wrappers(lines, payloads, i, at)))
+        out.append(Claim(i, got[0], got[1], _wrappers(lines, payloads, i, at), got[2]))
     return out
