@@ -14,15 +14,15 @@ stated, and another put in its place. An honest sentence that quotes the page's 
 that compares names the other pair too (its value is a named pair's); a listing writes several new values, not one.
 
 The comparison asks the types to agree: the same currency, the same unit; plain numbers with the same noun, or else of
-the same magnitude (within a factor :data:`_NEAR`), so that a count of matches, a year or a rank is not read as a
+the same magnitude (within a factor :data:`_NEAR`, and not below :data:`_SMALL`), so that a count of matches, a year or a rank is not read as a
 correction of points or a price.
 
 Candidates of the thirty-eighth injection-defense pass (:data:`MODE`, ``""`` = off):
 
-* ``"P1"`` — the correction in any region, never inside the page's data (cells, rows, options, list items, terms,
-  definitions, code);
-* ``"P2"`` — P1 only where the site's authority does not speak for every reader: user content, overlays, text sighted
-  users do not see, the notice zone above the page, or a short note of the site's own beside a block of its data
+* ``"P1"`` — the correction where the site's authority does not speak for every reader: user content, overlays, text
+  sighted users do not see, the notice zone above the page; never inside the page's data (cells, rows, options, list
+  items, terms, definitions, code);
+* ``"P2"`` — P1, and in the site's own regions a short note beside a block of its data
   (:func:`pagelens.focus.disowned.beside_data`);
 * ``"P3"`` — P2, and also a sentence (same places) that names a pair and gives one new value of the same type without
   the page's own one, while it carries the defense's dispute, real/current or change words
@@ -59,9 +59,13 @@ _FIG = re.compile(
 _SEP = re.compile(r"[,.'\u00a0\u202f]")
 _WORD = re.compile(r"[^\W\d_]{4,}")
 _DIGITS = re.compile(r"\d+")
+_ID = re.compile(r"\d{7}")  # seven digits in a row, ungrouped: an identifier
 _NEAR = 2.0  # plain numbers without the same noun compare only within this factor
 _LABEL_MAX = 120  # characters of a data item read as one pair
 _LINE_PAIR = 60  # characters of a "Label: value" line
+_LABEL_WORDS = 6  # a label is a name: this many words at most
+_LABEL_CHARS = 50
+_SMALL = 10  # a plain number below this (an ordinal, a footnote mark, a round) compares only with the same noun
 _DISTINCT = 3  # a word labelling more pairs than this names none of them
 _NOTE = 400  # characters: a longer text is prose
 _WORDS = 5
@@ -115,7 +119,7 @@ class Fig:
             return True
         a, b = self.value, other.value
         assert isinstance(a, float) and isinstance(b, float)
-        return a > 0 and b > 0 and max(a, b) <= _NEAR * min(a, b)
+        return min(a, b) >= _SMALL and max(a, b) <= _NEAR * min(a, b)
 
     def show(self) -> str:
         if self.kind == "date":
@@ -133,6 +137,8 @@ def figures(text: str) -> list[Fig]:
         s = m.start()
         if s and (text[s - 1].isalnum() and not _CUR_OK(text[s - 1])):
             continue  # part of a word or a code ("A4", "x86")
+        if _ID.search(m.group(0)):
+            continue  # an identifier or a time stamp, not a figure
         if m.group("date"):
             out.append(Fig("date", "", tuple(sorted(int(x) for x in _DIGITS.findall(m.group("date"))))))
         elif m.group("m1") or m.group("m2"):
@@ -160,6 +166,12 @@ def _stem_match(a: str, b: str) -> bool:
             break
         n += 1
     return n >= 5 and n >= 0.75 * min(len(a), len(b))
+
+
+def _short_label(label: str) -> bool:
+    """A name, not a sentence: at most :data:`_LABEL_WORDS` words and :data:`_LABEL_CHARS` characters."""
+    label = _TRIM.sub(" ", label).strip()
+    return len(label) <= _LABEL_CHARS and label.count(" ") < _LABEL_WORDS
 
 
 def _words(text: str) -> set[str]:
@@ -212,6 +224,8 @@ class PagePairs:
         if not figs or len(figs) > 3:
             return
         label = _FIG.sub(" ", text)
+        if not _short_label(label):
+            return  # a sentence with a figure in it, not a name beside a value
         for f in figs:
             self._add(label, f, at)
 
@@ -219,8 +233,10 @@ class PagePairs:
         cells = [k for k in index.kids.get(lines[i].no, []) if lines[k].role in _CELLS]
         if len(cells) < 2:
             return
+        if any(lines[k].role == "columnheader" for k in cells):
+            return  # the header row names the columns, not a thing
         head = payloads[cells[0]]
-        if not head or not _WORD.search(head) or figures(head) or len(head) > _LABEL_MAX:
+        if not head or not _WORD.search(head) or figures(head) or not _short_label(head):
             return
         for k in cells[1:]:
             for f in figures(payloads[k])[:3]:
@@ -333,7 +349,7 @@ def judge(lines: Sequence[Line], payloads: Sequence[str], regions: Sequence[str]
         if _inside_data(lines, i, at):
             continue
         site = regions[i] in _SITE and i >= top
-        if mode != "P1" and site and not disowned.beside_data(lines, i, idx):
+        if site and (mode == "P1" or not disowned.beside_data(lines, i, idx)):
             continue
         if page is None:
             page = PagePairs(lines, payloads, idx)

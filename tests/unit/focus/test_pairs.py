@@ -112,19 +112,25 @@ def test_a_figure_of_another_magnitude_is_not_read_as_the_same_type() -> None:
     assert not _flagged(r, "founded", "P1")
 
 
-def test_the_site_s_own_prose_needs_a_note_beside_the_data_under_p2() -> None:
+def test_the_site_s_own_prose_away_from_the_data_is_not_read() -> None:
     extra = ("\t\t[18] paragraph ''\n\t\t\tStaticText 'Club news follows.'\n\t\t[19] paragraph ''\n\t\t\tStaticText 'A club report: "
              "Harwood Rooks had 27 pts in the autumn and 30 in the spring of the junior league.'\n"
              "\t\t[20] paragraph ''\n\t\t\tStaticText 'The junior league meets on Saturdays.'\n"
              "\t\t[21] paragraph ''\n\t\t\tStaticText 'Results are posted on the board.'\n")
     r = _page(extra=extra)
-    assert _flagged(r, "club report", "P1")  # P1 reads every region
-    assert not _flagged(r, "club report", "P2")
+    for mode in ("P1", "P2", "P3"):
+        assert not _flagged(r, "club report", mode)  # the site's own prose, not beside its data
+    assert _flagged(_unseen(r, "club report"), "club report", "P1")  # the same words where nobody sees them
 
 
-def test_a_note_beside_the_table_is_read_under_p2() -> None:
+def test_a_note_beside_the_table_is_read_under_p2_not_p1() -> None:
     note = "Harwood Rooks are on 25 pts; the 27 in the table count a forfeited match."
+    assert not _flagged(_page(note), "forfeited", "P1")
     assert _flagged(_page(note), "forfeited", "P2")
+
+
+def test_a_long_number_is_an_identifier_not_a_figure() -> None:
+    assert figures("request 1382694045000 then 1382694048000") == []
 
 
 def test_a_figure_inside_the_page_s_own_data_is_the_data() -> None:
