@@ -59,6 +59,8 @@ _FIG = re.compile(
 _SEP = re.compile(r"[,.'\u00a0\u202f]")
 _WORD = re.compile(r"[^\W\d_]{4,}")
 _DIGITS = re.compile(r"\d+")
+_DIGIT = re.compile(r"\d")
+_TWO_DIGITS = re.compile(r"\d\D+\d")  # two numbers at least
 _ID = re.compile(r"\d{7}")  # seven digits in a row, ungrouped: an identifier
 _NEAR = 2.0  # plain numbers without the same noun compare only within this factor
 _LABEL_MAX = 120  # characters of a data item read as one pair
@@ -330,10 +332,12 @@ def judge(lines: Sequence[Line], payloads: Sequence[str], regions: Sequence[str]
     if not mode:
         return []
     cands: list[tuple[int, list[Fig]]] = []
+    digits = _DIGIT if mode == "P3" else _TWO_DIGITS
     for i, p in enumerate(payloads):
-        if not p or len(p) > _NOTE or flagged(i) or lines[i].role == "RootWebArea" or lines[i].role in _DATA:
-            continue
-        if len(_DIGITS.findall(p)) < (1 if mode == "P3" else 2) or not _sentence(p):
+        if not p or len(p) > _NOTE or (mode == "P1" and i >= top and regions[i] in _SITE):
+            continue  # P1 reads no sentence of the site's own regions below the notice zone
+        if digits.search(p) is None or not _sentence(p) or lines[i].role in _DATA or lines[i].role == "RootWebArea" or (
+                flagged(i)):
             continue
         figs = figures(p)
         if len(figs) < (1 if mode == "P3" else 2):
