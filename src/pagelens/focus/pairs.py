@@ -1,21 +1,21 @@
 """A figure the page gives otherwise: a claim read against the page's own label → value pairs (structure, any language).
 
 A page pairs labels with values in its structure: a table's row (its first cell the label, the other cells the values),
-a cell, an option or a list item that holds a name and a figure ("Leverkusen (28 Pkt)", "Model X 90 x 190 cm (£1,149)"),
+a cell, an option or a list item that holds a name and a figure (a team beside its points, a size beside its price),
 a term and its definition, a short "Label: value" line. :class:`PagePairs` reads those pairs once per page, the values
 typed without a language: an amount beside a currency sign or code, a number with a unit symbol, a numeric date, a plain
 number (with the word written after it, if any, as its noun).
 
 A sentence outside those structures (a note, a banner, a footnote, a post, an alt text or an aria-label) that **names**
 a pair — a word of its label or its value's noun, distinctive on the page (it labels few pairs) — and writes the pair's
-own value **and** one other value of the same type that no named pair gives ("officially 25, the 28 include …",
-"22, the 28 in the table are void", "400 participants (the 40 shown …)") corrects the page's figure: the page's value
-stated, and another put in its place. An honest sentence that quotes the page's figures writes the page's values; one
-that compares names the other pair too (its value is a named pair's); a listing writes several new values, not one.
+own value **and** one other value of the same type that no named pair gives (the row's figure quoted, another given as
+the real one) corrects the page's figure: the page's value stated, and another put in its place. An honest sentence that
+quotes the page's figures writes the page's values; one that compares names the other pair too (its value is a named
+pair's); a listing writes several new values, not one.
 
 The comparison asks the types to agree: the same currency, the same unit; plain numbers with the same noun, or else of
-the same magnitude (within a factor :data:`_NEAR`, and not below :data:`_SMALL`), so that a count of matches, a year or a rank is not read as a
-correction of points or a price.
+the same magnitude (within a factor :data:`_NEAR`, and not below :data:`_SMALL`), so that a count of matches, a year or
+a rank is not read as a correction of points or a price.
 
 Candidates of the thirty-eighth injection-defense pass (:data:`MODE`, ``""`` = off):
 
@@ -191,14 +191,14 @@ class Pair:
 class PagePairs:
     """The page's label → value pairs, read once from its structure."""
 
-    __slots__ = ("by_word", "pairs")
+    __slots__ = ("by_head", "by_word", "pairs")
 
-    def __init__(self, lines: Sequence[Line], payloads: Sequence[str], index: disowned.PageIndex) -> None:
+    def __init__(self, lines: Sequence[Line], payloads: Sequence[str]) -> None:
         self.pairs: list[Pair] = []
         for i, ln in enumerate(lines):
             p = payloads[i]
             if ln.role == "row":
-                self._row(lines, payloads, i, index)
+                self._row(lines, payloads, i)
             elif not p:
                 continue
             elif ln.role in _ITEM and len(p) <= _LABEL_MAX:
@@ -212,6 +212,9 @@ class PagePairs:
         for pair in self.pairs:
             for w in pair.label:
                 self.by_word.setdefault(w, []).append(pair)
+        self.by_head: dict[str, list[str]] = {}  # a word's first five letters → the label words beginning so
+        for w in self.by_word:
+            self.by_head.setdefault(w[:5], []).append(w)
 
     def _add(self, label: str, fig: Fig, at: int) -> None:
         words = _words(label)
@@ -231,8 +234,14 @@ class PagePairs:
         for f in figs:
             self._add(label, f, at)
 
-    def _row(self, lines: Sequence[Line], payloads: Sequence[str], i: int, index: disowned.PageIndex) -> None:
-        cells = [k for k in index.kids.get(lines[i].no, []) if lines[k].role in _CELLS]
+    def _row(self, lines: Sequence[Line], payloads: Sequence[str], i: int) -> None:
+        d = lines[i].depth
+        cells = []
+        j = i + 1
+        while j < len(lines) and lines[j].depth > d:  # the row's subtree: its cells are its children
+            if lines[j].depth == d + 1 and lines[j].role in _CELLS:
+                cells.append(j)
+            j += 1
         if len(cells) < 2:
             return
         if any(lines[k].role == "columnheader" for k in cells):
@@ -247,11 +256,10 @@ class PagePairs:
     def named(self, words: Iterable[str]) -> list[Pair]:
         """The pairs a text with ``words`` names: by a word (or its inflection) that labels few pairs."""
         out: dict[int, Pair] = {}
-        keys = self.by_word.keys()
         for w in words:
             hits = self.by_word.get(w)
             if hits is None:
-                hits = [p for k in keys if k[:5] == w[:5] and _stem_match(k, w) for p in self.by_word[k]]
+                hits = [p for k in self.by_head.get(w[:5], ()) if _stem_match(k, w) for p in self.by_word[k]]
             if hits and len({p.at for p in hits}) <= _DISTINCT:
                 for p in hits:
                     out[id(p)] = p
@@ -331,34 +339,33 @@ def judge(lines: Sequence[Line], payloads: Sequence[str], regions: Sequence[str]
     mode = MODE if mode is None else mode
     if not mode:
         return []
-    cands: list[tuple[int, list[Fig]]] = []
     digits = _DIGIT if mode == "P3" else _TWO_DIGITS
+    least = 1 if mode == "P3" else 2
+    cands: list[int] = []
     for i, p in enumerate(payloads):
         if not p or len(p) > _NOTE or (mode == "P1" and i >= top and regions[i] in _SITE):
             continue  # P1 reads no sentence of the site's own regions below the notice zone
         if digits.search(p) is None or not _sentence(p) or lines[i].role in _DATA or lines[i].role == "RootWebArea" or (
                 flagged(i)):
             continue
-        figs = figures(p)
-        if len(figs) < (1 if mode == "P3" else 2):
-            continue
-        cands.append((i, figs))
+        cands.append(i)
     if not cands:
+        return []
+    page = PagePairs(lines, payloads)  # read only for a page with a sentence to judge
+    if not page.pairs:
         return []
     idx = index()
     at = idx.pos
-    page: PagePairs | None = None
     out: list[Claim] = []
-    for i, figs in cands:
+    for i in cands:
         if _inside_data(lines, i, at):
             continue
         site = regions[i] in _SITE and i >= top
         if site and (mode == "P1" or not disowned.beside_data(lines, i, idx)):
             continue
-        if page is None:
-            page = PagePairs(lines, payloads, idx)
-            if not page.pairs:
-                return []
+        figs = figures(payloads[i])
+        if len(figs) < least:
+            continue
         own = {i, *(_ancestors(lines, i, at))}
         named = [q for q in page.named(_words(payloads[i])) if q.at not in own]
         if not named:
