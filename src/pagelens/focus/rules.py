@@ -286,6 +286,18 @@ class RulesConfig:
     #: on the choosing sets at −0.61 point of pruning; 0 before). :attr:`nearby_best` 0 turns it off too
     leftover_reach: int = 10
     leftover_tokens: int = 400
+    #: ...a neighbour only within its best unit's section (:func:`.nearby.section`: from the last heading before
+    #: it to the next, never past its landmark's edge; False: anywhere within the reach)
+    leftover_section: bool = False
+    #: on a page of at least :attr:`section_page_tokens`, the :attr:`section_headings` headings carrying the most
+    #: distinct goal terms (at least :attr:`section_terms`) bring the first :attr:`section_units` units of their
+    #: section (each at most :attr:`leftover_tokens`) from an allowance of this share of the budget, beyond it
+    #: (:func:`.nearby.section_leads`; 0: off)
+    section_share: float = 0.0
+    section_page_tokens: int = 20_000
+    section_headings: int = 2
+    section_terms: int = 2
+    section_units: int = 6
     #: the cores pass and the budget fill read only the fused order's first this many units (0: every unit; the
     #: allowances, the gap closer and the skeleton are not bounded). 120: BENCHMARKS.md "Focus, thirty-seventh pass"
     #: (every item kept on the choosing sets sits at rank <= 89; worth +0.04 point there; 0 before)
@@ -404,7 +416,13 @@ class RulesRetriever:
         if cfg.leftover_reach > 0 and left > 0:
             from pagelens.focus.nearby import leftover
 
-            spent += leftover(pa, keep, order, cfg.nearby_best, cfg.leftover_reach, cfg.leftover_tokens, left)
+            spent += leftover(pa, keep, order, cfg.nearby_best, cfg.leftover_reach, cfg.leftover_tokens, left,
+                              bounded=cfg.leftover_section)
+        if cfg.section_share > 0 and total >= cfg.section_page_tokens:
+            from pagelens.focus.nearby import section_leads
+
+            spent += section_leads(pa, keep, line_terms, cfg.section_terms, cfg.section_headings, cfg.section_units,
+                                   cfg.leftover_tokens, int(budget * cfg.section_share))
         if cfg.gap_tokens > 0:
             spent += close_gaps(page, keep, cfg.gap_tokens, cfg.gap_lines, pa.spare)
         info: dict[str, Any] = {
