@@ -38,6 +38,7 @@ GROUPS = {
     "choose": (*CORPUS_FILES, DATA / "realpage_goals_dev18.jsonl"),
     "check": (DATA / "realpage_goals_blind14.jsonl", DATA / "realpage_goals_blind15.jsonl"),
     "dev31": (DATA / "realpage_goals_dev31.jsonl",),  # development data (small web-app pages), stop 31
+    "dev35": (DATA / "realpage_goals_dev35.jsonl",),  # development data (long documentation pages), stop 35
 }
 
 

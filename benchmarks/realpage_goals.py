@@ -280,6 +280,18 @@ generalises), and the held-out ones, each in its own file:
   the walker's and the CDP full tree. Written by a helper (h37-goals26) from the full trees only, without reading the
   retriever, the defense or any earlier goal file, and without running either on them; held out, run only when asked
   for by name (``--set blind-26``).
+* ``dev-35`` — **development data from the start**, never held out (mechanism authors may read its rows and
+  misses): 157 goals (207 items; 59% read / 15% act / 25% navigate) on 7 long single-page documentation files from
+  Debian packages no earlier set used, rendered without their scripts (``benchmarks/data/pages_dev35``, sources,
+  licences and how each file was made in its SOURCES.md; :data:`SET_PAGES`), 3,155-91,769 lines of full tree: the
+  ELinks manual (``elinks-doc``), the GnuTLS manual (``gnutls-doc``, one page, 91,769 lines), FFmpeg's ``ffmpeg``
+  tool documentation and its filters manual (``ffmpeg-doc``, 37,233 lines), ImageMagick 6's command-line options
+  reference and colour-name table (``imagemagick-6-doc``) and the Lynx users guide (``lynx-common``); 92 of the 157
+  goals have every item past the first 20% of the page's full tree. Every item checked against both the walker's
+  and the CDP full tree; written by a helper (h38-devlong) from the full trees only, without reading the retriever,
+  the defense or any earlier goal file and without running either on them (the observation cache was filled once
+  with ``bm25-400``, its rows unread), to give long-document focus work development data (issue 9). Listed in
+  :data:`DEV_FILES`, not :data:`HELD_OUT_FILES`: read only when asked for by name (``--set dev-35``).
 
 **blind-3 … blind-8 are development data too** since 2026-12-06 (issue 9, h10-focus): each had
 been run on several code versions, and ``benchmarks/focus_learn.py`` fits ``default``'s learned
@@ -304,7 +316,7 @@ the same rendering with the same ``focus()`` (defense on), as ``pagelens eval-ca
         [--retriever default --retriever bm25-400 ...] [--set blind-2] [--budget 0.15] [--refined]
         [--json out.json]
 
-``--pages`` is the corpus; a set listed in :data:`SET_PAGES` (blind-11 … blind-17, dev-18, blind-19 … blind-23, dev-31, blind-24, blind-25, blind-26) always reads its own pages.
+``--pages`` is the corpus; a set listed in :data:`SET_PAGES` (blind-11 … blind-17, dev-18, blind-19 … blind-23, dev-31, blind-24, blind-25, blind-26, dev-35) always reads its own pages.
 """
 
 from __future__ import annotations
@@ -353,18 +365,19 @@ SET_PAGES = {"blind-11": HERE / "data" / "pages_blind11", "blind-12": HERE / "da
              "blind-21": HERE / "data" / "pages_blind21", "blind-22": HERE / "data" / "pages_blind22",
              "blind-23": HERE / "data" / "pages_blind23", "dev-31": HERE / "data" / "pages_dev31",
              "blind-24": HERE / "data" / "pages_blind24", "blind-25": HERE / "data" / "pages_blind25",
-             "blind-26": HERE / "data" / "pages_blind26"}
+             "blind-26": HERE / "data" / "pages_blind26", "dev-35": HERE / "data" / "pages_dev35"}
 #: Development sets written as carefully as a held-out one but for training from the start (never held out):
 #: each is read only when asked for by name, like the held-out files, so a plain run stays as it was.
 DEV_FILES = {"dev-18": HERE / "data" / "realpage_goals_dev18.jsonl",
-             "dev-31": HERE / "data" / "realpage_goals_dev31.jsonl"}
+             "dev-31": HERE / "data" / "realpage_goals_dev31.jsonl",
+             "dev-35": HERE / "data" / "realpage_goals_dev35.jsonl"}
 #: Every set read only when asked for by name: the held-out files and the development files.
 ON_REQUEST_FILES = {**HELD_OUT_FILES, **DEV_FILES}
 GOALS = (HERE / "data" / "realpage_goals.jsonl", *ON_REQUEST_FILES.values())
 SET_ORDER = ["developer", "blind-1", "blind-2", "blind-3", "blind-4", "blind-5", "blind-6", "blind-7", "blind-8",
              "blind-9", "blind-10", "blind-11", "blind-12", "blind-13", "blind-14", "blind-15",
              "blind-16", "blind-17", "dev-18", "blind-19", "blind-20", "blind-21", "blind-22", "blind-23", "dev-31",
-             "blind-24", "blind-25", "blind-26"]
+             "blind-24", "blind-25", "blind-26", "dev-35"]
 #: How each set is labeled in every table.
 #: Once held out, now development data: ``default``'s learned fusion is fitted on them (focus_learn.py;
 #: blind-9, blind-10, blind-14 and blind-15 since the eighteenth focus pass, h18-refit).
@@ -383,7 +396,7 @@ DEFAULT_RETRIEVERS = ("default", "bm25-200", "bm25-400", "embedding-200", "embed
 
 def load_goals(sets: list[str] | None) -> list[dict]:
     """The development goals, plus the file of each set read on request (:data:`ON_REQUEST_FILES`: the
-    held-out sets, dev-18 and dev-31) named in ``sets`` (and only those)."""
+    held-out sets, dev-18, dev-31 and dev-35) named in ``sets`` (and only those)."""
     held_out = [ON_REQUEST_FILES[s] for s in sorted(ON_REQUEST & set(sets or ()))]
     return [json.loads(line) for path in (GOALS[0], *held_out)
             for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
