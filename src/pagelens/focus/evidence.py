@@ -467,14 +467,17 @@ def _turns(text: str, low: str, turn: bool) -> list[tuple[int, int]]:
     return spans
 
 
-def _named_address(text: str, low: str, role: bool | None = None) -> int:
+def _named_address(text: str, low: str, role: bool | None = None, you_are: bool | None = None) -> int:
     """The address level (see :class:`Evidence`) of a role noun addressed in ``text`` (``low``: lowercased): a
     vocative, the subject of an order, "you are an AI", an automated reader "detected". ``role``: :func:`_has_role`
-    of the two (None: not asked yet)."""
+    of the two (None: not asked yet); ``you_are``: whether ``lx.YOU_ARE_FIND`` finds a stem in ``low`` (None: not
+    asked; False skips "you are an AI" where it is looked for only around those stems)."""
     if not (role if role is not None else _has_role(text, low)):
         return 0
     if ((lx.GATE_CASED.search(text) is not None or lx.PRODUCTS.search(text) is not None)
-            and lx.ADDRESSED.search(text)) or _near(lx.YOU_ARE_AI, lx.YOU_ARE_FIND, low, text, 2, 140) or (
+            and lx.ADDRESSED.search(text)) or (
+            (you_are is not False or len(low) != len(text)) and _near(lx.YOU_ARE_AI, lx.YOU_ARE_FIND, low, text, 2, 140)
+    ) or (
             "detected" in low and lx.DETECTED.search(low)):
         return 2
     nouns = _nouns(low, text)  # read by both frames below: found once
@@ -504,12 +507,23 @@ def _called_address(text: str, low: str, role: bool | None = None) -> int:
     return addressed
 
 
+#: The finders :func:`_evidence` asks of every gated span, told in one scan (:class:`~pagelens.focus.patterns.StemSet`);
+#: ``_F_*``: each one's place in the answer.
+_FINDERS = pt.StemSet((lx.ROLE_FIND, lx.DISMISS_FIND, lx.INSTR_FIND, lx.USER_FIND, lx.DISPUTE_FIND, lx.PRINCIPAL_FIND,
+                       lx.YOU_ARE_FIND))
+_F_ROLE, _F_DISMISS, _F_INSTR, _F_USER, _F_DISPUTE, _F_PRINCIPAL, _F_YOU_ARE = range(7)
+#: The one-scan cut (h38-fastdef2): False asks each finder itself, as before (the same answers, one scan each).
+ONE_SCAN = True
+
+
 def _evidence(text: str, home: frozenset[str], turn: bool = False) -> Evidence:
     low = text.lower()
     if not gate(text):
         return _NONE
-    role = _has_role(text, low)  # (asked once for both readings of the address)
-    addressed = _named_address(text, low, role)
+    hits = _FINDERS.hits(low) if ONE_SCAN else None  # (None: each finder asked itself below)
+    # (asked once for both readings of the address)
+    role = (hits[_F_ROLE] or lx.GATE_CASED.search(text) is not None) if hits is not None else _has_role(text, low)
+    addressed = _named_address(text, low, role, None if hits is None else hits[_F_YOU_ARE])
     called = _called_address(text, low, role) if addressed < 2 else 0
     labels: list[tuple[int, int]] | None = None  # the speaker labels, found only when something needs them
     atext = text
@@ -531,19 +545,23 @@ def _evidence(text: str, home: frozenset[str], turn: bool = False) -> Evidence:
         imitation = _CHAT
     you = False
     override = 0
-    dismiss = lx.DISMISS_FIND.search(low) is not None
-    instr = lx.INSTR_FIND.search(low) is not None  # (read again by the override and the principal below)
+    if hits is not None:
+        dismiss, instr = hits[_F_DISMISS], hits[_F_INSTR]
+    else:
+        dismiss = lx.DISMISS_FIND.search(low) is not None
+        instr = lx.INSTR_FIND.search(low) is not None  # (read again by the override and the principal below)
     if dismiss or instr:
         you = _any(lx.YOU, low)
         override = _override(low, addressed, you, dismiss, instr)
     principal = 0
     about_user = wants_you = False
-    if lx.USER_FIND.search(low):
+    if hits[_F_USER] if hits is not None else lx.USER_FIND.search(low):
         # each pattern only around the stems it holds (bounds, not slices: lookbehinds see the text around)
         about_user = _near(lx.ABOUT_USER, lx.USER_FIND, low, low, 90, 130) or (
             instr and _any(lx.TASK_REF, low))
         wants_you = lx.WANTS_FIND.search(low) is not None and _near(lx.WANTS_YOU, lx.WANTS_FIND, low, low, 60, 40)
-        spans = _near_spans(lx.PRINCIPAL_FIND, low, 60, 140)  # the three principal patterns search the same bounds
+        # (the three principal patterns search the same bounds)
+        spans = _near_spans(lx.PRINCIPAL_FIND, low, 60, 140) if hits is None or hits[_F_PRINCIPAL] else []
         has_user = bool(spans)
         if has_user and (any(lx.PRINCIPAL_WISH.search(low, lo, hi) for lo, hi in spans)
                          or any(lx.PRINCIPAL_STRONG.search(low, lo, hi) for lo, hi in spans)):
@@ -559,7 +577,7 @@ def _evidence(text: str, home: frozenset[str], turn: bool = False) -> Evidence:
         addressed, override = max(addressed, wide_addressed), max(override, wide_override)
     addressed = max(addressed, called)
     disputes = 0
-    if lx.DISPUTE_FIND.search(low) and any(lx.DISPUTE.search(w) for w in _windows(lx.DISPUTE_FIND, low, 30, 60)):
+    if (hits[_F_DISPUTE] if hits is not None else lx.DISPUTE_FIND.search(low)) and any(lx.DISPUTE.search(w) for w in _windows(lx.DISPUTE_FIND, low, 30, 60)):
         real, here = _any(lx.REAL, low), _any(lx.DEICTIC, low)
         disputes = 2 if (offsite and (real or here)) or (real and here) else int(bool(offsite))
     elif offsite and (" been " in low or "no longer" in low) and _STALE.search(low) is not None:
