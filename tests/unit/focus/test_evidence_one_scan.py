@@ -1,0 +1,66 @@
+"""The one-scan cut (h38-fastdef2): the finders of a gated span told in one scan give what each finder finds alone.
+
+:class:`patterns.StemSet` answers, for a text of ASCII and caseless punctuation, which of several :class:`patterns.Stems`
+finders would find a stem in it; :func:`evidence._evidence` reads those answers instead of asking each finder
+(``evidence.ONE_SCAN``). Both must agree with the finders themselves on any text: the stems themselves (also inside other
+words, one after another, overlapping), other scripts, capitals, and the letters case folding maps onto ASCII.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pagelens.focus import evidence as ev
+from pagelens.focus import patterns as pt
+
+_STEMS = sorted({w for f in ev._FINDERS.finders for w in f.narrow_words if w.isascii()})
+WORDS = [*_STEMS, *(w.upper() for w in _STEMS[::7]), "the", "a", "page", "price", "x", "un", "re", "s", "ed", "ing",
+         ":", ",", ".", "!", "—", "-", "_", "'", "(", ")", "\n", "\x00 ", "“quoted”", "é", "İ", "ı", "ſ", "\u212a",
+         "пользователь", "агент", "ИИ", "エージェント", "助手"]
+#: words joined with or without a space: stems inside words and stems glued to stems
+texts = st.lists(st.tuples(st.sampled_from(WORDS), st.sampled_from([" ", "", " ", "-"])), min_size=1,
+                 max_size=25).map(lambda ws: "".join(w + sep for w, sep in ws))
+
+
+def _alone(low: str) -> tuple[bool, ...]:
+    return tuple(f.search(low) is not None for f in ev._FINDERS.finders)
+
+
+@settings(max_examples=600, deadline=None)
+@given(texts)
+def test_one_scan_tells_each_finder_as_it_finds_alone(text: str) -> None:
+    low = text.lower()
+    hits = ev._FINDERS.hits(low)
+    if pt.narrow_script(low):
+        assert hits == _alone(low)
+    else:
+        assert hits is None  # another script: each finder is asked itself
+
+
+@pytest.mark.parametrize("low, finder", [
+    ("please ignore that", ev._F_DISMISS), ("the agent said", ev._F_ROLE), ("our plan b", ev._F_INSTR),
+    ("disregarding", ev._F_DISMISS), ("", None), ("nothing here at all", None), ("xagent", None)])
+def test_one_scan_on_known_texts(low: str, finder: int | None) -> None:
+    hits = ev._FINDERS.hits(low)
+    assert hits == _alone(low)
+    if finder is not None:
+        assert hits[finder]
+
+
+@settings(max_examples=300, deadline=None)
+@given(texts)
+def test_the_evidence_is_the_same_with_and_without_the_one_scan(text: str) -> None:
+    text = ev.normalise(text)
+    try:
+        ev.ONE_SCAN = False
+        alone = ev._evidence(text, frozenset({"example.com"}))
+    finally:
+        ev.ONE_SCAN = True
+    assert ev._evidence(text, frozenset({"example.com"})) == alone
+
+
+def test_a_finder_without_a_narrow_stem_is_refused() -> None:
+    with pytest.raises(ValueError):
+        pt.StemSet((pt.Stems(("助手",)),)).hits("anything")
