@@ -406,7 +406,7 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
     top = notice_zone(lines)
     if top:  # a notice bar above the page: a written address is worth judging there, as in foreign text
         for i in range(top):
-            gated[i] = gated[i] or (bool(payloads[i]) and lx.GATE_DEST.search(payloads[i]) is not None)
+            gated[i] = gated[i] or (bool(payloads[i]) and lx.has_dest(payloads[i]))
     flags: dict[int, Flag] = {}
     index: list[disowned.PageIndex] = []
 

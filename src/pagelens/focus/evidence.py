@@ -182,8 +182,8 @@ def gate(text: str, foreign: bool = True) -> bool:
     return (lx.GATE.search(low) is not None or lx.GATE_CASED.search(text) is not None
             or (not text.isascii() and lx.GATE_WIDE.search(text) is not None)
             or lw.gate(low)
-            or (_may_mark(text) and lx.GATE_MARK.search(text) is not None)
-            or (foreign and lx.GATE_DEST.search(text) is not None))
+            or (_may_mark(text) and lx.has_mark(text))
+            or (foreign and lx.has_dest(text)))
 
 
 def _may_mark(text: str) -> bool:
@@ -537,7 +537,7 @@ def _evidence(text: str, home: frozenset[str], turn: bool = False) -> Evidence:
             addressed = _named_address(atext, alow, role)
             called = _called_address(atext, alow, role) if addressed < 2 else 0
     imitation = ""
-    if (_may_mark(text) and lx.GATE_MARK.search(text)) or lx.MARK_WORDS.search(low):
+    if (_may_mark(text) and lx.has_mark(text)) or lx.MARK_WORDS.search(low):
         m = lx.IMITATION.search(text)
         if m:
             imitation = next((k for k, v in m.groupdict().items() if v is not None), "the observation format")

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from pagelens.focus.patterns import Folded, Stems, trie
+from pagelens.focus.patterns import Folded, Stems, narrow_script, trie
 
 # ---- look-alike letters inside Latin words (folded only in words that mix scripts)
 CONFUSABLES = {
@@ -469,6 +469,33 @@ GATE_MARK = Folded(r"\w\(\s*['\"\d]|\[\s*[a-z]{0,2}\d+\s*\]|<\||\[/?inst\]|<<\s*
 #: The gate of destinations (a written address): it matters only in text the site did not write for
 #: every reader, where an unaddressed order that steers off-site is enough (``evidence.steers``).
 GATE_DEST = Folded(r"http|www\.|@|[a-z0-9-]\.[a-z]{2,12}[/:]|\d\.\d{1,3}[:/]\w")
+
+#: :data:`GATE_MARK` and :data:`GATE_DEST` told apart by the caseless character each alternative needs (no character
+#: folds into or out of ``( [ < - # : . / @``): whether either finds anything is whether one of its alternatives
+#: does, and an alternative can only where its character is (``in``: a C scan); each one searched alone, as written.
+_MARK_PARTS = (("(", Folded(r"\w\(\s*['\"\d]")), ("[", Folded(r"\[\s*[a-z]{0,2}\d+\s*\]|\[/?inst\]")),
+               ("<", Folded(r"<\||<<\s*/?sys|</?(?:system|assistant|user)>|<!--")), ("-->", None), ("##", None),
+               (":", Folded(r"[\"']role[\"']\s*:")))
+_DEST_DOTTED = Folded(r"[a-z0-9-]\.[a-z]{2,12}[/:]|\d\.\d{1,3}[:/]\w")
+
+
+def has_mark(text: str) -> bool:
+    """``GATE_MARK.search(text) is not None``, each alternative searched only where its character is."""
+    return any(c in text and (rx is None or rx.search(text) is not None) for c, rx in _MARK_PARTS)
+
+
+def has_dest(text: str) -> bool:
+    """``GATE_DEST.search(text) is not None``, each alternative searched only where its characters are: "http" and
+    "www." in any case (told on the lowercase of a text of ASCII and caseless punctuation; any other text is
+    searched with the pattern as written), "@", and a dotted name or number before a "/" or a ":"."""
+    if not narrow_script(text):
+        return GATE_DEST.search(text) is not None
+    if "@" in text:
+        return True
+    if "." in text and ("/" in text or ":" in text) and _DEST_DOTTED.search(text) is not None:
+        return True
+    low = text.lower()
+    return "http" in low or "www." in low
 
 
 # ---- finders: literal stems that locate where the slow patterns above can match (windows, not whole texts)

@@ -64,3 +64,16 @@ def test_the_evidence_is_the_same_with_and_without_the_one_scan(text: str) -> No
 def test_a_finder_without_a_narrow_stem_is_refused() -> None:
     with pytest.raises(ValueError):
         pt.StemSet((pt.Stems(("助手",)),)).hits("anything")
+
+
+_MARKS = ["(", ")", "[", "]", "<", ">", "|", "-", "--", "-->", "<!--", "#", "##", ":", "'", '"', "role", "ROLE", "Role",
+          "sys", "SYS", "<<", "/", "inst", "INST", "system", "Assistant", "USER", "a", "b1", "12", "7", "x", " ", "\n",
+          ".", "@", "http", "HTTP", "hTtP", "www", "WWW", "com", "Co", "uk", "\u212a", "ſ", "İ", "ı", "é", "—", "“", "ä"]
+marks = st.lists(st.sampled_from(_MARKS), min_size=0, max_size=14).map("".join)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(marks)
+def test_has_mark_and_has_dest_are_the_gate_patterns_search(text: str) -> None:
+    assert ev.lx.has_mark(text) == (ev.lx.GATE_MARK.search(text) is not None)
+    assert ev.lx.has_dest(text) == (ev.lx.GATE_DEST.search(text) is not None)
