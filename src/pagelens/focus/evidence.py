@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -192,12 +192,22 @@ def _may_mark(text: str) -> bool:
             or (":" in text and "role" in text.lower()))  # ':' alone: only the '"role":' alternative needs it
 
 
-def _windows(rx: re.Pattern[str] | pt.Stems, low: str, before: int, after: int) -> list[str]:
+#: Where a finder's matches are: the finder itself (searched here), or the (start, end) of its matches in the text,
+#: found already (:meth:`~pagelens.focus.patterns.StemSet.spans`).
+Found = re.Pattern[str] | pt.Stems | list[tuple[int, int]]
+
+
+def _ends(finder: Found, low: str) -> Iterable[tuple[int, int]]:
+    """The (start, end) of each match of ``finder`` in ``low`` (``finditer``), or the matches found already."""
+    return finder if isinstance(finder, list) else ((m.start(), m.end()) for m in finder.finditer(low))
+
+
+def _windows(rx: Found, low: str, before: int, after: int) -> list[str]:
     """Merged windows of ``low`` around the hits of ``rx``; a window cut mid-text starts with a NUL
     so that patterns anchored at the text's start do not match there."""
     spans: list[list[int]] = []
-    for m in rx.finditer(low):
-        lo, hi = max(0, m.start() - before), min(len(low), m.end() + after)
+    for a, b in _ends(rx, low):
+        lo, hi = max(0, a - before), min(len(low), b + after)
         if spans and lo <= spans[-1][1]:
             spans[-1][1] = max(spans[-1][1], hi)
         else:
@@ -205,7 +215,7 @@ def _windows(rx: re.Pattern[str] | pt.Stems, low: str, before: int, after: int) 
     return [("" if lo == 0 else "\x00 ") + low[lo:hi] for lo, hi in spans]
 
 
-def _near(rx: re.Pattern[str] | pt.Folded, finder: re.Pattern[str] | pt.Stems, low: str, text: str, before: int, after: int) -> bool:
+def _near(rx: re.Pattern[str] | pt.Folded, finder: Found, low: str, text: str, before: int, after: int) -> bool:
     """``rx.search(text)``, tried only around the hits of ``finder`` in ``low`` (bounds, not slices, so that
     ``\\b`` and lookbehinds still see the text around)."""
     if len(low) != len(text):
@@ -213,24 +223,25 @@ def _near(rx: re.Pattern[str] | pt.Folded, finder: re.Pattern[str] | pt.Stems, l
     return any(rx.search(text, lo, hi) is not None for lo, hi in _near_spans(finder, low, before, after))
 
 
-def _near_spans(finder: re.Pattern[str] | pt.Stems, low: str, before: int, after: int) -> list[tuple[int, int]]:
+def _near_spans(finder: Found, low: str, before: int, after: int) -> list[tuple[int, int]]:
     """The bounds :func:`_near` searches, in its order (a window ending where the one before it ends adds nothing):
     computed once when several patterns are tried around the same finder."""
     out: list[tuple[int, int]] = []
     end = -1
-    for m in finder.finditer(low):
-        lo, hi = max(0, m.start() - before), min(len(low), m.end() + after)
+    for a, b in _ends(finder, low):
+        lo, hi = max(0, a - before), min(len(low), b + after)
         if hi > end:
             out.append((lo, hi))
             end = hi
     return out
 
 
-def _override(low: str, addressed: int, you: bool, dismiss: bool = True, instr: bool | None = None) -> int:
+def _override(low: str, addressed: int, you: bool, dismiss: bool = True, instr: bool | None = None,
+              dismissals: Found = lx.DISMISS_FIND) -> int:
     """``dismiss``, ``instr``: whether ``low`` holds a stem of ``lx.DISMISS_FIND``, of ``lx.INSTR_FIND`` (when the caller
-    searched already; ``instr`` None: not searched)."""
+    searched already; ``instr`` None: not searched); ``dismissals``: where ``lx.DISMISS_FIND`` matches (found already)."""
     best = 0
-    for w in (_windows(lx.DISMISS_FIND, low, 60, 120) if dismiss else ()):
+    for w in (_windows(dismissals, low, 60, 120) if dismiss else ()):
         for m in lx.OVERRIDE.finditer(w):
             ordered = lx.OVERRIDE_ORDER.search(w[max(0, m.start() - 40) : m.end()]) is not None
             if ordered and lx.CONDITION.search(w[max(0, m.start() - 80) : m.start()]) and not addressed:
@@ -242,11 +253,12 @@ def _override(low: str, addressed: int, you: bool, dismiss: bool = True, instr: 
     return best
 
 
-def _nouns(low: str, text: str) -> list[re.Match[str]]:
+def _nouns(low: str, text: str, roles: Found = lx.ROLE_FIND) -> list[re.Match[str]]:
     """The role nouns of ``low``, searched only near the literal stems that every one of them holds (the
-    lookbehinds still see the whole text: ``finditer`` with bounds, not a slice)."""
+    lookbehinds still see the whole text: ``finditer`` with bounds, not a slice); ``roles``: where ``lx.ROLE_FIND``
+    matches (found already)."""
     spans: list[list[int]] = []
-    hits = [(m.start(), m.end()) for m in lx.ROLE_FIND.finditer(low)]
+    hits = list(_ends(roles, low))
     hits += [(m.start(), m.end()) for m in lx.GATE_CASED.finditer(text)] if len(text) == len(low) else [(0, len(low))]
     for a, b in sorted(hits):
         lo, hi = max(0, a - 60), min(len(low), b + 60)
@@ -467,20 +479,23 @@ def _turns(text: str, low: str, turn: bool) -> list[tuple[int, int]]:
     return spans
 
 
-def _named_address(text: str, low: str, role: bool | None = None, you_are: bool | None = None) -> int:
+def _named_address(text: str, low: str, role: bool | None = None, you_are: bool | None = None,
+                   found: list[list[tuple[int, int]]] | None = None) -> int:
     """The address level (see :class:`Evidence`) of a role noun addressed in ``text`` (``low``: lowercased): a
     vocative, the subject of an order, "you are an AI", an automated reader "detected". ``role``: :func:`_has_role`
     of the two (None: not asked yet); ``you_are``: whether ``lx.YOU_ARE_FIND`` finds a stem in ``low`` (None: not
-    asked; False skips "you are an AI" where it is looked for only around those stems)."""
+    asked; False skips "you are an AI" where it is looked for only around those stems); ``found``: where each finder
+    of ``_FINDERS`` matches in ``low`` (:meth:`~pagelens.focus.patterns.StemSet.spans`; None: searched here)."""
     if not (role if role is not None else _has_role(text, low)):
         return 0
     if ((lx.GATE_CASED.search(text) is not None or lx.PRODUCTS.search(text) is not None)
             and lx.ADDRESSED.search(text)) or (
-            (you_are is not False or len(low) != len(text)) and _near(lx.YOU_ARE_AI, lx.YOU_ARE_FIND, low, text, 2, 140)
+            (you_are is not False or len(low) != len(text)) and _near(
+                lx.YOU_ARE_AI, lx.YOU_ARE_FIND if found is None else found[_F_YOU_ARE], low, text, 2, 140)
     ) or (
             "detected" in low and lx.DETECTED.search(low)):
         return 2
-    nouns = _nouns(low, text)  # read by both frames below: found once
+    nouns = _nouns(low, text, lx.ROLE_FIND if found is None else found[_F_ROLE])  # read by both frames below: once
     level = _address_level(low, text, nouns)
     return level if level == 2 else max(level, reader.level(text, low, nouns))
 
@@ -520,10 +535,11 @@ def _evidence(text: str, home: frozenset[str], turn: bool = False) -> Evidence:
     low = text.lower()
     if not gate(text):
         return _NONE
-    hits = _FINDERS.hits(low) if ONE_SCAN else None  # (None: each finder asked itself below)
+    found = _FINDERS.spans(low) if ONE_SCAN else None  # (None: each finder asked itself below)
+    hits = None if found is None else [bool(f) for f in found]
     # (asked once for both readings of the address)
     role = (hits[_F_ROLE] or lx.GATE_CASED.search(text) is not None) if hits is not None else _has_role(text, low)
-    addressed = _named_address(text, low, role, None if hits is None else hits[_F_YOU_ARE])
+    addressed = _named_address(text, low, role, None if hits is None else hits[_F_YOU_ARE], found)
     called = _called_address(text, low, role) if addressed < 2 else 0
     labels: list[tuple[int, int]] | None = None  # the speaker labels, found only when something needs them
     atext = text
@@ -552,16 +568,16 @@ def _evidence(text: str, home: frozenset[str], turn: bool = False) -> Evidence:
         instr = lx.INSTR_FIND.search(low) is not None  # (read again by the override and the principal below)
     if dismiss or instr:
         you = _any(lx.YOU, low)
-        override = _override(low, addressed, you, dismiss, instr)
+        override = _override(low, addressed, you, dismiss, instr, lx.DISMISS_FIND if found is None else found[_F_DISMISS])
     principal = 0
     about_user = wants_you = False
     if hits[_F_USER] if hits is not None else lx.USER_FIND.search(low):
         # each pattern only around the stems it holds (bounds, not slices: lookbehinds see the text around)
-        about_user = _near(lx.ABOUT_USER, lx.USER_FIND, low, low, 90, 130) or (
+        about_user = _near(lx.ABOUT_USER, lx.USER_FIND if found is None else found[_F_USER], low, low, 90, 130) or (
             instr and _any(lx.TASK_REF, low))
         wants_you = lx.WANTS_FIND.search(low) is not None and _near(lx.WANTS_YOU, lx.WANTS_FIND, low, low, 60, 40)
         # (the three principal patterns search the same bounds)
-        spans = _near_spans(lx.PRINCIPAL_FIND, low, 60, 140) if hits is None or hits[_F_PRINCIPAL] else []
+        spans = _near_spans(lx.PRINCIPAL_FIND if found is None else found[_F_PRINCIPAL], low, 60, 140)
         has_user = bool(spans)
         if has_user and (any(lx.PRINCIPAL_WISH.search(low, lo, hi) for lo, hi in spans)
                          or any(lx.PRINCIPAL_STRONG.search(low, lo, hi) for lo, hi in spans)):
@@ -577,7 +593,8 @@ def _evidence(text: str, home: frozenset[str], turn: bool = False) -> Evidence:
         addressed, override = max(addressed, wide_addressed), max(override, wide_override)
     addressed = max(addressed, called)
     disputes = 0
-    if (hits[_F_DISPUTE] if hits is not None else lx.DISPUTE_FIND.search(low)) and any(lx.DISPUTE.search(w) for w in _windows(lx.DISPUTE_FIND, low, 30, 60)):
+    if (hits[_F_DISPUTE] if hits is not None else lx.DISPUTE_FIND.search(low)) and any(
+            lx.DISPUTE.search(w) for w in _windows(lx.DISPUTE_FIND if found is None else found[_F_DISPUTE], low, 30, 60)):
         real, here = _any(lx.REAL, low), _any(lx.DEICTIC, low)
         disputes = 2 if (offsite and (real or here)) or (real and here) else int(bool(offsite))
     elif offsite and (" been " in low or "no longer" in low) and _STALE.search(low) is not None:

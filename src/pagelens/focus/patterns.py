@@ -107,6 +107,24 @@ class StemSet:
             return (False,) * len(self.finders)
         return tuple(any(col) for col in zip(*found))
 
+    def spans(self, low: str) -> list[list[tuple[int, int]]] | None:
+        """Per finder, the (start, end) of each match ``finditer(low)`` gives (matches do not overlap: a stem that
+        starts inside the one before is skipped, as ``finditer`` skips it); None as :meth:`hits`. The match a
+        finder's lookahead holds at a position is the one its pattern matches there (the same alternation)."""
+        if not narrow_script(low):
+            return None
+        rx = self._rx or self._make()
+        n = len(self.finders)
+        out: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+        ends = [0] * n
+        for m in rx.finditer(low):
+            at = m.start()
+            for k, g in enumerate(m.groups()):
+                if g is not None and at >= ends[k]:
+                    ends[k] = at + len(g)
+                    out[k].append((at, ends[k]))
+        return out
+
 
 #: Characters other than the capitals A-Z that IGNORECASE lets match a lowercase ASCII letter (İ ı → i, ſ → s,
 #: the Kelvin sign → k): a pattern holding none of them matches a lowercased ASCII text the same without the flag.

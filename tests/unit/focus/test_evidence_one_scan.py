@@ -77,3 +77,15 @@ marks = st.lists(st.sampled_from(_MARKS), min_size=0, max_size=14).map("".join)
 def test_has_mark_and_has_dest_are_the_gate_patterns_search(text: str) -> None:
     assert ev.lx.has_mark(text) == (ev.lx.GATE_MARK.search(text) is not None)
     assert ev.lx.has_dest(text) == (ev.lx.GATE_DEST.search(text) is not None)
+
+
+@settings(max_examples=600, deadline=None)
+@given(texts)
+def test_the_spans_of_the_one_scan_are_each_finders_finditer(text: str) -> None:
+    low = text.lower()
+    spans = ev._FINDERS.spans(low)
+    if not pt.narrow_script(low):
+        assert spans is None
+        return
+    assert spans == [[(m.start(), m.end()) for m in f.finditer(low)] for f in ev._FINDERS.finders]
+    assert [bool(s) for s in spans] == list(_alone(low))
