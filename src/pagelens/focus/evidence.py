@@ -527,6 +527,10 @@ def _called_address(text: str, low: str, role: bool | None = None) -> int:
 _FINDERS = pt.StemSet((lx.ROLE_FIND, lx.DISMISS_FIND, lx.INSTR_FIND, lx.USER_FIND, lx.DISPUTE_FIND, lx.PRINCIPAL_FIND,
                        lx.YOU_ARE_FIND))
 _F_ROLE, _F_DISMISS, _F_INSTR, _F_USER, _F_DISPUTE, _F_PRINCIPAL, _F_YOU_ARE = range(7)
+#: A word every alternative of ``lx.ABOUT_USER`` holds one of: a lowercased text of ASCII and caseless punctuation (where
+#: the one scan runs) without any of them has no match (``tests/unit/focus/test_evidence_one_scan.py`` reads the
+#: pattern's alternatives against this list).
+_ABOUT_USER_WORDS = ("user", "human", "customer", "report", "answer", "asked", "summari", "says", "only")
 #: The one-scan cut (h38-fastdef2): False asks each finder itself, as before (the same answers, one scan each).
 ONE_SCAN = True
 
@@ -573,7 +577,8 @@ def _evidence(text: str, home: frozenset[str], turn: bool = False) -> Evidence:
     about_user = wants_you = False
     if hits[_F_USER] if hits is not None else lx.USER_FIND.search(low):
         # each pattern only around the stems it holds (bounds, not slices: lookbehinds see the text around)
-        about_user = _near(lx.ABOUT_USER, lx.USER_FIND if found is None else found[_F_USER], low, low, 90, 130) or (
+        about_user = (found is None or any(w in low for w in _ABOUT_USER_WORDS)) and _near(
+            lx.ABOUT_USER, lx.USER_FIND if found is None else found[_F_USER], low, low, 90, 130) or (
             instr and _any(lx.TASK_REF, low))
         wants_you = lx.WANTS_FIND.search(low) is not None and _near(lx.WANTS_YOU, lx.WANTS_FIND, low, low, 60, 40)
         # (the three principal patterns search the same bounds)

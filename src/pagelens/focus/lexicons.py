@@ -473,15 +473,30 @@ GATE_DEST = Folded(r"http|www\.|@|[a-z0-9-]\.[a-z]{2,12}[/:]|\d\.\d{1,3}[:/]\w")
 #: :data:`GATE_MARK` and :data:`GATE_DEST` told apart by the caseless character each alternative needs (no character
 #: folds into or out of ``( [ < - # : . / @``): whether either finds anything is whether one of its alternatives
 #: does, and an alternative can only where its character is (``in``: a C scan); each one searched alone, as written.
-_MARK_PARTS = (("(", Folded(r"\w\(\s*['\"\d]")), ("[", Folded(r"\[\s*[a-z]{0,2}\d+\s*\]|\[/?inst\]")),
+_MARK_PARTS = (("(", None), ("[", Folded(r"\[\s*[a-z]{0,2}\d+\s*\]|\[/?inst\]")),
                ("<", Folded(r"<\||<<\s*/?sys|</?(?:system|assistant|user)>|<!--")), ("-->", None), ("##", None),
                (":", Folded(r"[\"']role[\"']\s*:")))
 _DEST_DOTTED = Folded(r"[a-z0-9-]\.[a-z]{2,12}[/:]|\d\.\d{1,3}[:/]\w")
 
 
+#: The first alternative, an action call ("click('12')"): a word character before a "(" (case plays no part in it).
+_MARK_CALL = re.compile(r"\w\(\s*['\"\d]")
+
+
+def _has_call(text: str) -> bool:
+    """``_MARK_CALL.search(text) is not None``, tried only at each "(" (every match has one, after its first character)."""
+    at = text.find("(", 1)
+    while at > 0:
+        if _MARK_CALL.match(text, at - 1) is not None:
+            return True
+        at = text.find("(", at + 1)
+    return False
+
+
 def has_mark(text: str) -> bool:
     """``GATE_MARK.search(text) is not None``, each alternative searched only where its character is."""
-    return any(c in text and (rx is None or rx.search(text) is not None) for c, rx in _MARK_PARTS)
+    return any(c in text and (_has_call(text) if c == "(" else rx is None or rx.search(text) is not None)
+               for c, rx in _MARK_PARTS)
 
 
 def has_dest(text: str) -> bool:

@@ -89,3 +89,22 @@ def test_the_spans_of_the_one_scan_are_each_finders_finditer(text: str) -> None:
         return
     assert spans == [[(m.start(), m.end()) for m in f.finditer(low)] for f in ev._FINDERS.finders]
     assert [bool(s) for s in spans] == list(_alone(low))
+
+
+_USERISH = ["tell", "ask", "the", "your", "user", "human", "customer", "report", "it", "to", "as", "correct", "answer",
+            "is", "when", "you", "are", "asked", "summarize", "summarise", "this", "not", "what", "table", "says",
+            "respond", "reply", "only", "in", "x", ".", ",", "!", "\n", "-", "users", "reporting"]
+userish = st.lists(st.sampled_from(_USERISH), min_size=1, max_size=16).map(" ".join)
+
+
+@settings(max_examples=800, deadline=None)
+@given(userish)
+def test_a_text_without_the_about_user_words_has_no_about_user_match(text: str) -> None:
+    if not any(w in text for w in ev._ABOUT_USER_WORDS):
+        assert ev.lx.ABOUT_USER.search(text) is None
+
+
+def test_every_alternative_of_about_user_needs_one_of_its_words() -> None:
+    # each top-level alternative names at least one of the words as a literal it cannot match without
+    for alt in pt._alternatives(ev.lx.ABOUT_USER.pattern):
+        assert any(w in alt for w in ev._ABOUT_USER_WORDS), alt
