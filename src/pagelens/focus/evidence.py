@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -247,10 +247,43 @@ def _override(low: str, addressed: int, you: bool, dismiss: bool = True, instr: 
             if ordered and lx.CONDITION.search(w[max(0, m.start() - 80) : m.start()]) and not addressed:
                 ordered = False  # "if you use a Mac, ignore the previous instructions": help for some readers
             best = max(best, 2 if ordered and (lx.PRIOR.search(w) or you or addressed) else 1)
-    if best < 2 and (instr if instr is not None else lx.INSTR_FIND.search(low) is not None) and (
-            lx.REPLACED_TASK.search(low)):
+    if best < 2 and (instr if instr is not None else lx.INSTR_FIND.search(low) is not None) and _replaced_task(low):
         best = 2
     return best
+
+
+def _any_in(low: str, words: tuple[str, ...]) -> bool:
+    return any(w in low for w in words)
+
+
+_TASK_NOUNS = ("task", "instruction", "directive", "assignment", "mission", "orders", "prompt", "objective", "priority",
+               "purpose")
+_CHANGED = ("changed", "updated", "replaced", "revised")
+#: What each top-level alternative of ``lx.REPLACED_TASK`` cannot match without (in a lowercased text of ASCII and
+#: caseless punctuation), in the pattern's order: the nouns after "your new ..."; a closing mark after "new
+#: instructions"; a change of plans closed by a colon or a dash; "override"; "has been changed"; the German, French and
+#: Spanish words; the Russian one is in another script (``tests/unit/focus/test_evidence_one_scan.py`` checks each).
+_REPLACED_NEEDS: tuple[Callable[[str], bool], ...] = (
+    lambda low: _any_in(low, _TASK_NOUNS),
+    lambda low: _any_in(low, (":", "]", "#", "—", "–")) and _any_in(low, ("new", "updated", "revised", "secret", "hidden")),
+    lambda low: _any_in(low, (":", "—", "–")) and _any_in(low, ("plan", "task")),
+    lambda low: "override" in low,
+    lambda low: _any_in(low, _CHANGED),
+    lambda low: "aufgabe" in low,
+    lambda low: "che" in low,
+    lambda low: "tarea" in low,
+    lambda low: "aufgabe" in low,
+    lambda low: False)
+_REPLACED_ALTS = tuple(pt.Folded(a, lx.REPLACED_TASK.flags) for a in pt._alternatives(lx.REPLACED_TASK.pattern))
+
+
+def _replaced_task(low: str) -> bool:
+    """``lx.REPLACED_TASK.search(low) is not None``: in a lowercased text of ASCII and caseless punctuation, each of its
+    alternatives searched alone and only when the text holds what that alternative needs (:data:`_REPLACED_NEEDS`);
+    in any other text, the pattern as written."""
+    if not pt.narrow_script(low) or low.lower() != low:
+        return lx.REPLACED_TASK.search(low) is not None
+    return any(need(low) and rx.search(low) is not None for need, rx in zip(_REPLACED_NEEDS, _REPLACED_ALTS))
 
 
 def _nouns(low: str, text: str, roles: Found = lx.ROLE_FIND) -> list[re.Match[str]]:
@@ -350,6 +383,14 @@ def _attention(text: str, low: str) -> bool:
     if _ATTENTION_FIND.search(low) is None or _MACHINE.search(low) is None:
         return False
     return any(_MACHINE.search(m.group("np")) for m in _ATTENTION.finditer(text))
+
+
+def _may_operate(low: str) -> bool:
+    """False only where :data:`_OPERATING` cannot match: a lowercased text of ASCII and caseless punctuation without its
+    "-ing" or without any of its conditions ("if", "when", "while", "in case")."""
+    if not pt.narrow_script(low) or low.lower() != low:
+        return True
+    return "ing" in low and ("if" in low or "when" in low or "while" in low or "case" in low)
 
 
 _CHAT = "a chat transcript"
@@ -514,7 +555,7 @@ def _called_address(text: str, low: str, role: bool | None = None) -> int:
             addressed = _vocative(text)
         if addressed < 2 and " by " in low and lw.READ_BY.search(low) is not None:
             return 2
-        if addressed < 2 and _OPERATING.search(low) is not None:
+        if addressed < 2 and _may_operate(low) and _OPERATING.search(low) is not None:
             return 2
     if addressed < 2 and (":" in text or "!" in text) and (
             (not text.isascii() and _CJK_VOC.search(text) is not None) or _attention(text, low)):
