@@ -405,7 +405,7 @@ def excerpt(text: str) -> str:
     low = text.lower()
     hits = [m.start() for m in lx.GATE.finditer(low)]
     hits += [m.start() for m in lx.GATE_CASED.finditer(text)]
-    hits += [m.start() for m in lx.GATE_MARK.finditer(text)]
+    hits += lx.mark_starts(text)
     if not text.isascii():
         hits += [m.start() for m in lx.GATE_WIDE.finditer(text)]
     if len(low) == len(text):

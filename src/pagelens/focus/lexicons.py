@@ -499,6 +499,27 @@ def has_mark(text: str) -> bool:
                for c, rx in _MARK_PARTS)
 
 
+#: :data:`GATE_MARK`'s alternatives in its order, each with the caseless text it cannot match without.
+_MARK_ALTS = (("(", r"\w\(\s*['\"\d]"), ("[", r"\[\s*[a-z]{0,2}\d+\s*\]"), ("<|", r"<\|"), ("[", r"\[/?inst\]"),
+              ("<<", r"<<\s*/?sys"), ("<", r"</?(?:system|assistant|user)>"), ("<!--", r"<!--"), ("-->", r"-->"),
+              ("##", r"##"), (":", r"[\"']role[\"']\s*:"))
+_MARK_BY_MASK: dict[int, Folded | None] = {}
+
+
+def mark_starts(text: str) -> list[int]:
+    """``[m.start() for m in GATE_MARK.finditer(text)]``, by the alternatives that can match in ``text`` alone (those
+    whose caseless text it holds, in the pattern's order: one that cannot match anywhere changes no match)."""
+    mask = 0
+    for k, (c, _) in enumerate(_MARK_ALTS):
+        if c in text:
+            mask |= 1 << k
+    if mask not in _MARK_BY_MASK:
+        parts = [src for k, (_, src) in enumerate(_MARK_ALTS) if mask >> k & 1]
+        _MARK_BY_MASK[mask] = Folded("|".join(parts), GATE_MARK.flags) if parts else None
+    rx = _MARK_BY_MASK[mask]
+    return [] if rx is None else [m.start() for m in rx.finditer(text)]
+
+
 def has_dest(text: str) -> bool:
     """``GATE_DEST.search(text) is not None``, each alternative searched only where its characters are: "http" and
     "www." in any case (told on the lowercase of a text of ASCII and caseless punctuation; any other text is
