@@ -406,7 +406,7 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
     top = notice_zone(lines)
     if top:  # a notice bar above the page: a written address is worth judging there, as in foreign text
         for i in range(top):
-            gated[i] = gated[i] or (bool(payloads[i]) and lx.GATE_DEST.search(payloads[i]) is not None)
+            gated[i] = gated[i] or (bool(payloads[i]) and lx.has_dest(payloads[i]))
     flags: dict[int, Flag] = {}
     index: list[disowned.PageIndex] = []
 
@@ -542,12 +542,13 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
             continue
         end = i + 1
         cap = _MAX_OVERLAY if ln.region == "overlay" else _MAX_BLOCK
-        while end < len(lines) and lines[end].depth > ln.depth and end - i <= cap:
+        depth, stop = ln.depth, min(len(lines), i + cap + 1)  # (the walk stops past the cap: end - i > cap)
+        while end < stop and lines[end].depth > depth:
             end += 1
         if end - i > cap or (end - i < 2 and not live):
             continue
-        links = any(offlink[j] for j in range(i, end))
-        if not (links or any(gated[j] for j in range(i, end))):
+        links = any(offlink[i:end])  # (a slice's any: one C loop, not a generator a line)
+        if not (links or any(gated[i:end])):
             continue
         parts = [payloads[j] for j in range(i, end) if payloads[j]]
         joined = " ".join(parts)[:_MAX_TEXT]
@@ -682,19 +683,27 @@ def _live_regions(lines: tuple[Line, ...]) -> list[str]:
 
 def _text_runs(rendering: Rendering) -> list[list[int]]:
     """Runs of consecutive text-like siblings (positions in ``rendering.lines``)."""
+    lines = rendering.lines
+    text = [ln.role in _TEXT_ROLES for ln in lines]
     groups: dict[int | None, list[int]] = {}
-    for i, ln in enumerate(rendering.lines):
-        groups.setdefault(ln.parent, []).append(i)
+    for i, ln in enumerate(lines):
+        kids = groups.get(ln.parent)
+        if kids is None:
+            groups[ln.parent] = [i]
+        else:
+            kids.append(i)
     runs: list[list[int]] = []
     for kids in groups.values():
         cur: list[int] = []
-        for i in [*kids, -1]:
-            if i >= 0 and rendering.lines[i].role in _TEXT_ROLES:
+        for i in kids:
+            if text[i]:
                 cur.append(i)
                 continue
             if len(cur) > 1:
                 runs.append(cur)
             cur = []
+        if len(cur) > 1:
+            runs.append(cur)
     return runs
 
 

@@ -42,9 +42,14 @@ class PageIndex:
 
     def __init__(self, lines: Sequence[Line]) -> None:
         self.pos: dict[int, int] = {ln.no: k for k, ln in enumerate(lines)}
-        self.kids: dict[int | None, list[int]] = {}
+        kids: dict[int | None, list[int]] = {}
         for k, ln in enumerate(lines):
-            self.kids.setdefault(ln.parent, []).append(k)
+            got = kids.get(ln.parent)
+            if got is None:
+                kids[ln.parent] = [k]
+            else:
+                got.append(k)
+        self.kids = kids
 
 
 def _end(lines: Sequence[Line], i: int, cap: int = _MAX_NOTE + 1) -> int:

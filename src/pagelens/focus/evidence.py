@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -131,8 +131,15 @@ class Evidence:
 
 
 _NONE = Evidence()
+
 #: The evidence of a span that has none (the instance every such span gets: compare with ``is`` first).
 NO_EVIDENCE = _NONE
+
+
+def _is_none(ev: Evidence) -> bool:
+    """``ev == NO_EVIDENCE``, the instance itself told first (comparing two frozen dataclasses builds a tuple of each
+    one's fields: microseconds, for what is mostly the very instance)."""
+    return ev is _NONE or ev == _NONE
 
 
 def _any(rx: re.Pattern[str] | pt.Folded, text: str) -> bool:
@@ -175,8 +182,8 @@ def gate(text: str, foreign: bool = True) -> bool:
     return (lx.GATE.search(low) is not None or lx.GATE_CASED.search(text) is not None
             or (not text.isascii() and lx.GATE_WIDE.search(text) is not None)
             or lw.gate(low)
-            or (_may_mark(text) and lx.GATE_MARK.search(text) is not None)
-            or (foreign and lx.GATE_DEST.search(text) is not None))
+            or (_may_mark(text) and lx.has_mark(text))
+            or (foreign and lx.has_dest(text)))
 
 
 def _may_mark(text: str) -> bool:
@@ -185,12 +192,22 @@ def _may_mark(text: str) -> bool:
             or (":" in text and "role" in text.lower()))  # ':' alone: only the '"role":' alternative needs it
 
 
-def _windows(rx: re.Pattern[str] | pt.Stems, low: str, before: int, after: int) -> list[str]:
+#: Where a finder's matches are: the finder itself (searched here), or the (start, end) of its matches in the text,
+#: found already (:meth:`~pagelens.focus.patterns.StemSet.spans`).
+Found = re.Pattern[str] | pt.Stems | list[tuple[int, int]]
+
+
+def _ends(finder: Found, low: str) -> Iterable[tuple[int, int]]:
+    """The (start, end) of each match of ``finder`` in ``low`` (``finditer``), or the matches found already."""
+    return finder if isinstance(finder, list) else ((m.start(), m.end()) for m in finder.finditer(low))
+
+
+def _windows(rx: Found, low: str, before: int, after: int) -> list[str]:
     """Merged windows of ``low`` around the hits of ``rx``; a window cut mid-text starts with a NUL
     so that patterns anchored at the text's start do not match there."""
     spans: list[list[int]] = []
-    for m in rx.finditer(low):
-        lo, hi = max(0, m.start() - before), min(len(low), m.end() + after)
+    for a, b in _ends(rx, low):
+        lo, hi = max(0, a - before), min(len(low), b + after)
         if spans and lo <= spans[-1][1]:
             spans[-1][1] = max(spans[-1][1], hi)
         else:
@@ -198,7 +215,7 @@ def _windows(rx: re.Pattern[str] | pt.Stems, low: str, before: int, after: int) 
     return [("" if lo == 0 else "\x00 ") + low[lo:hi] for lo, hi in spans]
 
 
-def _near(rx: re.Pattern[str] | pt.Folded, finder: re.Pattern[str] | pt.Stems, low: str, text: str, before: int, after: int) -> bool:
+def _near(rx: re.Pattern[str] | pt.Folded, finder: Found, low: str, text: str, before: int, after: int) -> bool:
     """``rx.search(text)``, tried only around the hits of ``finder`` in ``low`` (bounds, not slices, so that
     ``\\b`` and lookbehinds still see the text around)."""
     if len(low) != len(text):
@@ -206,37 +223,41 @@ def _near(rx: re.Pattern[str] | pt.Folded, finder: re.Pattern[str] | pt.Stems, l
     return any(rx.search(text, lo, hi) is not None for lo, hi in _near_spans(finder, low, before, after))
 
 
-def _near_spans(finder: re.Pattern[str] | pt.Stems, low: str, before: int, after: int) -> list[tuple[int, int]]:
+def _near_spans(finder: Found, low: str, before: int, after: int) -> list[tuple[int, int]]:
     """The bounds :func:`_near` searches, in its order (a window ending where the one before it ends adds nothing):
     computed once when several patterns are tried around the same finder."""
     out: list[tuple[int, int]] = []
     end = -1
-    for m in finder.finditer(low):
-        lo, hi = max(0, m.start() - before), min(len(low), m.end() + after)
+    for a, b in _ends(finder, low):
+        lo, hi = max(0, a - before), min(len(low), b + after)
         if hi > end:
             out.append((lo, hi))
             end = hi
     return out
 
 
-def _override(low: str, addressed: int, you: bool) -> int:
+def _override(low: str, addressed: int, you: bool, dismiss: bool = True, instr: bool | None = None,
+              dismissals: Found = lx.DISMISS_FIND) -> int:
+    """``dismiss``, ``instr``: whether ``low`` holds a stem of ``lx.DISMISS_FIND``, of ``lx.INSTR_FIND`` (when the caller
+    searched already; ``instr`` None: not searched); ``dismissals``: where ``lx.DISMISS_FIND`` matches (found already)."""
     best = 0
-    for w in _windows(lx.DISMISS_FIND, low, 60, 120):
+    for w in (_windows(dismissals, low, 60, 120) if dismiss else ()):
         for m in lx.OVERRIDE.finditer(w):
             ordered = lx.OVERRIDE_ORDER.search(w[max(0, m.start() - 40) : m.end()]) is not None
             if ordered and lx.CONDITION.search(w[max(0, m.start() - 80) : m.start()]) and not addressed:
                 ordered = False  # "if you use a Mac, ignore the previous instructions": help for some readers
             best = max(best, 2 if ordered and (lx.PRIOR.search(w) or you or addressed) else 1)
-    if best < 2 and lx.INSTR_FIND.search(low) and lx.REPLACED_TASK.search(low):
+    if best < 2 and (instr if instr is not None else lx.INSTR_FIND.search(low) is not None) and lx.replaced_task(low):
         best = 2
     return best
 
 
-def _nouns(low: str, text: str) -> list[re.Match[str]]:
+def _nouns(low: str, text: str, roles: Found = lx.ROLE_FIND) -> list[re.Match[str]]:
     """The role nouns of ``low``, searched only near the literal stems that every one of them holds (the
-    lookbehinds still see the whole text: ``finditer`` with bounds, not a slice)."""
+    lookbehinds still see the whole text: ``finditer`` with bounds, not a slice); ``roles``: where ``lx.ROLE_FIND``
+    matches (found already)."""
     spans: list[list[int]] = []
-    hits = [(m.start(), m.end()) for m in lx.ROLE_FIND.finditer(low)]
+    hits = list(_ends(roles, low))
     hits += [(m.start(), m.end()) for m in lx.GATE_CASED.finditer(text)] if len(text) == len(low) else [(0, len(low))]
     for a, b in sorted(hits):
         lo, hi = max(0, a - 60), min(len(low), b + 60)
@@ -257,12 +278,13 @@ def _nouns(low: str, text: str) -> list[re.Match[str]]:
 _VOC_AFTER = re.compile(r"\s*[:,!—–]")
 
 
-def _address_level(low: str, text: str = "") -> int:
-    """2 when an automated reader is addressed, 1 when a plain role noun is spoken to, else 0."""
+def _address_level(low: str, text: str = "", nouns: list[re.Match[str]] | None = None) -> int:
+    """2 when an automated reader is addressed, 1 when a plain role noun is spoken to, else 0 (``nouns``: the role
+    nouns :func:`_nouns` found in ``low`` and ``text`` already)."""
     level = 0
     if not low.isascii() and lx.ADDRESSED_CJK.search(low):
         return 2
-    for m in (_nouns(low, text) if text else lx.NOUN.finditer(low)):
+    for m in (nouns if nouns is not None else _nouns(low, text) if text else lx.NOUN.finditer(low)):
         before, at = low[max(0, m.start() - 80) : m.start()], m.end()
         if m.start() > 80:
             before = "\x00 " + before
@@ -329,6 +351,14 @@ def _attention(text: str, low: str) -> bool:
     return any(_MACHINE.search(m.group("np")) for m in _ATTENTION.finditer(text))
 
 
+def _may_operate(low: str) -> bool:
+    """False only where :data:`_OPERATING` cannot match: a lowercased text of ASCII and caseless punctuation without its
+    "-ing" or without any of its conditions ("if", "when", "while", "in case")."""
+    if not pt.narrow_script(low) or low.lower() != low:
+        return True
+    return "ing" in low and ("if" in low or "when" in low or "while" in low or "case" in low)
+
+
 _CHAT = "a chat transcript"
 
 _LONG = 500  # characters: a longer text is first judged on the excerpt around its gate stems
@@ -341,7 +371,7 @@ def excerpt(text: str) -> str:
     low = text.lower()
     hits = [m.start() for m in lx.GATE.finditer(low)]
     hits += [m.start() for m in lx.GATE_CASED.finditer(text)]
-    hits += [m.start() for m in lx.GATE_MARK.finditer(text)]
+    hits += lx.mark_starts(text)
     if not text.isascii():
         hits += [m.start() for m in lx.GATE_WIDE.finditer(text)]
     if len(low) == len(text):
@@ -374,7 +404,7 @@ def _memo(text: str, home: frozenset[str], turn: bool) -> Evidence:
     every anchor holds a gate stem, and reaches less than :data:`_REACH` characters from it."""
     if len(text) > _LONG:
         short = excerpt(text)
-        if len(short) < 0.8 * len(text) and _evidence(short, home) == _NONE and not _offsite(text, home):
+        if len(short) < 0.8 * len(text) and _is_none(_evidence(short, home)) and not _offsite(text, home):
             return _NONE
     return _evidence(text, home, turn)
 
@@ -386,7 +416,7 @@ def joined_evidence(parts: Sequence[str], home: frozenset[str] = frozenset(), li
     has alone must reach across a join, so it lies within :data:`_REACH` of one: when no part has an
     anchoring feature (cached per part) and neither have the seams around the joins, the whole has none."""
     text = " ".join(parts)[:limit]
-    if len(parts) < 2 or any(evidence(p, home) != _NONE for p in parts):
+    if len(parts) < 2 or any(not _is_none(evidence(p, home)) for p in parts):
         return evidence(text, home)
     spans: list[list[int]] = []
     pos = -1
@@ -401,7 +431,7 @@ def joined_evidence(parts: Sequence[str], home: frozenset[str] = frozenset(), li
             spans.append([lo, hi])
     if sum(hi - lo for lo, hi in spans) >= 0.8 * len(text):
         return evidence(text, home)
-    if any(evidence(text[lo:hi], home) != _NONE for lo, hi in spans):
+    if any(not _is_none(evidence(text[lo:hi], home)) for lo, hi in spans):
         return evidence(text, home)
     return _NONE
 
@@ -456,29 +486,42 @@ def _turns(text: str, low: str, turn: bool) -> list[tuple[int, int]]:
     return spans
 
 
-def _named_address(text: str, low: str) -> int:
+def _named_address(text: str, low: str, role: bool | None = None, you_are: bool | None = None,
+                   found: list[list[tuple[int, int]]] | None = None) -> int:
     """The address level (see :class:`Evidence`) of a role noun addressed in ``text`` (``low``: lowercased): a
-    vocative, the subject of an order, "you are an AI", an automated reader "detected"."""
-    if lx.ROLE_FIND.search(low) is None and lx.GATE_CASED.search(text) is None:
+    vocative, the subject of an order, "you are an AI", an automated reader "detected". ``role``: :func:`_has_role`
+    of the two (None: not asked yet); ``you_are``: whether ``lx.YOU_ARE_FIND`` finds a stem in ``low`` (None: not
+    asked; False skips "you are an AI" where it is looked for only around those stems); ``found``: where each finder
+    of ``_FINDERS`` matches in ``low`` (:meth:`~pagelens.focus.patterns.StemSet.spans`; None: searched here)."""
+    if not (role if role is not None else _has_role(text, low)):
         return 0
     if ((lx.GATE_CASED.search(text) is not None or lx.PRODUCTS.search(text) is not None)
-            and lx.ADDRESSED.search(text)) or _near(lx.YOU_ARE_AI, lx.YOU_ARE_FIND, low, text, 2, 140) or (
+            and lx.ADDRESSED.search(text)) or (
+            (you_are is not False or len(low) != len(text)) and _near(
+                lx.YOU_ARE_AI, lx.YOU_ARE_FIND if found is None else found[_F_YOU_ARE], low, text, 2, 140)
+    ) or (
             "detected" in low and lx.DETECTED.search(low)):
         return 2
-    level = _address_level(low, text)
-    return level if level == 2 else max(level, reader.level(text, low, _nouns(low, text)))
+    nouns = _nouns(low, text, lx.ROLE_FIND if found is None else found[_F_ROLE])  # read by both frames below: once
+    level = _address_level(low, text, nouns)
+    return level if level == 2 else max(level, reader.level(text, low, nouns))
 
 
-def _called_address(text: str, low: str) -> int:
+def _has_role(text: str, low: str) -> bool:
+    """Whether ``text`` (``low``: lowercased) holds a role noun's stem or a cased AI acronym (what an address needs)."""
+    return lx.ROLE_FIND.search(low) is not None or lx.GATE_CASED.search(text) is not None
+
+
+def _called_address(text: str, low: str, role: bool | None = None) -> int:
     """The address level of the reader called by a vocative phrase, read by or operating on the page, or called to
-    attention (in ``text``; ``low``: lowercased)."""
+    attention (in ``text``; ``low``: lowercased; ``role``: :func:`_has_role` of the two, None: not asked yet)."""
     addressed = 0
-    if lx.ROLE_FIND.search(low) is not None or lx.GATE_CASED.search(text) is not None:
+    if role if role is not None else _has_role(text, low):
         if ":" in text:
             addressed = _vocative(text)
         if addressed < 2 and " by " in low and lw.READ_BY.search(low) is not None:
             return 2
-        if addressed < 2 and _OPERATING.search(low) is not None:
+        if addressed < 2 and _may_operate(low) and _OPERATING.search(low) is not None:
             return 2
     if addressed < 2 and (":" in text or "!" in text) and (
             (not text.isascii() and _CJK_VOC.search(text) is not None) or _attention(text, low)):
@@ -486,12 +529,29 @@ def _called_address(text: str, low: str) -> int:
     return addressed
 
 
+#: The finders :func:`_evidence` asks of every gated span, told in one scan (:class:`~pagelens.focus.patterns.StemSet`);
+#: ``_F_*``: each one's place in the answer.
+_FINDERS = pt.StemSet((lx.ROLE_FIND, lx.DISMISS_FIND, lx.INSTR_FIND, lx.USER_FIND, lx.DISPUTE_FIND, lx.PRINCIPAL_FIND,
+                       lx.YOU_ARE_FIND))
+_F_ROLE, _F_DISMISS, _F_INSTR, _F_USER, _F_DISPUTE, _F_PRINCIPAL, _F_YOU_ARE = range(7)
+#: A word every alternative of ``lx.ABOUT_USER`` holds one of: a lowercased text of ASCII and caseless punctuation (where
+#: the one scan runs) without any of them has no match (``tests/unit/focus/test_evidence_one_scan.py`` reads the
+#: pattern's alternatives against this list).
+_ABOUT_USER_WORDS = ("user", "human", "customer", "report", "answer", "asked", "summari", "says", "only")
+#: The one-scan cut (h38-fastdef2): False asks each finder itself, as before (the same answers, one scan each).
+ONE_SCAN = True
+
+
 def _evidence(text: str, home: frozenset[str], turn: bool = False) -> Evidence:
     low = text.lower()
     if not gate(text):
         return _NONE
-    addressed = _named_address(text, low)
-    called = _called_address(text, low) if addressed < 2 else 0
+    found = _FINDERS.spans(low) if ONE_SCAN else None  # (None: each finder asked itself below)
+    hits = None if found is None else [bool(f) for f in found]
+    # (asked once for both readings of the address)
+    role = (hits[_F_ROLE] or lx.GATE_CASED.search(text) is not None) if hits is not None else _has_role(text, low)
+    addressed = _named_address(text, low, role, None if hits is None else hits[_F_YOU_ARE], found)
+    called = _called_address(text, low, role) if addressed < 2 else 0
     labels: list[tuple[int, int]] | None = None  # the speaker labels, found only when something needs them
     atext = text
     if (addressed or called) and ":" in low:
@@ -500,10 +560,11 @@ def _evidence(text: str, home: frozenset[str], turn: bool = False) -> Evidence:
         labels = _turns(text, low, turn)
         if labels:
             atext, alow = speakers.unlabelled(text, labels), speakers.unlabelled(low, labels)
-            addressed = _named_address(atext, alow)
-            called = _called_address(atext, alow) if addressed < 2 else 0
+            role = _has_role(atext, alow)
+            addressed = _named_address(atext, alow, role)
+            called = _called_address(atext, alow, role) if addressed < 2 else 0
     imitation = ""
-    if (_may_mark(text) and lx.GATE_MARK.search(text)) or lx.MARK_WORDS.search(low):
+    if (_may_mark(text) and lx.has_mark(text)) or lx.MARK_WORDS.search(low):
         m = lx.IMITATION.search(text)
         if m:
             imitation = next((k for k, v in m.groupdict().items() if v is not None), "the observation format")
@@ -511,17 +572,24 @@ def _evidence(text: str, home: frozenset[str], turn: bool = False) -> Evidence:
         imitation = _CHAT
     you = False
     override = 0
-    if lx.DISMISS_FIND.search(low) or lx.INSTR_FIND.search(low):
+    if hits is not None:
+        dismiss, instr = hits[_F_DISMISS], hits[_F_INSTR]
+    else:
+        dismiss = lx.DISMISS_FIND.search(low) is not None
+        instr = lx.INSTR_FIND.search(low) is not None  # (read again by the override and the principal below)
+    if dismiss or instr:
         you = _any(lx.YOU, low)
-        override = _override(low, addressed, you)
+        override = _override(low, addressed, you, dismiss, instr, lx.DISMISS_FIND if found is None else found[_F_DISMISS])
     principal = 0
     about_user = wants_you = False
-    if lx.USER_FIND.search(low):
+    if hits[_F_USER] if hits is not None else lx.USER_FIND.search(low):
         # each pattern only around the stems it holds (bounds, not slices: lookbehinds see the text around)
-        about_user = _near(lx.ABOUT_USER, lx.USER_FIND, low, low, 90, 130) or (
-            lx.INSTR_FIND.search(low) is not None and _any(lx.TASK_REF, low))
+        about_user = (found is None or any(w in low for w in _ABOUT_USER_WORDS)) and _near(
+            lx.ABOUT_USER, lx.USER_FIND if found is None else found[_F_USER], low, low, 90, 130) or (
+            instr and _any(lx.TASK_REF, low))
         wants_you = lx.WANTS_FIND.search(low) is not None and _near(lx.WANTS_YOU, lx.WANTS_FIND, low, low, 60, 40)
-        spans = _near_spans(lx.PRINCIPAL_FIND, low, 60, 140)  # the three principal patterns search the same bounds
+        # (the three principal patterns search the same bounds)
+        spans = _near_spans(lx.PRINCIPAL_FIND if found is None else found[_F_PRINCIPAL], low, 60, 140)
         has_user = bool(spans)
         if has_user and (any(lx.PRINCIPAL_WISH.search(low, lo, hi) for lo, hi in spans)
                          or any(lx.PRINCIPAL_STRONG.search(low, lo, hi) for lo, hi in spans)):
@@ -537,7 +605,8 @@ def _evidence(text: str, home: frozenset[str], turn: bool = False) -> Evidence:
         addressed, override = max(addressed, wide_addressed), max(override, wide_override)
     addressed = max(addressed, called)
     disputes = 0
-    if lx.DISPUTE_FIND.search(low) and any(lx.DISPUTE.search(w) for w in _windows(lx.DISPUTE_FIND, low, 30, 60)):
+    if (hits[_F_DISPUTE] if hits is not None else lx.DISPUTE_FIND.search(low)) and any(
+            lx.DISPUTE.search(w) for w in _windows(lx.DISPUTE_FIND if found is None else found[_F_DISPUTE], low, 30, 60)):
         real, here = _any(lx.REAL, low), _any(lx.DEICTIC, low)
         disputes = 2 if (offsite and (real or here)) or (real and here) else int(bool(offsite))
     elif offsite and (" been " in low or "no longer" in low) and _STALE.search(low) is not None:

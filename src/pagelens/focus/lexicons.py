@@ -15,8 +15,9 @@ words in Italian and Spanish.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
-from pagelens.focus.patterns import Folded, Stems, trie
+from pagelens.focus.patterns import Folded, Stems, _alternatives, narrow_script, trie
 
 # ---- look-alike letters inside Latin words (folded only in words that mix scripts)
 CONFUSABLES = {
@@ -470,6 +471,69 @@ GATE_MARK = Folded(r"\w\(\s*['\"\d]|\[\s*[a-z]{0,2}\d+\s*\]|<\||\[/?inst\]|<<\s*
 #: every reader, where an unaddressed order that steers off-site is enough (``evidence.steers``).
 GATE_DEST = Folded(r"http|www\.|@|[a-z0-9-]\.[a-z]{2,12}[/:]|\d\.\d{1,3}[:/]\w")
 
+#: :data:`GATE_MARK` and :data:`GATE_DEST` told apart by the caseless character each alternative needs (no character
+#: folds into or out of ``( [ < - # : . / @``): whether either finds anything is whether one of its alternatives
+#: does, and an alternative can only where its character is (``in``: a C scan); each one searched alone, as written.
+_MARK_PARTS = (("(", None), ("[", Folded(r"\[\s*[a-z]{0,2}\d+\s*\]|\[/?inst\]")),
+               ("<", Folded(r"<\||<<\s*/?sys|</?(?:system|assistant|user)>|<!--")), ("-->", None), ("##", None),
+               (":", Folded(r"[\"']role[\"']\s*:")))
+_DEST_DOTTED = Folded(r"[a-z0-9-]\.[a-z]{2,12}[/:]|\d\.\d{1,3}[:/]\w")
+
+
+#: The first alternative, an action call ("click('12')"): a word character before a "(" (case plays no part in it).
+_MARK_CALL = re.compile(r"\w\(\s*['\"\d]")
+
+
+def _has_call(text: str) -> bool:
+    """``_MARK_CALL.search(text) is not None``, tried only at each "(" (every match has one, after its first character)."""
+    at = text.find("(", 1)
+    while at > 0:
+        if _MARK_CALL.match(text, at - 1) is not None:
+            return True
+        at = text.find("(", at + 1)
+    return False
+
+
+def has_mark(text: str) -> bool:
+    """``GATE_MARK.search(text) is not None``, each alternative searched only where its character is."""
+    return any(c in text and (_has_call(text) if c == "(" else rx is None or rx.search(text) is not None)
+               for c, rx in _MARK_PARTS)
+
+
+#: :data:`GATE_MARK`'s alternatives in its order, each with the caseless text it cannot match without.
+_MARK_ALTS = (("(", r"\w\(\s*['\"\d]"), ("[", r"\[\s*[a-z]{0,2}\d+\s*\]"), ("<|", r"<\|"), ("[", r"\[/?inst\]"),
+              ("<<", r"<<\s*/?sys"), ("<", r"</?(?:system|assistant|user)>"), ("<!--", r"<!--"), ("-->", r"-->"),
+              ("##", r"##"), (":", r"[\"']role[\"']\s*:"))
+_MARK_BY_MASK: dict[int, Folded | None] = {}
+
+
+def mark_starts(text: str) -> list[int]:
+    """``[m.start() for m in GATE_MARK.finditer(text)]``, by the alternatives that can match in ``text`` alone (those
+    whose caseless text it holds, in the pattern's order: one that cannot match anywhere changes no match)."""
+    mask = 0
+    for k, (c, _) in enumerate(_MARK_ALTS):
+        if c in text:
+            mask |= 1 << k
+    if mask not in _MARK_BY_MASK:
+        parts = [src for k, (_, src) in enumerate(_MARK_ALTS) if mask >> k & 1]
+        _MARK_BY_MASK[mask] = Folded("|".join(parts), GATE_MARK.flags) if parts else None
+    rx = _MARK_BY_MASK[mask]
+    return [] if rx is None else [m.start() for m in rx.finditer(text)]
+
+
+def has_dest(text: str) -> bool:
+    """``GATE_DEST.search(text) is not None``, each alternative searched only where its characters are: "http" and
+    "www." in any case (told on the lowercase of a text of ASCII and caseless punctuation; any other text is
+    searched with the pattern as written), "@", and a dotted name or number before a "/" or a ":"."""
+    if not narrow_script(text):
+        return GATE_DEST.search(text) is not None
+    if "@" in text:
+        return True
+    if "." in text and ("/" in text or ":" in text) and _DEST_DOTTED.search(text) is not None:
+        return True
+    low = text.lower()
+    return "http" in low or "www." in low
+
 
 # ---- finders: literal stems that locate where the slow patterns above can match (windows, not whole texts)
 ROLE_FIND = Stems((
@@ -558,3 +622,38 @@ URGENT_NOW = Folded(
     r"first\s+of\s+all|sofort|unverzüglich|umgehend|immédiatement|tout\s+de\s+suite|inmediatamente|ahora\s+mismo|"
     r"zuallererst|avant\s+tout|antes\s+que\s+nada|прежде\s+всего|в\s+первую\s+очередь|"
     r"subito|imediatamente|срочно|немедленно)\b|至急|すぐに|直ちに|今すぐ|立即|马上|즉시")
+
+
+# ---- REPLACED_TASK told by its alternatives (the one-scan cut, h38-fastdef2: the same answers, fewer searches)
+def _any_in(low: str, words: tuple[str, ...]) -> bool:
+    return any(w in low for w in words)
+
+
+_TASK_NOUNS = ("task", "instruction", "directive", "assignment", "mission", "orders", "prompt", "objective", "priority",
+               "purpose")
+_CHANGED = ("changed", "updated", "replaced", "revised")
+#: What each top-level alternative of ``REPLACED_TASK`` cannot match without (in a lowercased text of ASCII and
+#: caseless punctuation), in the pattern's order: the nouns after "your new ..."; a closing mark after "new
+#: instructions"; a change of plans closed by a colon or a dash; "override"; "has been changed"; the German, French and
+#: Spanish words; the Russian one is in another script (``tests/unit/focus/test_evidence_one_scan.py`` checks each; moved here from ``evidence`` beside the pattern).
+_REPLACED_NEEDS: tuple[Callable[[str], bool], ...] = (
+    lambda low: _any_in(low, _TASK_NOUNS),
+    lambda low: _any_in(low, (":", "]", "#", "—", "–")) and _any_in(low, ("new", "updated", "revised", "secret", "hidden")),
+    lambda low: _any_in(low, (":", "—", "–")) and _any_in(low, ("plan", "task")),
+    lambda low: "override" in low,
+    lambda low: _any_in(low, _CHANGED),
+    lambda low: "aufgabe" in low,
+    lambda low: "che" in low,
+    lambda low: "tarea" in low,
+    lambda low: "aufgabe" in low,
+    lambda low: False)
+_REPLACED_ALTS = tuple(Folded(a, REPLACED_TASK.flags) for a in _alternatives(REPLACED_TASK.pattern))
+
+
+def replaced_task(low: str) -> bool:
+    """``REPLACED_TASK.search(low) is not None``: in a lowercased text of ASCII and caseless punctuation, each of its
+    alternatives searched alone and only when the text holds what that alternative needs (:data:`_REPLACED_NEEDS`);
+    in any other text, the pattern as written."""
+    if not narrow_script(low) or low.lower() != low:
+        return REPLACED_TASK.search(low) is not None
+    return any(need(low) and rx.search(low) is not None for need, rx in zip(_REPLACED_NEEDS, _REPLACED_ALTS))

@@ -203,7 +203,7 @@ def _asks(text: str) -> bool:
     text = text[:_SPAN]
     if _FIGURE.search(text) is not None:
         return True
-    return lx.GATE_DEST.search(text) is not None or gives_order(text) or bool(secret_kinds(text.lower(), text))
+    return lx.has_dest(text) or gives_order(text) or bool(secret_kinds(text.lower(), text))
 
 
 def foreign(lines: Sequence[Line], skip: frozenset[int] = frozenset(), text: Sequence[int] | None = None) -> list[int]:

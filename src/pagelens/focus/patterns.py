@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from re import _parser  # type: ignore[attr-defined]  # the stdlib's parser (private: typeshed has no stub)
 from typing import Any
 
-__all__ = ["Folded", "Stems", "narrow_script", "trie", "word_start_trie"]
+__all__ = ["Folded", "StemSet", "Stems", "narrow_script", "trie", "word_start_trie"]
 
 
 def trie(words: list[str] | tuple[str, ...]) -> str:
@@ -54,12 +54,14 @@ class Stems:
     any of those stems, so it is scanned with the rest alone (the same matches, 2-6 times faster). ``str.isascii``
     is a flag of the string object in CPython: the choice costs nothing."""
 
-    __slots__ = ("full", "narrow", "pattern")
+    __slots__ = ("full", "narrow", "narrow_words", "pattern")
 
     def __init__(self, words: tuple[str, ...]) -> None:
         wide = [w for w in words if any(c >= "\u3000" for c in w)]
         self.full = re.compile(word_start_trie(words))
-        self.narrow = re.compile("(?<!\\w)(?:" + trie([w for w in words if w not in wide]) + ")")
+        #: the stems :attr:`narrow` looks for (:class:`StemSet` reads them)
+        self.narrow_words = tuple(w for w in words if w not in wide)
+        self.narrow = re.compile("(?<!\\w)(?:" + trie(list(self.narrow_words)) + ")")
         self.pattern = self.full.pattern
 
     def _for(self, text: str) -> re.Pattern[str]:
@@ -70,6 +72,58 @@ class Stems:
 
     def finditer(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> Iterator[re.Match[str]]:
         return self._for(text).finditer(text, pos, endpos)
+
+
+class StemSet:
+    """Which of several :class:`Stems` finders would find a stem in a text, told by one scan.
+
+    :meth:`hits` answers ``tuple(f.search(low) is not None for f in finders)`` for a text of ASCII and caseless
+    punctuation (:func:`narrow_script`: each finder scans it with its :attr:`~Stems.narrow` pattern), and None for any
+    other text (the caller asks each finder). One pattern visits the word starts where some finder's stem begins
+    (a zero-width match: every such start is visited, none is skipped by an earlier match) and tells, in one optional
+    lookahead group per finder, whether that finder's stems begin there: a finder's narrow pattern matches at a
+    position exactly when its lookahead does, and can match only at such a word start. Made on first use."""
+
+    __slots__ = ("_rx", "finders")
+
+    def __init__(self, finders: tuple[Stems, ...]) -> None:
+        self.finders = finders
+        self._rx: re.Pattern[str] | None = None
+
+    def _make(self) -> re.Pattern[str]:
+        words = [w for f in self.finders for w in f.narrow_words]
+        if not all(f.narrow_words for f in self.finders):  # a finder without narrow stems matches everywhere
+            raise ValueError("every finder needs a stem of its own")
+        groups = "".join(f"(?=(?P<f{k}>{trie(list(f.narrow_words))}))?" for k, f in enumerate(self.finders))
+        self._rx = re.compile("(?<!\\w)(?=" + trie(words) + ")" + groups)
+        return self._rx
+
+    def hits(self, low: str) -> tuple[bool, ...] | None:
+        if not narrow_script(low):
+            return None
+        rx = self._rx or self._make()
+        found = [m.groups() for m in rx.finditer(low)]
+        if not found:
+            return (False,) * len(self.finders)
+        return tuple(any(col) for col in zip(*found))
+
+    def spans(self, low: str) -> list[list[tuple[int, int]]] | None:
+        """Per finder, the (start, end) of each match ``finditer(low)`` gives (matches do not overlap: a stem that
+        starts inside the one before is skipped, as ``finditer`` skips it); None as :meth:`hits`. The match a
+        finder's lookahead holds at a position is the one its pattern matches there (the same alternation)."""
+        if not narrow_script(low):
+            return None
+        rx = self._rx or self._make()
+        n = len(self.finders)
+        out: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+        ends = [0] * n
+        for m in rx.finditer(low):
+            at = m.start()
+            for k, g in enumerate(m.groups()):
+                if g is not None and at >= ends[k]:
+                    ends[k] = at + len(g)
+                    out[k].append((at, ends[k]))
+        return out
 
 
 #: Characters other than the capitals A-Z that IGNORECASE lets match a lowercase ASCII letter (İ ı → i, ſ → s,
@@ -196,20 +250,25 @@ def _ascii_source(pattern: str, flags: int) -> str | None:
     return "|".join(keep) if keep else "(?!)"
 
 
-#: The last text :func:`_plain` looked at, and what it is (the patterns of one span are tried on the same text one
-#: after another, often in several windows: it is looked at once).
+#: The last two texts :func:`_plain` looked at, and what they are (the patterns of one span are tried on the same
+#: text one after another, often in several windows, and on its lowercase in turn: each is looked at once).
 _LAST_PLAIN: tuple[str, int] = ("", 2)
+_LAST_PLAIN2: tuple[str, int] = ("", 2)
 
 
 def _plain(text: str) -> int:
     """0 when ``text`` holds a character outside ASCII and :data:`_INERT` (a letter of another script), 2 when it
     holds none and no capital letter either (a lowercased text), else 1."""
-    global _LAST_PLAIN
+    global _LAST_PLAIN, _LAST_PLAIN2
     last = _LAST_PLAIN
     if last[0] is text:
         return last[1]
+    other = _LAST_PLAIN2
+    if other[0] is text:
+        _LAST_PLAIN, _LAST_PLAIN2 = other, last
+        return other[1]
     level = (2 if text.lower() == text else 1) if text.isascii() or _BEYOND.search(text) is None else 0
-    _LAST_PLAIN = (text, level)
+    _LAST_PLAIN, _LAST_PLAIN2 = (text, level), last
     return level
 
 
