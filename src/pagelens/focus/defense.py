@@ -685,15 +685,8 @@ def _text_runs(rendering: Rendering) -> list[list[int]]:
     """Runs of consecutive text-like siblings (positions in ``rendering.lines``)."""
     lines = rendering.lines
     text = [ln.role in _TEXT_ROLES for ln in lines]
-    groups: dict[int | None, list[int]] = {}
-    for i, ln in enumerate(lines):
-        kids = groups.get(ln.parent)
-        if kids is None:
-            groups[ln.parent] = [i]
-        else:
-            kids.append(i)
     runs: list[list[int]] = []
-    for kids in groups.values():
+    for kids in disowned.children(lines).values():
         cur: list[int] = []
         for i in kids:
             if text[i]:

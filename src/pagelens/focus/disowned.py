@@ -42,14 +42,20 @@ class PageIndex:
 
     def __init__(self, lines: Sequence[Line]) -> None:
         self.pos: dict[int, int] = {ln.no: k for k, ln in enumerate(lines)}
-        kids: dict[int | None, list[int]] = {}
-        for k, ln in enumerate(lines):
-            got = kids.get(ln.parent)
-            if got is None:
-                kids[ln.parent] = [k]
-            else:
-                got.append(k)
-        self.kids = kids
+        self.kids = children(lines)
+
+
+def children(lines: Sequence[Line]) -> dict[int | None, list[int]]:
+    """Each parent's children (positions in ``lines``, in order), grouped in one pass (no ``setdefault``: it builds a
+    list a line)."""
+    kids: dict[int | None, list[int]] = {}
+    for k, ln in enumerate(lines):
+        got = kids.get(ln.parent)
+        if got is None:
+            kids[ln.parent] = [k]
+        else:
+            got.append(k)
+    return kids
 
 
 def _end(lines: Sequence[Line], i: int, cap: int = _MAX_NOTE + 1) -> int:
