@@ -471,17 +471,33 @@ GATE_MARK = Folded(r"\w\(\s*['\"\d]|\[\s*[a-z]{0,2}\d+\s*\]|<\||\[/?inst\]|<<\s*
 #: every reader, where an unaddressed order that steers off-site is enough (``evidence.steers``).
 GATE_DEST = Folded(r"http|www\.|@|[a-z0-9-]\.[a-z]{2,12}[/:]|\d\.\d{1,3}[:/]\w")
 
-#: :data:`GATE_MARK` and :data:`GATE_DEST` told apart by the caseless character each alternative needs (no character
-#: folds into or out of ``( [ < - # : . / @``): whether either finds anything is whether one of its alternatives
-#: does, and an alternative can only where its character is (``in``: a C scan); each one searched alone, as written.
-_MARK_PARTS = (("(", None), ("[", Folded(r"\[\s*[a-z]{0,2}\d+\s*\]|\[/?inst\]")),
-               ("<", Folded(r"<\||<<\s*/?sys|</?(?:system|assistant|user)>|<!--")), ("-->", None), ("##", None),
-               (":", Folded(r"[\"']role[\"']\s*:")))
+#: :data:`GATE_MARK`'s alternatives in its order, each with the caseless text it cannot match without (no character
+#: folds into or out of ``( [ < - # : . / @``): an alternative can match only where its text is (``in``: a C scan).
+_MARK_ALTS = (("(", r"\w\(\s*['\"\d]"), ("[", r"\[\s*[a-z]{0,2}\d+\s*\]"), ("<|", r"<\|"), ("[", r"\[/?inst\]"),
+              ("<<", r"<<\s*/?sys"), ("<", r"</?(?:system|assistant|user)>"), ("<!--", r"<!--"), ("-->", r"-->"),
+              ("##", r"##"), (":", r"[\"']role[\"']\s*:"))
+_MARK_BY_MASK: dict[int, Folded | None] = {}
+#: The first alternative, an action call ("click('12')"): a word character before a "(" (case plays no part in it).
+_MARK_CALL = re.compile(_MARK_ALTS[0][1])
+#: :data:`GATE_DEST`'s dotted alternatives (a host or a numbered address before a "/" or a ":").
 _DEST_DOTTED = Folded(r"[a-z0-9-]\.[a-z]{2,12}[/:]|\d\.\d{1,3}[:/]\w")
 
 
-#: The first alternative, an action call ("click('12')"): a word character before a "(" (case plays no part in it).
-_MARK_CALL = re.compile(r"\w\(\s*['\"\d]")
+def _mark_mask(text: str) -> int:
+    """The alternatives of :data:`_MARK_ALTS` whose caseless text ``text`` holds, as bits (bit k: alternative k)."""
+    mask = 0
+    for k, (c, _) in enumerate(_MARK_ALTS):
+        if c in text:
+            mask |= 1 << k
+    return mask
+
+
+def _marks(mask: int) -> Folded | None:
+    """The alternatives of ``mask`` as one pattern, in :data:`GATE_MARK`'s order (compiled once a mask; None: none)."""
+    if mask not in _MARK_BY_MASK:
+        parts = [src for k, (_, src) in enumerate(_MARK_ALTS) if mask >> k & 1]
+        _MARK_BY_MASK[mask] = Folded("|".join(parts), GATE_MARK.flags) if parts else None
+    return _MARK_BY_MASK[mask]
 
 
 def _has_call(text: str) -> bool:
@@ -495,29 +511,19 @@ def _has_call(text: str) -> bool:
 
 
 def has_mark(text: str) -> bool:
-    """``GATE_MARK.search(text) is not None``, each alternative searched only where its character is."""
-    return any(c in text and (_has_call(text) if c == "(" else rx is None or rx.search(text) is not None)
-               for c, rx in _MARK_PARTS)
-
-
-#: :data:`GATE_MARK`'s alternatives in its order, each with the caseless text it cannot match without.
-_MARK_ALTS = (("(", r"\w\(\s*['\"\d]"), ("[", r"\[\s*[a-z]{0,2}\d+\s*\]"), ("<|", r"<\|"), ("[", r"\[/?inst\]"),
-              ("<<", r"<<\s*/?sys"), ("<", r"</?(?:system|assistant|user)>"), ("<!--", r"<!--"), ("-->", r"-->"),
-              ("##", r"##"), (":", r"[\"']role[\"']\s*:"))
-_MARK_BY_MASK: dict[int, Folded | None] = {}
+    """``GATE_MARK.search(text) is not None``: the action call tried only at each "(", the other alternatives only
+    where their text is."""
+    mask = _mark_mask(text)
+    if mask & 1 and _has_call(text):
+        return True
+    rx = _marks(mask & ~1)
+    return rx is not None and rx.search(text) is not None
 
 
 def mark_starts(text: str) -> list[int]:
     """``[m.start() for m in GATE_MARK.finditer(text)]``, by the alternatives that can match in ``text`` alone (those
     whose caseless text it holds, in the pattern's order: one that cannot match anywhere changes no match)."""
-    mask = 0
-    for k, (c, _) in enumerate(_MARK_ALTS):
-        if c in text:
-            mask |= 1 << k
-    if mask not in _MARK_BY_MASK:
-        parts = [src for k, (_, src) in enumerate(_MARK_ALTS) if mask >> k & 1]
-        _MARK_BY_MASK[mask] = Folded("|".join(parts), GATE_MARK.flags) if parts else None
-    rx = _MARK_BY_MASK[mask]
+    rx = _marks(_mark_mask(text))
     return [] if rx is None else [m.start() for m in rx.finditer(text)]
 
 

@@ -99,13 +99,8 @@ class StemSet:
         return self._rx
 
     def hits(self, low: str) -> tuple[bool, ...] | None:
-        if not narrow_script(low):
-            return None
-        rx = self._rx or self._make()
-        found = [m.groups() for m in rx.finditer(low)]
-        if not found:
-            return (False,) * len(self.finders)
-        return tuple(any(col) for col in zip(*found))
+        spans = self.spans(low)
+        return None if spans is None else tuple(bool(found) for found in spans)
 
     def spans(self, low: str) -> list[list[tuple[int, int]]] | None:
         """Per finder, the (start, end) of each match ``finditer(low)`` gives (matches do not overlap: a stem that
