@@ -54,7 +54,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
-from pagelens.focus import borrowed, contradicts, disowned, misroute, speakers, splits, steering, uncollected
+from pagelens.focus import borrowed, contradicts, disowned, echo, misroute, speakers, splits, steering, uncollected
 from pagelens.focus import lexicons as lx
 from pagelens.focus.evidence import (
     NO_EVIDENCE,
@@ -594,6 +594,12 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
         reason = (f"{found.items[0].describe()}, and says the page's value is not the one "
                   f"(in {_WHERE.get(regions[i], regions[i])})")
         flag([i, *found.wrappers], ("disputes-page", reason), payloads[i], regions[i])
+    # 8. a line that restates the goal and answers it (echo.MODE; "" off): goal drift in the goal's own words
+    if echo.MODE and goal:
+        for i, why in echo.judge(lines, payloads, regions, goal, lambda i: lines[i].no in flags,
+                                  lambda no: pos().pos.get(no)):
+            flag([i], ("changes-the-task", f"{why} (in {_WHERE.get(regions[i], regions[i])})"), payloads[i],
+                 regions[i])
     return tuple(sorted(flags.values(), key=lambda f: f.line))
 
 
