@@ -46,6 +46,9 @@ _TOKEN = re.compile(r"\w+")
 _CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]+")
 _DIGIT = re.compile(r"\d")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+_CLAUSE = re.compile(r"[.!?:;。！？：；|·•]")  # what may stand before a restatement (a clause's opening)
+_SENTENCE = re.compile(r"[.!?。！？](?:\s|$)|[。！？]")  # what a restatement does not cross
+_LEAD = 3  # function words a restatement may open with ("the", "and the")
 _AFTER_MARK = re.compile(r"\s*[:?=–—]\s*\w")  # "…study: 400", "…bus? Yes", "… — 25"
 _MIN_CONTENT = 3  # a goal with fewer content words is never judged (too short to know it is restated)
 _SHARE = 0.75  # of the goal's content words restated
@@ -112,25 +115,37 @@ def _goal(goal: str) -> tuple[tuple[str, ...], int, tuple[str, ...]]:
 
 
 def restated(low: str, goal: str) -> tuple[int, int] | None:
-    """(content words restated, end offset of the last) when the lowered text ``low`` restates ``goal``: ≥ 3 and
-    ≥ 75% of its content words in its order within a window of the goal's length + 4 words; else None."""
+    """(content words restated, end offset of the last) when the lowered text ``low`` restates ``goal``: its first
+    content word opens a sentence or clause (only function words before it), and with it ≥ 3 and ≥ 75% of the goal's
+    content words follow in the goal's order, within the sentence and a window of the goal's length + 4 words; else
+    None."""
     content, length, keys = _goal(goal)
     n = len(content)
     if n < _MIN_CONTENT:
         return None
     need = max(_MIN_CONTENT, math.ceil(_SHARE * n - 1e-9))
-    if sum(k in low for k in keys) < need:  # cheap first: most lines hold too few of the goal's words
+    if keys[0] not in low or sum(k in low for k in keys) < need:  # cheap first: most lines hold too few goal words
         return None
     toks = _tokens(low)
-    width = length + _SLACK
+    fw = _function_words()
+    first, rest = content[0], content[1:]
     best: tuple[int, int] | None = None
-    for s, (w, _) in enumerate(toks):
-        if not any(_same(w, c) for c in content):
-            continue
-        window = toks[s : s + width]
-        got = _lcs(content, window)
-        if got is not None and got[0] >= need and (best is None or got[0] > best[0]):
-            best = got
+    lead = 0  # function words since the last clause boundary (or the line's start)
+    for s, (w, end) in enumerate(toks):
+        start = end - len(w)
+        if s and _CLAUSE.search(low, toks[s - 1][1], start) is not None:
+            lead = 0
+        if _same(w, first) and lead <= _LEAD:
+            window: list[tuple[str, int]] = []
+            for w2, end2 in toks[s + 1 : s + length + _SLACK]:
+                if _SENTENCE.search(low, window[-1][1] if window else end, end2 - len(w2)) is not None:
+                    break  # the restatement stays within one sentence
+                window.append((w2, end2))
+            got = _lcs(rest, window) if window else None
+            count, last = (1 + got[0], got[1]) if got else (1, end)
+            if count >= need and (best is None or count > best[0]):
+                best = (count, last)
+        lead = lead + 1 if w in fw or (len(w) == 1 and w.isascii()) else _LEAD + 1
     return best
 
 
