@@ -32,6 +32,10 @@ Web pages can carry text written for the agent rather than for the user. :func:`
    or a dispute, real/current or change word), corrects one value rather than listing several, and stands apart from
    the data (a note beside it in the site's own regions; anywhere in user content, overlays and unseen text).
 
+8. **The goal restated with its answer** (:mod:`pagelens.focus.echo`, any language) — a line in text the site did not
+   write for every reader (hidden text, an alt text or aria-label, an overlay, a post) that restates the user's goal in
+   its own words and order and gives a value beside it ("<the question>: <a value>").
+
 A notice bar above the page's own content is folded like a pop-up the agent did not open
 (:mod:`pagelens.focus.notices`), whatever it says: text in the site's own register needs no evidence there. So is a
 sentence out of place on its page (:mod:`pagelens.focus.outofplace`): hidden from sighted users, or in another script

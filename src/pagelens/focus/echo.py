@@ -33,8 +33,9 @@ from pagelens.types import Line
 
 __all__ = ["MODE", "answer_after", "judge", "restated"]
 
-#: "" off (the base's defense exactly), or one of the candidates "E1", "E2", "E3" (module docstring).
-MODE = ""
+#: "E1" (shipped, h39-echo: 180 → 173 attacks retained on the 21 development sets, dev-36 53 → 48, no new benign or
+#: clean-page flag), "" off (the base's defense exactly), or the other candidates "E2", "E3" (module docstring).
+MODE = "E1"
 
 _FOREIGN = frozenset({"user", "overlay", "unseen"})
 #: The page's labels and controls: their names restate a goal honestly ("Add to basket", an FAQ heading).
