@@ -32,6 +32,10 @@ Web pages can carry text written for the agent rather than for the user. :func:`
    or a dispute, real/current or change word), corrects one value rather than listing several, and stands apart from
    the data (a note beside it in the site's own regions; anywhere in user content, overlays and unseen text).
 
+8. **The goal restated with its answer** (:mod:`pagelens.focus.echo`, any language) — a line in text the site did not
+   write for every reader (hidden text, an alt text or aria-label, an overlay, a post) that restates the user's goal in
+   its own words and order and gives a value beside it ("<the question>: <a value>").
+
 A notice bar above the page's own content is folded like a pop-up the agent did not open
 (:mod:`pagelens.focus.notices`), whatever it says: text in the site's own register needs no evidence there. So is a
 sentence out of place on its page (:mod:`pagelens.focus.outofplace`): hidden from sighted users, or in another script
@@ -54,7 +58,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
-from pagelens.focus import borrowed, contradicts, disowned, misroute, speakers, splits, steering, uncollected
+from pagelens.focus import borrowed, contradicts, disowned, echo, misroute, speakers, splits, steering, uncollected
 from pagelens.focus import lexicons as lx
 from pagelens.focus.evidence import (
     NO_EVIDENCE,
@@ -594,6 +598,12 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
         reason = (f"{found.items[0].describe()}, and says the page's value is not the one "
                   f"(in {_WHERE.get(regions[i], regions[i])})")
         flag([i, *found.wrappers], ("disputes-page", reason), payloads[i], regions[i])
+    # 8. a line that restates the goal and answers it (echo.MODE; "" off): goal drift in the goal's own words
+    if echo.MODE and goal:
+        for i, why in echo.judge(lines, payloads, regions, goal, lambda i: lines[i].no in flags,
+                                  lambda no: pos().pos.get(no)):
+            flag([i], ("changes-the-task", f"{why} (in {_WHERE.get(regions[i], regions[i])})"), payloads[i],
+                 regions[i])
     return tuple(sorted(flags.values(), key=lambda f: f.line))
 
 
