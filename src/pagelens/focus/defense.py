@@ -54,7 +54,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
-from pagelens.focus import borrowed, contradicts, disowned, misroute, speakers, splits, steering, uncollected
+from pagelens.focus import borrowed, contradicts, disowned, misroute, roles, speakers, splits, steering, uncollected
 from pagelens.focus import lexicons as lx
 from pagelens.focus.evidence import (
     NO_EVIDENCE,
@@ -594,7 +594,23 @@ def detect(rendering: Rendering, goal: str | None = None) -> tuple[Flag, ...]:
         reason = (f"{found.items[0].describe()}, and says the page's value is not the one "
                   f"(in {_WHERE.get(regions[i], regions[i])})")
         flag([i, *found.wrappers], ("disputes-page", reason), payloads[i], regions[i])
+    # 8. a speaker claiming a role of the site that its place on the page does not give it (roles.judge; off: base)
+    if roles.MODE != "off":
+        _claimed_roles(lines, payloads, regions, flags, flag, home, gated)
     return tuple(sorted(flags.values(), key=lambda f: f.line))
+
+
+def _claimed_roles(lines: tuple[Line, ...], payloads: list[str], regions: list[str], flags: Mapping[int, Flag],
+                   flag: Callable[[Iterable[int], tuple[str, str], str, str], None], home: frozenset[str],
+                   gated: Sequence[bool]) -> None:
+    """Step 8 (:mod:`pagelens.focus.roles`): flag each line whose speaker claims the site's role (a moderator, the
+    staff, the system …) where the page does not give it, to overrule the page or send the reader away."""
+    for found in roles.judge(lines, payloads, regions, lambda i: lines[i].no in flags, home, gated):
+        i = found.at
+        kind = "steers-offsite" if found.why == "steers off-site" else "disputes-page"
+        reason = (f"claims the site's role ('{found.claim.role}', a {found.claim.frame}) and {found.why} "
+                  f"(in {_WHERE.get(regions[i], regions[i])})")
+        flag([i], (kind, reason), payloads[i], regions[i])
 
 
 #: h35-split: step 2b, a sentence split over lines of different parents judged as one span (:mod:`splits`).

@@ -54,6 +54,8 @@ _DATE = re.compile(
     rf"\b\d{{1,2}}\.?\s+(?:{_MONTHS})\b|\b\d+\s*(?:{_UNITS})\s+ago\b|\b(?:vor|il\s+y\s+a|hace)\s+\d+\s*(?:{_UNITS})\b|"
     rf"\b\d+\s*(?:{_UNITS})\s+назад|\d{{4}}\s*[年년]\s*\d{{1,2}}\s*[月월]\s*\d{{1,2}}\s*[日일]?|\d+\s*(?:秒|分|時間|日|週間|か月|ヶ月|年|小时|天|周|个月)前|\b(?:yesterday|gestern|hier|ayer|вчера)\b",
     re.IGNORECASE)
+#: The ages and dates :data:`_DATE` reads, for readers of bylines elsewhere (:mod:`pagelens.focus.roles`).
+AGE_OR_DATE = _DATE
 _RATING = re.compile(
     r"[★☆⭐]|\b\d(?:[.,]\d)?\s*(?:out\s+of|of|von|sur|de|из)\s+5\b|\b\d(?:[.,]\d)?\s*/\s*(?:5|10)\b|"
     r"\b\d+\s+(?:points?|votes?|upvotes?|likes?|helpful|punkte|stimmen|votos|голос\w*)\b|\bstars?\b|\bsterne\b|"
