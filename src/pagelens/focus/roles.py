@@ -31,7 +31,9 @@ user content, unless the page shows that role as a badge of its own outside the 
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
+from itertools import accumulate
 
 from collections.abc import Callable, Iterable, Sequence
 
@@ -42,7 +44,8 @@ from pagelens.focus.evidence import evidence, gives_order
 from pagelens.observe.provenance import AGE_OR_DATE
 from pagelens.types import Line
 
-__all__ = ["MODE", "Claim", "Found", "acts", "claim", "handle", "has_role_word", "judge", "post_byline", "says_true"]
+__all__ = ["MODE", "Claim", "Found", "acts", "badge_byline", "claim", "handle", "has_role_word", "judge", "post_byline",
+           "role_lines", "says_true"]
 
 #: The candidate of the thirty-sixth injection-defense pass (BENCHMARKS.md); "off": no judgement (base behaviour).
 #: "R1": a claim in user content, an overlay or unseen text; "R2": R1, and a post's byline claim (a handle made on a
@@ -50,10 +53,17 @@ __all__ = ["MODE", "Claim", "Found", "acts", "claim", "handle", "has_role_word",
 #: that stands under a byline (inside a post). Thirty-ninth pass: "R4": R1, and in the site's own regions a claim in a
 #: post (:func:`post_byline`: a body under a name-and-age byline, on a page that shows that shape again); "R5": R4 with
 #: "used" wider (a word of what is true, a verification word, with any number, a contact or an order).
+#: Forty-first pass (h39-badges): "B1": R4 with its role-noun test made once per page (:func:`role_lines`, the same
+#: finds), and posts under a name-and-badge byline (:func:`badge_byline`); "B2": B1 with "used" wider for a claim in a
+#: post of the site's own regions (:func:`_loose`); "B3": B2 with that wider "used" in R1's regions too.
 MODE = "off"
 #: The modes that read posts in the site's own regions, and those that read "used" wider.
-_POST_MODES = frozenset({"R4", "R5"})
+_POST_MODES = frozenset({"R4", "R5", "B1", "B2", "B3"})
 _WIDE_MODES = frozenset({"R5"})
+#: The modes with the one-scan role-noun test and the badge bylines; those with the loose "used" in posts, everywhere.
+_BADGE_MODES = frozenset({"B1", "B2", "B3"})
+_LOOSE_POST_MODES = frozenset({"B2", "B3"})
+_LOOSE_MODES = frozenset({"B3"})
 
 #: Nouns of the site's own roles (lowercase, Latin/Cyrillic/Greek scripts: whole words or word starts as written).
 _ROLE_LATIN = (
@@ -107,6 +117,10 @@ _LABEL_CJK = re.compile(rf"(?:^|[。！？.!?]\s*|[\[【「（(]\s*)(?:{_ROLE_CJ
 _AGE = pt.Folded(
     r"[·•|—–-]\s*(?:\d|vor\s|il\s+y\s+a|hace|há|fa\s|(?:jan|feb|m[aä]r|apr|ma[iy]|jun|jul|aug|sep|o[ck]t|nov|de[cz])\w*|"
     r"yesterday|today|gestern|heute|hier|ayer|ieri|ontem|вчера|сегодня)")
+#: ``_AGE`` for a lowercased text, without case folding (the same matches there, but for the letters whose lowercase
+#: is not what case-insensitive matching folds: :data:`_FOLDS_APART`, read with ``_AGE`` itself).
+_AGE_LOW = re.compile(_AGE.pattern)
+_FOLDS_APART = re.compile("[İıſ]")
 #: The handle right before such a separator (``u/name``, ``name_x``, ``NameX``).
 _LAST = re.compile(r"(?:^|\s)(?:u/)?([\w.-]+)\s*$")
 _HANDLE_PART = re.compile(r"[_.\-/]|(?<=[a-z])(?=[A-Z])")
@@ -196,6 +210,7 @@ def handle(text: str) -> Claim | None:
 _NUMBER = re.compile(r"(?<!\w)\d+(?:[.,:]\d+)*(?!\w)")
 _CONTACT = re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+|\+?\d[\d\s().-]{7,}\d")
 _VALUE = re.compile(r"\d")
+_VALUE_LINE = re.compile(r"[\d@][^\n]*")
 _SEPS = re.compile("[·•|—–]| - ")
 
 
@@ -264,7 +279,8 @@ def says_true(low: str) -> bool:
             or (lx.DISPUTE_FIND.search(low) is not None and lx.DISPUTE.search(low) is not None))
 
 
-def _what(text: str, home: frozenset[str], contradicted: Callable[[], bool], wide: bool = False) -> str:
+def _what(text: str, home: frozenset[str], contradicted: Callable[[], bool], wide: bool = False,
+          loose: bool = False) -> str:
     """What a text that claims a role does with it (see :func:`acts`), or ""; ``wide`` (R5): also a word of what is
     true (:func:`says_true`) with a number standing as a word (:data:`_NUMBER`), a contact or an order."""
     ev = evidence(text, home)
@@ -283,7 +299,79 @@ def _what(text: str, home: frozenset[str], contradicted: Callable[[], bool], wid
     if wide and says_true(text.lower()) and (order or _NUMBER.search(text) is not None
                                              or _CONTACT.search(text) is not None):
         return "says what is true"
+    if loose and _loose(text, values, order):
+        return "speaks in the role it claims"
     return ""
+
+
+def _loose(text: str, values: bool, order: bool) -> bool:
+    """B2/B3's "used": a text that claims a role the page does not back states something in it — a typed value, a
+    contact, an order, or a dispute, "real" or change word (any lexicon language)."""
+    if values or order or _CONTACT.search(text) is not None:
+        return True
+    low = text.lower()
+    return (lx.REAL.search(low) is not None or lx.CHANGE.search(low) is not None
+            or (lx.DISPUTE_FIND.search(low) is not None and lx.DISPUTE.search(low) is not None))
+
+
+def _scan(payloads: Sequence[str], idx: Sequence[int], pattern: re.Pattern[str] | pt.Folded,
+          lower: bool) -> set[int]:
+    """The lines of ``idx`` (ascending) where ``pattern`` finds a match that starts in them, with one scan of their
+    text joined by newlines (lowercased once when ``lower``)."""
+    parts = [payloads[i] for i in idx]
+    if lower:
+        parts = list(map(str.lower, parts))
+    text = "\n".join(parts)
+    ends = list(accumulate(map((1).__add__, map(len, parts))))
+    return {idx[bisect_right(ends, m.start())] for m in pattern.finditer(text)}
+
+
+def _cut(payloads: Sequence[str], regions: Sequence[str],
+         gated: Sequence[bool] | None) -> tuple[list[int], list[int], set[int]]:
+    """B1-B3's cheap first pass, the same lines as R4's tests of each line: (the lines of R1's regions that can claim
+    a role and use it, the lines of the site's own regions that can use a claim, the first ones that hold a role
+    noun). A line can use a claim when it has ≥ ``_MIN_WORDS`` words and is gated (or holds a digit or an "@"); a
+    line of R1's regions can claim a role when it holds a role noun itself (one scan of those lines' text) or when an
+    age separator (:data:`_AGE`, the handle frame's need) starts within ``_HEAD_LINES`` lines before it or in it (one
+    scan of the page's text; the role nouns of its short lines before are then tested as R4 tests them)."""
+    n = len(payloads)
+    four = [i for i, p in enumerate(payloads) if p.count(" ") >= _MIN_WORDS - 1]
+    if gated is None:
+        can = four
+    else:  # gated, or a digit or an "@": the ungated lines' text scanned once (a match runs to its line's end)
+        ungated = [i for i in four if not gated[i]]
+        can = sorted(_scan(payloads, ungated, _VALUE_LINE, lower=False).union(i for i in four if gated[i]))
+    foreign = [i for i in can if regions[i] in _FOREIGN]
+    site = [i for i in can if regions[i] not in _FOREIGN]
+    if not foreign:
+        return [], site, set()
+    hit = _scan(payloads, foreign, _FIND, lower=True)
+    rest = [i for i in foreign if i not in hit]
+    keep: list[int] = []
+    if rest:  # the lines within _HEAD_LINES before each (a match across two lines that are not adjacent: one more
+        # line judged as R4 judges it, no other find)
+        if len(rest) * _HEAD_LINES >= rest[-1] - rest[0]:  # dense: one range
+            span: Sequence[int] = range(max(0, rest[0] - _HEAD_LINES), rest[-1] + 1)
+        else:
+            span = sorted({j for i in rest for j in range(max(0, i - _HEAD_LINES), i + 1)})
+        plain = _FOLDS_APART.search("".join([payloads[j] for j in span])) is None
+        ages = _scan(payloads, span, _AGE_LOW if plain else _AGE, lower=plain)
+        near: set[int] = set()
+        for a in ages:
+            near.update(range(a, a + _HEAD_LINES + 1))
+        keep = [i for i in rest if i in near]
+    return sorted(hit.union(keep)), site, hit
+
+
+def role_lines(payloads: Sequence[str]) -> set[int]:
+    """The positions of the lines that hold a role noun (:func:`has_role_word` of each lowercased line), found with one
+    scan of the page's text: the lines joined, lowercased once, each match mapped to its line."""
+    text = "\x00".join(payloads)
+    low = text.lower()
+    if len(low) != len(text):  # a letter whose lowercase is longer: offsets differ, read line by line
+        return {i for i, p in enumerate(payloads) if p and has_role_word(p.lower())}
+    ends = list(accumulate(map((1).__add__, map(len, payloads))))  # ends[k]: the offset after line k's separator
+    return {bisect_right(ends, m.start()) for m in _FIND.finditer(low)}
 
 
 _PIECES = 3  # short lines a byline may take (a name, a separator, an age)
@@ -403,9 +491,14 @@ def judge(lines: Sequence[Line], payloads: Sequence[str], regions: Sequence[str]
     # (a line shorter than _MIN_WORDS is never judged: those are left out in one pass first)
     # (only a line of ≥ _MIN_WORDS words, gated by the defense or holding a digit or an "@", can use a claim: those
     # are found in one pass first)
-    can = [i for i, p in enumerate(payloads) if p.count(" ") >= _MIN_WORDS - 1
-           and (gated is None or gated[i] or "@" in p or _VALUE.search(p) is not None)]
-    todo: Iterable[int] = [i for i in can if regions[i] in _FOREIGN]
+    cut = MODE in _BADGE_MODES
+    if cut:  # the same lines, found with scans of the page's text instead of tests of each line (B1-B3)
+        todo, can, hit = _cut(payloads, regions, gated)
+        rw.update((i, i in hit) for i in todo)
+    else:
+        can = [i for i, p in enumerate(payloads) if p.count(" ") >= _MIN_WORDS - 1
+               and (gated is None or gated[i] or "@" in p or _VALUE.search(p) is not None)]
+        todo = [i for i in can if regions[i] in _FOREIGN]
     if MODE in ("R2", "R3"):
         more = set(todo)
         for j, q in enumerate(payloads):
@@ -421,11 +514,20 @@ def judge(lines: Sequence[Line], payloads: Sequence[str], regions: Sequence[str]
         if flagged(i) or lines[i].role == "RootWebArea":
             continue
         site = regions[i] not in _FOREIGN
-        at = _head_lines(payloads, i)
-        if not (role_at(i) or any(role_at(j) for j in at)):
-            continue
-        head = " ".join(payloads[j] for j in reversed(at))
-        text = f"{head} {p}" if head else p
+        if cut and not site and not role_at(i):
+            # without a role noun in the line itself, only a byline's handle before it can claim a role (handle):
+            # its age separator is looked for before any role noun in the short lines (the same finds, cheaper)
+            at = _head_lines(payloads, i)
+            head = " ".join(payloads[j] for j in reversed(at))
+            text = f"{head} {p}" if head else p
+            if not head or _AGE.search(text) is None or not any(role_at(j) for j in at):
+                continue
+        else:
+            at = _head_lines(payloads, i)
+            if not (role_at(i) or any(role_at(j) for j in at)):
+                continue
+            head = " ".join(payloads[j] for j in reversed(at))
+            text = f"{head} {p}" if head else p
         if site:  # the site's own regions: only a post's byline claiming the role (R2), or a label under a byline (R3)
             c = handle(text) if has_role_word(text.lower()) else None
             if c is not None and shown_elsewhere(c.role, i - 1 - _HEAD_LINES, i):
@@ -437,12 +539,12 @@ def judge(lines: Sequence[Line], payloads: Sequence[str], regions: Sequence[str]
             c = claim(p) or (handle(text) if head else None)  # the lines before: their byline only
         if c is None:
             continue
-        why = _what(p, home, contradicted(i), wide)
+        why = _what(p, home, contradicted(i), wide, MODE in _LOOSE_MODES)
         if why:
             out.append(Found(i, c, why))
     if MODE in _POST_MODES:
         out.extend(_posts(lines, payloads, regions, flagged, home, gated, contradicted, shown_elsewhere, wide,
-                          role_at, [i for i in can if regions[i] not in _FOREIGN]))
+                          role_at, can if cut else [i for i in can if regions[i] not in _FOREIGN]))
         out.sort(key=lambda f: f.at)
     return out
 
@@ -454,8 +556,12 @@ def _posts(lines: Sequence[Line], payloads: Sequence[str], regions: Sequence[str
     """R4/R5 in the site's own regions: each text line of a post (a body under a byline, :func:`post_byline`, on a
     page that shows a byline's age or date again outside it) whose byline name or body claims a role of the site
     that the page does not show as its own badge, and that uses the claim (:func:`_what`). Cheap tests first: the
-    body's length, the defense's gate (or a digit, an ``@``), a role noun in the body or its short lines before."""
+    body's length, the defense's gate (or a digit, an ``@``), a role noun in the body or its short lines before.
+    B1–B3 also read a name-and-badge byline (:func:`badge_byline`) where no age byline stands; its claim is backed when
+    the page shows the same badge outside the post (:func:`_badge_shown`); B2/B3 read "used" wider (:func:`_loose`)."""
     out: list[Found] = []
+    badges = MODE in _BADGE_MODES
+    loose = MODE in _LOOSE_POST_MODES
     ages: list[list[int]] = []  # positions of the short lines holding an age or a date, found once when asked
 
     def again(lo: int, hi: int) -> bool:  # the page shows a byline's age or date outside lines lo..hi
@@ -473,13 +579,82 @@ def _posts(lines: Sequence[Line], payloads: Sequence[str], regions: Sequence[str
         pieces, first = [payloads[j] for j in at], at[0]
         name = post_byline(pieces)
         if name is None:
-            continue
-        c = _name_claim(name) or claim(p)
-        if c is None:
-            continue
-        if shown_elsewhere(c.role, i - 1 - _HEAD_LINES, i) or not again(first, i):
-            continue
-        why = _what(p, home, contradicted(i), wide)
+            if not badges:
+                continue
+            b = badge_byline(pieces, [lines[j].role for j in at])
+            if b is None or lines[i].role in _NOT_BYLINE:
+                continue
+            c = Claim(b[1], "badge")
+            if _badge_shown(b[1], payloads, first, i) or not again(first, i):
+                continue  # the page shows that badge itself (its own staff), or shows no list of dated posts
+        else:
+            c = _name_claim(name) or claim(p)
+            if c is None:
+                continue
+            if shown_elsewhere(c.role, i - 1 - _HEAD_LINES, i) or not again(first, i):
+                continue
+        why = _what(p, home, contradicted(i), wide, loose)
         if why:
             out.append(Found(i, c, why))
     return out
+
+
+#: Roles of lines that are a page's labels or controls, not a byline's pieces or a post's body.
+_NOT_BYLINE = frozenset({"heading", "tab", "menuitem", "columnheader", "rowheader", "term", "button", "option",
+                         "combobox", "textbox", "searchbox", "checkbox", "radio"})
+_BADGE_STRIP = re.compile(r"[()\[\]{}<>«»【】「」（）·•|—–:,;/*#]+")
+
+
+def _badge_role(piece: str) -> str | None:
+    """The role a badge names (lowercase), else None: a short line of at most ``_BADGE_WORDS`` words, brackets and
+    separators stripped, that is a role noun (or "official" and one), or a handle made on one ("Moderator-Team")."""
+    if len(piece) > _SHORT:
+        return None
+    low = " ".join(_BADGE_STRIP.sub(" ", piece).lower().split())
+    words = low.split()
+    if not 1 <= len(words) <= _BADGE_WORDS:
+        return None
+    if _ROLE_WORD.search(low) is not None:
+        return low
+    if len(words) == 2 and re.fullmatch(_OFFICIAL, words[0]) and _ROLE_WORD.search(words[1]) is not None:
+        return words[1]
+    if len(words) == 1:
+        parts = [q for q in _HANDLE_PART.split(_BADGE_STRIP.sub("", piece).strip()) if q]
+        if len(parts) > 1 and all(_ROLE_WORD.search(q.lower()) is not None for q in parts):
+            return parts[0].lower()
+    return None
+
+
+def badge_byline(pieces: Sequence[str], roles_of: Sequence[str] | None = None) -> tuple[str, str] | None:
+    """(name, role) of the name-and-badge byline that ``pieces`` (the short lines right before a text) end on, else
+    None: a name (1–4 words, no sentence end, a letter), then directly a badge (:func:`_badge_role`), optionally then
+    an age or a date. ``roles_of``: the lines' roles (a heading, a control is no byline piece)."""
+    k = len(pieces) - 1
+    if k >= 2 and _age_at(pieces[k]) >= 0:
+        k -= 1
+    if k < 1 or (roles_of is not None and (roles_of[k] in _NOT_BYLINE or roles_of[k - 1] in _NOT_BYLINE)):
+        return None
+    role = _badge_role(pieces[k])
+    if role is None:
+        return None
+    name = _SEP_EDGES.sub("", pieces[k - 1])
+    if (not name or len(name) > _NAME_CHARS or len(name.split()) > _NAME_WORDS or _SENTENCE_END.search(name)
+            or _HAS_LETTER.search(name) is None or _badge_role(name) is not None):
+        return None
+    return name, role
+
+
+def _badge_shown(role: str, payloads: Sequence[str], lo: int, hi: int) -> bool:
+    """Whether the page shows the badge ``role`` outside lines lo..hi: a short line (a badge, :func:`_badge_role`) of
+    the same role, or a short line of at most ``_BADGE_WORDS`` words that holds the role as a word."""
+    for k in sorted(role_lines(payloads)):  # (asked only for a post that claims a role and uses it)
+        if lo <= k <= hi:
+            continue
+        q = payloads[k]
+        if len(q) > _SHORT:
+            continue
+        low = " ".join(_BADGE_STRIP.sub(" ", q).lower().split())
+        if len(low.split()) <= _BADGE_WORDS and (low == role or role in low.split() or (" " in role and role in low)
+                                                 or _badge_role(q) == role):
+            return True
+    return False
