@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
-from itertools import accumulate
+from itertools import accumulate, compress
 
 from collections.abc import Callable, Iterable, Sequence
 
@@ -341,12 +341,20 @@ def _cut(payloads: Sequence[str], regions: Sequence[str],
     age separator (:data:`_AGE`, the handle frame's need) starts within ``_HEAD_LINES`` lines before it or in it (one
     scan of the page's text; the role nouns of its short lines before are then tested as R4 tests them)."""
     n = len(payloads)
-    four = [i for i, p in enumerate(payloads) if p.count(" ") >= _MIN_WORDS - 1]
     if gated is None:
-        can = four
-    else:  # gated, or a digit or an "@": the ungated lines' text scanned once (a match runs to its line's end)
-        ungated = [i for i in four if not gated[i]]
-        can = sorted(_scan(payloads, ungated, _VALUE_LINE, lower=False).union(i for i in four if gated[i]))
+        gated = [True] * n
+    # the candidates, without a test of every line: the gated lines (compress), the lines holding an "@" (found in
+    # the page's text), and the lines of R1's regions (compress) that hold a digit; then ≥ _MIN_WORDS words each
+    cand = set(compress(range(n), gated))
+    text = "\n".join(payloads)
+    at = text.find("@")
+    if at >= 0:
+        ends = list(accumulate(map((1).__add__, map(len, payloads))))
+        while at >= 0:
+            k = bisect_right(ends, at)
+            cand.add(k)
+            at = text.find("@", ends[k]) if k < n else -1
+    can = sorted(i for i in cand if payloads[i].count(" ") >= _MIN_WORDS - 1)
     foreign = [i for i in can if regions[i] in _FOREIGN]
     site = [i for i in can if regions[i] not in _FOREIGN]
     if not foreign:
@@ -587,16 +595,20 @@ def _posts(lines: Sequence[Line], payloads: Sequence[str], regions: Sequence[str
         if flagged(i) or lines[i].role == "RootWebArea":
             continue
         at = _byline_pieces(payloads, i)
-        if not at or not (role_at(i) or any(role_at(j) for j in at)):
+        if not at:
             continue
         pieces, first = [payloads[j] for j in at], at[0]
-        name = post_byline(pieces)
+        name = post_byline(pieces)  # (the byline's short pieces read first: a body's role noun is tested after)
+        b = None
         if name is None:
             if not badges:
                 continue
             b = badge_byline(pieces, [lines[j].role for j in at])
             if b is None or lines[i].role in _NOT_BYLINE:
                 continue
+        if not (role_at(i) or any(role_at(j) for j in at)):
+            continue
+        if b is not None:
             c = Claim(b[1], "badge")
             if _badge_shown(b[1], payloads, first, i) or not again(first, i):
                 continue  # the page shows that badge itself (its own staff), or shows no list of dated posts
