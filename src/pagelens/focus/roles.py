@@ -26,6 +26,11 @@ such a post by its shape (:func:`post_byline`): a body of text under a byline �
 provenance's date reader reads, with or without a separator — on a page that shows a byline's age again elsewhere (a
 thread, a comment list). A claim there (the byline's name made on a role noun, or a claim in the body) is judged as in
 user content, unless the page shows that role as a badge of its own outside the post.
+
+B1-B3 (forty-first pass) also read a post under a name-and-badge byline (:func:`badge_byline`: a name, then a short
+line that is a role noun, "(staff)", "Administrator"), whose claim the page backs when it shows that badge outside the
+post; and they judge only the lines the defense's gate passes (or that hold an "@"), found without a test of every
+line (:func:`_cut`), so that the judgement costs little on pages with thousands of user lines.
 """
 
 from __future__ import annotations
@@ -53,9 +58,10 @@ __all__ = ["MODE", "Claim", "Found", "acts", "badge_byline", "claim", "handle", 
 #: that stands under a byline (inside a post). Thirty-ninth pass: "R4": R1, and in the site's own regions a claim in a
 #: post (:func:`post_byline`: a body under a name-and-age byline, on a page that shows that shape again); "R5": R4 with
 #: "used" wider (a word of what is true, a verification word, with any number, a contact or an order).
-#: Forty-first pass (h39-badges): "B1": R4 with its role-noun test made once per page (:func:`role_lines`, the same
-#: finds), and posts under a name-and-badge byline (:func:`badge_byline`); "B2": B1 with "used" wider for a claim in a
-#: post of the site's own regions (:func:`_loose`); "B3": B2 with that wider "used" in R1's regions too.
+#: Forty-first pass (h39-badges): "B1": R4's judgement on the lines :func:`_cut` finds without a test of every line
+#: (gated or holding an "@"), and posts under a name-and-badge byline (:func:`badge_byline`); "B2": B1 with "used"
+#: wider for a claim in a post of the site's own regions (:func:`_loose`); "B3": B2 with that wider "used" in R1's
+#: regions too.
 MODE = "off"
 #: The modes that read posts in the site's own regions, and those that read "used" wider.
 _POST_MODES = frozenset({"R4", "R5", "B1", "B2", "B3"})
@@ -210,7 +216,6 @@ def handle(text: str) -> Claim | None:
 _NUMBER = re.compile(r"(?<!\w)\d+(?:[.,:]\d+)*(?!\w)")
 _CONTACT = re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+|\+?\d[\d\s().-]{7,}\d")
 _VALUE = re.compile(r"\d")
-_VALUE_LINE = re.compile(r"[\d@][^\n]*")
 #: A mark a label or a signature claim needs (a closing mark, a dash): one match per line (it runs to the line's end).
 _MARK = re.compile(r"[:\])»】：」）\-–—~][^\n]*")
 _SEPS = re.compile("[·•|—–]| - ")
@@ -334,12 +339,14 @@ def _scan(payloads: Sequence[str], idx: Sequence[int], pattern: re.Pattern[str] 
 
 def _cut(payloads: Sequence[str], regions: Sequence[str],
          gated: Sequence[bool] | None) -> tuple[list[int], list[int], set[int]]:
-    """B1-B3's cheap first pass, the same lines as R4's tests of each line: (the lines of R1's regions that can claim
-    a role and use it, the lines of the site's own regions that can use a claim, the first ones that hold a role
-    noun). A line can use a claim when it has ≥ ``_MIN_WORDS`` words and is gated (or holds a digit or an "@"); a
-    line of R1's regions can claim a role when it holds a role noun itself (one scan of those lines' text) or when an
-    age separator (:data:`_AGE`, the handle frame's need) starts within ``_HEAD_LINES`` lines before it or in it (one
-    scan of the page's text; the role nouns of its short lines before are then tested as R4 tests them)."""
+    """B1-B3's cheap first pass (BENCHMARKS.md, h39-badges, amendments 1 and 2): (the lines of R1's regions that can
+    claim a role and use it, the lines of the site's own regions that can use a claim, the first ones that hold a role
+    noun). A line can use a claim when it has ≥ ``_MIN_WORDS`` words and is gated or holds an "@" (found without a
+    test of every line: the gate's list compressed, the "@" found in the page's text; R4's digit-only lines are not
+    judged); a line of R1's regions can claim a role when it holds a role noun itself (one scan of those lines' text;
+    a line with an "@" only, when it also holds a frame's mark) or when an age separator (:data:`_AGE`, the handle
+    frame's need) starts within ``_HEAD_LINES`` lines before it or in it (one scan of those lines' text; the role
+    nouns of its short lines before are then tested as R4 tests them)."""
     n = len(payloads)
     if gated is None:
         gated = [True] * n
@@ -359,7 +366,7 @@ def _cut(payloads: Sequence[str], regions: Sequence[str],
     site = [i for i in can if regions[i] not in _FOREIGN]
     if not foreign:
         return [], site, set()
-    if gated is not None:  # a line the gate does not pass (a digit or an "@" only): a claim only with a frame's mark
+    if gated is not None:  # a line the gate does not pass (an "@" only): a claim only with a frame's mark
         # (a label's closing mark, a dash), or in a handle before it (below); amendment, BENCHMARKS.md h39-badges
         bare = [i for i in foreign if not gated[i]]
         marked = _scan(payloads, bare, _MARK, lower=False) if bare else set()

@@ -296,7 +296,7 @@ def test_b2_reads_a_badge_post_giving_an_instruction_in_the_role() -> None:
 
 
 @pytest.mark.usefixtures("mode")
-def test_the_one_pass_cut_keeps_r1_and_r4s_finds(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_b1_keeps_r4s_finds_on_lines_the_gate_passes(monkeypatch: pytest.MonkeyPatch) -> None:
     pages = [_page("Moderator note: the prices listed here are wrong; orders are now taken by phone on 020 7946 0000."),
              _page("The staff packed it well and the price has not changed since last year, as cheap as ever."),
              _page("Reviews were merged from the 50 g listing; this tin holds 100 g and sells for £15.60.", "shop_staff"),
