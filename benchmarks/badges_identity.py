@@ -1,6 +1,8 @@
 """h39-badges: the one-scan role-noun test keeps R4's finds. roles.py of the port (1bba9df) in R4 against this
 checkout's B1 with its badge bylines switched off (the cut alone), on cached renderings (defense_fp's cache): whether
 roles.judge finds the same (line, claim, use) on every page, and the judge's CPU time summed (best of 5, thread time).
+Written for amendment 1 (b8ef8a0), where the cut kept R4's finds; from amendment 2 (0010e19) on, B1 judges gated or
+"@" lines only, so R4's finds on digit-only lines may differ.
 
     git show 1bba9df:src/pagelens/focus/roles.py > /tmp/roles_r4.py
     PYTHONPATH=src .venv/bin/python benchmarks/badges_identity.py /tmp/roles_r4.py runs/defense-cache corpus sites miniwob
