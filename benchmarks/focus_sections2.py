@@ -51,6 +51,10 @@ def injections(args: argparse.Namespace) -> None:
     from pagelens.focus import sections
     from pagelens.focus.view import focus_view
 
+    from pagelens.focus.analysis import analysis_of
+    from pagelens.focus.rules import RulesConfig
+
+    cfg0 = RulesConfig()
     _recording()
     data = HERE / "data"
     arms = {a: _retriever(a) for a in args.arm}
@@ -67,7 +71,7 @@ def injections(args: argparse.Namespace) -> None:
                 continue
             obs = _cached_observation(c, pages, None, Path("/tmp"), cache)
             r = render_observation(obs)
-            total = sum(len(ln.text) for ln in r.lines) // 4  # a cheap bound: the page's chars / 4
+            total = analysis_of(r, cfg0.limits, cfg0.unit_text_chars).page.total  # the tokens the gate reads
             if total < args.min_tokens:
                 continue
             n += 1
@@ -145,6 +149,50 @@ def goals(args: argparse.Namespace) -> None:
                                   "item_in_brought": where}), flush=True)
 
 
+def rows(args: argparse.Namespace) -> None:
+    """``focus_tail.py run`` rows for the arms, from a base run's rows (``--base-rows``, arm ``default``): a goal on a
+    page below ``section_page_tokens`` tokens gets base's entry for every arm (the section lead does not run there: the
+    code path is gated on the page's tokens); on a longer page every arm, and ``default`` again as ``default(branch)``
+    (the switches off), is focused here."""
+    import hashlib
+
+    from focus_tail import _retriever, load
+    from realpage_goals import items_ok, renderings
+
+    from pagelens.focus.apply import focus
+    from pagelens.focus.base import FocusQuery
+    from pagelens.focus.rules import RulesConfig
+
+    base = {(r["page"], r["goal"]): r for r in json.loads(Path(args.base_rows).read_text())}
+    gs = load(args.group)
+    long_pages = {r["page"] for r in base.values() if r["tokens"] >= RulesConfig().section_page_tokens}
+    parsed = renderings([g for g in gs if g["page"] in long_pages], Path(args.cache), Path(args.pages))
+    arms = {a: _retriever(a) for a in ["default+section_share=0", *args.arm]}
+    out, ran = [], 0
+    for g in gs:
+        row = base[(g["page"], g["goal"])]
+        b = row["arms"]["default"]
+        new = {"default": b}
+        for a, ret in arms.items():
+            label = "default(branch)" if a == "default+section_share=0" else a
+            if g["page"] not in long_pages:
+                new[label] = b
+                continue
+            r = parsed[g["page"]]
+            res = focus(r, FocusQuery(g["goal"]), ret)
+            new[label] = {"ok": items_ok(r, res, g["must_keep"]), "pruning": res.pruning,
+                          "view": hashlib.sha1(res.text().encode()).hexdigest()[:16]}
+        ran += g["page"] in long_pages
+        out.append({**row, "arms": new})
+    Path(args.json).write_text(json.dumps(out))
+    same = sum(r["arms"]["default(branch)"]["view"] == r["arms"]["default"]["view"] for r in out)
+    print(f"goals {len(out)}, on long pages {ran}; default(branch) views equal to base's: {same} / {len(out)}")
+    for a in new:
+        if a != "default":
+            ch = sum(r["arms"][a]["view"] != r["arms"]["default"]["view"] for r in out)
+            print(f"{a}: views changed {ch}")
+
+
 def sections_units(pa: Any, h: int) -> list[int]:
     from pagelens.focus import sections
 
@@ -165,15 +213,22 @@ def main() -> None:
     i.add_argument("--arm", action="append", required=True)
     i.add_argument("--sets", nargs="*")
     i.add_argument("--pages", default="/work/shared/corpus/realpages")
-    i.add_argument("--min-tokens", type=int, default=15_000)
+    i.add_argument("--min-tokens", type=int, default=20_000)
     g = sub.add_parser("goals")
     g.add_argument("--arm", action="append", required=True)
     g.add_argument("--group", required=True)
     g.add_argument("--cache", default="runs/rp35")
     g.add_argument("--pages", default="benchmarks/data/pages_dev35")
     g.add_argument("--min-tokens", type=int, default=15_000)
+    w = sub.add_parser("rows")
+    w.add_argument("--arm", action="append", required=True)
+    w.add_argument("--group", required=True)
+    w.add_argument("--cache", required=True)
+    w.add_argument("--pages", required=True)
+    w.add_argument("--base-rows", required=True)
+    w.add_argument("--json", required=True)
     args = ap.parse_args()
-    injections(args) if args.cmd == "injections" else goals(args)
+    {"injections": injections, "goals": goals, "rows": rows}[args.cmd](args)
 
 
 if __name__ == "__main__":
