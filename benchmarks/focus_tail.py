@@ -39,6 +39,7 @@ GROUPS = {
     "check": (DATA / "realpage_goals_blind14.jsonl", DATA / "realpage_goals_blind15.jsonl"),
     "dev31": (DATA / "realpage_goals_dev31.jsonl",),  # development data (small web-app pages), stop 31
     "dev35": (DATA / "realpage_goals_dev35.jsonl",),  # development data (long documentation pages), stop 35
+    "dev36": (DATA / "realpage_goals_dev36.jsonl",),  # development data (long documentation pages), stop 36
 }
 
 
