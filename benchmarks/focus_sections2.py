@@ -163,14 +163,14 @@ def rows(args: argparse.Namespace) -> None:
     from pagelens.focus.base import FocusQuery
     from pagelens.focus.rules import RulesConfig
 
-    base = {(r["page"], r["goal"]): r for r in json.loads(Path(args.base_rows).read_text())}
+    base_rows = json.loads(Path(args.base_rows).read_text())  # in the group's order (a goal may repeat on a page)
     gs = load(args.group)
-    long_pages = {r["page"] for r in base.values() if r["tokens"] >= RulesConfig().section_page_tokens}
+    assert [(g["page"], g["goal"]) for g in gs] == [(r["page"], r["goal"]) for r in base_rows]
+    long_pages = {r["page"] for r in base_rows if r["tokens"] >= RulesConfig().section_page_tokens}
     parsed = renderings([g for g in gs if g["page"] in long_pages], Path(args.cache), Path(args.pages))
     arms = {a: _retriever(a) for a in ["default+section_share=0", *args.arm]}
     out, ran = [], 0
-    for g in gs:
-        row = base[(g["page"], g["goal"])]
+    for g, row in zip(gs, base_rows):
         b = row["arms"]["default"]
         new = {"default": b}
         for a, ret in arms.items():

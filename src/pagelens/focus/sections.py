@@ -91,12 +91,14 @@ def section_leads(pa: PageAnalysis, keep: set[int], line_terms: Mapping[int, fro
     tokens spent."""
     if most <= 0 or units_each <= 0 or allowance <= 0:
         return 0
-    hs = headings(pa)
-    if max_share > 0:  # a heading whose section is a large part of the page (its title, a chapter) points nowhere
-        cap_tokens = max_share * pa.page.total
-        hs = [h for h in hs if pa.page.span_tokens(*section(pa, h)) <= cap_tokens]
-    scored = sorted(((len(line_terms.get(h, ())), h) for h in hs), key=lambda t: (-t[0], t[1]))
-    picks = [h for c, h in scored[:most] if c >= max(at_least, 1)]
+    scored = sorted(((len(line_terms.get(h, ())), h) for h in headings(pa)), key=lambda t: (-t[0], t[1]))
+    picks: list[int] = []
+    for c, h in scored:
+        if len(picks) >= most or c < max(at_least, 1):
+            break
+        # a heading whose section is a large part of the page (its title, a chapter) points nowhere
+        if max_share <= 0 or pa.page.span_tokens(*section(pa, h)) <= max_share * pa.page.total:
+            picks.append(h)
     rank = {k: r for r, k in enumerate(order)} if pick == "ranked" else {}
     spent = 0
     for r, h in enumerate(picks):

@@ -60,17 +60,28 @@ def _select(cfg: RulesConfig, rendering, goal: str):  # type: ignore[no-untyped-
 def test_a_heading_with_the_goals_words_brings_its_sections_body_on_a_long_page() -> None:
     rendering = typed_rendering(_manual())
     goal = "How do I configure the proxy server?"
-    base = _select(RulesConfig(), rendering, goal)
+    base = _select(RulesConfig(section_share=0.0), rendering, goal)
     heading = _pos(rendering, "Configuring the proxy server")
     assert heading in base.keep and not all(heading + i in base.keep for i in range(1, 6))  # not its body
-    for cfg in (RulesConfig(section_share=0.1), RulesConfig(section_share=0.1, section_max_share=0.1)):
+    for cfg in (RulesConfig(section_share=0.1, section_max_share=0.0), RulesConfig()):
         on = _select(cfg, rendering, goal)
         assert base.info["budget_tokens"] == on.info["budget_tokens"] == RulesConfig().ceiling_tokens
         assert all(heading + i in on.keep for i in range(1, 6))  # a 5-unit section: well under 10% of the page
         assert base.keep < on.keep  # it only adds lines
         assert on.info["spent_tokens"] - base.info["spent_tokens"] <= 0.1 * on.info["budget_tokens"]
     short = typed_rendering(_manual()[:60])  # a short page is left as it was
-    assert _select(RulesConfig(section_share=0.1), short, goal).keep == _select(RulesConfig(), short, goal).keep
+    assert _select(RulesConfig(section_share=0.1), short, goal).keep == _select(RulesConfig(section_share=0.0), short,
+                                                                                goal).keep
+
+
+def test_default_brings_the_named_sections_body_and_off_is_the_old_selection() -> None:
+    rendering = typed_rendering(_manual())
+    goal = "How do I configure the proxy server?"
+    heading = _pos(rendering, "Configuring the proxy server")
+    on = _select(RulesConfig(), rendering, goal)  # shipped on (thirty-ninth pass, S2c)
+    off = _select(RulesConfig(section_share=0.0), rendering, goal)
+    assert all(heading + i in on.keep for i in range(1, 6))
+    assert not all(heading + i in off.keep for i in range(1, 6)) and off.keep < on.keep
 
 
 def test_section_leads_needs_two_goal_terms_and_stays_within_its_allowance() -> None:
@@ -119,8 +130,8 @@ def test_a_title_headings_whole_page_section_brings_its_preamble_and_the_variant
     assert leads(max_share=0.1) == {heading}  # S2c: a heading whose section is the whole page points nowhere
     assert notice in leads(max_share=1.0)
     rendering, goal = typed_rendering(_list_page()), "Which proxy server is the fastest?"
-    base = _select(RulesConfig(), rendering, goal)
-    assert _select(RulesConfig(section_share=0.1, section_max_share=0.1), rendering, goal).keep == base.keep
+    base = _select(RulesConfig(section_share=0.0), rendering, goal)
+    assert _select(RulesConfig(), rendering, goal).keep == base.keep  # shipped (S2c): the title's section points nowhere
     off = _select(RulesConfig(section_share=0.0, section_pick="terms", section_max_share=0.1), rendering, goal)
     assert off.keep == base.keep  # off: base
 
