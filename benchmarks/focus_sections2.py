@@ -96,7 +96,8 @@ def injections(args: argparse.Namespace) -> None:
                         text = _norm(" ".join(ln.text for ln in lines[u:pa.page.ends[u]]))
                         if marker[:30] in text:
                             h = max((h for h, _ in rec["headings"] if h < u), default=-1)
-                            place = sum(1 for k in sections._section_units(pa, h, 400) if pa.units.heads[k] < u) if h >= 0 else -1
+                            before = sections._section_units(pa, h, 400) if h >= 0 else []
+                            place = sum(1 for k in before if pa.units.heads[k] < u) if h >= 0 else -1
                             out["marker_unit"] = {"place_in_section": place, "role": lines[u].role,
                                                   "goal_terms": sorted({t for i in range(u, pa.page.ends[u])
                                                                         for t in lt.get(i, ())}),

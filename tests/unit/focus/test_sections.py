@@ -131,7 +131,7 @@ def test_a_title_headings_whole_page_section_brings_its_preamble_and_the_variant
     assert notice in leads(max_share=1.0)
     rendering, goal = typed_rendering(_list_page()), "Which proxy server is the fastest?"
     base = _select(RulesConfig(section_share=0.0), rendering, goal)
-    assert _select(RulesConfig(), rendering, goal).keep == base.keep  # shipped (S2c): the title's section points nowhere
+    assert _select(RulesConfig(), rendering, goal).keep == base.keep  # shipped (S2c): a whole-page section: none
     off = _select(RulesConfig(section_share=0.0, section_pick="terms", section_max_share=0.1), rendering, goal)
     assert off.keep == base.keep  # off: base
 
