@@ -286,6 +286,15 @@ class RulesConfig:
     #: on the choosing sets at −0.61 point of pruning; 0 before). :attr:`nearby_best` 0 turns it off too
     leftover_reach: int = 10
     leftover_tokens: int = 400
+    #: on a page of >= section_page_tokens, the section_headings headings richest in goal terms (>= section_terms) bring
+    #: section_units units of their section, as section_pick says (:func:`.sections.by_config`; budget share, 0: off)
+    section_share: float = 0.1  # 0.1 with section_max_share 0.1: "Focus, thirty-ninth pass" (S2c; 0 before)
+    section_page_tokens: int = 20_000
+    section_headings: int = 2
+    section_terms: int = 2
+    section_units: int = 6
+    section_pick: str = ""
+    section_max_share: float = 0.1  # ...only headings whose section holds at most this share of the page (0: any)
     #: the cores pass and the budget fill read only the fused order's first this many units (0: every unit; the
     #: allowances, the gap closer and the skeleton are not bounded). 120: BENCHMARKS.md "Focus, thirty-seventh pass"
     #: (every item kept on the choosing sets sits at rank <= 89; worth +0.04 point there; 0 before)
@@ -405,6 +414,9 @@ class RulesRetriever:
             from pagelens.focus.nearby import leftover
 
             spent += leftover(pa, keep, order, cfg.nearby_best, cfg.leftover_reach, cfg.leftover_tokens, left)
+        if cfg.section_share > 0 and total >= cfg.section_page_tokens:
+            from pagelens.focus.sections import by_config
+            spent += by_config(cfg, pa, keep, line_terms, order, budget)
         if cfg.gap_tokens > 0:
             spent += close_gaps(page, keep, cfg.gap_tokens, cfg.gap_lines, pa.spare)
         info: dict[str, Any] = {
