@@ -13,14 +13,32 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from pagelens.focus.analysis import PageAnalysis
 from pagelens.focus.cores import take_own_lines
 from pagelens.focus.units import HEADING_ROLES
 
-if TYPE_CHECKING:
-    from pagelens.focus.rules import RulesConfig
+
+class SectionConfig(Protocol):
+    """The fields of :class:`pagelens.focus.rules.RulesConfig` :func:`by_config` reads (named here, not imported:
+    rules imports this module)."""
+
+    @property
+    def section_terms(self) -> int: ...
+    @property
+    def section_headings(self) -> int: ...
+    @property
+    def section_units(self) -> int: ...
+    @property
+    def section_share(self) -> float: ...
+    @property
+    def section_pick(self) -> str: ...
+    @property
+    def section_max_share(self) -> float: ...
+    @property
+    def leftover_tokens(self) -> int: ...
+
 
 #: Roles whose subtree is a region of the page of its own (ARIA landmarks, a form, a dialog): a section
 #: (:func:`section`) never crosses one's edge.
@@ -111,7 +129,7 @@ def section_leads(pa: PageAnalysis, keep: set[int], line_terms: Mapping[int, fro
     return spent
 
 
-def by_config(cfg: RulesConfig, pa: PageAnalysis, keep: set[int], line_terms: Mapping[int, frozenset[str]],
+def by_config(cfg: SectionConfig, pa: PageAnalysis, keep: set[int], line_terms: Mapping[int, frozenset[str]],
               order: Sequence[int], budget: int) -> int:
     """:func:`section_leads` with ``cfg``'s ``section_*`` fields (each unit at most ``cfg.leftover_tokens``)."""
     return section_leads(pa, keep, line_terms, cfg.section_terms, cfg.section_headings, cfg.section_units,
