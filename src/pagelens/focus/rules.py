@@ -288,7 +288,7 @@ class RulesConfig:
     leftover_tokens: int = 400
     #: on a page of >= section_page_tokens, the section_headings headings richest in goal terms (>= section_terms) bring
     #: section_units units of their section, as section_pick says (:func:`.sections.by_config`; budget share, 0: off)
-    section_share: float = 0.1  # 0.1 with section_max_share 0.1: "Focus, thirty-ninth pass" (S2c; 0 before)
+    section_share: float = 0.0  # 0.1 = S2c ("Focus, thirty-ninth pass"): off, no gain on any fresh set (stop 36)
     section_page_tokens: int = 20_000
     section_headings: int = 2
     section_terms: int = 2

@@ -63,7 +63,7 @@ def test_a_heading_with_the_goals_words_brings_its_sections_body_on_a_long_page(
     base = _select(RulesConfig(section_share=0.0), rendering, goal)
     heading = _pos(rendering, "Configuring the proxy server")
     assert heading in base.keep and not all(heading + i in base.keep for i in range(1, 6))  # not its body
-    for cfg in (RulesConfig(section_share=0.1, section_max_share=0.0), RulesConfig()):
+    for cfg in (RulesConfig(section_share=0.1, section_max_share=0.0), RulesConfig(section_share=0.1)):
         on = _select(cfg, rendering, goal)
         assert base.info["budget_tokens"] == on.info["budget_tokens"] == RulesConfig().ceiling_tokens
         assert all(heading + i in on.keep for i in range(1, 6))  # a 5-unit section: well under 10% of the page
@@ -74,12 +74,13 @@ def test_a_heading_with_the_goals_words_brings_its_sections_body_on_a_long_page(
                                                                                 goal).keep
 
 
-def test_default_brings_the_named_sections_body_and_off_is_the_old_selection() -> None:
+def test_s2c_brings_the_named_sections_body_and_the_default_is_the_old_selection() -> None:
     rendering = typed_rendering(_manual())
     goal = "How do I configure the proxy server?"
     heading = _pos(rendering, "Configuring the proxy server")
-    on = _select(RulesConfig(), rendering, goal)  # shipped on (thirty-ninth pass, S2c)
-    off = _select(RulesConfig(section_share=0.0), rendering, goal)
+    on = _select(RulesConfig(section_share=0.1), rendering, goal)  # S2c (thirty-ninth pass), opt-in
+    off = _select(RulesConfig(), rendering, goal)  # default: off (stop 36: no gain on any fresh set)
+    assert off.keep == _select(RulesConfig(section_share=0.0), rendering, goal).keep
     assert all(heading + i in on.keep for i in range(1, 6))
     assert not all(heading + i in off.keep for i in range(1, 6)) and off.keep < on.keep
 
@@ -131,7 +132,7 @@ def test_a_title_headings_whole_page_section_brings_its_preamble_and_the_variant
     assert notice in leads(max_share=1.0)
     rendering, goal = typed_rendering(_list_page()), "Which proxy server is the fastest?"
     base = _select(RulesConfig(section_share=0.0), rendering, goal)
-    assert _select(RulesConfig(), rendering, goal).keep == base.keep  # shipped (S2c): a whole-page section: none
+    assert _select(RulesConfig(section_share=0.1), rendering, goal).keep == base.keep  # S2c: a whole-page section: none
     off = _select(RulesConfig(section_share=0.0, section_pick="terms", section_max_share=0.1), rendering, goal)
     assert off.keep == base.keep  # off: base
 
