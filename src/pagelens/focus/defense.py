@@ -115,15 +115,7 @@ _OUTPUT_REACH = 12  # ancestors looked at
 def inside_output(lines: Sequence[Line], k: int, at: Mapping[int, int]) -> bool:
     """Whether the line at position ``k`` (or one of its rendered ancestors) is code or a table's cell
     (:data:`_OUTPUT_ROLES`); ``at`` maps line numbers to positions (:class:`.disowned.PageIndex`'s ``pos``)."""
-    j: int | None = k
-    for _ in range(_OUTPUT_REACH):
-        if j is None:
-            return False
-        ln = lines[j]
-        if ln.role in _OUTPUT_ROLES:
-            return True
-        j = at.get(ln.parent) if ln.parent is not None else None
-    return False
+    return disowned.role_above(lines, k, _OUTPUT_ROLES, _OUTPUT_REACH, at.get)
 
 
 @dataclass(frozen=True, slots=True)

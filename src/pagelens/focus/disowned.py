@@ -17,11 +17,11 @@ in words the lexicon lacks is not reached, and neither is a dispute worded insid
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from pagelens.types import Line
 
-__all__ = ["PageIndex", "beside_data"]
+__all__ = ["PageIndex", "beside_data", "children", "role_above"]
 
 #: Where a page keeps its data: a note beside one of these speaks about it.
 _DATA = frozenset({"table", "grid", "treegrid", "LayoutTable", "list", "DescriptionList", "form", "heading", "figure"})
@@ -56,6 +56,21 @@ def children(lines: Sequence[Line]) -> dict[int | None, list[int]]:
         else:
             got.append(k)
     return kids
+
+
+def role_above(lines: Sequence[Line], k: int, roles: frozenset[str], reach: int,
+               at: Callable[[int], int | None]) -> bool:
+    """Whether the line at position ``k`` or one of its ``reach`` - 1 nearest rendered ancestors has a role in
+    ``roles``; ``at(no)`` gives line number ``no``'s position (None: not rendered)."""
+    j: int | None = k
+    for _ in range(reach):
+        if j is None:
+            return False
+        ln = lines[j]
+        if ln.role in roles:
+            return True
+        j = at(ln.parent) if ln.parent is not None else None
+    return False
 
 
 def _end(lines: Sequence[Line], i: int, cap: int = _MAX_NOTE + 1) -> int:

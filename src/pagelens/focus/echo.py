@@ -29,6 +29,7 @@ import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
 
+from pagelens.focus.disowned import role_above
 from pagelens.types import Line
 
 __all__ = ["MODE", "answer_after", "judge", "restated"]
@@ -177,15 +178,7 @@ def answer_after(low: str, end: int) -> str:
 
 
 def _label(lines: Sequence[Line], k: int, at: Callable[[int], int | None]) -> bool:
-    j: int | None = k
-    for _ in range(_LABEL_REACH):
-        if j is None:
-            return False
-        ln = lines[j]
-        if ln.role in _LABELS:
-            return True
-        j = at(ln.parent) if ln.parent is not None else None
-    return False
+    return role_above(lines, k, _LABELS, _LABEL_REACH, at)
 
 
 def _alone(rest: str) -> bool:
