@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
 
 from pagelens.focus.disowned import role_above
+from pagelens.focus.lexicons_lang import FUNCTION_WORDS, SPACELESS
 from pagelens.types import Line
 
 __all__ = ["MODE", "answer_after", "judge", "restated"]
@@ -45,7 +46,9 @@ _LABELS = frozenset({"heading", "tab", "menuitem", "columnheader", "rowheader", 
                      "RootWebArea", "figcaption", "legend", "tooltip"})
 _LABEL_REACH = 3  # ancestors looked at for a label role (a heading's StaticText child)
 _TOKEN = re.compile(r"\w+")
-_CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]+")
+#: a word for :func:`_tokens`: a run of a script written without spaces, or a run of other word characters
+_TOKEN_RUN = re.compile(f"[{SPACELESS}]+|[^\\W{SPACELESS}]+")
+_SPACELESS_START = re.compile(f"[{SPACELESS}]")
 _DIGIT = re.compile(r"\d")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _CLAUSE = re.compile(r"[.!?:;。！？：；|·•]")  # what may stand before a restatement (a clause's opening)
@@ -61,8 +64,6 @@ _ALONE_WORDS = 3  # a question restated with fewer words after it stands alone (
 
 @lru_cache(maxsize=1)
 def _function_words() -> frozenset[str]:
-    from pagelens.focus.lexicons_lang import FUNCTION_WORDS
-
     return frozenset().union(*FUNCTION_WORDS.values())
 
 
@@ -73,24 +74,12 @@ def _norm(text: str) -> str:
 def _tokens(low: str) -> list[tuple[str, int]]:
     """(word, end offset) of ``low``'s words; a run of CJK, kana or hangul characters as its character pairs."""
     out: list[tuple[str, int]] = []
-    for m in _TOKEN.finditer(low):
-        w = m.group(0)
-        cjk = _CJK_RUN.search(w)
-        if cjk is None:
-            out.append((w, m.end()))
-            continue
-        pos = m.start()
-        for part in _CJK_RUN.finditer(w):  # the word's other characters stay words of their own
-            if part.start() > 0 and (head := w[pos - m.start() : part.start()]):
-                out.append((head, m.start() + part.start()))
-            run = part.group(0)
-            if len(run) == 1:
-                out.append((run, m.start() + part.end()))
-            else:
-                out.extend((run[k : k + 2], m.start() + part.start() + k + 2) for k in range(len(run) - 1))
-            pos = m.start() + part.end()
-        if pos < m.end():
-            out.append((w[pos - m.start() :], m.end()))
+    for m in _TOKEN_RUN.finditer(low):
+        w, end = m.group(0), m.end()
+        if len(w) < 2 or not _SPACELESS_START.match(w):
+            out.append((w, end))
+        else:
+            out.extend((w[k : k + 2], m.start() + k + 2) for k in range(len(w) - 1))
     return out
 
 

@@ -14,12 +14,14 @@ from functools import lru_cache
 
 import numpy as np
 
+from pagelens.focus.lexicons_lang import SPACELESS
+
 #: bm25s stop-word list name -> PyStemmer algorithm
 LANGUAGES: dict[str, str] = {
     "en": "english", "de": "german", "fr": "french", "es": "spanish", "it": "italian", "nl": "dutch",
     "pt": "portuguese", "da": "danish", "sv": "swedish", "no": "norwegian", "ru": "russian", "tr": "turkish",
 }
-_CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]+")
+_CJK_RUN = re.compile(f"[{SPACELESS}]+")
 _WORDS = re.compile(r"(?u)\b[^\W\d_]{2,}\b")
 
 

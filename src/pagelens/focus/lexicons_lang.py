@@ -48,6 +48,9 @@ FUNCTION_WORDS: dict[str, frozenset[str]] = {k: frozenset(w for w in v.split() i
 #: (one-letter words — "a", "e", "i", "o", "y" — belong to too many languages to tell any apart, and are left out)
 
 _WORD = re.compile(r"[^\W\d_]+")
+#: Scripts written without spaces between words (kana, CJK ideographs, hangul syllables, compatibility ideographs): a
+#: run of them is read as its character pairs by the BM25 tokenizer (:mod:`.lexical`) and by :mod:`.echo`.
+SPACELESS = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff"
 #: Scripts told apart by code point ranges; Han and kana are one script here (Japanese writes both; a Chinese sentence
 #: on a Japanese page is not told apart by script).
 _SCRIPTS: tuple[tuple[str, str], ...] = (
