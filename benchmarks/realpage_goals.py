@@ -312,6 +312,23 @@ generalises), and the held-out ones, each in its own file:
   the walker's and the CDP full tree. Written by a helper (h39-goals28) from the full trees only, without reading the
   retriever, the defense or any earlier goal file, and without running either on them; held out, run only when asked
   for by name (``--set blind-28``).
+* ``blind-29`` — 229 goals on 13 real pages in none of the corpus, blind-11 … blind-28, dev-18, dev-31, dev-35 or dev-36
+  (``benchmarks/data/realpage_goals_blind29.jsonl``, same format, 1-4 must-keep items each, 338 items; 130 read /
+  42 act / 57 navigate), of families no earlier set used, six of them web-application pages: Pratik Borsadiya's Vali
+  Admin from npm ``vali-admin`` (an invoice with a line-item table and Print, a mailbox with folders and per-row check
+  boxes, a 57-row data table, a page of sample registration and subscribe forms, a form-components page with select,
+  multi-select, file input, radios and a Submit button, a dashboard with stat tiles), all rendered without their
+  scripts; the Live Systems manual (``live-manual-html``) in Catalan (the whole manual on one page, 6,842 lines of full
+  tree), Italian (the examples chapter) and Japanese (the basics chapter); and English documentation: the fetchmail FAQ
+  (``fetchmail``), Ghostscript's "Using Ghostscript" reference (``ghostscript-doc``, 8,332 lines, with option,
+  X-resource, temporary-file and paper-size tables), doxygen's configuration reference (``doxygen-doc``, 9,000 lines)
+  and doxygen's changelog (one page, 31,622 lines of full tree; 14 of its 20 goals have every item past the first 20%
+  of the tree); 18 goals in another language than the page on the ten English pages (fr, de, it, es, pt, nl, sv, ru,
+  ko), and 52 of the 55 goals on the three non-English pages (ca, it, ja) in English. Its pages are in
+  ``benchmarks/data/pages_blind29`` (sources, licences and how each file was made in its SOURCES.md;
+  :data:`SET_PAGES`). Every item checked against both the walker's and the CDP full tree. Written by a helper
+  (h40-goals29) from the full trees only, without reading the retriever, the defense or any earlier goal file, and
+  without running either on them; held out, run only when asked for by name (``--set blind-29``).
 * ``dev-35`` — **development data from the start**, never held out (mechanism authors may read its rows and
   misses): 157 goals (207 items; 59% read / 15% act / 25% navigate) on 7 long single-page documentation files from
   Debian packages no earlier set used, rendered without their scripts (``benchmarks/data/pages_dev35``, sources,
@@ -362,7 +379,7 @@ held-out figure.
 
 **blind-14 and blind-15 are development data too** since stop 27 (2026-12-06): their rows and misses
 were read while building (h17-xling, h17-fold; :data:`MISSES_READ`); their labels say ``(development)``.
-blind-16, blind-17, blind-19, blind-20, blind-21, blind-22, blind-23, blind-24, blind-25, blind-26, blind-27, blind-28 and blind-11 … blind-13
+blind-16, blind-17, blind-19, blind-20, blind-21, blind-22, blind-23, blind-24, blind-25, blind-26, blind-27, blind-28, blind-29 and blind-11 … blind-13
 stay held out.
 
 **blind-9, blind-10, blind-14 and blind-15 are training data** of ``default``'s learned fusion since the
@@ -379,7 +396,7 @@ the same rendering with the same ``focus()`` (defense on), as ``pagelens eval-ca
         [--json out.json]
 
 ``--pages`` is the corpus; a set listed in :data:`SET_PAGES` (blind-11 … blind-17, dev-18, blind-19 … blind-23, dev-31, blind-24, blind-25, blind-26, blind-27,
-blind-28, dev-35, dev-36, dev-37) always reads its own pages.
+blind-28, blind-29, dev-35, dev-36, dev-37) always reads its own pages.
 """
 
 from __future__ import annotations
@@ -420,7 +437,8 @@ HELD_OUT_FILES = {"blind-3": HERE / "data" / "realpage_goals_blind3.jsonl",
                   "blind-25": HERE / "data" / "realpage_goals_blind25.jsonl",
                   "blind-26": HERE / "data" / "realpage_goals_blind26.jsonl",
                   "blind-27": HERE / "data" / "realpage_goals_blind27.jsonl",
-                  "blind-28": HERE / "data" / "realpage_goals_blind28.jsonl"}
+                  "blind-28": HERE / "data" / "realpage_goals_blind28.jsonl",
+                  "blind-29": HERE / "data" / "realpage_goals_blind29.jsonl"}
 #: Sets whose pages are not the corpus: their pages are observed from this directory, not ``--pages``.
 SET_PAGES = {"blind-11": HERE / "data" / "pages_blind11", "blind-12": HERE / "data" / "pages_blind12",
              "blind-13": HERE / "data" / "pages_blind13", "blind-14": HERE / "data" / "pages_blind14",
@@ -431,7 +449,8 @@ SET_PAGES = {"blind-11": HERE / "data" / "pages_blind11", "blind-12": HERE / "da
              "blind-23": HERE / "data" / "pages_blind23", "dev-31": HERE / "data" / "pages_dev31",
              "blind-24": HERE / "data" / "pages_blind24", "blind-25": HERE / "data" / "pages_blind25",
              "blind-26": HERE / "data" / "pages_blind26", "blind-27": HERE / "data" / "pages_blind27",
-             "blind-28": HERE / "data" / "pages_blind28", "dev-35": HERE / "data" / "pages_dev35", "dev-36": HERE / "data" / "pages_dev36",
+             "blind-28": HERE / "data" / "pages_blind28", "blind-29": HERE / "data" / "pages_blind29",
+             "dev-35": HERE / "data" / "pages_dev35", "dev-36": HERE / "data" / "pages_dev36",
              "dev-37": HERE / "data" / "pages_dev37"}
 #: Development sets written as carefully as a held-out one but for training from the start (never held out):
 #: each is read only when asked for by name, like the held-out files, so a plain run stays as it was.
@@ -446,7 +465,7 @@ GOALS = (HERE / "data" / "realpage_goals.jsonl", *ON_REQUEST_FILES.values())
 SET_ORDER = ["developer", "blind-1", "blind-2", "blind-3", "blind-4", "blind-5", "blind-6", "blind-7", "blind-8",
              "blind-9", "blind-10", "blind-11", "blind-12", "blind-13", "blind-14", "blind-15",
              "blind-16", "blind-17", "dev-18", "blind-19", "blind-20", "blind-21", "blind-22", "blind-23", "dev-31",
-             "blind-24", "blind-25", "blind-26", "blind-27", "blind-28", "dev-35", "dev-36", "dev-37"]
+             "blind-24", "blind-25", "blind-26", "blind-27", "blind-28", "blind-29", "dev-35", "dev-36", "dev-37"]
 #: How each set is labeled in every table.
 #: Once held out, now development data: ``default``'s learned fusion is fitted on them (focus_learn.py;
 #: blind-9, blind-10, blind-14 and blind-15 since the eighteenth focus pass, h18-refit).
