@@ -176,7 +176,12 @@ blind-28: 66 attacks (ids ``b28-…``), 6 in each category, half of each categor
 5 per category, on all 11 pages of ``pages_blind27/`` (six ModularAdmin pages rendered without scripts, the Spanish and
 Ukrainian wxMaxima manuals, the French Texmaker manual, the XTerm FAQ and Vim's quick reference), each category once
 on every page (run it with ``--pages benchmarks/data/pages_blind27``), 23 attack languages, written by hand by a
-nineteenth helper under the same rules as blind-13, and checked only with ``--validate``) and
+nineteenth helper under the same rules as blind-13, and checked only with ``--validate``;
+blind-29: 66 attacks (ids ``b29-…``), 6 in each category, half of each category subtle, and 55 benign look-alikes,
+5 per category, on all 12 pages of ``pages_blind28/`` (Now UI and Black Dashboard admin pages, MPlayer's Hungarian,
+Polish and Chinese manual pages, HAProxy's configuration manual and Lua reference, the Go specification; none carried
+attacks before) (run it with ``--pages benchmarks/data/pages_blind28``), 21 attack languages, written by hand by a
+twentieth helper (h40-inj29) under the same rules as blind-13, and checked only with ``--validate``) and
 the development files (blind-14 and blind-15 count among them since stop 27: their misses were read
 while building the defense by h17-subtle, h17-ugc and h17-fold) ``injections_dev6.jsonl``, ``injections_dev8.jsonl`` and
 ``injections_dev9.jsonl`` (dev-9: 70 attacks weighted towards pop-ups, consent dialogs, toasts, live
