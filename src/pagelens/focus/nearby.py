@@ -14,7 +14,7 @@ twenty-second pass").
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from pagelens.focus.analysis import PageAnalysis
 from pagelens.focus.cores import take_own_lines
@@ -57,11 +57,12 @@ def beside(pa: PageAnalysis, k: int, reach: int, max_tokens: int) -> list[int]:
 
 
 def bring(pa: PageAnalysis, keep: set[int], order: Sequence[int], best: int, reach: int, max_tokens: int,
-          allowance: int) -> int:
+          allowance: int, admit: Callable[[int, int], bool] | None = None) -> int:
     """After the budget fill: each of ``order``'s first ``best`` units that was kept brings the units
     beside it (:func:`beside`, nearest first) that are not shown yet, while their lines fit ``allowance``
     tokens in all; the lines are added to ``keep`` in place. Returns the tokens spent. Nothing the fill
-    kept is dropped: a view only gains lines."""
+    kept is dropped: a view only gains lines. ``admit(k, j)``: whether unit ``j`` may come beside unit ``k``
+    (:meth:`.context.Guard.unit`; None: every one)."""
     units = pa.units
     spent = 0
     if best <= 0 or reach <= 0 or allowance <= 0:
@@ -70,12 +71,14 @@ def bring(pa: PageAnalysis, keep: set[int], order: Sequence[int], best: int, rea
         if units.heads[k] not in keep:
             continue
         for j in beside(pa, k, reach, max_tokens):
+            if admit is not None and not admit(k, j):
+                continue
             spent += take_own_lines(pa, keep, j, spent, allowance)
     return spent
 
 
 def leftover(pa: PageAnalysis, keep: set[int], order: Sequence[int], best: int, reach: int, max_tokens: int,
-             allowance: int) -> int:
+             allowance: int, admit: Callable[[int, int], bool] | None = None) -> int:
     """The budget the fill left unspent (``allowance``: it ran out of ranked units, or none of the rest fit) goes
     to the document-order neighbourhood of ``order``'s first ``best`` kept units, as a chunk around them would
     hold it: the units ``1, 2, ... reach`` before and after each of them (nearest first, every best unit at one
@@ -83,7 +86,7 @@ def leftover(pa: PageAnalysis, keep: set[int], order: Sequence[int], best: int, 
     ``max_tokens`` tokens, that are not shown yet, while their own lines fit ``allowance`` (a choice's spare
     options left out, as the fill leaves them). Headings and containers are no limit (a chunk has none). It
     reads unit positions and the fused order only, never a word. ``keep`` gains the lines in place; returns the
-    tokens spent."""
+    tokens spent. ``admit``: as :func:`bring`'s."""
     units, page = pa.units, pa.page
     heads = units.heads
     n = len(heads)
@@ -94,6 +97,7 @@ def leftover(pa: PageAnalysis, keep: set[int], order: Sequence[int], best: int, 
     for d in range(1, reach + 1):
         for k in tops:
             for j in (k + d, k - d):
-                if 0 <= j < n and heads[j] not in keep and page.subtree_tokens(heads[j]) <= max_tokens:
+                if (0 <= j < n and heads[j] not in keep and page.subtree_tokens(heads[j]) <= max_tokens
+                        and (admit is None or admit(k, j))):
                     spent += take_own_lines(pa, keep, j, spent, allowance, spare=False)
     return spent

@@ -71,6 +71,7 @@ from pagelens.focus.analysis import PageAnalysis, analysis_of
 from pagelens.focus.base import FocusQuery, Selection
 from pagelens.focus.budget import budget_of, query_share, share_of
 from pagelens.focus.certainty import certainty
+from pagelens.focus.context import Guard, guard_of
 from pagelens.focus.extremes import asks_extreme, compared_kinds, compared_values, projection
 from pagelens.focus.facts import fact_scores
 from pagelens.focus.gaps import close_gaps
@@ -98,6 +99,7 @@ from pagelens.focus.units import (
     UnitLimits,
     following,
     form_of,
+    interleaved,
     label_value,
     neighbours,
     partners,
@@ -294,6 +296,7 @@ class RulesConfig:
     section_terms: int = 2
     section_units: int = 6
     section_pick: str = ""
+    context_guard: str = ""  # "C1" / "C2" / "C3": what a kept unit brings as context (:mod:`.context`; off)
     section_max_share: float = 0.1  # ...only headings whose section holds at most this share of the page (0: any)
     #: the cores pass and the budget fill read only the fused order's first this many units (0: every unit; the
     #: allowances, the gap closer and the skeleton are not bounded). 120: BENCHMARKS.md "Focus, thirty-seventh pass"
@@ -399,13 +402,14 @@ class RulesRetriever:
             # a goal that fills something in needs the page's fields even when their labels
             # share no word with it ("Member number", "Secret phrase"): each with its label
             extra += self._fields(page, int(budget * cfg.form_share))
-        keep, spent, chosen = self._fill(query, pa, order, budget, extra, line_terms)
+        guard = guard_of(cfg.context_guard, pa, line_terms)  # None: off
+        keep, spent, chosen = self._fill(query, pa, order, budget, extra, line_terms, guard)
         left = budget - spent  # what the fill could not spend (the order ran out, or nothing else fit)
         if cfg.nearby_best > 0 and cfg.nearby_share > 0 and (is_question(query.goal) or not cfg.nearby_questions):
             from pagelens.focus.nearby import bring
 
             spent += bring(pa, keep, order, cfg.nearby_best, cfg.nearby_reach, cfg.nearby_tokens,
-                           int(budget * cfg.nearby_share))
+                           int(budget * cfg.nearby_share), guard and guard.unit)
         if cfg.unfit_after > 0:
             from pagelens.focus.unfit import after_fill
 
@@ -413,12 +417,14 @@ class RulesRetriever:
         if cfg.leftover_reach > 0 and left > 0:
             from pagelens.focus.nearby import leftover
 
-            spent += leftover(pa, keep, order, cfg.nearby_best, cfg.leftover_reach, cfg.leftover_tokens, left)
+            spent += leftover(pa, keep, order, cfg.nearby_best, cfg.leftover_reach, cfg.leftover_tokens, left,
+                              guard and guard.unit)
         if cfg.section_share > 0 and total >= cfg.section_page_tokens:
             from pagelens.focus.sections import by_config
             spent += by_config(cfg, pa, keep, line_terms, order, budget)
         if cfg.gap_tokens > 0:
-            spent += close_gaps(page, keep, cfg.gap_tokens, cfg.gap_lines, pa.spare)
+            spent += close_gaps(page, keep, cfg.gap_tokens, cfg.gap_lines,
+                                pa.spare if guard is None else guard.gap_skip(keep, pa.spare))
         info: dict[str, Any] = {
             "units": len(units.heads),
             "chosen_units": chosen,
@@ -629,7 +635,7 @@ class RulesRetriever:
         heads = [pa.units.of_line[i] for i, ln in enumerate(pa.page.lines)
                  if ln.role in HEADING_ROLES and not pa.deep[i] and pa.units.of_line[i] >= 0]
         third = max(1, cfg.semantic_units // 3)
-        prior = _interleaved(pa.prior, [pa.page.parents[pa.units.heads[k]] for k in pa.prior])
+        prior = interleaved(pa.prior, [pa.page.parents[pa.units.heads[k]] for k in pa.prior])
         cands = list(dict.fromkeys([*order[:third], *prior[:third], *heads[: third // 2], *prior[third:]]))
         cands = cands[: cfg.semantic_units]
         if not cands:
@@ -671,7 +677,8 @@ class RulesRetriever:
 
     # -- filling the budget --------------------------------------------------------------------
     def _fill(self, query: FocusQuery, pa: PageAnalysis, order: list[int], budget: int, extra: list[int],
-              line_terms: dict[int, frozenset[str]] | None = None) -> tuple[set[int], int, int]:
+              line_terms: dict[int, frozenset[str]] | None = None, guard: Guard | None = None
+              ) -> tuple[set[int], int, int]:
         cfg = self.config
         page, units = pa.page, pa.units
         keep: set[int] = set()
@@ -716,7 +723,8 @@ class RulesRetriever:
             from pagelens.focus.cores import cores_first
 
             skipped: list[int] = []
-            cores_first(pa, order, int(budget * cfg.core_share), add, cost_of, lambda: spent, skipped)
+            cores_first(pa, order, int(budget * cfg.core_share), add if guard is None else guard.adding(add), cost_of,
+                        lambda: spent, skipped)
             if cfg.unfit_share > 0 and skipped:
                 from pagelens.focus.unfit import skipped_back
 
@@ -739,6 +747,8 @@ class RulesRetriever:
                 f = form_of(page, u, cfg.limits)
                 if f is not None:  # a field of a relevant form: the whole form, if it fits
                     tries.insert(0, span + list(range(f, page.ends[f])))
+            if guard is not None:  # context the guard does not admit left out (:mod:`.context`)
+                tries = guard.tries(u, own, tries)
             for span in tries:
                 if spent + cost_of(span) <= budget * 1.05:
                     add(span)
@@ -774,21 +784,6 @@ def goal_shape(query: FocusQuery, unseen: set[str], pa: PageAnalysis | None = No
     return GoalShape(question=is_question(goal), words=len(WORD.findall(goal)), terms=len(own), unseen=len(unseen),
                      ascii=goal.isascii(), extreme=asks_extreme(goal), asks=asked_kinds(set(terms)),
                      crosses=pa is not None and crosses(goal, pa))
-
-
-def _interleaved(items: list[int], groups: list[int]) -> list[int]:
-    """``items`` round-robin over their groups (in first-seen order): a long run of sibling
-    controls does not crowd out the one control in another container."""
-    by: dict[int, list[int]] = {}
-    for k, g in zip(items, groups, strict=True):
-        by.setdefault(g, []).append(k)
-    runs = list(by.values())
-    out: list[int] = []
-    depth = 0
-    while len(out) < len(items):
-        out += [run[depth] for run in runs if depth < len(run)]
-        depth += 1
-    return out
 
 
 _COUNT = re.compile(r"^\D{0,20}\d[\d,.]*\D{0,30}$")
