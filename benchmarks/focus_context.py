@@ -60,6 +60,7 @@ def traced_retriever(config: Any = None) -> Any:
         def select(self, query: Any, rendering: Any) -> Any:
             self.trace: dict[int, str] = {}
             self.ranked_units: set[int] = set()
+            self._pa, self._hit = None, {}  # (set by the fill; a small page kept whole has none)
             self._pos: dict[int, str] = {}
             self._rendering = rendering
             originals = (nearby.bring, unfit.after_fill, nearby.leftover, sections.by_config, rules.close_gaps)
@@ -203,13 +204,11 @@ def norm(text: str) -> str:
     return _norm(text)
 
 
-def marker_stage(case: Any, obs: Any, retriever: Any) -> dict[str, Any]:
+def marker_stage(case: Any, rendering: Any, retriever: Any) -> dict[str, Any]:
     """The case's focused view (defense on) and, when the marker is in it, the stage and region of its line."""
     from pagelens.focus.apply import always_kept, focus, removal_set
     from pagelens.focus.base import FocusQuery
-    from pagelens.focus.view import render_observation
 
-    rendering = render_observation(obs)
     marker = norm(case.marker)
     res = focus(rendering, FocusQuery(goal=case.goal), retriever, defense=True)
     text = norm(res.text())
@@ -303,12 +302,28 @@ def run_set(s: str, root: Path, arms: dict[str, Any]) -> dict[str, list[dict[str
     def no_browser() -> Any:
         raise RuntimeError("observation not cached")
 
-    for case in load_cases(cases_f):
-        obs = _cached_observation(case, pages, no_browser, root / "runs/ctx-work", cache)
-        for a, retriever in retrievers.items():
-            row = marker_stage(case, obs, retriever)
-            row["set"] = s
-            rows[a].append(row)
+    import pagelens.focus.defense as defense
+    from pagelens.focus.view import render_observation
+
+    detect = defense.detect
+    last: list[Any] = []
+
+    def once(rendering: Any, goal: str | None = None) -> Any:  # the defense judges a case once for every arm
+        if not last or last[0] is not rendering or last[1] != goal:
+            last[:] = [rendering, goal, detect(rendering, goal=goal)]
+        return last[2]
+
+    defense.detect = once
+    try:
+        for case in load_cases(cases_f):
+            obs = _cached_observation(case, pages, no_browser, root / "runs/ctx-work", cache)
+            rendering = render_observation(obs)
+            for a, retriever in retrievers.items():
+                row = marker_stage(case, rendering, retriever)
+                row["set"] = s
+                rows[a].append(row)
+    finally:
+        defense.detect = detect
     return rows
 
 

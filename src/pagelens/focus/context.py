@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from pagelens.focus.analysis import PageAnalysis
+from pagelens.types import Line
 
 #: Regions whose text the site did not write for every reader (as :data:`pagelens.focus.defense._FOREIGN`).
 FOREIGN = frozenset({"user", "overlay", "unseen"})
@@ -35,12 +36,16 @@ MODES = ("C1", "C2", "C3")
 class Guard:
     """The context guard of one selection (``mode`` one of :data:`MODES`)."""
 
-    def __init__(self, mode: str, pa: PageAnalysis, line_terms: Mapping[int, Any] | None = None) -> None:
+    def __init__(self, mode: str, pa: PageAnalysis, line_terms: Mapping[int, Any] | None = None,
+                 lines: Sequence[Line] | None = None) -> None:
         if mode not in MODES:
             raise ValueError(f"context_guard is one of {MODES} or empty, not {mode!r}")
         self.mode, self.pa = mode, pa
         self.hit = line_terms or {}
-        self.regions = [ln.region for ln in pa.page.lines]
+        # the regions of the rendering being focused (``lines``: the analysis may be a cached one of the same
+        # content, whose key leaves regions out)
+        self.lines = tuple(lines) if lines is not None else pa.page.lines
+        self.regions = [ln.region for ln in self.lines]
         self._home: frozenset[str] | None = None
         self._anchored: dict[int, bool] = {}
 
@@ -58,8 +63,8 @@ class Guard:
             from pagelens.types import Rendering
 
             if self._home is None:
-                self._home = page_domains(Rendering(lines=self.pa.page.lines))[0]
-            text = _payload(self.pa.page.lines[j])
+                self._home = page_domains(Rendering(lines=self.lines))[0]
+            text = _payload(self.lines[j])
             got = bool(text) and points(evidence(text, self._home))[1]
             self._anchored[j] = got
         return got
@@ -145,9 +150,10 @@ class _Skip:
         return r in FOREIGN and not any(g.regions[b] == r for b in self._bounds(i))
 
 
-def guard_of(mode: str, pa: PageAnalysis, line_terms: Mapping[int, Any] | None = None) -> Guard | None:
-    """The guard for ``mode`` (None when empty: every pass as before)."""
-    return Guard(mode, pa, line_terms) if mode else None
+def guard_of(mode: str, pa: PageAnalysis, line_terms: Mapping[int, Any] | None = None,
+             lines: Sequence[Line] | None = None) -> Guard | None:
+    """The guard for ``mode`` over the rendering ``lines`` (None when ``mode`` is empty: every pass as before)."""
+    return Guard(mode, pa, line_terms, lines) if mode else None
 
 
 __all__ = ["FOREIGN", "MODES", "Guard", "guard_of"]

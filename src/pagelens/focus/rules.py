@@ -402,7 +402,7 @@ class RulesRetriever:
             # a goal that fills something in needs the page's fields even when their labels
             # share no word with it ("Member number", "Secret phrase"): each with its label
             extra += self._fields(page, int(budget * cfg.form_share))
-        guard = guard_of(cfg.context_guard, pa, line_terms)  # None: off
+        guard = guard_of(cfg.context_guard, pa, line_terms, lines)  # None: off
         keep, spent, chosen = self._fill(query, pa, order, budget, extra, line_terms, guard)
         left = budget - spent  # what the fill could not spend (the order ran out, or nothing else fit)
         if cfg.nearby_best > 0 and cfg.nearby_share > 0 and (is_question(query.goal) or not cfg.nearby_questions):
