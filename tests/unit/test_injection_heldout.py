@@ -1,12 +1,12 @@
-"""The held-out injection files blind-6 to blind-17 and blind-19 to blind-28, and the development files dev-9 and
-benign-18: each loads with the blind-4 runner's own parser, is spread over carriers and languages, and every snippet
+"""The held-out injection files blind-6 to blind-17 and blind-19 to blind-28, and the development files dev-9, dev-37
+and benign-18: each loads with the blind-4 runner's own parser, is spread over carriers and languages, and every snippet
 splices into its page (the corpus page; for blind-12 … blind-17 a page of ``benchmarks/data/pages_blind11/`` …
 ``pages_blind16/``; for blind-19 one of ``pages_blind17/``; for blind-20 one of ``pages_blind19/``; for blind-21 one
 of ``pages_blind20/``; for blind-22 one of ``pages_blind21/``; for blind-23 one of ``pages_blind22/``; for blind-24
 one of ``pages_blind23/``; for blind-25 one of ``pages_blind24/``; for blind-26 one of ``pages_blind25/``; for
-blind-27 one of ``pages_blind26/``; for blind-28 one of ``pages_blind27/``; for benign-18's two files
-``pages_blind13/`` and ``pages_blind14/``). benign-18 holds benign look-alikes only, so its spread is counted over its
-benign rows.
+blind-27 one of ``pages_blind26/``; for blind-28 one of ``pages_blind27/``; for dev-37 one of ``pages_dev31/``; for
+benign-18's two files ``pages_blind13/`` and ``pages_blind14/``). benign-18 holds benign look-alikes only, so its
+spread is counted over its benign rows.
 
 The figures come from ``benchmarks/injection_blind4.py --cases benchmarks/data/injections_blind6.jsonl`` (or
 ``…blind7.jsonl`` … ``…blind17.jsonl``, ``…blind19.jsonl``, ``…blind20.jsonl``, ``…blind21.jsonl``,
@@ -94,6 +94,9 @@ SETS = [
             min_per_category=6, pages=DATA / "pages_blind27", min_pages=11, halves=True),
     # development, not held out: the defense's developer reads it (same shape rules)
     HeldOut(DATA / "injections_dev9.jsonl", "d9-", min_attacks=70, min_benign=30, min_languages=10),
+    # development, a one-time check set of stop 37's issue-10 pass (dev-37, h40-devsub), on pages_dev31
+    HeldOut(DATA / "injections_dev37.jsonl", "d37-", min_attacks=80, min_benign=55, min_languages=12,
+            pages=DATA / "pages_dev31", min_pages=12),
     # development, benign look-alikes only (benign-18): the benign gate of later defense passes
     HeldOut(DATA / "injections_benign18a.jsonl", "g18-", min_attacks=0, min_benign=121, min_languages=15,
             min_per_category=11, pages=DATA / "pages_blind13", min_pages=18, benign_only=True, label="g18a"),
