@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from pagelens.focus.certainty import Certainty, share_for
+from pagelens.focus.kindbudget import kind_share
 
 __all__ = ["BudgetConfig", "budget_of", "floor_of", "query_share", "share_of"]
 
@@ -40,6 +41,14 @@ class BudgetConfig(Protocol):
     def certain_share(self) -> float: ...
     @property
     def unsure_share(self) -> float: ...
+    @property
+    def kind_fact(self) -> float: ...
+    @property
+    def kind_act(self) -> float: ...
+    @property
+    def kind_min_tokens(self) -> int: ...
+    @property
+    def kind_max_tokens(self) -> int: ...
 
 
 def floor_of(cfg: BudgetConfig, total: int) -> float:
@@ -65,12 +74,17 @@ def query_share(budget: float | None) -> float | None:
     return budget if budget is not None and 0 < budget <= 1 else None
 
 
-def share_of(cfg: BudgetConfig, asked: float | None, cert: Certainty, judged: bool) -> float:
+def share_of(cfg: BudgetConfig, asked: float | None, cert: Certainty, judged: bool, goal: str = "",
+             total: int = 0) -> float:
     """The share for one goal: the query's own (``asked``, :func:`query_share`); else, when
     :attr:`~pagelens.focus.rules.RulesConfig.certain_by` is set and ``cert`` was read from the learned fusion's log-odds (``judged``:
-    its threshold is in their units), the certainty's share; else :attr:`~pagelens.focus.rules.RulesConfig.budget`."""
+    its threshold is in their units), the certainty's share; else :attr:`~pagelens.focus.rules.RulesConfig.budget`.
+    A share not asked for then follows what the ``goal`` asks (:func:`pagelens.focus.kindbudget.kind_share`, on a
+    page of ``total`` tokens; off by default)."""
     if asked is not None:
         return asked
     if cfg.certain_by and judged:
-        return share_for(cert, cfg.certain_by, cfg.certain_at, cfg.certain_share, cfg.unsure_share)
-    return cfg.budget
+        share = share_for(cert, cfg.certain_by, cfg.certain_at, cfg.certain_share, cfg.unsure_share)
+    else:
+        share = cfg.budget
+    return kind_share(share, goal, cfg.kind_fact, cfg.kind_act, total, cfg.kind_min_tokens, cfg.kind_max_tokens)

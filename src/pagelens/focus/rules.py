@@ -80,6 +80,7 @@ from pagelens.focus.terms import (
     ANSWER_CONCEPTS,
     WORD,
     compound_parts,
+    goal_numbers,
     inside_word,
     is_question,
     normalise,
@@ -299,20 +300,13 @@ class RulesConfig:
     #: allowances, the gap closer and the skeleton are not bounded). 120: BENCHMARKS.md "Focus, thirty-seventh pass"
     #: (every item kept on the choosing sets sits at rank <= 89; worth +0.04 point there; 0 before)
     fill_units: int = 120
+    #: a question's budget share × (1 + kind_fact), any other goal's × (1 − kind_act) (:mod:`.kindbudget`), on pages of
+    #: [kind_min_tokens, kind_max_tokens) tokens (0: no bound); 0 and 0: off (BENCHMARKS.md "Focus, forty-first pass")
+    kind_fact: float = 0.0
+    kind_act: float = 0.0
+    kind_min_tokens: int = 0
+    kind_max_tokens: int = 0
     debug_units: int = 8
-
-
-_ORDINALS = {"first": "1", "second": "2", "third": "3", "fourth": "4", "fifth": "5", "sixth": "6",
-             "seventh": "7", "eighth": "8", "ninth": "9", "tenth": "10"}
-_ORDINAL_NUM = re.compile(r"\b(\d{1,3})(?:st|nd|rd|th)\b")
-
-
-def _goal_numbers(goal: str) -> set[str]:
-    """Ordinals as the numbers a page shows: "third" / "3rd" -> "3"."""
-    low = normalise(goal)
-    out = {n for w, n in _ORDINALS.items() if re.search(rf"\b{w}\b", low)}
-    out |= set(_ORDINAL_NUM.findall(low))
-    return out
 
 
 class Ranked(list[int]):
@@ -390,7 +384,7 @@ class RulesRetriever:
             order = order_with_addresses(pa, query, order, cfg.url_units, cfg.url_after, cfg.url_df_share)
         judged = fusion == "learned" and bool(model_scores) and cfg.fusion_rrf_weight <= 0  # log-odds to judge
         cert = certainty(order, model_scores, log_odds=True) if judged else certainty(order, fused, log_odds=False)
-        budget = budget_of(cfg, share_of(cfg, query_share(query.budget), cert, judged), total)
+        budget = budget_of(cfg, share_of(cfg, query_share(query.budget), cert, judged, query.goal, total), total)
         extra: list[int] = []
         if asks_extreme(query.goal):
             values = compared_values(page, line_terms, compared_kinds(query))
@@ -489,7 +483,7 @@ class RulesRetriever:
         page, units = pa.page, pa.units
         lines = page.lines
         weights, phrases = query_terms(query)
-        for n in _goal_numbers(query.goal):
+        for n in goal_numbers(query.goal):
             weights.setdefault(n, 1.0)
         question = is_question(query.goal)
         acting = not question
