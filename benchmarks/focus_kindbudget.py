@@ -45,7 +45,7 @@ def _cells(rs: list[dict], arm: str) -> tuple[int, float]:
 
 
 def curve(args: argparse.Namespace) -> None:
-    rows = [r for f in args.files for r in json.loads(Path(f).read_text())]
+    rows = _merged(args.files)
     flat = _flat(list(rows[0]["arms"]))
     n_all = len(rows)
     print("| kind | band | goals | items | " + " | ".join(f"@{b:.2f} kept / pruning" for b, _ in flat)
@@ -75,6 +75,72 @@ def per_kind(args: argparse.Namespace) -> None:
               + " | ".join("{} / {:.2%}".format(*_cells(rs, a)) for a in arms) + " |")
 
 
+def _merged(files: list[str]) -> list[dict]:
+    """Rows of several ``run`` files over the same group (same goals, same order), their arms merged."""
+    runs = [json.loads(Path(f).read_text()) for f in files]
+    rows = runs[0]
+    for other in runs[1:]:
+        assert len(other) == len(rows), "runs over different groups"
+        for r, o in zip(rows, other):
+            assert (r["page"], r["goal"]) == (o["page"], o["goal"])
+            r["arms"].update(o["arms"])
+    return rows
+
+
+def simulate_rows(rows: list[dict], cfg: object, arm: str = "default") -> tuple[list[dict], int]:
+    """Each goal's row under ``cfg``'s kind shift, read off the flat arms: the order does not depend on the budget, so
+    a goal whose shifted share is one of the flat shares keeps exactly what that arm kept (a budget equal to the base's:
+    the base's row). Returns the simulated rows and how many goals had no flat arm at their share (base's row used)."""
+    from pagelens.focus.budget import budget_of, share_of
+    from pagelens.focus.certainty import Certainty
+
+    from pagelens.focus.rules import RulesConfig
+
+    base_cfg = RulesConfig()
+    flat = _flat(list(rows[0]["arms"]))
+    flats = {round(b, 4): a for b, a in flat}
+    out, missing = [], 0
+    for r in rows:
+        base = r["arms"][arm]
+        got = base.get("budget_tokens")
+        # the tokens the budget was a share of (the view after the defense, not the row's ``tokens``): read off the
+        # largest flat arm whose budget neither floor nor ceiling clamped
+        total = next((b["budget_tokens"] / s for s, a in reversed(flat) if (b := r["arms"][a]).get("budget_tokens")
+                      and base_cfg.floor_tokens < b["budget_tokens"] < base_cfg.ceiling_tokens), None)
+        row = base
+        if got is not None and total is not None:  # else: a page kept whole, or every flat share clamped alike
+            cert = Certainty(gap=base.get("certainty", {}).get("gap", 0.0), mass=0, near=0)
+            judged = abs(budget_of(base_cfg, share_of(base_cfg, None, cert, True), int(total)) - got) <= 2
+            s1 = share_of(cfg, None, cert, judged, r["goal"], int(total))
+            if abs(budget_of(cfg, s1, int(total)) - got) > 2:
+                a = flats.get(round(s1, 4))
+                if a is None:
+                    missing += 1
+                else:
+                    row = r["arms"][a]
+        out.append({**r, "arms": {"sim": row}})
+    return out, missing
+
+
+def simulate(args: argparse.Namespace) -> None:
+    import dataclasses
+
+    from pagelens.focus.rules import RulesConfig
+
+    rows = _merged(args.files)
+    types = {f.name: f.type for f in dataclasses.fields(RulesConfig)}
+    base_k, base_p = _cells(rows, "default")
+    print(f"base: {base_k} / {base_p:.2%}")
+    print("| candidate | items | mean pruning | Δ items | Δ pruning (points) | goals without a flat arm |")
+    print("|---|---|---|---|---|---|")
+    for spec in args.cand:
+        kw = {k: (int(v) if types[k] in (int, "int") else float(v))
+              for k, _, v in (p.partition("=") for p in spec.split(","))}
+        sim, missing = simulate_rows(rows, RulesConfig(**kw))
+        k, p = _cells(sim, "sim")
+        print(f"| {spec} | {k} | {p:.2%} | {k - base_k:+d} | {(p - base_p) * 100:+.2f} | {missing} |")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -83,8 +149,11 @@ def main() -> None:
     c.add_argument("--bands", action="store_true", help="also per page-size band")
     s = sub.add_parser("sum")
     s.add_argument("files", nargs="+")
+    m = sub.add_parser("simulate", help="candidates read off the flat arms (exact where a flat arm has the share)")
+    m.add_argument("files", nargs="+")
+    m.add_argument("--cand", action="append", required=True, help="field=value,field=value (RulesConfig)")
     args = ap.parse_args()
-    {"curve": curve, "sum": per_kind}[args.cmd](args)
+    {"curve": curve, "sum": per_kind, "simulate": simulate}[args.cmd](args)
 
 
 if __name__ == "__main__":

@@ -49,6 +49,10 @@ class BudgetConfig(Protocol):
     def kind_min_tokens(self) -> int: ...
     @property
     def kind_max_tokens(self) -> int: ...
+    @property
+    def kind_fact_upto(self) -> float: ...
+    @property
+    def kind_act_from(self) -> float: ...
 
 
 def floor_of(cfg: BudgetConfig, total: int) -> float:
@@ -87,4 +91,6 @@ def share_of(cfg: BudgetConfig, asked: float | None, cert: Certainty, judged: bo
         share = share_for(cert, cfg.certain_by, cfg.certain_at, cfg.certain_share, cfg.unsure_share)
     else:
         share = cfg.budget
-    return kind_share(share, goal, cfg.kind_fact, cfg.kind_act, total, cfg.kind_min_tokens, cfg.kind_max_tokens)
+    fact = cfg.kind_fact if not cfg.kind_fact_upto or share <= cfg.kind_fact_upto else 0.0
+    act = cfg.kind_act if not cfg.kind_act_from or share >= cfg.kind_act_from else 0.0
+    return kind_share(share, goal, fact, act, total, cfg.kind_min_tokens, cfg.kind_max_tokens)

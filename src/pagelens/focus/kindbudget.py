@@ -32,8 +32,8 @@ def asks_fact(goal: str) -> bool:
 
 
 def kind_factor(goal: str, fact: float, act: float) -> float:
-    """The factor on a goal's budget share: ``1 + fact`` for a question, ``1 - act`` for any other goal."""
-    if fact == 0 and act == 0:
+    """The factor on a goal's budget share: ``1 + fact`` for a question, ``1 - act`` for any other goal (none given: 1)."""
+    if (fact == 0 and act == 0) or not goal.strip():  # off, or no goal to read (no shift)
         return 1.0
     return 1.0 + fact if asks_fact(goal) else max(1.0 - act, 0.0)
 

@@ -306,6 +306,8 @@ class RulesConfig:
     kind_act: float = 0.0
     kind_min_tokens: int = 0
     kind_max_tokens: int = 0
+    kind_fact_upto: float = 0.0  # ...a question's shift only when its share is at most this (0: any share)...
+    kind_act_from: float = 0.0  # ...any other goal's only when its share is at least this (0: any share)
     debug_units: int = 8
 
 
