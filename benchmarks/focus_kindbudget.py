@@ -133,12 +133,17 @@ def simulate(args: argparse.Namespace) -> None:
     print(f"base: {base_k} / {base_p:.2%}")
     print("| candidate | items | mean pruning | Δ items | Δ pruning (points) | goals without a flat arm |")
     print("|---|---|---|---|---|---|")
+    out = [{**r, "arms": {"default": r["arms"]["default"]}} for r in rows]
     for spec in args.cand:
         kw = {k: (int(v) if types[k] in (int, "int") else float(v))
               for k, _, v in (p.partition("=") for p in spec.split(","))}
         sim, missing = simulate_rows(rows, RulesConfig(**kw))
         k, p = _cells(sim, "sim")
         print(f"| {spec} | {k} | {p:.2%} | {k - base_k:+d} | {(p - base_p) * 100:+.2f} | {missing} |")
+        for o, s in zip(out, sim):
+            o["arms"][f"sim:{spec}"] = s["arms"]["sim"]
+    if args.json:  # a ``run``-shaped file (``focus_gap.py halves`` reads it)
+        args.json.write_text(json.dumps(out))
 
 
 def main() -> None:
@@ -152,6 +157,7 @@ def main() -> None:
     m = sub.add_parser("simulate", help="candidates read off the flat arms (exact where a flat arm has the share)")
     m.add_argument("files", nargs="+")
     m.add_argument("--cand", action="append", required=True, help="field=value,field=value (RulesConfig)")
+    m.add_argument("--json", type=Path, help="write base and the simulated arms as a run file")
     args = ap.parse_args()
     {"curve": curve, "sum": per_kind, "simulate": simulate}[args.cmd](args)
 
