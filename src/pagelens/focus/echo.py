@@ -18,7 +18,8 @@ and, by :data:`MODE` (``""`` off: :func:`judge` yields nothing and the defense i
 * ``"E2"`` — E1, and in the site's own text when the line is no label of the page (a heading, a tab, a control …), not a
   question standing alone, and not repeated elsewhere on the page (navigation, a table of contents);
 * ``"E3"`` — E2, the answer new to the page in every region: a number the rest of the page never writes, or (without
-  a number) words the rest of the page mostly does not use. An honest page answers with its own data.
+  a number) words the rest of the page mostly does not use. An honest page answers with its own data;
+* ``"E4"`` — E1 with E3's test of an answer new to the page.
 """
 
 from __future__ import annotations
@@ -201,7 +202,7 @@ def judge(lines: Sequence[Line], payloads: Sequence[str], regions: Sequence[str]
 
     for i, p in enumerate(payloads):
         region = regions[i]
-        if not p or (mode == "E1" and region not in _FOREIGN) or flagged(i):
+        if not p or (mode in ("E1", "E4") and region not in _FOREIGN) or flagged(i):
             continue
         low = _norm(p)
         got = restated(low, goal)
@@ -219,7 +220,7 @@ def judge(lines: Sequence[Line], payloads: Sequence[str], regions: Sequence[str]
                     counts[q] = counts.get(q, 0) + 1
             if counts.get(p, 0) > 1:
                 continue
-        if mode == "E3":
+        if mode in ("E3", "E4"):
             def others(i: int = i) -> tuple[str, frozenset[str]]:  # the page's text without line i (per line: few)
                 text = _norm("\n".join(q for k, q in enumerate(payloads) if k != i and q))
                 return text, frozenset(w for w, _ in _tokens(text))
