@@ -40,6 +40,7 @@ GROUPS = {
     "dev31": (DATA / "realpage_goals_dev31.jsonl",),  # development data (small web-app pages), stop 31
     "dev35": (DATA / "realpage_goals_dev35.jsonl",),  # development data (long documentation pages), stop 35
     "dev36": (DATA / "realpage_goals_dev36.jsonl",),  # development data (long documentation pages), stop 36
+    "dev37": (DATA / "realpage_goals_dev37.jsonl",),  # development data (read goals on varied pages), stop 37
 }
 
 
