@@ -5,9 +5,12 @@ keeps and ``default`` drops (the gap, :func:`focus_gap.gap_items`), and for ever
 rank of a window holding the item's unit (:func:`pagelens.focus.passages.ranked_windows`), whether the item's unit
 lies in the best 1 / 2 non-overlapping windows, and those windows' tokens not yet in ``default``'s view. Also, over
 every goal of the file (``--all``), what the best window would add to ``default``'s view on average (tokens).
+``knob`` sums arms over groups against the budget knob (the pass's gate 2).
 
     PYTHONPATH=src .venv/bin/python benchmarks/focus_passages.py runs/tail/base_choose.json --cache runs/rp \
         --pages /work/shared/corpus/realpages --sizes 150,250,400
+    .venv/bin/python benchmarks/focus_passages.py knob choose=runs/tail/base_choose.json,runs/tail/cand_choose.json \
+        dev31=runs/tail/base_dev31.json,runs/tail/cand_dev31.json dev35=...
 """
 
 from __future__ import annotations
@@ -26,7 +29,50 @@ from focus_gap import band, gap_items  # noqa: E402
 from realpage_goals import item_lines, renderings  # noqa: E402
 
 
+def knob(files: list[str], base: str = "default", knobs: tuple[str, ...] = ("default@0.33", "default@0.36")) -> None:
+    """Gate 2: every arm's items and goal-weighted mean pruning summed over the groups (each group given as one or more
+    ``focus_tail.py run`` files, ``group=file,file``), against the budget knob's items interpolated linearly at the
+    arm's pruning between the knob points (``base`` and ``knobs``; beyond them: the nearest segment extended)."""
+    arms: dict[str, list[tuple[int, float]]] = {}
+    groups = []
+    for spec in files:
+        name, _, paths = spec.partition("=")
+        groups.append(name)
+        seen: dict[str, list[tuple[int, float]]] = {}
+        for f in paths.split(","):
+            here: dict[str, list[tuple[int, float]]] = {}
+            for r in json.loads(Path(f).read_text()):
+                for a, v in r["arms"].items():
+                    here.setdefault(a, []).append((sum(v["ok"]), v["pruning"]))
+            for a, v in here.items():
+                seen.setdefault(a, v)  # an arm in two files of a group (the base arm): the first file's rows
+        for a, v in seen.items():
+            arms.setdefault(a, []).extend(v)
+    tot = {a: (sum(i for i, _ in v), statistics.mean(p for _, p in v), len(v)) for a, v in arms.items()}
+    pts = sorted((tot[k][1], tot[k][0]) for k in (base, *knobs) if k in tot)
+
+    def at(p: float) -> float:
+        segs = list(zip(pts, pts[1:], strict=False))
+        for (p0, i0), (p1, i1) in segs:
+            if p0 <= p <= p1:
+                return i0 + (i1 - i0) * (p - p0) / (p1 - p0) if p1 > p0 else max(i0, i1)
+        (p0, i0), (p1, i1) = segs[0] if p < pts[0][0] else segs[-1]
+        return i0 + (i1 - i0) * (p - p0) / (p1 - p0) if p1 > p0 else max(i0, i1)
+
+    bi, bp, _ = tot[base]
+    print(f"groups: {', '.join(groups)}")
+    print("| arm | goals | items | mean pruning | knob items at that pruning | beats the knob (or exempt) |")
+    print("|---|---|---|---|---|---|")
+    for a, (i, p, n) in tot.items():
+        k = at(p)
+        ok = "exempt" if abs(p - bp) <= 0.003 else ("yes" if i > k else "no")
+        print(f"| {a} | {n} | {i} ({i - bi:+d}) | {p:.2%} ({(p - bp) * 100:+.2f}) | {k:.1f} | {ok} |")
+
+
 def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "knob":
+        knob(sys.argv[2:])
+        return
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("json_in", type=Path)
     ap.add_argument("--cache", type=Path, default=Path("runs/rp"))
