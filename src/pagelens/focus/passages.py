@@ -22,8 +22,12 @@ them). It reads unit positions and BM25 tokens only: no language-specific word, 
 
 from __future__ import annotations
 
+import math
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+
+import numpy as np
 
 from pagelens.focus.analysis import PageAnalysis
 from pagelens.focus.units import SHORT_COST
@@ -91,14 +95,52 @@ def windows(pa: PageAnalysis, size: int) -> list[tuple[int, int]]:
     return out
 
 
+def _window_counts(pa: PageAnalysis, size: int) -> tuple[list[Counter[str]], np.ndarray]:
+    """Each window's token counts and length (its units' BM25 tokens), once per page and size."""
+    key = ("passage_counts", size)
+    got = pa.indexes.get(key)
+    if got is None:
+        counts: list[Counter[str]] = []
+        for a, b in windows(pa, size):
+            c: Counter[str] = Counter()
+            for k in range(a, b):
+                c.update(pa.tokens[k])
+            counts.append(c)
+        lengths = np.fromiter((sum(c.values()) for c in counts), dtype=np.float32, count=len(counts))
+        got = pa.indexes[key] = (counts, lengths)
+    return got  # type: ignore[no-any-return]
+
+
+def window_scores(pa: PageAnalysis, query: str, size: int, *, k1: float = 1.5, b: float = 0.75) -> np.ndarray:
+    """BM25 of every window (:func:`windows`) for ``query``: :func:`.lexical.bm25_over_tokens`' formula and float
+    operations over the windows' tokens, read from their counts (a goal costs a look-up per query word and window,
+    not a pass over the page's tokens)."""
+    from pagelens.focus.lexical import tokenize
+
+    counts, lengths = _window_counts(pa, size)
+    n = len(counts)
+    scores = np.zeros(n, dtype=np.float32)
+    q = set(tokenize([query], pa.lang)[0])
+    if pa.lang != "en":
+        q |= set(tokenize([query], "en")[0])  # the goal may be English on a foreign page
+    if not n or not q:
+        return scores
+    norm = k1 * (1 - b + b * lengths / (float(lengths.mean()) or 1.0))
+    for t in sorted(q):  # the order of bm25_over_tokens' float sums
+        idx = [w for w in range(n) if t in counts[w]]
+        if not idx:
+            continue
+        idf = math.log(1 + (n - len(idx) + 0.5) / (len(idx) + 0.5))
+        f = np.fromiter((counts[w][t] for w in idx), dtype=np.float32, count=len(idx))
+        at = np.asarray(idx, dtype=np.int64)
+        scores[at] += idf * f * (k1 + 1) / (f + norm[at])
+    return scores
+
+
 def ranked_windows(pa: PageAnalysis, query: str, size: int) -> list[tuple[float, int, int]]:
     """Windows with a positive BM25 score against ``query``, best first (ties: the earlier)."""
-    from pagelens.focus.lexical import bm25_over_tokens
-
-    wins = windows(pa, size)
-    toks = [[t for k in range(a, b) for t in pa.tokens[k]] for a, b in wins]
-    scores = bm25_over_tokens(query, toks, pa.lang)
-    got = [(float(scores[w]), a, b) for w, (a, b) in enumerate(wins) if scores[w] > 0]
+    scores = window_scores(pa, query, size)
+    got = [(float(scores[w]), a, b) for w, (a, b) in enumerate(windows(pa, size)) if scores[w] > 0]
     got.sort(key=lambda x: (-x[0], x[1]))
     return got
 

@@ -49,6 +49,8 @@ drops what an agent needs but the goal never names. This retriever
    clamped budget; every pruning figure in BENCHMARKS.md counts them. When the fill could not spend its
    budget (the fused order ran out, or nothing else fit), what is left goes to the units around the best
    kept units in document order, nearest first, as a chunk around them would hold them (:func:`.nearby.leftover`);
+   the best 400-token window of consecutive units under BM25 brings its units' lines of the site's own regions from
+   10% of the budget beyond it (:mod:`.passages`, :attr:`RulesConfig.passage`: the value beside a dense passage);
 4. always keeps a cheap skeleton: the root, headings, the site search, pagination, breadcrumbs;
 5. closes small gaps (:mod:`.gaps`): a run of a few short pruned lines between two shown lines
    is shown instead of its placeholder (the value after a kept label, the count after an icon).
@@ -302,8 +304,9 @@ class RulesConfig:
     #: (every item kept on the choosing sets sits at rank <= 89; worth +0.04 point there; 0 before)
     fill_units: int = 120
     #: the best windows of consecutive units under BM25 bring their units' own lines (:mod:`.passages`, the spec
-    #: ``"n:size:share:add|in[:own]"``; ``""``: off)
-    passage: str = ""
+    #: ``"n:size:share:add|in[:own]"``; ``""``: off). P2 of BENCHMARKS.md "Focus, fortieth pass": the best 400-token
+    #: window's own-region lines from 10% of the budget beyond it (+10 items on the choosing sets at −0.50 point; "" before)
+    passage: str = "1:400:0.1:add:own"
     debug_units: int = 8
 
 
