@@ -45,8 +45,8 @@ drops what an agent needs but the goal never names. This retriever
    their own (:mod:`.nearby`: the value after a matched label, which no signal ranks), and the order's
    best fifty units that the fill did not reach or skipped keep their own lines from a second small
    allowance (:mod:`.unfit`). The two allowances (:attr:`~RulesConfig.nearby_share`: 10% of the budget,
-   :attr:`~RulesConfig.unfit_after`: 5%) come on top of it, so a view may spend up to 15% more than the
-   clamped budget; every pruning figure in BENCHMARKS.md counts them. When the fill could not spend its
+   :attr:`~RulesConfig.unfit_after`: 5%) come on top of it, as does the passage's below (10%), so a view may spend
+   up to 25% more than the clamped budget; every pruning figure in BENCHMARKS.md counts them. When the fill could not spend its
    budget (the fused order ran out, or nothing else fit), what is left goes to the units around the best
    kept units in document order, nearest first, as a chunk around them would hold them (:func:`.nearby.leftover`);
    the best 400-token window of consecutive units under BM25 brings its units' lines of the site's own regions from
