@@ -72,7 +72,7 @@ def unit_costs(pa: PageAnalysis) -> list[int]:
 def windows(pa: PageAnalysis, size: int) -> list[tuple[int, int]]:
     """Unit ranges ``[a, b)`` of at most ``size`` tokens (a larger unit alone is a window), one started at the
     first unit past each half window: consecutive windows overlap by about half. Once per page and size."""
-    key = ("passage_windows", size)
+    key = f"passage_windows:{size}"
     got = pa.indexes.get(key)
     if got is not None:
         return got  # type: ignore[no-any-return]
@@ -97,7 +97,7 @@ def windows(pa: PageAnalysis, size: int) -> list[tuple[int, int]]:
 
 def _window_counts(pa: PageAnalysis, size: int) -> tuple[list[Counter[str]], np.ndarray]:
     """Each window's token counts and length (its units' BM25 tokens), once per page and size."""
-    key = ("passage_counts", size)
+    key = f"passage_counts:{size}"
     got = pa.indexes.get(key)
     if got is None:
         counts: list[Counter[str]] = []
