@@ -18,6 +18,7 @@ import numpy as np
 
 from pagelens.focus.analysis import PageAnalysis
 from pagelens.focus.terms import AMOUNT, BYLINE, DATE_VALUE, is_phone
+from pagelens.types import Line
 
 #: The kinds of answer, in feature order.
 ANSWER_KINDS = ("amount", "date", "count", "person", "contact")
@@ -28,6 +29,12 @@ ANSWER_FEATURES = (*(f"asks_{k}" for k in ANSWER_KINDS), *(f"holds_{k}" for k in
                    "asked_near")
 _COUNT = re.compile(r"^\D{0,20}\d[\d,.]*\D{0,30}$")
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.\w{2,}")
+
+
+def is_count(ln: Line) -> bool:
+    """A short line holding one number ("38 comments", "4 records", "(12)"): :mod:`.rules`' ``kind`` signal."""
+    name = ln.name
+    return 0 < len(name) <= 40 and bool(_COUNT.match(name))
 
 
 def asked_kinds(goal_terms: set[str] | frozenset[str]) -> tuple[str, ...]:

@@ -45,10 +45,12 @@ drops what an agent needs but the goal never names. This retriever
    their own (:mod:`.nearby`: the value after a matched label, which no signal ranks), and the order's
    best fifty units that the fill did not reach or skipped keep their own lines from a second small
    allowance (:mod:`.unfit`). The two allowances (:attr:`~RulesConfig.nearby_share`: 10% of the budget,
-   :attr:`~RulesConfig.unfit_after`: 5%) come on top of it, so a view may spend up to 15% more than the
-   clamped budget; every pruning figure in BENCHMARKS.md counts them. When the fill could not spend its
+   :attr:`~RulesConfig.unfit_after`: 5%) come on top of it, as does the passage's below (10%), so a view may spend
+   up to 25% more than the clamped budget; every pruning figure in BENCHMARKS.md counts them. When the fill could not spend its
    budget (the fused order ran out, or nothing else fit), what is left goes to the units around the best
    kept units in document order, nearest first, as a chunk around them would hold them (:func:`.nearby.leftover`);
+   the best 400-token window of consecutive units under BM25 brings its units' lines of the site's own regions from
+   10% of the budget beyond it (:mod:`.passages`, :attr:`RulesConfig.passage`: the value beside a dense passage);
 4. always keeps a cheap skeleton: the root, headings, the site search, pagination, breadcrumbs;
 5. closes small gaps (:mod:`.gaps`): a run of a few short pruned lines between two shown lines
    is shown instead of its placeholder (the value after a kept label, the count after an icon).
@@ -68,6 +70,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pagelens.focus.analysis import PageAnalysis, analysis_of
+from pagelens.focus.answers import is_count
 from pagelens.focus.base import FocusQuery, Selection
 from pagelens.focus.budget import budget_of, query_share, share_of
 from pagelens.focus.certainty import certainty
@@ -80,6 +83,7 @@ from pagelens.focus.terms import (
     ANSWER_CONCEPTS,
     WORD,
     compound_parts,
+    goal_numbers,
     inside_word,
     is_question,
     normalise,
@@ -109,7 +113,7 @@ from pagelens.focus.wordforms import (
     loanwords_in,
     translations_in,
 )
-from pagelens.types import Line, Rendering
+from pagelens.types import Rendering
 
 if TYPE_CHECKING:
     from pagelens.focus.learned import GoalShape
@@ -299,20 +303,11 @@ class RulesConfig:
     #: allowances, the gap closer and the skeleton are not bounded). 120: BENCHMARKS.md "Focus, thirty-seventh pass"
     #: (every item kept on the choosing sets sits at rank <= 89; worth +0.04 point there; 0 before)
     fill_units: int = 120
+    #: the best windows of consecutive units under BM25 bring their units' own lines (:mod:`.passages`, the spec
+    #: ``"n:size:share:add|in[:own]"``; ``""``: off). P2 of BENCHMARKS.md "Focus, fortieth pass": the best 400-token
+    #: window's own-region lines from 10% of the budget beyond it (+10 items on the choosing sets at −0.50 point; "" before)
+    passage: str = "1:400:0.1:add:own"
     debug_units: int = 8
-
-
-_ORDINALS = {"first": "1", "second": "2", "third": "3", "fourth": "4", "fifth": "5", "sixth": "6",
-             "seventh": "7", "eighth": "8", "ninth": "9", "tenth": "10"}
-_ORDINAL_NUM = re.compile(r"\b(\d{1,3})(?:st|nd|rd|th)\b")
-
-
-def _goal_numbers(goal: str) -> set[str]:
-    """Ordinals as the numbers a page shows: "third" / "3rd" -> "3"."""
-    low = normalise(goal)
-    out = {n for w, n in _ORDINALS.items() if re.search(rf"\b{w}\b", low)}
-    out |= set(_ORDINAL_NUM.findall(low))
-    return out
 
 
 class Ranked(list[int]):
@@ -399,8 +394,15 @@ class RulesRetriever:
             # a goal that fills something in needs the page's fields even when their labels
             # share no word with it ("Member number", "Secret phrase"): each with its label
             extra += self._fields(page, int(budget * cfg.form_share))
-        keep, spent, chosen = self._fill(query, pa, order, budget, extra, line_terms)
-        left = budget - spent  # what the fill could not spend (the order ran out, or nothing else fit)
+        psg = None
+        if cfg.passage:
+            from pagelens.focus.passages import plan
+
+            psg = plan(cfg.passage, pa, " ".join((query.goal, *query.history[-3:])), budget)
+        keep, spent, chosen = self._fill(query, pa, order, budget - (psg.reserve if psg else 0), extra, line_terms)
+        got = psg.apply(pa, keep) if psg else 0  # "in": within the budget; "add": beyond it
+        spent += got
+        left = budget - spent + (0 if psg and psg.reserve else got)  # what the fill could not spend (the order ran out, or nothing else fit)
         if cfg.nearby_best > 0 and cfg.nearby_share > 0 and (is_question(query.goal) or not cfg.nearby_questions):
             from pagelens.focus.nearby import bring
 
@@ -489,7 +491,7 @@ class RulesRetriever:
         page, units = pa.page, pa.units
         lines = page.lines
         weights, phrases = query_terms(query)
-        for n in _goal_numbers(query.goal):
+        for n in goal_numbers(query.goal):
             weights.setdefault(n, 1.0)
         question = is_question(query.goal)
         acting = not question
@@ -569,7 +571,7 @@ class RulesRetriever:
             for k in range(n_units):
                 have = set().union(*(line_terms[j] for j in units.members[k]))
                 has = any("§" + kind in have for kind in kinds) or (
-                    "count" in kinds and any(_is_count(lines[j]) for j in units.members[k]))
+                    "count" in kinds and any(is_count(lines[j]) for j in units.members[k]))
                 if has:
                     near = max(lexical[max(0, k - 2) : k + 3])
                     kind_score[k] = 0.1 + lexical[k] + 0.5 * near
@@ -789,12 +791,3 @@ def _interleaved(items: list[int], groups: list[int]) -> list[int]:
         out += [run[depth] for run in runs if depth < len(run)]
         depth += 1
     return out
-
-
-_COUNT = re.compile(r"^\D{0,20}\d[\d,.]*\D{0,30}$")
-
-
-def _is_count(ln: Line) -> bool:
-    """A short line holding one number ("38 comments", "4 records", "(12)")."""
-    name = ln.name
-    return 0 < len(name) <= 40 and bool(_COUNT.match(name))

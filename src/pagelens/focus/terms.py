@@ -248,3 +248,16 @@ def compound_parts(goal: str, min_part: int = 4, max_word: int = 24) -> set[str]
                 if part not in STOPWORDS:
                     out.add(_stem(part))
     return out
+
+
+_ORDINALS = {"first": "1", "second": "2", "third": "3", "fourth": "4", "fifth": "5", "sixth": "6",
+             "seventh": "7", "eighth": "8", "ninth": "9", "tenth": "10"}
+_ORDINAL_NUM = re.compile(r"\b(\d{1,3})(?:st|nd|rd|th)\b")
+
+
+def goal_numbers(goal: str) -> set[str]:
+    """Ordinals as the numbers a page shows: "third" / "3rd" -> "3" (:mod:`.rules`' ``terms`` signal)."""
+    low = normalise(goal)
+    out = {n for w, n in _ORDINALS.items() if re.search(rf"\b{w}\b", low)}
+    out |= set(_ORDINAL_NUM.findall(low))
+    return out

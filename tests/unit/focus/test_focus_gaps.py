@@ -77,7 +77,7 @@ def test_default_shows_the_value_between_two_kept_lines_only_with_gaps_closed() 
         return res.text()
 
     tight = dataclasses.replace(RulesConfig(), floor_tokens=140, budget=0.02, skeleton_share=0.0, signal_quota=0,
-                                leftover_reach=0)  # (the budget the fill leaves unspent stays so: this is about gaps)
+                                leftover_reach=0, passage="")  # (nor the fill's leftover, nor a passage: gaps only)
     without = view(dataclasses.replace(tight, gap_tokens=0))
     with_gaps = view(tight)
     assert "Hits recorded" in without and "ninety" not in without

@@ -129,5 +129,5 @@ def test_a_question_keeps_a_larger_unit_beside_its_matched_term() -> None:
         assert res.error is None
         return res.text()
 
-    assert "value 11 " in shown(RulesConfig(leftover_reach=0))
-    assert "value 11 " not in shown(RulesConfig(leftover_reach=0, nearby_tokens=80, nearby_share=0.05))
+    assert "value 11 " in shown(RulesConfig(leftover_reach=0, passage=""))  # (nearby alone: no dense passage's window)
+    assert "value 11 " not in shown(RulesConfig(leftover_reach=0, passage="", nearby_tokens=80, nearby_share=0.05))
