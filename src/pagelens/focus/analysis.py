@@ -267,14 +267,16 @@ _STATS = {"hits": 0, "misses": 0}
 
 def content_key(rendering: Rendering) -> bytes:
     """A content hash of everything the focus stage reads of a rendering (tree shape, roles,
-    texts, names, labels, values); the last few renderings hashed are remembered by identity."""
+    texts, names, labels, values, regions: :mod:`.passages` reads them); the last few renderings hashed are
+    remembered by identity."""
     with _page_lock:
         for r, k in _last:
             if r is rendering:
                 return k
     h = hashlib.blake2b(digest_size=16)
     for ln in rendering.lines:
-        h.update(f"{ln.depth}\x1f{ln.role}\x1f{ln.text}\x1f{ln.name}\x1f{ln.label}\x1f{ln.value}\x1e".encode("utf-8", "surrogatepass"))
+        h.update(f"{ln.depth}\x1f{ln.role}\x1f{ln.text}\x1f{ln.name}\x1f{ln.label}\x1f{ln.value}\x1f{ln.region}\x1e"
+                 .encode("utf-8", "surrogatepass"))
     key = h.digest()
     with _page_lock:
         _last.insert(0, (rendering, key))

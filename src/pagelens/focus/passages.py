@@ -17,7 +17,9 @@ them). It reads unit positions and BM25 tokens only: no language-specific word, 
   ``share`` of the budget is reserved for them, the fill gets the rest (what they leave goes to the
   leftover pass, as any budget the fill does not spend);
 * ``own``: only lines of the site's own regions (``main``, ``chrome``: not user content, overlays or text a
-  sighted user does not see, :mod:`pagelens.observe.provenance`), where attacks do not enter.
+  sighted user does not see, :mod:`pagelens.observe.provenance`). An attack written in the site's own markup
+  can still come in: on the held-out injection sets P2 brought 7 more of 1,122 attacks into view (BENCHMARKS.md,
+  stop 37's figures).
 """
 
 from __future__ import annotations

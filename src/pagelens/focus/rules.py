@@ -45,10 +45,11 @@ drops what an agent needs but the goal never names. This retriever
    their own (:mod:`.nearby`: the value after a matched label, which no signal ranks), and the order's
    best fifty units that the fill did not reach or skipped keep their own lines from a second small
    allowance (:mod:`.unfit`). The two allowances (:attr:`~RulesConfig.nearby_share`: 10% of the budget,
-   :attr:`~RulesConfig.unfit_after`: 5%) come on top of it, as does the passage's below (10%), so a view may spend
-   up to 25% more than the clamped budget; every pruning figure in BENCHMARKS.md counts them. When the fill could not spend its
-   budget (the fused order ran out, or nothing else fit), what is left goes to the units around the best
-   kept units in document order, nearest first, as a chunk around them would hold them (:func:`.nearby.leftover`);
+   :attr:`~RulesConfig.unfit_after`: 5%) come on top of it, as does the passage's below (10%), so a view may
+   spend up to 25% more than the clamped budget; every pruning figure in BENCHMARKS.md counts them. When the fill
+   could not spend its budget (the fused order ran out, or nothing else fit), what is left goes to the units around
+   the best kept units in document order, nearest first, as a chunk around them would hold them
+   (:func:`.nearby.leftover`);
    the best 400-token window of consecutive units under BM25 brings its units' lines of the site's own regions from
    10% of the budget beyond it (:mod:`.passages`, :attr:`RulesConfig.passage`: the value beside a dense passage);
 4. always keeps a cheap skeleton: the root, headings, the site search, pagination, breadcrumbs;
@@ -305,7 +306,8 @@ class RulesConfig:
     fill_units: int = 120
     #: the best windows of consecutive units under BM25 bring their units' own lines (:mod:`.passages`, the spec
     #: ``"n:size:share:add|in[:own]"``; ``""``: off). P2 of BENCHMARKS.md "Focus, fortieth pass": the best 400-token
-    #: window's own-region lines from 10% of the budget beyond it (+10 items on the choosing sets at −0.50 point; "" before)
+    #: window's own-region lines from 10% of the budget beyond it (+10 items on the choosing sets at −0.50 point;
+    #: "" before)
     passage: str = "1:400:0.1:add:own"
     debug_units: int = 8
 
@@ -402,7 +404,8 @@ class RulesRetriever:
         keep, spent, chosen = self._fill(query, pa, order, budget - (psg.reserve if psg else 0), extra, line_terms)
         got = psg.apply(pa, keep) if psg else 0  # "in": within the budget; "add": beyond it
         spent += got
-        left = budget - spent + (0 if psg and psg.reserve else got)  # what the fill could not spend (the order ran out, or nothing else fit)
+        # what the fill could not spend (the order ran out, or nothing else fit); an "add" passage is not the fill's
+        left = budget - spent + (0 if psg and psg.reserve else got)
         if cfg.nearby_best > 0 and cfg.nearby_share > 0 and (is_question(query.goal) or not cfg.nearby_questions):
             from pagelens.focus.nearby import bring
 

@@ -82,3 +82,17 @@ def test_own_regions_only_leave_user_content_out() -> None:
 def test_a_bad_spec_is_refused() -> None:
     with pytest.raises(ValueError):
         parse("1:400:0.1:sideways")
+
+
+def test_the_analysis_cache_tells_renderings_apart_by_region() -> None:
+    """The passage pass reads each line's region from the cached analysis: two renderings that differ only in a
+    line's region must not share one."""
+    from dataclasses import replace
+
+    from pagelens.focus.analysis import content_key
+    from pagelens.observe.textparse import rendering_from_text
+    from pagelens.types import Rendering
+
+    r = rendering_from_text("RootWebArea 'Ferry'\n\t[1] main ''\n\t\tStaticText 'Boats leave every 40 minutes.'\n")
+    posted = Rendering(tuple(replace(ln, region="user") if ln.role == "StaticText" else ln for ln in r.lines))
+    assert content_key(r) != content_key(posted)
