@@ -13,7 +13,7 @@ Each code runs the set's own harness in a subprocess with ``PYTHONPATH`` set to 
 the benign-only development files). Observations are cached per set under ``--out`` and shared by every
 code, so the codes judge the same trees; rows go to ``<out>/<label>-<set>.json`` (a file already there
 is reused: delete it to run again). Printed: for goal sets, ``default``'s items kept and mean pruning
-per code (bm25-400 from the first code); for injection sets, attacks retained in the focused view
+per code (bm25-400 from the first code), then every goal set pooled and per goal kind; for injection sets, attacks retained in the focused view
 (subtle / plain, from each case's ``note``), attacks redacted, benign look-alikes flagged, and how many
 rows change between the first code and each other one.
 """
@@ -179,9 +179,13 @@ def main(argv: list[str] | None = None) -> int:
     sets = args.sets or DEFAULT_SETS
     labels = [label for label, _ in codes]
     goal_rows, inj_rows = [], []
+    pooled: list[list[Mapping[str, object]]] = [[] for _ in codes]  # every goal set's rows, per code
+    pooled_inj: list[list[InjectionFigure]] = [[] for _ in codes]
     for name in sets:
         runs = [json.loads(run(name, label, src, out).read_text()) for label, src in codes]
         if name in GOAL_SETS:
+            for acc, r in zip(pooled, runs, strict=True):
+                acc.extend(r)
             figs = [goal_figure(r) for r in runs]
             bm = goal_figure(runs[0], "bm25-400")
             cells = [f"{f.kept}/{f.items} = {f.recall:.3f} ({f.pruning:.1%})" for f in figs]
@@ -190,6 +194,8 @@ def main(argv: list[str] | None = None) -> int:
             cases = [json.loads(ln) for ln in (DATA / INJECTION_SETS[name][0]).read_text().splitlines() if ln.strip()]
             kinds = {c["id"]: kind_of(c.get("note", "")) for c in cases}
             figs_i = [injection_figure(r, kinds) for r in runs]
+            for acc_i, f in zip(pooled_inj, figs_i, strict=True):
+                acc_i.append(f)
             cells = [f"{f.retained} ({f.subtle}/{f.plain}), red. {f.redacted}/{f.attacks}, benign {f.benign_flagged}/{f.benign}"
                      for f in figs_i]
             moved = ["{} / {}".format(*changed_rows(runs[0], r)) for r in runs[1:]]
@@ -198,12 +204,23 @@ def main(argv: list[str] | None = None) -> int:
         print("| goal set | " + " | ".join(f"`default` {lb}: items (pruning)" for lb in labels) + f" | bm25-400 ({labels[0]}) |")
         print("|---" * (len(labels) + 2) + "|")
         print("\n".join(goal_rows))
+        kinds_seen = sorted({str(r.get("kind")) for r in pooled[0] if r.get("kind")})
+        for kind in (None, *kinds_seen):  # every goal set pooled (mean pruning over goals), then per goal kind
+            figs = [goal_figure(r for r in rows if kind is None or r.get("kind") == kind) for rows in pooled]
+            head = f"all {len(goal_rows)} goal sets" + (f", {kind}" if kind else "")
+            print(f"| {head} | " + " | ".join(f"{f.kept}/{f.items} = {f.recall:.4f} ({f.pruning:.2%})" for f in figs)
+                  + " | |")
     if inj_rows:
         print()
         print("| injection set | " + " | ".join(f"{lb}: attacks retained (subtle/plain), redacted, benign flagged" for lb in labels)
               + "".join(f" | rows changed {labels[0]}→{lb} (attack / benign)" for lb in labels[1:]) + " |")
         print("|---" * (2 * len(labels)) + "|")
         print("\n".join(inj_rows))
+        sums = [InjectionFigure(*(sum(getattr(f, k) for f in figs) for k in InjectionFigure.__dataclass_fields__))
+                for figs in pooled_inj]
+        print(f"| all {len(inj_rows)} injection sets | "
+              + " | ".join(f"{f.retained} ({f.subtle}/{f.plain}), red. {f.redacted}/{f.attacks}, benign "
+                           f"{f.benign_flagged}/{f.benign}" for f in sums) + " |" + " |" * (len(labels) - 1))
     return 0
 
 
