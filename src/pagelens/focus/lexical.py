@@ -101,14 +101,60 @@ def bm25_scores(query: str, docs: Sequence[str], lang: str, *, k1: float = 1.5, 
     return bm25_over_tokens(query, tokenize(list(docs), lang), lang, k1=k1, b=b)
 
 
+def query_tokens(query: str, lang: str) -> set[str]:
+    """The query's BM25 tokens in the page's language, and in English too on a foreign page (the goal may be English)."""
+    q = set(tokenize([query], lang)[0])
+    if lang != "en":
+        q |= set(tokenize([query], "en")[0])
+    return q
+
+
+def bm25_from_postings(tf: Mapping[str, Mapping[int, int]], lengths: np.ndarray, *, k1: float = 1.5,
+                       b: float = 0.75, scale: Mapping[str, float] | None = None) -> np.ndarray:
+    """BM25 of ``len(lengths)`` docs from each query token's postings (doc -> count, docs ascending), summed in
+    ``tf``'s order (a fixed order of the float sums); ``scale``: a token's weight when not 1."""
+    scores = np.zeros(len(lengths), dtype=np.float32)
+    n = len(lengths)
+    if not n:
+        return scores
+    avg = float(lengths.mean()) or 1.0
+    norm = k1 * (1 - b + b * lengths / avg)
+    for t, postings in tf.items():
+        if not postings:
+            continue
+        idf = math.log(1 + (n - len(postings) + 0.5) / (len(postings) + 0.5))
+        idx = np.fromiter(postings.keys(), dtype=np.int64, count=len(postings))
+        f = np.fromiter(postings.values(), dtype=np.float32, count=len(postings))
+        part = idf * f * (k1 + 1) / (f + norm[idx])
+        scores[idx] += part * scale[t] if scale and t in scale else part
+    return scores
+
+
 def bm25_over_tokens(query: str, corpus: Sequence[Sequence[str]], lang: str, *, k1: float = 1.5,
                      b: float = 0.75, extra: Mapping[str, float] | None = None) -> np.ndarray:
     """:func:`bm25_scores` over docs already tokenised by :func:`tokenize` (cached per page). ``extra``: more query
     words, each with the weight its score counts at (a goal word's translations, :mod:`.bilingual`); a word the
     query has counts once, at weight 1."""
-    scores = np.zeros(len(corpus), dtype=np.float32)
     if not corpus:
-        return scores
+        return np.zeros(0, dtype=np.float32)
+    q = query_tokens(query, lang)
+    scale: dict[str, float] = {}
+    if extra:
+        for word, w in sorted(extra.items()):
+            for t in tokenize([word], lang)[0]:
+                if t not in q:
+                    scale[t] = max(scale.get(t, 0.0), w)
+        q |= set(scale)
+    if not q:
+        return np.zeros(len(corpus), dtype=np.float32)
+    lengths = np.fromiter((len(t) for t in corpus), dtype=np.float32, count=len(corpus))
+    tf: dict[str, dict[int, int]] = {t: {} for t in sorted(q)}  # a fixed order of the float sums (not the hash seed's)
+    for d, toks in enumerate(corpus):
+        for t in toks:
+            hit = tf.get(t)
+            if hit is not None:
+                hit[d] = hit.get(d, 0) + 1
+    return bm25_from_postings(tf, lengths, k1=k1, b=b, scale=scale)
     q = set(tokenize([query], lang)[0])
     if lang != "en":
         q |= set(tokenize([query], "en")[0])  # the goal may be English on a foreign page

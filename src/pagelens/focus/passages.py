@@ -24,7 +24,6 @@ them). It reads unit positions and BM25 tokens only: no language-specific word, 
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -114,29 +113,17 @@ def _window_counts(pa: PageAnalysis, size: int) -> tuple[list[Counter[str]], np.
 
 
 def window_scores(pa: PageAnalysis, query: str, size: int, *, k1: float = 1.5, b: float = 0.75) -> np.ndarray:
-    """BM25 of every window (:func:`windows`) for ``query``: :func:`.lexical.bm25_over_tokens`' formula and float
-    operations over the windows' tokens, read from their counts (a goal costs a look-up per query word and window,
-    not a pass over the page's tokens)."""
-    from pagelens.focus.lexical import tokenize
+    """BM25 of every window (:func:`windows`) for ``query``: :func:`.lexical.bm25_over_tokens`' scores, its postings
+    read from the windows' counts (a goal costs a look-up per query word and window, not a pass over the page's
+    tokens)."""
+    from pagelens.focus.lexical import bm25_from_postings, query_tokens
 
     counts, lengths = _window_counts(pa, size)
-    n = len(counts)
-    scores = np.zeros(n, dtype=np.float32)
-    q = set(tokenize([query], pa.lang)[0])
-    if pa.lang != "en":
-        q |= set(tokenize([query], "en")[0])  # the goal may be English on a foreign page
-    if not n or not q:
-        return scores
-    norm = k1 * (1 - b + b * lengths / (float(lengths.mean()) or 1.0))
-    for t in sorted(q):  # the order of bm25_over_tokens' float sums
-        idx = [w for w in range(n) if t in counts[w]]
-        if not idx:
-            continue
-        idf = math.log(1 + (n - len(idx) + 0.5) / (len(idx) + 0.5))
-        f = np.fromiter((counts[w][t] for w in idx), dtype=np.float32, count=len(idx))
-        at = np.asarray(idx, dtype=np.int64)
-        scores[at] += idf * f * (k1 + 1) / (f + norm[at])
-    return scores
+    if not counts:
+        return np.zeros(0, dtype=np.float32)
+    q = query_tokens(query, pa.lang)
+    tf = {t: {w: c[t] for w, c in enumerate(counts) if t in c} for t in sorted(q)}
+    return bm25_from_postings(tf, lengths, k1=k1, b=b)
 
 
 def ranked_windows(pa: PageAnalysis, query: str, size: int) -> list[tuple[float, int, int]]:

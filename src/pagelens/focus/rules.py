@@ -401,11 +401,11 @@ class RulesRetriever:
             from pagelens.focus.passages import plan
 
             psg = plan(cfg.passage, pa, " ".join((query.goal, *query.history[-3:])), budget)
-        keep, spent, chosen = self._fill(query, pa, order, budget - (psg.reserve if psg else 0), extra, line_terms)
-        got = psg.apply(pa, keep) if psg else 0  # "in": within the budget; "add": beyond it
+        reserve = psg.reserve if psg else 0  # "in": the passage's share within the budget; "add": 0, it comes beyond
+        keep, spent, chosen = self._fill(query, pa, order, budget - reserve, extra, line_terms)
+        got = psg.apply(pa, keep) if psg else 0
+        left = budget - spent - (got if reserve else 0)  # what the fill (and an "in" passage) could not spend
         spent += got
-        # what the fill could not spend (the order ran out, or nothing else fit); an "add" passage is not the fill's
-        left = budget - spent + (0 if psg and psg.reserve else got)
         if cfg.nearby_best > 0 and cfg.nearby_share > 0 and (is_question(query.goal) or not cfg.nearby_questions):
             from pagelens.focus.nearby import bring
 
