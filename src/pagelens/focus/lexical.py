@@ -155,34 +155,3 @@ def bm25_over_tokens(query: str, corpus: Sequence[Sequence[str]], lang: str, *, 
             if hit is not None:
                 hit[d] = hit.get(d, 0) + 1
     return bm25_from_postings(tf, lengths, k1=k1, b=b, scale=scale)
-    q = set(tokenize([query], lang)[0])
-    if lang != "en":
-        q |= set(tokenize([query], "en")[0])  # the goal may be English on a foreign page
-    scale: dict[str, float] = {}
-    if extra:
-        for word, w in sorted(extra.items()):
-            for t in tokenize([word], lang)[0]:
-                if t not in q:
-                    scale[t] = max(scale.get(t, 0.0), w)
-        q |= set(scale)
-    if not q:
-        return scores
-    lengths = np.fromiter((len(t) for t in corpus), dtype=np.float32, count=len(corpus))
-    avg = float(lengths.mean()) or 1.0
-    n = len(corpus)
-    tf: dict[str, dict[int, int]] = {t: {} for t in sorted(q)}  # a fixed order of the float sums (not the hash seed's)
-    for d, toks in enumerate(corpus):
-        for t in toks:
-            hit = tf.get(t)
-            if hit is not None:
-                hit[d] = hit.get(d, 0) + 1
-    norm = k1 * (1 - b + b * lengths / avg)
-    for t, postings in tf.items():
-        if not postings:
-            continue
-        idf = math.log(1 + (n - len(postings) + 0.5) / (len(postings) + 0.5))
-        idx = np.fromiter(postings.keys(), dtype=np.int64, count=len(postings))
-        f = np.fromiter(postings.values(), dtype=np.float32, count=len(postings))
-        part = idf * f * (k1 + 1) / (f + norm[idx])
-        scores[idx] += part * scale[t] if t in scale else part
-    return scores
