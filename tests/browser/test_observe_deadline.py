@@ -86,6 +86,11 @@ def test_watchdog_ends_a_cdp_call_blocked_for_good(tmp_path: Path, monkeypatch: 
         assert time.perf_counter() - t < 1
 
 
+#: Ctrl-C's promise is "within about 1.5 s" (``install_interrupt_guard``); the bound adds slack for a loaded
+#: 2-core machine (one run took 2.59 s with seven other jobs). A hang would take the command's 120 s timeout.
+_CTRL_C_BOUND_S = 4.0
+
+
 def _run_cli_and_interrupt(args: list[str], after_s: float) -> tuple[float, list[int], str]:
     proc = subprocess.Popen(
         [sys.executable, "-m", "pagelens.cli", *args],
@@ -116,7 +121,7 @@ def test_ctrl_c_ends_observe_on_a_looping_page_without_orphans(tmp_path: Path) -
     page = tmp_path / "busy.html"
     page.write_text(BUSY_PAGE)
     took, orphans, err = _run_cli_and_interrupt(["observe", str(page), "--timeout", "120"], after_s=8)
-    assert took < 2.5, (took, err)
+    assert took < _CTRL_C_BOUND_S, (took, err)
     assert not orphans, f"processes left behind: {orphans}"
     assert "Traceback" not in err
 
@@ -125,5 +130,5 @@ def test_ctrl_c_during_startup_leaves_no_chromium(tmp_path: Path) -> None:
     page = tmp_path / "loop.html"
     page.write_text(LOOP_PAGE)
     took, orphans, err = _run_cli_and_interrupt(["observe", str(page), "--timeout", "120"], after_s=2.5)
-    assert took < 2.5, (took, err)
+    assert took < _CTRL_C_BOUND_S, (took, err)
     assert not orphans, f"processes left behind: {orphans}"
