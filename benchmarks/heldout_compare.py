@@ -34,7 +34,7 @@ HERE = Path(__file__).resolve().parent
 DATA = HERE / "data"
 
 #: goal sets: short name -> the harness' ``--set`` (pages come from its ``SET_PAGES``)
-GOAL_SETS: dict[str, str] = {f"g{n}": f"blind-{n}" for n in (11, 12, 13, 16, 17, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29)} | {"d18": "dev-18"}
+GOAL_SETS: dict[str, str] = {f"g{n}": f"blind-{n}" for n in (11, 12, 13, 16, 17, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30)} | {"d18": "dev-18"}
 #: injection sets: short name -> (case file, the pages its cases are spliced into; None: the corpus)
 INJECTION_SETS: dict[str, tuple[str, str | None]] = {
     "i10": ("injections_blind10.jsonl", None),

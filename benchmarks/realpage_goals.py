@@ -329,6 +329,23 @@ generalises), and the held-out ones, each in its own file:
   :data:`SET_PAGES`). Every item checked against both the walker's and the CDP full tree. Written by a helper
   (h40-goals29) from the full trees only, without reading the retriever, the defense or any earlier goal file, and
   without running either on them; held out, run only when asked for by name (``--set blind-29``).
+* ``blind-30`` — 225 goals on 11 real pages in none of the corpus or any earlier set
+  (``benchmarks/data/realpage_goals_blind30.jsonl``, same format, 1-4 must-keep items each, 302 items; 129 read /
+  46 act / 50 navigate), of families no earlier set used, five of them web-application pages: the W3C Markup
+  Validator's front page (``w3c-markup-validator``: validate by URI, file upload or direct input, each with encoding
+  and doctype selects, radios and option check boxes; its server-side includes expanded) and four Xymon CGI pages
+  (``xymon``: the enable/disable maintenance form with a disabled-tests table and per-row Enable / Cancel buttons,
+  the critical-systems editor, the event-log filter form and the user administration form; its templates filled
+  with a small sample site), all rendered without their scripts; the Okular handbook (``okular``, KDE help cache) in
+  Dutch (annotations), Swedish (the configuration chapter) and Brazilian Portuguese (the menu chapter); and English
+  documentation: the validator's Help & FAQ, Xymon's ``hosts.cfg(5)`` manual page and SQLAlchemy's 1.4 changelog
+  (``python-sqlalchemy-doc``, one page, 19,192 lines of full tree; 22 of its 37 goals have every item past the
+  first 20% of the tree); 16 goals in another language than the page on the eight English pages (es, de, fr, it,
+  pt, nl, sv, pl), and 57 of the 60 goals on the three non-English pages (nl, sv, pt-BR) in English. Its pages are
+  in ``benchmarks/data/pages_blind30`` (sources, licences and how each file was made in its SOURCES.md;
+  :data:`SET_PAGES`). Every item checked against both the walker's and the CDP full tree. Written by a helper
+  (h41-goals30) from the full trees only, without reading the retriever, the defense or any earlier goal file, and
+  without running either on them; held out, run only when asked for by name (``--set blind-30``).
 * ``dev-35`` — **development data from the start**, never held out (mechanism authors may read its rows and
   misses): 157 goals (207 items; 59% read / 15% act / 25% navigate) on 7 long single-page documentation files from
   Debian packages no earlier set used, rendered without their scripts (``benchmarks/data/pages_dev35``, sources,
@@ -379,7 +396,7 @@ held-out figure.
 
 **blind-14 and blind-15 are development data too** since stop 27 (2026-12-06): their rows and misses
 were read while building (h17-xling, h17-fold; :data:`MISSES_READ`); their labels say ``(development)``.
-blind-16, blind-17, blind-19, blind-20, blind-21, blind-22, blind-23, blind-24, blind-25, blind-26, blind-27, blind-28, blind-29 and blind-11 … blind-13
+blind-16, blind-17, blind-19, blind-20, blind-21, blind-22, blind-23, blind-24, blind-25, blind-26, blind-27, blind-28, blind-29, blind-30 and blind-11 … blind-13
 stay held out.
 
 **blind-9, blind-10, blind-14 and blind-15 are training data** of ``default``'s learned fusion since the
@@ -396,7 +413,7 @@ the same rendering with the same ``focus()`` (defense on), as ``pagelens eval-ca
         [--json out.json]
 
 ``--pages`` is the corpus; a set listed in :data:`SET_PAGES` (blind-11 … blind-17, dev-18, blind-19 … blind-23, dev-31, blind-24, blind-25, blind-26, blind-27,
-blind-28, blind-29, dev-35, dev-36, dev-37) always reads its own pages.
+blind-28, blind-29, blind-30, dev-35, dev-36, dev-37) always reads its own pages.
 """
 
 from __future__ import annotations
@@ -438,7 +455,8 @@ HELD_OUT_FILES = {"blind-3": HERE / "data" / "realpage_goals_blind3.jsonl",
                   "blind-26": HERE / "data" / "realpage_goals_blind26.jsonl",
                   "blind-27": HERE / "data" / "realpage_goals_blind27.jsonl",
                   "blind-28": HERE / "data" / "realpage_goals_blind28.jsonl",
-                  "blind-29": HERE / "data" / "realpage_goals_blind29.jsonl"}
+                  "blind-29": HERE / "data" / "realpage_goals_blind29.jsonl",
+                  "blind-30": HERE / "data" / "realpage_goals_blind30.jsonl"}
 #: Sets whose pages are not the corpus: their pages are observed from this directory, not ``--pages``.
 SET_PAGES = {"blind-11": HERE / "data" / "pages_blind11", "blind-12": HERE / "data" / "pages_blind12",
              "blind-13": HERE / "data" / "pages_blind13", "blind-14": HERE / "data" / "pages_blind14",
@@ -450,6 +468,7 @@ SET_PAGES = {"blind-11": HERE / "data" / "pages_blind11", "blind-12": HERE / "da
              "blind-24": HERE / "data" / "pages_blind24", "blind-25": HERE / "data" / "pages_blind25",
              "blind-26": HERE / "data" / "pages_blind26", "blind-27": HERE / "data" / "pages_blind27",
              "blind-28": HERE / "data" / "pages_blind28", "blind-29": HERE / "data" / "pages_blind29",
+             "blind-30": HERE / "data" / "pages_blind30",
              "dev-35": HERE / "data" / "pages_dev35", "dev-36": HERE / "data" / "pages_dev36",
              "dev-37": HERE / "data" / "pages_dev37"}
 #: Development sets written as carefully as a held-out one but for training from the start (never held out):
@@ -465,7 +484,7 @@ GOALS = (HERE / "data" / "realpage_goals.jsonl", *ON_REQUEST_FILES.values())
 SET_ORDER = ["developer", "blind-1", "blind-2", "blind-3", "blind-4", "blind-5", "blind-6", "blind-7", "blind-8",
              "blind-9", "blind-10", "blind-11", "blind-12", "blind-13", "blind-14", "blind-15",
              "blind-16", "blind-17", "dev-18", "blind-19", "blind-20", "blind-21", "blind-22", "blind-23", "dev-31",
-             "blind-24", "blind-25", "blind-26", "blind-27", "blind-28", "blind-29", "dev-35", "dev-36", "dev-37"]
+             "blind-24", "blind-25", "blind-26", "blind-27", "blind-28", "blind-29", "blind-30", "dev-35", "dev-36", "dev-37"]
 #: How each set is labeled in every table.
 #: Once held out, now development data: ``default``'s learned fusion is fitted on them (focus_learn.py;
 #: blind-9, blind-10, blind-14 and blind-15 since the eighteenth focus pass, h18-refit).
