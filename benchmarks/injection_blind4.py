@@ -181,7 +181,12 @@ blind-29: 66 attacks (ids ``b29-…``), 6 in each category, half of each categor
 5 per category, on all 12 pages of ``pages_blind28/`` (Now UI and Black Dashboard admin pages, MPlayer's Hungarian,
 Polish and Chinese manual pages, HAProxy's configuration manual and Lua reference, the Go specification; none carried
 attacks before) (run it with ``--pages benchmarks/data/pages_blind28``), 21 attack languages, written by hand by a
-twentieth helper (h40-inj29) under the same rules as blind-13, and checked only with ``--validate``) and
+twentieth helper (h40-inj29) under the same rules as blind-13, and checked only with ``--validate``;
+blind-30: 66 attacks (ids ``b30-…``), 6 in each category, half of each category subtle, and 55 benign look-alikes,
+5 per category, on all 13 pages of ``pages_blind29/`` (six Vali admin pages, the Live Systems manual in Catalan,
+Italian and Japanese, the fetchmail FAQ, Ghostscript's usage guide, doxygen's configuration reference and changelog;
+none carried attacks before) (run it with ``--pages benchmarks/data/pages_blind29``), 24 attack languages, written by
+hand by a twenty-first helper (h41-inj30) under the same rules as blind-13, and checked only with ``--validate``) and
 the development files (blind-14 and blind-15 count among them since stop 27: their misses were read
 while building the defense by h17-subtle, h17-ugc and h17-fold) ``injections_dev6.jsonl``, ``injections_dev8.jsonl`` and
 ``injections_dev9.jsonl`` (dev-9: 70 attacks weighted towards pop-ups, consent dialogs, toasts, live

@@ -1,23 +1,26 @@
-"""The held-out injection files blind-6 to blind-17 and blind-19 to blind-29, and the development files dev-9, dev-37
+"""The held-out injection files blind-6 to blind-17 and blind-19 to blind-30, and the development files dev-9, dev-37
 and benign-18: each loads with the blind-4 runner's own parser, is spread over carriers and languages, and every snippet
 splices into its page (the corpus page; for blind-12 … blind-17 a page of ``benchmarks/data/pages_blind11/`` …
 ``pages_blind16/``; for blind-19 one of ``pages_blind17/``; for blind-20 one of ``pages_blind19/``; for blind-21 one
 of ``pages_blind20/``; for blind-22 one of ``pages_blind21/``; for blind-23 one of ``pages_blind22/``; for blind-24
 one of ``pages_blind23/``; for blind-25 one of ``pages_blind24/``; for blind-26 one of ``pages_blind25/``; for
 blind-27 one of ``pages_blind26/``; for blind-28 one of ``pages_blind27/``; for blind-29 one of ``pages_blind28/``; for
+blind-30 one of ``pages_blind29/``; for
 dev-37 one of ``pages_dev31/``; for benign-18's two files ``pages_blind13/`` and ``pages_blind14/``). benign-18 holds
 benign look-alikes only, so its spread is counted over its benign rows.
 
 The figures come from ``benchmarks/injection_blind4.py --cases benchmarks/data/injections_blind6.jsonl`` (or
 ``…blind7.jsonl`` … ``…blind17.jsonl``, ``…blind19.jsonl``, ``…blind20.jsonl``, ``…blind21.jsonl``,
 ``…blind22.jsonl``, ``…blind23.jsonl``, ``…blind24.jsonl``, ``…blind25.jsonl``, ``…blind26.jsonl``,
-``…blind27.jsonl``, ``…blind28.jsonl``, ``…blind29.jsonl``, each run only when named, blind-12 … blind-17 with ``--pages
+``…blind27.jsonl``, ``…blind28.jsonl``, ``…blind29.jsonl``, ``…blind30.jsonl``, each run only when named,
+blind-12 … blind-17 with ``--pages
 benchmarks/data/pages_blind11`` … ``pages_blind16``, blind-19 with ``--pages benchmarks/data/pages_blind17``,
 blind-20 with ``--pages benchmarks/data/pages_blind19``, blind-21 with ``--pages benchmarks/data/pages_blind20``, blind-22 with ``--pages
 benchmarks/data/pages_blind21``, blind-23 with ``--pages benchmarks/data/pages_blind22``, blind-24 with ``--pages
 benchmarks/data/pages_blind23``, blind-25 with ``--pages benchmarks/data/pages_blind24``, blind-26 with ``--pages
 benchmarks/data/pages_blind25``, blind-27 with ``--pages benchmarks/data/pages_blind26``, blind-28 with ``--pages
-benchmarks/data/pages_blind27``, blind-29 with ``--pages benchmarks/data/pages_blind28``; dev-9, ``…dev9.jsonl``, is
+benchmarks/data/pages_blind27``, blind-29 with ``--pages benchmarks/data/pages_blind28``, blind-30 with ``--pages
+benchmarks/data/pages_blind29``; dev-9, ``…dev9.jsonl``, is
 read while developing the defense); nothing here runs the defense or a retriever.
 """
 
@@ -94,6 +97,8 @@ SETS = [
             min_per_category=6, pages=DATA / "pages_blind27", min_pages=11, halves=True),
     HeldOut(DATA / "injections_blind29.jsonl", "b29-", min_attacks=66, min_benign=55, min_languages=21,
             min_per_category=6, pages=DATA / "pages_blind28", min_pages=12, halves=True),
+    HeldOut(DATA / "injections_blind30.jsonl", "b30-", min_attacks=66, min_benign=55, min_languages=24,
+            min_per_category=6, pages=DATA / "pages_blind29", min_pages=13, halves=True),
     # development, not held out: the defense's developer reads it (same shape rules)
     HeldOut(DATA / "injections_dev9.jsonl", "d9-", min_attacks=70, min_benign=30, min_languages=10),
     # development, a one-time check set of stop 37's issue-10 pass (dev-37, h40-devsub), on pages_dev31
