@@ -50,11 +50,13 @@ def floor_of(cfg: BudgetConfig, total: int) -> float:
     return float(min(max(cfg.floor_share * total, cfg.floor_min), cfg.floor_tokens))
 
 
-def budget_of(cfg: BudgetConfig, share: float, total: int) -> int:
+def budget_of(cfg: BudgetConfig, share: float, total: int, floor: float | None = None) -> int:
     """The token budget on a page of ``total`` tokens (above ``small_page_tokens``): ``share × total`` within the
-    floor (:func:`floor_of`) and ``ceiling_tokens``, never above the page; a page the floor would keep whole gets
-    ``clamp(small_share × total, small_min, total)`` when :attr:`~pagelens.focus.rules.RulesConfig.small_share` is set."""
-    budget = int(min(max(share * total, floor_of(cfg, total)), cfg.ceiling_tokens, total))
+    floor (:func:`floor_of`, or ``floor`` when given) and ``ceiling_tokens``, never above the page; a page the floor
+    would keep whole gets ``clamp(small_share × total, small_min, total)`` when
+    :attr:`~pagelens.focus.rules.RulesConfig.small_share` is set."""
+    low = floor_of(cfg, total) if floor is None else floor
+    budget = int(min(max(share * total, low), cfg.ceiling_tokens, total))
     if cfg.small_share > 0 and budget >= total:
         return int(min(max(cfg.small_share * total, cfg.small_min), total))
     return budget

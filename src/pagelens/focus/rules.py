@@ -73,13 +73,13 @@ from typing import TYPE_CHECKING, Any
 from pagelens.focus.analysis import PageAnalysis, analysis_of
 from pagelens.focus.answers import is_count
 from pagelens.focus.base import FocusQuery, Selection
-from pagelens.focus.budget import budget_of, query_share, share_of
 from pagelens.focus.certainty import certainty
 from pagelens.focus.extremes import asks_extreme, compared_kinds, compared_values, projection
 from pagelens.focus.facts import fact_scores
 from pagelens.focus.gaps import close_gaps
 from pagelens.focus.lexical import guess_language
 from pagelens.focus.matcher import GoalMatcher
+from pagelens.focus.prune import budget_for
 from pagelens.focus.terms import (
     ANSWER_CONCEPTS,
     WORD,
@@ -284,6 +284,10 @@ class RulesConfig:
     certain_at: float = 3.5
     certain_share: float = 0.20
     unsure_share: float = 0.40
+    sure2_at: float = 0.0  # :mod:`.prune` (0: off): a judged order whose gap is >= this gets sure2_share...
+    sure2_share: float = 0.15
+    sure_floor_share: float = 0.0  # ...a sure one the floor clamp(this × total, sure_floor_min, floor) (0: off)
+    sure_floor_min: int = 300
     #: after the fill, the budget it left unspent goes to the document-order neighbourhood of the fused order's
     #: first :attr:`nearby_best` kept units (:func:`.nearby.leftover`: the units up to this many before and after
     #: each, nearest first, each at most :attr:`leftover_tokens`; 0: off, the budget stays unspent). 10: BENCHMARKS.md
@@ -387,7 +391,7 @@ class RulesRetriever:
             order = order_with_addresses(pa, query, order, cfg.url_units, cfg.url_after, cfg.url_df_share)
         judged = fusion == "learned" and bool(model_scores) and cfg.fusion_rrf_weight <= 0  # log-odds to judge
         cert = certainty(order, model_scores, log_odds=True) if judged else certainty(order, fused, log_odds=False)
-        budget = budget_of(cfg, share_of(cfg, query_share(query.budget), cert, judged), total)
+        budget = budget_for(cfg, query.budget, cert, judged, total)
         extra: list[int] = []
         if asks_extreme(query.goal):
             values = compared_values(page, line_terms, compared_kinds(query))
