@@ -37,7 +37,7 @@ def test_a_lower_floor_prunes_a_small_page_more() -> None:
 
 
 def test_a_page_below_the_floor_is_shown_whole_unless_small_share_is_set() -> None:
-    from pagelens.focus.rules import budget_of
+    from pagelens.focus.budget import budget_of
 
     assert budget_of(RulesConfig(), 0.30, 700) == 700  # below the floor: the whole page (today)
     cfg = RulesConfig(small_share=0.5, small_min=250)
