@@ -8,7 +8,7 @@ Reads ``focus_tail.py run`` files (one per group, the arms ``default``, ``defaul
 * ``sim FILE --at X [--at Y ...]`` — the third certainty tier (``sure2_at`` = X, share 0.15) read off the flat arm
   ``default@0.15``: a goal whose base order is sure and whose gap is ≥ X keeps that arm's row, every other goal base's
   row (exact: the fused order does not depend on the budget). Items per half, pruning, the knob at that pruning.
-* ``gates GROUP=FILE ... --cand ARM [--loss 0.003]`` — the protocol's gates 1-3 on the sum of the groups: goal-weighted
+* ``gates GROUP=FILE[+FILE] ... --cand ARM [--loss 0.003]`` — the protocol's gates 1-3 on the sum of the groups: goal-weighted
   mean pruning, items against the knob curve (base + every ``default@S`` arm) interpolated at the candidate's pruning,
   items lost per group (``choose``: per half, parity of sha1(page)'s first byte).
 
@@ -30,8 +30,15 @@ FLOOR, CEILING, SURE_AT, SURE, UNSURE = 800, 6000, 3.5, 0.20, 0.40
 
 
 def _load(spec: str) -> tuple[str, list[dict]]:
-    name, _, path = spec.partition("=")
-    return name, json.loads(Path(path).read_text())
+    """``GROUP=FILE[+FILE...]``: the runs of one group, their arms joined goal by goal (same goals, same order)."""
+    name, _, paths = spec.partition("=")
+    runs = [json.loads(Path(p).read_text()) for p in paths.split("+")]
+    rows = runs[0]
+    for other in runs[1:]:
+        assert [r["goal"] for r in other] == [r["goal"] for r in rows], f"{name}: runs of different goals"
+        rows = [{**r, "arms": {**r["arms"], **{k: v for k, v in o["arms"].items() if k not in r["arms"]}}}
+                for r, o in zip(rows, other)]
+    return name, rows
 
 
 def _half(page: str) -> int:
