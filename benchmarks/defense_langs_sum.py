@@ -12,7 +12,7 @@ from pathlib import Path
 
 SETS = ("dev6", "dev8", "dev9", "dev12", "dev13", "dev14", "dev15", "dev15b", "blind4", "blind5", "blind6", "blind7",
         "blind8", "blind9", "blind14", "blind15", "benign18a", "benign18b", "dev33", "dev34",
-        "dev35", "dev36", "dev37", "honest37")
+        "dev35", "dev36", "dev37", "honest37", "dev38")
 
 
 def counts(path: Path) -> tuple[int, int, int, set[str]]:
