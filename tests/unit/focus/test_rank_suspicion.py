@@ -69,8 +69,9 @@ def test_the_grade_by_region() -> None:
     assert not suspicious("", user)
 
 
-def test_the_switch_is_off_by_default() -> None:
-    assert RulesConfig().rank_suspicion == ""
+def test_r2_is_on_by_default_and_off_is_the_base() -> None:
+    assert RulesConfig().rank_suspicion == "R2"
     assert MODES[0] == ""
+    assert _view(_page(), "") != _view(_page(), "R2")
     with pytest.raises(ValueError):
         suspicious("R9", analysis_of(_page(), UnitLimits(), 600, cache=False))
