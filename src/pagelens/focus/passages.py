@@ -25,7 +25,7 @@ them). It reads unit positions and BM25 tokens only: no language-specific word, 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -191,15 +191,15 @@ class Plan:
         return bring(pa, keep, self.units, self.allowance, self.spec.own) if self.units else 0
 
 
-def plan(spec_text: str, pa: PageAnalysis, query: str, budget: int) -> Plan | None:
+def plan(spec_text: str, pa: PageAnalysis, query: str, budget: int, skip: Collection[int] = ()) -> Plan | None:
     """The plan of ``spec_text`` (:func:`parse`) for ``query`` on ``pa`` under ``budget``; None when off or
-    when no window scores (then nothing changes: not even the fill's budget)."""
+    when no window scores (then nothing changes: not even the fill's budget). ``skip``: units it never brings."""
     spec = parse(spec_text)
     if spec is None:
         return None
     wins = best_windows(pa, query, spec.size, spec.n)
     if not wins:
         return None
-    units = [k for a, b in wins for k in outward(pa, query, a, b)]
+    units = [k for a, b in wins for k in outward(pa, query, a, b) if k not in skip]
     allowance = int(budget * spec.share)
     return Plan(spec, allowance, allowance if spec.within else 0, units)

@@ -52,6 +52,8 @@ drops what an agent needs but the goal never names. This retriever
    (:func:`.nearby.leftover`);
    the best 400-token window of consecutive units under BM25 brings its units' lines of the site's own regions from
    10% of the budget beyond it (:mod:`.passages`, :attr:`RulesConfig.passage`: the value beside a dense passage);
+   a line the injection defense's evidence marks below its bar repeats the goal for nothing: its goal words are not
+   hits, its unit ranks after every other and no passage brings it (:mod:`.suspicion`, :attr:`RulesConfig.rank_suspicion`);
 4. always keeps a cheap skeleton: the root, headings, the site search, pagination, breadcrumbs;
 5. closes small gaps (:mod:`.gaps`): a run of a few short pruned lines between two shown lines
    is shown instead of its placeholder (the value after a kept label, the count after an icon).
@@ -70,6 +72,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from pagelens.focus import suspicion
 from pagelens.focus.analysis import PageAnalysis, analysis_of
 from pagelens.focus.answers import is_count
 from pagelens.focus.base import FocusQuery, Selection
@@ -103,6 +106,7 @@ from pagelens.focus.units import (
     UnitLimits,
     following,
     form_of,
+    interleaved,
     label_value,
     neighbours,
     partners,
@@ -309,6 +313,9 @@ class RulesConfig:
     #: window's own-region lines from 10% of the budget beyond it (+10 items on the choosing sets at −0.50 point;
     #: "" before)
     passage: str = "1:400:0.1:add:own"
+    #: sub-threshold suspicion in the ranking (:mod:`.suspicion`, "R1" | "R2" | "R3"; "": off). R2: BENCHMARKS.md
+    #: "Injection defense, forty-fourth pass" (212 retained of 221 on the development sets, 76 of 77 on the fresh check)
+    rank_suspicion: str = "R2"
     debug_units: int = 8
 
 
@@ -385,6 +392,8 @@ class RulesRetriever:
             from pagelens.focus.addresses import order_with_addresses
 
             order = order_with_addresses(pa, query, order, cfg.url_units, cfg.url_after, cfg.url_df_share)
+        bad = suspicion.after(cfg.rank_suspicion, pa) if cfg.rank_suspicion == "R2" else frozenset()
+        order = [*(k for k in order if k not in bad), *(k for k in order if k in bad)] if bad else order
         judged = fusion == "learned" and bool(model_scores) and cfg.fusion_rrf_weight <= 0  # log-odds to judge
         cert = certainty(order, model_scores, log_odds=True) if judged else certainty(order, fused, log_odds=False)
         budget = budget_of(cfg, share_of(cfg, query_share(query.budget), cert, judged), total)
@@ -400,7 +409,7 @@ class RulesRetriever:
         if cfg.passage:
             from pagelens.focus.passages import plan
 
-            psg = plan(cfg.passage, pa, " ".join((query.goal, *query.history[-3:])), budget)
+            psg = plan(cfg.passage, pa, " ".join((query.goal, *query.history[-3:])), budget, bad)
         reserve = psg.reserve if psg else 0  # "in": the passage's share within the budget; "add": 0, it comes beyond
         keep, spent, chosen = self._fill(query, pa, order, budget - reserve, extra, line_terms)
         got = psg.apply(pa, keep) if psg else 0
@@ -534,6 +543,7 @@ class RulesRetriever:
             loanwords_in(query.goal, pa, weights, own_terms, unit_hits, line_terms, self.config.cognate_weight)
         if question:
             abbreviations_in(query.goal, pa, own_terms, unit_hits, line_terms)
+        muted = suspicion.mute(cfg.rank_suspicion, pa, line_terms, unit_hits) if cfg.rank_suspicion else ()
         df: dict[str, int] = {}
         for hits in unit_hits:
             for t in hits:
@@ -560,6 +570,8 @@ class RulesRetriever:
         bm_query = without_quotes(query.goal) if len(query.goal) > 200 else query.goal
         bm_query = " ".join((bm_query, *(h for h in query.history[-3:])))
         bm = bm25_over_tokens(bm_query, pa.tokens, pa.lang, extra=bm_extra or None)
+        for k in muted:  # every goal-word hit of the unit lay on suspicious lines
+            bm[k] = 0
         # (the units that score: _ranked keeps no other, and features() reads the scores of ranked units
         # only; a dict of every unit's score was ~3 MB of focus' peak at 100,000 elements)
         out["bm25"] = _ranked({k: float(s) for k, s in enumerate(bm) if s > 0})
@@ -634,7 +646,7 @@ class RulesRetriever:
         heads = [pa.units.of_line[i] for i, ln in enumerate(pa.page.lines)
                  if ln.role in HEADING_ROLES and not pa.deep[i] and pa.units.of_line[i] >= 0]
         third = max(1, cfg.semantic_units // 3)
-        prior = _interleaved(pa.prior, [pa.page.parents[pa.units.heads[k]] for k in pa.prior])
+        prior = interleaved(pa.prior, [pa.page.parents[pa.units.heads[k]] for k in pa.prior])
         cands = list(dict.fromkeys([*order[:third], *prior[:third], *heads[: third // 2], *prior[third:]]))
         cands = cands[: cfg.semantic_units]
         if not cands:
@@ -779,18 +791,3 @@ def goal_shape(query: FocusQuery, unseen: set[str], pa: PageAnalysis | None = No
     return GoalShape(question=is_question(goal), words=len(WORD.findall(goal)), terms=len(own), unseen=len(unseen),
                      ascii=goal.isascii(), extreme=asks_extreme(goal), asks=asked_kinds(set(terms)),
                      crosses=pa is not None and crosses(goal, pa))
-
-
-def _interleaved(items: list[int], groups: list[int]) -> list[int]:
-    """``items`` round-robin over their groups (in first-seen order): a long run of sibling
-    controls does not crowd out the one control in another container."""
-    by: dict[int, list[int]] = {}
-    for k, g in zip(items, groups, strict=True):
-        by.setdefault(g, []).append(k)
-    runs = list(by.values())
-    out: list[int] = []
-    depth = 0
-    while len(out) < len(items):
-        out += [run[depth] for run in runs if depth < len(run)]
-        depth += 1
-    return out
