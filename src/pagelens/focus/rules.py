@@ -103,6 +103,7 @@ from pagelens.focus.units import (
     UnitLimits,
     following,
     form_of,
+    interleaved,
     label_value,
     neighbours,
     partners,
@@ -309,6 +310,9 @@ class RulesConfig:
     #: window's own-region lines from 10% of the budget beyond it (+10 items on the choosing sets at −0.50 point;
     #: "" before)
     passage: str = "1:400:0.1:add:own"
+    #: after the fill, the table rows and short lists the view shows in part are completed (:mod:`.complete`, the
+    #: spec ``"row|list|row+list:best:share[:max_tokens[:max_items]]"``; ``""``: off). BENCHMARKS.md "Focus, forty-second pass"
+    complete: str = ""
     debug_units: int = 8
 
 
@@ -415,6 +419,11 @@ class RulesRetriever:
             from pagelens.focus.unfit import after_fill
 
             spent += after_fill(pa, keep, order, cfg.unfit_first, cfg.unfit_tokens, int(budget * cfg.unfit_after))
+        if cfg.complete:
+            from pagelens.focus.complete import complete, parse
+
+            spec = parse(cfg.complete)
+            spent += complete(spec, pa, keep, order, int(budget * spec.share)) if spec else 0
         if cfg.leftover_reach > 0 and left > 0:
             from pagelens.focus.nearby import leftover
 
@@ -634,7 +643,7 @@ class RulesRetriever:
         heads = [pa.units.of_line[i] for i, ln in enumerate(pa.page.lines)
                  if ln.role in HEADING_ROLES and not pa.deep[i] and pa.units.of_line[i] >= 0]
         third = max(1, cfg.semantic_units // 3)
-        prior = _interleaved(pa.prior, [pa.page.parents[pa.units.heads[k]] for k in pa.prior])
+        prior = interleaved(pa.prior, [pa.page.parents[pa.units.heads[k]] for k in pa.prior])
         cands = list(dict.fromkeys([*order[:third], *prior[:third], *heads[: third // 2], *prior[third:]]))
         cands = cands[: cfg.semantic_units]
         if not cands:
@@ -779,18 +788,3 @@ def goal_shape(query: FocusQuery, unseen: set[str], pa: PageAnalysis | None = No
     return GoalShape(question=is_question(goal), words=len(WORD.findall(goal)), terms=len(own), unseen=len(unseen),
                      ascii=goal.isascii(), extreme=asks_extreme(goal), asks=asked_kinds(set(terms)),
                      crosses=pa is not None and crosses(goal, pa))
-
-
-def _interleaved(items: list[int], groups: list[int]) -> list[int]:
-    """``items`` round-robin over their groups (in first-seen order): a long run of sibling
-    controls does not crowd out the one control in another container."""
-    by: dict[int, list[int]] = {}
-    for k, g in zip(items, groups, strict=True):
-        by.setdefault(g, []).append(k)
-    runs = list(by.values())
-    out: list[int] = []
-    depth = 0
-    while len(out) < len(items):
-        out += [run[depth] for run in runs if depth < len(run)]
-        depth += 1
-    return out

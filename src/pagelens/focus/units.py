@@ -397,3 +397,18 @@ def deep_items(page: Page) -> list[bool]:
             for j in range(c, page.ends[c]):
                 deep[j] = True
     return deep
+
+
+def interleaved(items: list[int], groups: list[int]) -> list[int]:
+    """``items`` round-robin over their groups (in first-seen order): a long run of sibling
+    controls does not crowd out the one control in another container."""
+    by: dict[int, list[int]] = {}
+    for k, g in zip(items, groups, strict=True):
+        by.setdefault(g, []).append(k)
+    runs = list(by.values())
+    out: list[int] = []
+    depth = 0
+    while len(out) < len(items):
+        out += [run[depth] for run in runs if depth < len(run)]
+        depth += 1
+    return out
