@@ -41,6 +41,7 @@ GROUPS = {
     "dev35": (DATA / "realpage_goals_dev35.jsonl",),  # development data (long documentation pages), stop 35
     "dev36": (DATA / "realpage_goals_dev36.jsonl",),  # development data (long documentation pages), stop 36
     "dev37": (DATA / "realpage_goals_dev37.jsonl",),  # development data (read goals on varied pages), stop 37
+    "dev38": (DATA / "realpage_goals_dev38.jsonl",),  # development data (varied pages, a-m / npm), stop 38
 }
 
 

@@ -370,6 +370,22 @@ generalises), and the held-out ones, each in its own file:
   any earlier goal file and without running either on them (the observation cache was filled once with
   ``bm25-400``, its rows unread), to give focus work development data on read goals over varied pages (issue 9).
   Listed in :data:`DEV_FILES`, not :data:`HELD_OUT_FILES`: read only when asked for by name (``--set dev-37``).
+* ``dev-38`` — **development data from the start**, never held out (mechanism authors may read its rows and
+  misses; written as the one-time check set of the stop-38 focus passes): 195 goals (291 items; 56% read / 19% act /
+  25% navigate; 15 goals asked in another language than their English page, 17 English goals on the Ukrainian one)
+  on 8 pages of varied shapes from Debian packages (a–m) and npm packages no earlier set used, rendered without their
+  scripts (``benchmarks/data/pages_dev38``, sources, licences and how each file was made in its SOURCES.md;
+  :data:`SET_PAGES`), 267-2,656 lines of full tree: application pages of two admin templates from npm (Soft UI
+  Dashboard's tables and billing pages, Equation's order listing with per-row actions and its account-settings
+  forms), SB Admin's 57-row data table (``startbootstrap-sb-admin``), the Ukrainian Double Commander FAQ
+  (``doublecmd-help-uk``) and two prose documents (the Debian Policy chapter on control files from
+  ``debian-policy``, 2,620 lines, and the BIND 9 manual's chapter on configurations and zone files from
+  ``bind9-doc``, 2,656 lines); 137 of the 195 goals have every item past the first 30% of the page's full tree.
+  Every item checked against both the walker's and the CDP full tree; written by a helper (h41-devgoals) from the
+  full trees only, without reading the retriever, the defense or any earlier goal file and without running either on
+  them (the observation cache was filled once with ``bm25-400``, its rows unread), to give focus work development
+  data on varied pages (issue 9). Listed in :data:`DEV_FILES`, not :data:`HELD_OUT_FILES`: read only when asked for
+  by name (``--set dev-38``).
 
 **blind-3 … blind-8 are development data too** since 2026-12-06 (issue 9, h10-focus): each had
 been run on several code versions, and ``benchmarks/focus_learn.py`` fits ``default``'s learned
@@ -396,7 +412,7 @@ the same rendering with the same ``focus()`` (defense on), as ``pagelens eval-ca
         [--json out.json]
 
 ``--pages`` is the corpus; a set listed in :data:`SET_PAGES` (blind-11 … blind-17, dev-18, blind-19 … blind-23, dev-31, blind-24, blind-25, blind-26, blind-27,
-blind-28, blind-29, dev-35, dev-36, dev-37) always reads its own pages.
+blind-28, blind-29, dev-35, dev-36, dev-37, dev-38) always reads its own pages.
 """
 
 from __future__ import annotations
@@ -451,21 +467,23 @@ SET_PAGES = {"blind-11": HERE / "data" / "pages_blind11", "blind-12": HERE / "da
              "blind-26": HERE / "data" / "pages_blind26", "blind-27": HERE / "data" / "pages_blind27",
              "blind-28": HERE / "data" / "pages_blind28", "blind-29": HERE / "data" / "pages_blind29",
              "dev-35": HERE / "data" / "pages_dev35", "dev-36": HERE / "data" / "pages_dev36",
-             "dev-37": HERE / "data" / "pages_dev37"}
+             "dev-37": HERE / "data" / "pages_dev37", "dev-38": HERE / "data" / "pages_dev38"}
 #: Development sets written as carefully as a held-out one but for training from the start (never held out):
 #: each is read only when asked for by name, like the held-out files, so a plain run stays as it was.
 DEV_FILES = {"dev-18": HERE / "data" / "realpage_goals_dev18.jsonl",
              "dev-31": HERE / "data" / "realpage_goals_dev31.jsonl",
              "dev-35": HERE / "data" / "realpage_goals_dev35.jsonl",
              "dev-36": HERE / "data" / "realpage_goals_dev36.jsonl",
-             "dev-37": HERE / "data" / "realpage_goals_dev37.jsonl"}
+             "dev-37": HERE / "data" / "realpage_goals_dev37.jsonl",
+             "dev-38": HERE / "data" / "realpage_goals_dev38.jsonl"}
 #: Every set read only when asked for by name: the held-out files and the development files.
 ON_REQUEST_FILES = {**HELD_OUT_FILES, **DEV_FILES}
 GOALS = (HERE / "data" / "realpage_goals.jsonl", *ON_REQUEST_FILES.values())
 SET_ORDER = ["developer", "blind-1", "blind-2", "blind-3", "blind-4", "blind-5", "blind-6", "blind-7", "blind-8",
              "blind-9", "blind-10", "blind-11", "blind-12", "blind-13", "blind-14", "blind-15",
              "blind-16", "blind-17", "dev-18", "blind-19", "blind-20", "blind-21", "blind-22", "blind-23", "dev-31",
-             "blind-24", "blind-25", "blind-26", "blind-27", "blind-28", "blind-29", "dev-35", "dev-36", "dev-37"]
+             "blind-24", "blind-25", "blind-26", "blind-27", "blind-28", "blind-29", "dev-35", "dev-36", "dev-37",
+             "dev-38"]
 #: How each set is labeled in every table.
 #: Once held out, now development data: ``default``'s learned fusion is fitted on them (focus_learn.py;
 #: blind-9, blind-10, blind-14 and blind-15 since the eighteenth focus pass, h18-refit).
@@ -484,7 +502,7 @@ DEFAULT_RETRIEVERS = ("default", "bm25-200", "bm25-400", "embedding-200", "embed
 
 def load_goals(sets: list[str] | None) -> list[dict]:
     """The development goals, plus the file of each set read on request (:data:`ON_REQUEST_FILES`: the
-    held-out sets, dev-18, dev-31, dev-35, dev-36 and dev-37) named in ``sets`` (and only those)."""
+    held-out sets, dev-18, dev-31, dev-35, dev-36, dev-37 and dev-38) named in ``sets`` (and only those)."""
     held_out = [ON_REQUEST_FILES[s] for s in sorted(ON_REQUEST & set(sets or ()))]
     return [json.loads(line) for path in (GOALS[0], *held_out)
             for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]

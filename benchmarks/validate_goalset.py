@@ -13,7 +13,7 @@ can never be kept, so it is a defect of the set.
 
 Without ``--pages``, a file whose goals all belong to a set with pages of its own
 (``realpage_goals.SET_PAGES``: blind-11 … blind-17, dev-18, blind-19 … blind-23, dev-31, blind-24, blind-25,
-blind-26, blind-27, blind-28, blind-29, dev-35, dev-36, dev-37) is checked on that set's pages, any other on the corpus. ``--extraction`` picks how pages are read
+blind-26, blind-27, blind-28, blind-29, dev-35, dev-36, dev-37, dev-38) is checked on that set's pages, any other on the corpus. ``--extraction`` picks how pages are read
 (``walker``, the default, or ``cdp``): a held-out set's items must occur in both full trees.
 
 Exit status 0 when every item matches, 1 when some do not (each is printed), 2 on bad input.

@@ -1,12 +1,12 @@
-"""Shape of the held-out goal files blind-6 to blind-17, blind-19 … blind-29 (and of dev-18, dev-31, dev-35, dev-36 and dev-37, written the same way as
+"""Shape of the held-out goal files blind-6 to blind-17, blind-19 … blind-29 (and of dev-18, dev-31, dev-35, dev-36, dev-37 and dev-38, written the same way as
 development data), and that every must-keep item is on its page.
 
 The figures come from ``benchmarks/realpage_goals.py --set blind-6`` / ``--set blind-7`` /
 ``--set blind-8`` / ``--set blind-9`` / ``--set blind-10`` / ``--set blind-11`` / ``--set blind-12`` / ``--set blind-13`` / ``--set blind-14`` / ``--set blind-15`` / ``--set blind-16`` /
 ``--set blind-17`` / ``--set dev-18`` / ``--set blind-19`` / ``--set blind-20`` / ``--set blind-21`` / ``--set blind-22`` / ``--set blind-23`` / ``--set dev-31`` / ``--set blind-24`` / ``--set blind-25`` / ``--set blind-26`` / ``--set blind-27`` / ``--set blind-28`` / ``--set blind-29`` /
-``--set dev-35`` / ``--set dev-36`` / ``--set dev-37``.
-blind-6 to blind-10 are written on the 49 corpus pages; blind-11 to blind-17, dev-18, blind-19 … blind-29, dev-31, dev-35, dev-36 and dev-37 on pages of
-their own (``benchmarks/data/pages_blind11`` … ``pages_blind17``, ``pages_dev18``, ``pages_blind19``, ``pages_blind20``, ``pages_blind21``, ``pages_blind22``, ``pages_blind23``, ``pages_dev31``, ``pages_blind24``, ``pages_blind25``, ``pages_blind26``, ``pages_blind27``, ``pages_blind28``, ``pages_blind29``, ``pages_dev35``, ``pages_dev36``, ``pages_dev37``), none of them in the corpus. Nothing here runs a retriever: the existence check observes each page with the full
+``--set dev-35`` / ``--set dev-36`` / ``--set dev-37`` / ``--set dev-38``.
+blind-6 to blind-10 are written on the 49 corpus pages; blind-11 to blind-17, dev-18, blind-19 … blind-29, dev-31, dev-35, dev-36, dev-37 and dev-38 on pages of
+their own (``benchmarks/data/pages_blind11`` … ``pages_blind17``, ``pages_dev18``, ``pages_blind19``, ``pages_blind20``, ``pages_blind21``, ``pages_blind22``, ``pages_blind23``, ``pages_dev31``, ``pages_blind24``, ``pages_blind25``, ``pages_blind26``, ``pages_blind27``, ``pages_blind28``, ``pages_blind29``, ``pages_dev35``, ``pages_dev36``, ``pages_dev37``, ``pages_dev38``), none of them in the corpus. Nothing here runs a retriever: the existence check observes each page with the full
 tree only (no goal, no focus, no defense) and matches items with the harness's own matcher
 (``pagelens.bench.cases.item_kept``) against every line of the full rendering.
 """
@@ -32,7 +32,7 @@ class HeldOut:
     min_goals: int
     min_per_page: int
     pages: Path | None = None  # the set's own page directory; None: the corpus
-    held_out: bool = True  # False: development data from the start (dev-18, dev-31, dev-35, dev-36, dev-37), read on request like a held-out set
+    held_out: bool = True  # False: development data from the start (dev-18, dev-31, dev-35, dev-36, dev-37, dev-38), read on request like a held-out set
 
 
 SETS = [
@@ -87,6 +87,8 @@ SETS = [
             pages=DATA / "pages_dev36", held_out=False),
     HeldOut("dev-37", DATA / "realpage_goals_dev37.jsonl", "dev-36", min_goals=180, min_per_page=15,
             pages=DATA / "pages_dev37", held_out=False),
+    HeldOut("dev-38", DATA / "realpage_goals_dev38.jsonl", "dev-37", min_goals=190, min_per_page=20,
+            pages=DATA / "pages_dev38", held_out=False),
 ]
 BY_NAME = pytest.mark.parametrize("held", SETS, ids=[s.name for s in SETS])
 
