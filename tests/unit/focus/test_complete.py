@@ -56,11 +56,12 @@ def test_the_cell_between_a_kept_key_and_description_joins_the_view() -> None:
     assert complete(parse("list:20:0.1"), pa, set(), order, 1000) == 0  # nothing shown: nothing completed
 
 
-def test_off_is_base_exactly() -> None:
-    assert RulesConfig().complete == ""
+def test_the_shipped_spec_and_off() -> None:
+    assert RulesConfig().complete == "row+list:20:0.1:400:12"  # RL of the forty-second pass
+    assert parse("") is None
     rendering = typed_rendering(_menu())
     views = [focus(rendering, FocusQuery(_GOAL), RulesRetriever(RulesConfig(**kw)), defense=False).text()
-             for kw in ({}, {"complete": ""})]
+             for kw in ({"complete": ""}, {"complete": "", "passage": RulesConfig().passage})]
     assert views[0] == views[1]
     on = focus(rendering, FocusQuery(_GOAL), RulesRetriever(RulesConfig(complete="row:20:0.1:400")), defense=False)
     assert on.error is None and "Ctrl+W" in on.text()
