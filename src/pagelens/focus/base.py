@@ -24,8 +24,8 @@ class FocusQuery:
     history: tuple[str, ...] = ()  # recent actions, newest last; retrievers may ignore it
     #: Share of the full tree's tokens the focused view may spend (0 < budget <= 1); None means
     #: the retriever's own default operating point. Retrievers that cannot honour it ignore it.
-    #: ``default`` clamps it to a floor and a ceiling in tokens and may spend three small allowances on
-    #: top (up to 25% more: :attr:`~pagelens.focus.rules.RulesConfig.nearby_share`, ``unfit_after``, ``passage``).
+    #: ``default`` clamps it to a floor and a ceiling in tokens and may spend four small allowances on top (up
+    #: to 35% more: :attr:`~pagelens.focus.rules.RulesConfig.nearby_share`, ``unfit_after``, ``passage``, ``complete``).
     budget: float | None = None
     #: What the previous observation of this page told about its notices (dialogs, pop-ups, live regions) and
     #: whether the agent acted on an element since (:mod:`pagelens.focus.notices`): the notices the agent opened

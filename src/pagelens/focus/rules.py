@@ -45,15 +45,15 @@ drops what an agent needs but the goal never names. This retriever
    their own (:mod:`.nearby`: the value after a matched label, which no signal ranks), and the order's
    best fifty units that the fill did not reach or skipped keep their own lines from a second small
    allowance (:mod:`.unfit`). The two allowances (:attr:`~RulesConfig.nearby_share`: 10% of the budget,
-   :attr:`~RulesConfig.unfit_after`: 5%) come on top of it, as does the passage's below (10%), so a view may
-   spend up to 25% more than the clamped budget; every pruning figure in BENCHMARKS.md counts them. When the fill
-   could not spend its budget (the fused order ran out, or nothing else fit), what is left goes to the units around
-   the best kept units in document order, nearest first, as a chunk around them would hold them
-   (:func:`.nearby.leftover`);
+   :attr:`~RulesConfig.unfit_after`: 5%) come on top of it, as do the passage's and the completion's below (10%
+   each), so a view may spend up to 35% more than the clamped budget (every pruning figure in BENCHMARKS.md
+   counts them). When the fill could not spend its budget (the fused order ran out, or nothing else fit), what
+   is left goes to the units around the best kept units in document order, nearest first, as a chunk around
+   them would hold them (:func:`.nearby.leftover`);
    the best 400-token window of consecutive units under BM25 brings its units' lines of the site's own regions from
    10% of the budget beyond it (:mod:`.passages`, :attr:`RulesConfig.passage`: the value beside a dense passage);
-   a line the injection defense's evidence marks below its bar repeats the goal for nothing: its goal words are not
-   hits, its unit ranks after every other and no passage brings it (:mod:`.suspicion`, :attr:`RulesConfig.rank_suspicion`);
+   a line the defense's evidence marks below its bar gains nothing by repeating the goal (:mod:`.suspicion`); the
+   table rows and short lists the view shows in part are completed from 10% more (:mod:`.complete`);
 4. always keeps a cheap skeleton: the root, headings, the site search, pagination, breadcrumbs;
 5. closes small gaps (:mod:`.gaps`): a run of a few short pruned lines between two shown lines
    is shown instead of its placeholder (the value after a kept label, the count after an icon).
@@ -316,6 +316,10 @@ class RulesConfig:
     #: sub-threshold suspicion in the ranking (:mod:`.suspicion`, "R1" | "R2" | "R3"; "": off). R2: BENCHMARKS.md
     #: "Injection defense, forty-fourth pass" (212 retained of 221 on the development sets, 76 of 77 on the fresh check)
     rank_suspicion: str = "R2"
+    #: after the fill, the table rows and short lists the view shows in part are completed (:mod:`.complete`, the
+    #: spec ``"row|list|row+list:best:share[:max_tokens[:max_items]]"``; ``""``: off). RL of BENCHMARKS.md "Focus,
+    #: forty-second pass" (+13 items on the development groups at −0.67 point; "" before)
+    complete: str = "row+list:20:0.1:400:12"
     debug_units: int = 8
 
 
@@ -392,8 +396,7 @@ class RulesRetriever:
             from pagelens.focus.addresses import order_with_addresses
 
             order = order_with_addresses(pa, query, order, cfg.url_units, cfg.url_after, cfg.url_df_share)
-        bad = suspicion.after(cfg.rank_suspicion, pa) if cfg.rank_suspicion == "R2" else frozenset()
-        order = [*(k for k in order if k not in bad), *(k for k in order if k in bad)] if bad else order
+        order, bad = suspicion.demoted(cfg.rank_suspicion, pa, order)
         judged = fusion == "learned" and bool(model_scores) and cfg.fusion_rrf_weight <= 0  # log-odds to judge
         cert = certainty(order, model_scores, log_odds=True) if judged else certainty(order, fused, log_odds=False)
         budget = budget_of(cfg, share_of(cfg, query_share(query.budget), cert, judged), total)
@@ -424,6 +427,10 @@ class RulesRetriever:
             from pagelens.focus.unfit import after_fill
 
             spent += after_fill(pa, keep, order, cfg.unfit_first, cfg.unfit_tokens, int(budget * cfg.unfit_after))
+        if cfg.complete:
+            from pagelens.focus.complete import after_fill as complete_parts
+
+            spent += complete_parts(cfg.complete, pa, keep, order, budget)
         if cfg.leftover_reach > 0 and left > 0:
             from pagelens.focus.nearby import leftover
 

@@ -116,3 +116,10 @@ def after(mode: str, pa: PageAnalysis) -> frozenset[int]:
     """The units that hold a suspicious line (R2: ranked after every other unit, never brought by the passage pass)."""
     of_line = pa.units.of_line
     return frozenset(of_line[i] for i in suspicious(mode, pa) if of_line[i] >= 0)
+
+
+def demoted(mode: str, pa: PageAnalysis, order: list[int]) -> tuple[list[int], frozenset[int]]:
+    """R2: ``order`` with the units of :func:`after` moved behind every other (stable), and those units; any other
+    mode: ``order`` unchanged and no unit."""
+    bad = after(mode, pa) if mode == "R2" else frozenset()
+    return ([*(k for k in order if k not in bad), *(k for k in order if k in bad)] if bad else order), bad
