@@ -28,7 +28,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pagelens.focus.analysis import PageAnalysis
-from pagelens.focus.units import SHORT_COST, row_of
+from pagelens.focus.cores import take_lines
+from pagelens.focus.units import row_of
 
 _OWN = frozenset({"main", "chrome"})
 _NOT_RUNS = frozenset({"row", "StaticText", "ListMarker", "generic", "none", "paragraph", "LineBreak", ""})
@@ -64,13 +65,7 @@ def _add(pa: PageAnalysis, keep: set[int], a: int, spent: int, allowance: int) -
     """Line ``a``'s subtree (own regions, no spare option) not yet kept, when it fits; the tokens spent."""
     page = pa.page
     lines = [i for i in range(a, page.ends[a]) if i not in keep and i not in pa.spare and page.lines[i].region in _OWN]
-    if not lines:
-        return 0
-    cost = sum(page.cost[i] + 1 for i in lines) + SHORT_COST
-    if spent + cost > allowance:
-        return 0
-    keep.update(lines)
-    return cost
+    return take_lines(pa, keep, lines, spent, allowance)
 
 
 def _run_of(pa: PageAnalysis, i: int, depth: int = 4) -> tuple[int, list[int]] | None:

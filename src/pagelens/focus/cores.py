@@ -60,10 +60,16 @@ def take_own_lines(pa: PageAnalysis, keep: set[int], k: int, spent: int, allowan
     (:attr:`.analysis.PageAnalysis.spare`) are left out, as the fill leaves them."""
     page = pa.page
     u = pa.units.heads[k]
-    lines = [i for i in range(u, page.ends[u]) if i not in keep and (spare or i not in pa.spare)]
+    return take_lines(pa, keep, [i for i in range(u, page.ends[u]) if i not in keep and (spare or i not in pa.spare)],
+                      spent, allowance)
+
+
+def take_lines(pa: PageAnalysis, keep: set[int], lines: list[int], spent: int, allowance: int) -> int:
+    """Beyond the budget: ``lines`` (none in ``keep``) join it when their cost (each line's tokens plus one, and a
+    placeholder's) keeps ``spent`` within ``allowance``. Returns the tokens this spent (0: none, or they did not fit)."""
     if not lines:
         return 0
-    cost = sum(page.cost[i] + 1 for i in lines) + SHORT_COST
+    cost = sum(pa.page.cost[i] + 1 for i in lines) + SHORT_COST
     if spent + cost > allowance:
         return 0
     keep.update(lines)
