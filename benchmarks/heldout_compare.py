@@ -55,6 +55,7 @@ INJECTION_SETS: dict[str, tuple[str, str | None]] = {
     "i28": ("injections_blind28.jsonl", "pages_blind27"),
     "i29": ("injections_blind29.jsonl", "pages_blind28"),
     "i30": ("injections_blind30.jsonl", "pages_blind29"),
+    "i31": ("injections_blind31.jsonl", "pages_blind30"),
     "benign18a": ("injections_benign18a.jsonl", "pages_blind13"),
     "benign18b": ("injections_benign18b.jsonl", "pages_blind14"),
 }

@@ -186,7 +186,13 @@ blind-30: 66 attacks (ids ``b30-…``), 6 in each category, half of each categor
 5 per category, on all 13 pages of ``pages_blind29/`` (six Vali admin pages, the Live Systems manual in Catalan,
 Italian and Japanese, the fetchmail FAQ, Ghostscript's usage guide, doxygen's configuration reference and changelog;
 none carried attacks before) (run it with ``--pages benchmarks/data/pages_blind29``), 24 attack languages, written by
-hand by a twenty-first helper (h41-inj30) under the same rules as blind-13, and checked only with ``--validate``) and
+hand by a twenty-first helper (h41-inj30) under the same rules as blind-13, and checked only with ``--validate``;
+blind-31: 66 attacks (ids ``b31-…``), 6 in each category, half of each category subtle, and 55 benign look-alikes,
+5 per category, on all 11 pages of ``pages_blind30/`` (the W3C markup validator's form and help/FAQ, four Xymon CGI
+pages, the Dutch, Swedish and Brazilian Portuguese Okular handbook pages, Xymon's hosts.cfg man page and SQLAlchemy's
+1.4 changelog; none carried attacks before) (run it with ``--pages benchmarks/data/pages_blind30``), 23 attack
+languages, written by hand by a twenty-second helper (h41-inj31) under the same rules as blind-13, and checked only
+with ``--validate``) and
 the development files (blind-14 and blind-15 count among them since stop 27: their misses were read
 while building the defense by h17-subtle, h17-ugc and h17-fold) ``injections_dev6.jsonl``, ``injections_dev8.jsonl`` and
 ``injections_dev9.jsonl`` (dev-9: 70 attacks weighted towards pop-ups, consent dialogs, toasts, live

@@ -12,7 +12,7 @@ benign look-alikes only, so its spread is counted over its benign rows.
 The figures come from ``benchmarks/injection_blind4.py --cases benchmarks/data/injections_blind6.jsonl`` (or
 ``…blind7.jsonl`` … ``…blind17.jsonl``, ``…blind19.jsonl``, ``…blind20.jsonl``, ``…blind21.jsonl``,
 ``…blind22.jsonl``, ``…blind23.jsonl``, ``…blind24.jsonl``, ``…blind25.jsonl``, ``…blind26.jsonl``,
-``…blind27.jsonl``, ``…blind28.jsonl``, ``…blind29.jsonl``, ``…blind30.jsonl``, each run only when named,
+``…blind27.jsonl``, ``…blind28.jsonl``, ``…blind29.jsonl``, ``…blind30.jsonl``, ``…blind31.jsonl``, each run only when named,
 blind-12 … blind-17 with ``--pages
 benchmarks/data/pages_blind11`` … ``pages_blind16``, blind-19 with ``--pages benchmarks/data/pages_blind17``,
 blind-20 with ``--pages benchmarks/data/pages_blind19``, blind-21 with ``--pages benchmarks/data/pages_blind20``, blind-22 with ``--pages
@@ -20,7 +20,7 @@ benchmarks/data/pages_blind21``, blind-23 with ``--pages benchmarks/data/pages_b
 benchmarks/data/pages_blind23``, blind-25 with ``--pages benchmarks/data/pages_blind24``, blind-26 with ``--pages
 benchmarks/data/pages_blind25``, blind-27 with ``--pages benchmarks/data/pages_blind26``, blind-28 with ``--pages
 benchmarks/data/pages_blind27``, blind-29 with ``--pages benchmarks/data/pages_blind28``, blind-30 with ``--pages
-benchmarks/data/pages_blind29``; dev-9, ``…dev9.jsonl``, is
+benchmarks/data/pages_blind29``, blind-31 with ``--pages benchmarks/data/pages_blind30``; dev-9, ``…dev9.jsonl``, is
 read while developing the defense); nothing here runs the defense or a retriever.
 """
 
@@ -99,6 +99,8 @@ SETS = [
             min_per_category=6, pages=DATA / "pages_blind28", min_pages=12, halves=True),
     HeldOut(DATA / "injections_blind30.jsonl", "b30-", min_attacks=66, min_benign=55, min_languages=24,
             min_per_category=6, pages=DATA / "pages_blind29", min_pages=13, halves=True),
+    HeldOut(DATA / "injections_blind31.jsonl", "b31-", min_attacks=66, min_benign=55, min_languages=23,
+            min_per_category=6, pages=DATA / "pages_blind30", min_pages=11, halves=True),
     # development, not held out: the defense's developer reads it (same shape rules)
     HeldOut(DATA / "injections_dev9.jsonl", "d9-", min_attacks=70, min_benign=30, min_languages=10),
     # development, a one-time check set of stop 37's issue-10 pass (dev-37, h40-devsub), on pages_dev31
