@@ -117,7 +117,7 @@ def band(x: int | None, edges: tuple[int, ...]) -> str:
         return "none"
     for lo, hi in zip(edges, edges[1:], strict=False):
         if lo <= x < hi:
-            return f"{lo}-{hi - 1}"
+            return f"{lo}-{hi - 1}" if hi - lo > 1 else str(lo)
     return f">={edges[-1]}"
 
 

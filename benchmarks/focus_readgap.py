@@ -39,6 +39,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+from focus_gap import band  # noqa: E402
 from focus_tail import item_kind  # noqa: E402
 from realpage_goals import item_lines, renderings  # noqa: E402
 
@@ -155,15 +156,6 @@ def diagnose(rows: list[dict], cache: Path, pages: Path, group: str) -> list[dic
         rec["class"] = c
         out.append(rec)
     return out
-
-
-def band(x: int | None, edges: tuple[int, ...]) -> str:
-    if x is None:
-        return "none"
-    for a, b in zip(edges, edges[1:], strict=False):
-        if a <= x < b:
-            return f"{a}-{b - 1}" if b - a > 1 else str(a)
-    return f">={edges[-1]}"
 
 
 def report(recs: list[dict]) -> None:

@@ -72,20 +72,25 @@ def _grades(lines: Sequence[Line]) -> dict[int, tuple[int, bool, bool, str]]:
 
 
 def suspicious(mode: str, pa: PageAnalysis) -> frozenset[int]:
-    """The line positions whose goal words do not count for their unit's rank under ``mode`` (empty when off)."""
+    """The line positions whose goal words do not count for their unit's rank under ``mode`` (empty when off).
+    Goal-independent like :func:`grades`: kept in ``pa.indexes`` per mode (``mute`` and ``after`` both ask)."""
     if not mode:
         return frozenset()
     if mode not in MODES:
         raise ValueError(f"unknown rank_suspicion mode {mode!r}")
-    out = set()
-    for i, (pts, anchored, steer, region) in grades(pa).items():
-        if mode == "R3":
-            hit = anchored or (region in _FOREIGN and (pts > 0 or steer))
-        else:
-            hit = anchored or pts >= _STRONG or (steer and region in _FOREIGN)
-        if hit:
-            out.add(i)
-    return frozenset(out)
+    key = f"suspicion:{mode}"
+    got = pa.indexes.get(key)
+    if got is None:
+        out = set()
+        for i, (pts, anchored, steer, region) in grades(pa).items():
+            if mode == "R3":
+                hit = anchored or (region in _FOREIGN and (pts > 0 or steer))
+            else:
+                hit = anchored or pts >= _STRONG or (steer and region in _FOREIGN)
+            if hit:
+                out.add(i)
+        got = pa.indexes[key] = frozenset(out)
+    return got
 
 
 def mute(mode: str, pa: PageAnalysis, line_terms: dict[int, frozenset[str]], unit_hits: list[set[str]]
